@@ -1,0 +1,84 @@
+import CSndFile
+import Foundation
+import SpeechCore
+
+/// Writes PCM audio to a file with libsndfile, block by block.
+public final class AudioFileWriter {
+    public enum Container: String, Sendable, CaseIterable { case wav, flac }
+    public enum Encoding: String, Sendable, CaseIterable { case pcm16, pcm24, float32 }
+
+    public let path: String
+    public let format: AudioFormat
+    private var handle: OpaquePointer?
+    public private(set) var framesWritten: Int64 = 0
+
+    /// Creates (or replaces) `path`. `format` gives the rate and channel count of what will be written.
+    public init(path: String, format: AudioFormat, container: Container = .wav, encoding: Encoding = .pcm16) throws {
+        guard format.isValid, format.sampleRate.rounded() == format.sampleRate, format.sampleRate <= 1_536_000 else {
+            throw AudioIOError.invalidFormat(path: path, reason: "\(format)")
+        }
+        if container == .flac && encoding == .float32 {
+            throw AudioIOError.invalidFormat(path: path, reason: "FLAC holds integer samples only")
+        }
+        self.path = path
+        self.format = format
+        var info = SF_INFO()
+        info.samplerate = Int32(format.sampleRate)
+        info.channels = Int32(format.channelCount)
+        let major = container == .wav ? Int32(SF_FORMAT_WAV) : Int32(SF_FORMAT_FLAC)
+        let minor: Int32
+        switch encoding {
+        case .pcm16: minor = Int32(SF_FORMAT_PCM_16)
+        case .pcm24: minor = Int32(SF_FORMAT_PCM_24)
+        case .float32: minor = Int32(SF_FORMAT_FLOAT)
+        }
+        info.format = major | minor
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw AudioIOError.writeFailed(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        // Float input beyond ±1 is clipped, not wrapped, when stored as integers.
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        self.handle = handle
+    }
+
+    deinit { if let handle { sf_close(handle) } }
+
+    /// Appends a buffer with the writer's rate and channel count.
+    public func write(_ buffer: PCMBuffer) throws {
+        guard buffer.format.channelCount == format.channelCount, buffer.format.sampleRate == format.sampleRate else {
+            throw AudioIOError.invalidFormat(path: path, reason: "buffer is \(buffer.format), file is \(format)")
+        }
+        try write(interleaved: buffer.interleavedFloats)
+    }
+
+    /// Appends mono samples (the writer must be mono).
+    public func write(mono samples: [Float]) throws {
+        guard format.channelCount == 1 else {
+            throw AudioIOError.invalidFormat(path: path, reason: "mono samples for a \(format.channelCount)-channel file")
+        }
+        try write(interleaved: samples)
+    }
+
+    private func write(interleaved: [Float]) throws {
+        guard let handle else { throw AudioIOError.writeFailed(path: path, reason: "already closed") }
+        let frames = interleaved.count / format.channelCount
+        let written = interleaved.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        guard Int(written) == frames else {
+            throw AudioIOError.writeFailed(path: path, reason: String(cString: sf_strerror(handle)))
+        }
+        framesWritten += Int64(frames)
+    }
+
+    /// Flushes and closes the file; later writes throw.
+    public func close() {
+        if let handle { sf_close(handle) }
+        handle = nil
+    }
+
+    /// Writes a whole mono signal to a WAV file.
+    public static func writeMono(_ samples: [Float], sampleRate: Double, to path: String, encoding: Encoding = .pcm16) throws {
+        let writer = try AudioFileWriter(path: path, format: .speech(sampleRate: sampleRate), encoding: encoding)
+        try writer.write(mono: samples)
+        writer.close()
+    }
+}

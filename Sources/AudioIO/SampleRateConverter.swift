@@ -1,0 +1,94 @@
+import CSampleRate
+import SpeechCore
+
+/// Mono sample-rate conversion with libsamplerate, for whole signals or streamed blocks.
+///
+/// The streaming form keeps the filter state between blocks, so converting a signal in pieces gives
+/// the same samples as converting it whole. Not thread-safe: one converter per stream.
+public final class SampleRateConverter {
+    /// libsamplerate's converters, best first.
+    public enum Quality: String, Sendable, CaseIterable {
+        case best, medium, fastest, zeroOrderHold = "zoh", linear
+
+        var converterType: Int32 {
+            switch self {
+            case .best: return Int32(SRC_SINC_BEST_QUALITY)
+            case .medium: return Int32(SRC_SINC_MEDIUM_QUALITY)
+            case .fastest: return Int32(SRC_SINC_FASTEST)
+            case .zeroOrderHold: return Int32(SRC_ZERO_ORDER_HOLD)
+            case .linear: return Int32(SRC_LINEAR)
+            }
+        }
+    }
+
+    public let inputRate: Double
+    public let outputRate: Double
+    public let quality: Quality
+    private var state: OpaquePointer?
+    private var output: [Float] = []
+    private var finished = false
+
+    public var ratio: Double { outputRate / inputRate }
+
+    public init(from inputRate: Double, to outputRate: Double, quality: Quality = .medium) throws {
+        let ratio = outputRate / inputRate
+        guard inputRate > 0, outputRate > 0, ratio.isFinite, src_is_valid_ratio(ratio) != 0 else {
+            throw AudioIOError.conversionFailed(reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (ratio limit 1/256…256)")
+        }
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+        self.quality = quality
+        var error: Int32 = 0
+        guard let state = src_new(quality.converterType, 1, &error) else {
+            throw AudioIOError.conversionFailed(reason: String(cString: src_strerror(error)))
+        }
+        self.state = state
+    }
+
+    deinit { if let state { src_delete(state) } }
+
+    /// Converts the next block of input; pass `endOfInput: true` with (or after) the last block to
+    /// drain the filter. Returns what is ready, possibly nothing.
+    public func process(_ input: [Float], endOfInput: Bool = false) throws -> [Float] {
+        guard let state else { throw AudioIOError.conversionFailed(reason: "converter already released") }
+        guard !finished else {
+            if input.isEmpty { return [] }
+            throw AudioIOError.conversionFailed(reason: "input after end of input")
+        }
+        var result: [Float] = []
+        var offset = 0
+        let capacity = Int((Double(max(input.count, 256)) * ratio).rounded(.up)) + 64
+        if output.count < capacity { output = [Float](repeating: 0, count: capacity) }
+        // libsamplerate may not take all input in one call, and needs repeated calls to drain.
+        while true {
+            var data = SRC_DATA()
+            let remaining = input.count - offset
+            let status: Int32 = input.withUnsafeBufferPointer { inBuf in
+                output.withUnsafeMutableBufferPointer { outBuf in
+                    data.data_in = inBuf.baseAddress.map { UnsafePointer($0 + offset) }
+                    data.input_frames = remaining
+                    data.data_out = outBuf.baseAddress
+                    data.output_frames = outBuf.count
+                    data.src_ratio = ratio
+                    data.end_of_input = endOfInput ? 1 : 0
+                    return src_process(state, &data)
+                }
+            }
+            guard status == 0 else { throw AudioIOError.conversionFailed(reason: String(cString: src_strerror(status))) }
+            offset += Int(data.input_frames_used)
+            result.append(contentsOf: output[0..<Int(data.output_frames_gen)])
+            let inputLeft = offset < input.count
+            if !inputLeft && (!endOfInput || data.output_frames_gen == 0) { break }
+            if inputLeft && data.input_frames_used == 0 && data.output_frames_gen == 0 { break }
+        }
+        if endOfInput { finished = true }
+        return result
+    }
+
+    /// Converts a whole signal at once.
+    public static func convert(_ samples: [Float], from inputRate: Double, to outputRate: Double,
+                               quality: Quality = .medium) throws -> [Float] {
+        if inputRate == outputRate { return samples }
+        return try SampleRateConverter(from: inputRate, to: outputRate, quality: quality).process(samples, endOfInput: true)
+    }
+}

@@ -1,0 +1,97 @@
+/// A block of PCM audio held per channel (planar), in Float32 or Int16 as its format says.
+///
+/// Float samples use the usual full scale of ±1.0; Int16 converts with a factor of 32768.
+public struct PCMBuffer: Sendable, Hashable {
+    public enum Samples: Sendable, Hashable {
+        case float32([[Float]])
+        case int16([[Int16]])
+    }
+
+    public private(set) var format: AudioFormat
+    public private(set) var samples: Samples
+
+    /// Float32 audio, one array per channel (all the same length).
+    public init(format: AudioFormat, channels: [[Float]]) {
+        precondition(channels.count == format.channelCount, "channel count does not match the format")
+        precondition(Set(channels.map(\.count)).count <= 1, "channels differ in length")
+        var f = format
+        f.sampleType = .float32
+        self.format = f
+        self.samples = .float32(channels)
+    }
+
+    /// Int16 audio, one array per channel (all the same length).
+    public init(format: AudioFormat, channels: [[Int16]]) {
+        precondition(channels.count == format.channelCount, "channel count does not match the format")
+        precondition(Set(channels.map(\.count)).count <= 1, "channels differ in length")
+        var f = format
+        f.sampleType = .int16
+        self.format = f
+        self.samples = .int16(channels)
+    }
+
+    /// Mono Float32 audio.
+    public init(mono: [Float], sampleRate: Double) {
+        self.init(format: .speech(sampleRate: sampleRate), channels: [mono])
+    }
+
+    /// Frames (samples per channel).
+    public var frameCount: Int {
+        switch samples {
+        case .float32(let c): return c.first?.count ?? 0
+        case .int16(let c): return c.first?.count ?? 0
+        }
+    }
+
+    /// Duration of the buffer, exact in the sample rate's timescale when the rate is whole.
+    public var duration: MediaTime { MediaTime(sampleIndex: Int64(frameCount), sampleRate: format.sampleRate) }
+
+    /// The samples as Float32, one array per channel.
+    public var floatChannels: [[Float]] {
+        switch samples {
+        case .float32(let c): return c
+        case .int16(let c): return c.map { $0.map { Float($0) / 32768 } }
+        }
+    }
+
+    /// The samples as Int16 (clipped, rounded to nearest), one array per channel.
+    public var int16Channels: [[Int16]] {
+        switch samples {
+        case .int16(let c): return c
+        case .float32(let c): return c.map { $0.map(PCMBuffer.int16) }
+        }
+    }
+
+    /// Samples of all channels interleaved frame by frame, as Float32.
+    public var interleavedFloats: [Float] {
+        let channels = floatChannels
+        guard channels.count > 1 else { return channels.first ?? [] }
+        var out = [Float](repeating: 0, count: frameCount * channels.count)
+        for (c, channel) in channels.enumerated() {
+            for (i, x) in channel.enumerated() { out[i * channels.count + c] = x }
+        }
+        return out
+    }
+
+    /// A copy in another sample type (same rate, channels and layout).
+    public func converted(to type: AudioFormat.SampleType) -> PCMBuffer {
+        switch type {
+        case .float32: return PCMBuffer(format: format, channels: floatChannels)
+        case .int16: return PCMBuffer(format: format, channels: int16Channels)
+        }
+    }
+
+    /// Frames `range` of this buffer.
+    public func slice(_ range: Range<Int>) -> PCMBuffer {
+        switch samples {
+        case .float32(let c): return PCMBuffer(format: format, channels: c.map { Array($0[range]) })
+        case .int16(let c): return PCMBuffer(format: format, channels: c.map { Array($0[range]) })
+        }
+    }
+
+    static func int16(_ x: Float) -> Int16 {
+        guard x.isFinite else { return x.isNaN ? 0 : (x > 0 ? .max : .min) }
+        let scaled = (x * 32768).rounded()
+        return Int16(max(-32768, min(32767, scaled)))
+    }
+}
