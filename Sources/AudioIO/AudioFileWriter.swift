@@ -4,7 +4,8 @@ import SpeechCore
 
 /// Writes PCM audio to a file with libsndfile, block by block.
 public final class AudioFileWriter {
-    public enum Container: String, Sendable, CaseIterable { case wav, flac }
+    /// WAV and FLAC store the chosen encoding; OGG always stores Vorbis.
+    public enum Container: String, Sendable, CaseIterable { case wav, flac, ogg }
     public enum Encoding: String, Sendable, CaseIterable { case pcm16, pcm24, float32 }
 
     public let path: String
@@ -25,14 +26,12 @@ public final class AudioFileWriter {
         var info = SF_INFO()
         info.samplerate = Int32(format.sampleRate)
         info.channels = Int32(format.channelCount)
-        let major = container == .wav ? Int32(SF_FORMAT_WAV) : Int32(SF_FORMAT_FLAC)
-        let minor: Int32
-        switch encoding {
-        case .pcm16: minor = Int32(SF_FORMAT_PCM_16)
-        case .pcm24: minor = Int32(SF_FORMAT_PCM_24)
-        case .float32: minor = Int32(SF_FORMAT_FLOAT)
+        switch (container, encoding) {
+        case (.ogg, _): info.format = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)
+        case (_, .pcm16): info.format = AudioFileWriter.major(container) | Int32(SF_FORMAT_PCM_16)
+        case (_, .pcm24): info.format = AudioFileWriter.major(container) | Int32(SF_FORMAT_PCM_24)
+        case (_, .float32): info.format = AudioFileWriter.major(container) | Int32(SF_FORMAT_FLOAT)
         }
-        info.format = major | minor
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw AudioIOError.writeFailed(path: path, reason: String(cString: sf_strerror(nil)))
         }
@@ -42,6 +41,10 @@ public final class AudioFileWriter {
     }
 
     deinit { if let handle { sf_close(handle) } }
+
+    private static func major(_ container: Container) -> Int32 {
+        container == .flac ? Int32(SF_FORMAT_FLAC) : Int32(SF_FORMAT_WAV)
+    }
 
     /// Appends a buffer with the writer's rate and channel count.
     public func write(_ buffer: PCMBuffer) throws {
