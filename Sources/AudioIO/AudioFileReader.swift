@@ -95,8 +95,8 @@ public final class AudioFileReader {
             path: path,
             format: AudioFormat(sampleRate: Double(sfInfo.samplerate), channelCount: Int(sfInfo.channels)),
             frameCount: Int64(sfInfo.frames),
-            container: AudioFileReader.formatName(Int32(sfInfo.format) & Int32(SF_FORMAT_TYPEMASK), command: SFC_GET_FORMAT_MAJOR),
-            encoding: AudioFileReader.formatName(Int32(sfInfo.format) & Int32(SF_FORMAT_SUBMASK), command: SFC_GET_FORMAT_SUBTYPE))
+            container: AudioFileReader.formatName(Int32(sfInfo.format) & Int32(SF_FORMAT_TYPEMASK), command: SFC_GET_FORMAT_INFO),
+            encoding: AudioFileReader.formatName(Int32(sfInfo.format) & Int32(SF_FORMAT_SUBMASK), command: SFC_GET_FORMAT_INFO))
         if info.frameCount == 0 {
             sf_close(handle)
             self.handle = nil

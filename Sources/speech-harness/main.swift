@@ -1,1 +1,4 @@
-print("x")
+import Foundation
+import HarnessCLI
+
+exit(SpeechHarnessTool.run(Array(CommandLine.arguments.dropFirst())))

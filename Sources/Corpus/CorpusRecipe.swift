@@ -1,0 +1,109 @@
+import Foundation
+
+/// The recipe `Corpus/recipe.json` describes: where the sources are and how each tier is made.
+public struct CorpusRecipe: Codable, Sendable {
+    public struct Sources: Codable, Sendable {
+        public var asteriskSounds: String
+        public var asteriskTranscript: String
+        public var pocketsphinxTestData: String
+    }
+
+    public struct RealEnglish: Codable, Sendable {
+        public var folder: String
+        public var speaker: String
+    }
+
+    public struct DigitLocale: Codable, Sendable {
+        public var locale: String
+        public var folder: String
+        public var speaker: String
+        /// Optional tiers are skipped, with a note, when their package is not installed.
+        public var optional: Bool
+    }
+
+    public struct RealDigits: Codable, Sendable {
+        public var strings: Int
+        public var minDigits: Int
+        public var maxDigits: Int
+        public var minGap: Double
+        public var maxGap: Double
+        public var lead: Double
+        public var ohShare: Double
+        public var locales: [DigitLocale]
+    }
+
+    public struct Voice: Codable, Sendable, Hashable {
+        public var synthesizer: String
+        public var voice: String
+        public var split: Utterance.Split
+    }
+
+    public struct Synthetic: Codable, Sendable {
+        public var digitStringsPerVoiceAndRate: Int
+        public var commandsPerVoiceAndRate: Int
+        public var minDigits: Int
+        public var maxDigits: Int
+        public var ohShare: Double
+        public var snrs: [Double]
+        public var espeakRates: [Int]
+        public var fliteStretches: [Double]
+        public var voices: [Voice]
+        public var commands: [String]
+    }
+
+    public var version: Int
+    public var seed: UInt64
+    public var sampleRate: Double
+    public var sources: Sources
+    public var realEnglish: RealEnglish
+    public var realDigits: RealDigits
+    public var synthetic: Synthetic
+
+    /// Reads and checks a recipe file.
+    public static func load(path: String) throws -> CorpusRecipe {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CorpusBuildError.recipe(path: path, reason: "cannot read the file")
+        }
+        let recipe: CorpusRecipe
+        do {
+            recipe = try JSONDecoder().decode(CorpusRecipe.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw CorpusBuildError.recipe(path: path, reason: "missing '\(Self.path(context.codingPath + [key]))'")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw CorpusBuildError.recipe(path: path, reason: "wrong type at '\(Self.path(context.codingPath))'")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw CorpusBuildError.recipe(path: path, reason: "\(context.debugDescription) at '\(Self.path(context.codingPath))'")
+        } catch {
+            throw CorpusBuildError.recipe(path: path, reason: "\(error)")
+        }
+        let d = recipe.realDigits, s = recipe.synthetic
+        guard d.minDigits >= 1, d.maxDigits >= d.minDigits, s.minDigits >= 1, s.maxDigits >= s.minDigits,
+              d.minGap >= 0, d.maxGap >= d.minGap, recipe.sampleRate >= 8_000 else {
+            throw CorpusBuildError.recipe(path: path, reason: "digit counts, gaps or sample rate out of range")
+        }
+        return recipe
+    }
+
+    static func path(_ keys: [CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}
+
+/// Why a corpus could not be built.
+public enum CorpusBuildError: Error, CustomStringConvertible, Sendable {
+    case recipe(path: String, reason: String)
+    case missingSource(path: String, package: String)
+    case toolFailed(tool: String, arguments: [String], status: Int32, stderr: String)
+    case output(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .recipe(let path, let reason): return "\(path): bad corpus recipe: \(reason)"
+        case .missingSource(let path, let package):
+            return "\(path): missing; install the Debian package \(package) (scripts/bootstrap does)"
+        case .toolFailed(let tool, let arguments, let status, let stderr):
+            return "\(tool) \(arguments.joined(separator: " ")) exited with \(status): \(stderr.suffix(400))"
+        case .output(let path, let reason): return "\(path): cannot write corpus output: \(reason)"
+        }
+    }
+}

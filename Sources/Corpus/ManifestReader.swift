@@ -1,0 +1,399 @@
+import Foundation
+
+/// The manifest formats the harness reads.
+public enum ManifestFormat: String, Sendable, CaseIterable {
+    /// Our own JSON lines (`*.jsonl`).
+    case jsonl
+    /// A Kaldi data directory (`wav.scp`, `text`, optional `segments`, `utt2spk`).
+    case kaldi
+    /// A LibriSpeech-style tree of `*.trans.txt` files next to `.flac` audio.
+    case librispeech
+    /// NeMo JSON lines (`audio_filepath`, `text`, `duration`, optional `offset`, `lang`).
+    case nemo
+
+    /// Guesses the format from the path: a directory with `wav.scp` is Kaldi, another directory is
+    /// LibriSpeech, a JSON-lines file whose first record has `audio_filepath` is NeMo.
+    public static func detect(path: String) -> ManifestFormat {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return FileManager.default.fileExists(atPath: path + "/wav.scp") ? .kaldi : .librispeech
+        }
+        if let handle = FileHandle(forReadingAtPath: path) {
+            defer { try? handle.close() }
+            let head = String(decoding: handle.readData(ofLength: 4096), as: UTF8.self)
+            if head.split(separator: "\n").first?.contains("\"audio_filepath\"") == true { return .nemo }
+        }
+        return .jsonl
+    }
+}
+
+/// Reads manifests in every supported format into ``Utterance`` records, continuing past bad
+/// entries and reporting each one with its file and line.
+public enum ManifestReader {
+    /// Reads `path` in `format` (detected when nil).
+    public static func load(path: String, format: ManifestFormat? = nil) -> ManifestLoad {
+        switch format ?? ManifestFormat.detect(path: path) {
+        case .jsonl: return loadJSONLines(path: path)
+        case .nemo: return loadNeMo(path: path)
+        case .kaldi: return loadKaldi(directory: path)
+        case .librispeech: return loadLibriSpeech(directory: path)
+        }
+    }
+
+    // MARK: Our JSON lines
+
+    public static func loadJSONLines(path: String) -> ManifestLoad {
+        var load = ManifestLoad(file: path, root: directory(of: path))
+        guard let lines = readLines(path, into: &load) else { return load }
+        var firstLine: [String: Int] = [:]
+        for (index, text) in lines.enumerated() {
+            let lineNumber = index + 1
+            if text.allSatisfy(\.isWhitespace) { continue }
+            let fields = RecordFields(file: path, line: lineNumber)
+            do {
+                let object = try fields.object(text)
+                let id = try fields.string(object, "id")
+                fields.utteranceID = id
+                var utterance = Utterance(
+                    id: id,
+                    audio: try fields.string(object, "audio"),
+                    reference: try fields.string(object, "reference", allowEmpty: true),
+                    locale: try fields.string(object, "locale"),
+                    speaker: try fields.optionalString(object, "speaker") ?? "unknown",
+                    task: try fields.optionalString(object, "task") ?? "unknown",
+                    duration: try fields.number(object, "duration"),
+                    offset: try fields.optionalNumber(object, "offset"),
+                    tier: try fields.optionalString(object, "tier"))
+                if let split = try fields.optionalString(object, "split") {
+                    guard let value = Utterance.Split(rawValue: split) else {
+                        throw fields.issue(.invalidValue(field: "split", reason: "'\(split)' is not enrollment or test"))
+                    }
+                    utterance.split = value
+                }
+                utterance.words = try fields.words(object)
+                try check(utterance, fields: fields)
+                if let first = firstLine[utterance.id] {
+                    throw fields.issue(.duplicateID(utterance.id, firstLine: first))
+                }
+                firstLine[utterance.id] = lineNumber
+                load.append(utterance, line: lineNumber)
+            } catch let issue as ManifestIssue {
+                load.issues.append(issue)
+            } catch {
+                load.issues.append(ManifestIssue(file: path, line: lineNumber, problem: .malformedJSON("\(error)")))
+            }
+        }
+        return load
+    }
+
+    // MARK: NeMo
+
+    public static func loadNeMo(path: String) -> ManifestLoad {
+        var load = ManifestLoad(file: path, root: directory(of: path))
+        guard let lines = readLines(path, into: &load) else { return load }
+        var firstLine: [String: Int] = [:]
+        for (index, text) in lines.enumerated() {
+            let lineNumber = index + 1
+            if text.allSatisfy(\.isWhitespace) { continue }
+            let fields = RecordFields(file: path, line: lineNumber)
+            do {
+                let object = try fields.object(text)
+                let audio = try fields.string(object, "audio_filepath")
+                let offset = try fields.optionalNumber(object, "offset")
+                // NeMo has no id: the audio path (plus offset for segments) identifies the entry.
+                let id = offset.map { "\(audio)@\($0)" } ?? audio
+                fields.utteranceID = id
+                let utterance = Utterance(
+                    id: id, audio: audio,
+                    reference: try fields.string(object, "text", allowEmpty: true),
+                    locale: try fields.optionalString(object, "lang") ?? "und",
+                    speaker: try fields.optionalString(object, "speaker") ?? "unknown",
+                    task: "unknown",
+                    duration: try fields.number(object, "duration"),
+                    offset: offset)
+                try check(utterance, fields: fields)
+                if let first = firstLine[id] { throw fields.issue(.duplicateID(id, firstLine: first)) }
+                firstLine[id] = lineNumber
+                load.append(utterance, line: lineNumber)
+            } catch let issue as ManifestIssue {
+                load.issues.append(issue)
+            } catch {
+                load.issues.append(ManifestIssue(file: path, line: lineNumber, problem: .malformedJSON("\(error)")))
+            }
+        }
+        return load
+    }
+
+    // MARK: Kaldi
+
+    /// A Kaldi data directory. Durations come from `segments` when present, otherwise from the
+    /// audio header; `wav.scp` entries must be plain paths (pipe commands are reported unsupported).
+    public static func loadKaldi(directory: String, locale: String = "und") -> ManifestLoad {
+        var load = ManifestLoad(file: directory, root: directory)
+        let wavScp = directory + "/wav.scp", textFile = directory + "/text"
+        guard let wavLines = readLines(wavScp, into: &load), let textLines = readLines(textFile, into: &load) else {
+            return load
+        }
+        var recordings: [String: String] = [:]
+        for (index, line) in wavLines.enumerated() {
+            guard let (key, value) = keyValue(line) else {
+                if !line.allSatisfy(\.isWhitespace) {
+                    load.issues.append(ManifestIssue(file: wavScp, line: index + 1, problem: .missingField("audio path")))
+                }
+                continue
+            }
+            if value.hasSuffix("|") || value.contains(" ") {
+                load.issues.append(ManifestIssue(file: wavScp, line: index + 1, utteranceID: key,
+                                                 problem: .unsupported("wav.scp command pipelines; give a file path")))
+                continue
+            }
+            recordings[key] = value
+        }
+        var speakers: [String: String] = [:]
+        if let spkLines = optionalLines(directory + "/utt2spk") {
+            for line in spkLines { if let (u, s) = keyValue(line) { speakers[u] = s } }
+        }
+        var segments: [String: (recording: String, start: Double, end: Double, line: Int)] = [:]
+        let segmentsFile = directory + "/segments"
+        if let segLines = optionalLines(segmentsFile) {
+            for (index, line) in segLines.enumerated() {
+                let parts = line.split(whereSeparator: \.isWhitespace).map(String.init)
+                if parts.isEmpty { continue }
+                guard parts.count == 4, let start = Double(parts[2]), let end = Double(parts[3]), end > start, start >= 0 else {
+                    load.issues.append(ManifestIssue(file: segmentsFile, line: index + 1, utteranceID: parts.first,
+                                                     problem: .invalidValue(field: "segment", reason: "expected 'utt recording start end' with end > start ≥ 0")))
+                    continue
+                }
+                segments[parts[0]] = (parts[1], start, end, index + 1)
+            }
+        }
+        var firstLine: [String: Int] = [:]
+        for (index, line) in textLines.enumerated() {
+            let lineNumber = index + 1
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let (id, text) = keyValue(line) ?? (line.trimmingCharacters(in: .whitespaces), "")
+            let fields = RecordFields(file: textFile, line: lineNumber)
+            fields.utteranceID = id
+            do {
+                if let first = firstLine[id] { throw fields.issue(.duplicateID(id, firstLine: first)) }
+                let audio: String, offset: Double?, duration: Double
+                if !segments.isEmpty {
+                    guard let segment = segments[id] else { throw fields.issue(.missingField("segments entry")) }
+                    guard let path = recordings[segment.recording] else {
+                        throw fields.issue(.missingField("wav.scp entry for recording '\(segment.recording)'"))
+                    }
+                    (audio, offset, duration) = (path, segment.start, segment.end - segment.start)
+                } else {
+                    guard let path = recordings[id] else { throw fields.issue(.missingField("wav.scp entry")) }
+                    audio = path
+                    offset = nil
+                    duration = -1 // unknown: filled from the audio header by validation
+                }
+                let utterance = Utterance(id: id, audio: audio, reference: text, locale: locale,
+                                          speaker: speakers[id] ?? "unknown", task: "unknown",
+                                          duration: duration, offset: offset)
+                try check(utterance, fields: fields, durationKnown: duration >= 0)
+                firstLine[id] = lineNumber
+                load.append(utterance, line: lineNumber)
+            } catch let issue as ManifestIssue {
+                load.issues.append(issue)
+            } catch {
+                load.issues.append(fields.issue(.malformedJSON("\(error)")))
+            }
+        }
+        return load
+    }
+
+    // MARK: LibriSpeech
+
+    /// A LibriSpeech tree: `SPEAKER/CHAPTER/SPEAKER-CHAPTER.trans.txt` with lines `ID TEXT`, and
+    /// `ID.flac` beside it. Durations come from the audio headers.
+    public static func loadLibriSpeech(directory: String, locale: String = "en-US") -> ManifestLoad {
+        var load = ManifestLoad(file: directory, root: directory)
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else {
+            load.issues.append(ManifestIssue(file: directory, line: 0, problem: .unreadableFile("not a directory")))
+            return load
+        }
+        let transcripts = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".trans.txt") }.sorted()
+        if transcripts.isEmpty {
+            load.issues.append(ManifestIssue(file: directory, line: 0, problem: .missingField("*.trans.txt files")))
+        }
+        var firstSeen: [String: String] = [:]
+        for relative in transcripts {
+            let file = directory + "/" + relative
+            guard let lines = readLines(file, into: &load) else { continue }
+            let folder = (relative as NSString).deletingLastPathComponent
+            for (index, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
+                let fields = RecordFields(file: file, line: index + 1)
+                let (id, text) = keyValue(line) ?? (line.trimmingCharacters(in: .whitespaces), "")
+                fields.utteranceID = id
+                do {
+                    if firstSeen[id] != nil { throw fields.issue(.duplicateID(id, firstLine: 0)) }
+                    let speaker = id.split(separator: "-").first.map(String.init) ?? "unknown"
+                    let utterance = Utterance(id: id, audio: (folder.isEmpty ? "" : folder + "/") + id + ".flac",
+                                              reference: text, locale: locale, speaker: speaker, task: "read", duration: -1)
+                    try check(utterance, fields: fields, durationKnown: false)
+                    firstSeen[id] = file
+                    load.append(utterance, line: index + 1)
+                } catch let issue as ManifestIssue {
+                    load.issues.append(issue)
+                } catch {
+                    load.issues.append(fields.issue(.malformedJSON("\(error)")))
+                }
+            }
+        }
+        return load
+    }
+
+    // MARK: Shared checks
+
+    static func check(_ utterance: Utterance, fields: RecordFields, durationKnown: Bool = true) throws {
+        if utterance.id.isEmpty { throw fields.issue(.invalidValue(field: "id", reason: "empty")) }
+        if utterance.audio.isEmpty { throw fields.issue(.invalidValue(field: "audio", reason: "empty")) }
+        if let problem = TextCheck.problem(in: utterance.reference) { throw fields.issue(.invalidText(problem)) }
+        if utterance.reference.allSatisfy(\.isWhitespace) { throw fields.issue(.emptyReference) }
+        if durationKnown && !(utterance.duration > 0 && utterance.duration.isFinite) {
+            throw fields.issue(.invalidValue(field: "duration", reason: "must be a positive number of seconds"))
+        }
+        if let offset = utterance.offset, !(offset >= 0 && offset.isFinite) {
+            throw fields.issue(.invalidValue(field: "offset", reason: "must be ≥ 0"))
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        return dir.isEmpty ? "." : dir
+    }
+
+    static func readLines(_ path: String, into load: inout ManifestLoad) -> [String]? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file"
+            load.issues.append(ManifestIssue(file: path, line: 0, problem: .unreadableFile(reason)))
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            load.issues.append(ManifestIssue(file: path, line: 0, problem: .unreadableFile("not UTF-8 text")))
+            return nil
+        }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+        }
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    static func optionalLines(_ path: String) -> [String]? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var scratch = ManifestLoad(file: path, root: ".")
+        return readLines(path, into: &scratch)
+    }
+
+    /// `key rest-of-line`, split at the first run of whitespace.
+    static func keyValue(_ line: String) -> (String, String)? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard let split = trimmed.firstIndex(where: \.isWhitespace) else { return nil }
+        let key = String(trimmed[..<split])
+        let value = trimmed[split...].trimmingCharacters(in: .whitespaces)
+        return value.isEmpty ? nil : (key, value)
+    }
+}
+
+/// Typed access to one JSON record, producing issues that name the file, line and field.
+final class RecordFields {
+    let file: String
+    let line: Int
+    var utteranceID: String?
+
+    init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    func issue(_ problem: ManifestIssue.Problem) -> ManifestIssue {
+        ManifestIssue(file: file, line: line, utteranceID: utteranceID, problem: problem)
+    }
+
+    func object(_ text: String) throws -> [String: Any] {
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        } catch {
+            throw issue(.malformedJSON(Self.shortReason(error)))
+        }
+        guard let object = value as? [String: Any] else { throw issue(.malformedJSON("a line must hold one JSON object")) }
+        return object
+    }
+
+    func string(_ object: [String: Any], _ key: String, allowEmpty: Bool = false) throws -> String {
+        guard let raw = object[key], !(raw is NSNull) else { throw issue(.missingField(key)) }
+        guard let value = raw as? String else { throw issue(.wrongType(field: key, expected: "a string")) }
+        if !allowEmpty && value.isEmpty { throw issue(.invalidValue(field: key, reason: "empty")) }
+        return value
+    }
+
+    func optionalString(_ object: [String: Any], _ key: String) throws -> String? {
+        guard let raw = object[key], !(raw is NSNull) else { return nil }
+        guard let value = raw as? String else { throw issue(.wrongType(field: key, expected: "a string")) }
+        return value
+    }
+
+    func number(_ object: [String: Any], _ key: String) throws -> Double {
+        guard let raw = object[key], !(raw is NSNull) else { throw issue(.missingField(key)) }
+        guard let value = Self.double(raw) else { throw issue(.wrongType(field: key, expected: "a number")) }
+        return value
+    }
+
+    func optionalNumber(_ object: [String: Any], _ key: String) throws -> Double? {
+        guard let raw = object[key], !(raw is NSNull) else { return nil }
+        guard let value = Self.double(raw) else { throw issue(.wrongType(field: key, expected: "a number")) }
+        return value
+    }
+
+    func words(_ object: [String: Any]) throws -> [Utterance.AlignedWord]? {
+        guard let raw = object["words"], !(raw is NSNull) else { return nil }
+        guard let list = raw as? [Any] else { throw issue(.wrongType(field: "words", expected: "an array")) }
+        var previousEnd = -Double.infinity
+        return try list.enumerated().map { index, item in
+            guard let entry = item as? [String: Any], let word = entry["word"] as? String,
+                  let start = entry["start"].flatMap(Self.double), let end = entry["end"].flatMap(Self.double) else {
+                throw issue(.wrongType(field: "words[\(index)]", expected: "{word, start, end}"))
+            }
+            guard start >= 0, end >= start, start >= previousEnd - 1e-9 else {
+                throw issue(.invalidValue(field: "words[\(index)]", reason: "times must be ordered, non-negative and not overlap"))
+            }
+            previousEnd = end
+            return Utterance.AlignedWord(word: word, start: start, end: end)
+        }
+    }
+
+    static func double(_ value: Any) -> Double? {
+        // JSONSerialization gives NSNumber for numbers and booleans alike; a JSON boolean is
+        // stored with the Objective-C type code "c".
+        guard let number = value as? NSNumber else { return nil }
+        if String(cString: number.objCType) == "c" { return nil }
+        return number.doubleValue
+    }
+
+    static func shortReason(_ error: Error) -> String {
+        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        return String(text.prefix(200))
+    }
+}
+
+/// Checks for text that would corrupt reports or alignments.
+enum TextCheck {
+    /// A description of the first problem in `text`, or nil when it is fine.
+    static func problem(in text: String) -> String? {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x20: continue
+            case 0x00...0x1F, 0x7F...0x9F:
+                return String(format: "contains control character U+%04X", scalar.value)
+            case 0xFFFE, 0xFFFF, 0xFFFD:
+                return String(format: "contains U+%04X (a replaced or invalid character)", scalar.value)
+            default: continue
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,125 @@
+import Corpus
+import Foundation
+
+/// `speech-harness corpus build | validate | stats`.
+enum CorpusCommands {
+    static let defaultRecipe = "Corpus/recipe.json"
+    static let defaultOutput = "Corpus/build"
+
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            path: "corpus build", synopsis: "[options]",
+            summary: "Build the default corpus from Debian packages (audio is built, never committed).",
+            options: [
+                OptionSpec(name: "recipe", value: "file", help: "Corpus recipe (default \(defaultRecipe))."),
+                OptionSpec(name: "out", value: "dir", help: "Output folder (default \(defaultOutput))."),
+                OptionSpec(name: "tier", value: "name", help: "Build only this tier (repeatable).", repeatable: true),
+                OptionSpec(name: "force", value: nil, help: "Rebuild even when the output matches the recipe."),
+            ],
+            positionals: 0...0,
+            details: "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe synthetic tiers also write -snr20, -snr10 and -snr5 noisy copies."),
+        CommandSpec(
+            path: "corpus validate", synopsis: "<manifest>... [options]",
+            summary: "Check manifests and their audio; report every bad entry with file and line.",
+            options: [
+                OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo", help: "Manifest format (default: detected)."),
+                OptionSpec(name: "allow-outside-root", value: nil, help: "Accept audio outside the manifest's folder."),
+            ],
+            positionals: 1...Int.max),
+        CommandSpec(
+            path: "corpus stats", synopsis: "[<manifest>...] [options]",
+            summary: "Utterances, minutes, speakers and words per tier.",
+            options: [
+                OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo", help: "Manifest format (default: detected)."),
+                OptionSpec(name: "out", value: "dir", help: "Built corpus to summarise when no manifest is given (default \(defaultOutput))."),
+            ],
+            positionals: 0...Int.max),
+    ]
+
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        switch path {
+        case "corpus build": return try build(arguments, console)
+        case "corpus validate": return try validate(arguments, console)
+        default: return try stats(arguments, console)
+        }
+    }
+
+    static func format(_ arguments: ParsedArguments, command: String) throws -> ManifestFormat? {
+        guard let text = arguments.value("format") else { return nil }
+        guard let format = ManifestFormat(rawValue: text) else {
+            throw UsageError(message: "unknown manifest format '\(text)'; one of jsonl, kaldi, librispeech, nemo", command: command)
+        }
+        return format
+    }
+
+    static func build(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let recipePath = arguments.value("recipe") ?? defaultRecipe
+        let output = arguments.value("out") ?? defaultOutput
+        let tiers = arguments.all("tier")
+        if let unknown = tiers.first(where: { !CorpusBuilder.tiers.contains($0) }) {
+            throw UsageError(message: "unknown tier '\(unknown)'; tiers: \(CorpusBuilder.tiers.joined(separator: ", "))", command: "corpus build")
+        }
+        let recipe = try CorpusRecipe.load(path: recipePath)
+        let stamp = output + "/.recipe-stamp"
+        let recipeText = (try? String(contentsOfFile: recipePath, encoding: .utf8)) ?? ""
+        let wantedStamp = "\(CorpusRecipeStamp.version)\n" + recipeText
+        if tiers.isEmpty && !arguments.has("force"), (try? String(contentsOfFile: stamp, encoding: .utf8)) == wantedStamp {
+            console.out("corpus in \(output) is up to date with \(recipePath) (use --force to rebuild)")
+            return 0
+        }
+        let started = Date()
+        let builder = CorpusBuilder(recipe: recipe, output: output, log: console.out)
+        try? FileManager.default.removeItem(atPath: stamp)
+        _ = try builder.build(tiers: tiers.isEmpty ? nil : Set(tiers))
+        if tiers.isEmpty { try wantedStamp.write(toFile: stamp, atomically: true, encoding: .utf8) }
+        console.out(String(format: "corpus built in %@ in %.1f s", output, Date().timeIntervalSince(started)))
+        return 0
+    }
+
+    static func validate(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let format = try format(arguments, command: "corpus validate")
+        let validator = ManifestValidator(allowOutsideRoot: arguments.has("allow-outside-root"))
+        var problems = 0, good = 0
+        for path in arguments.positionals {
+            let checked = validator.validate(ManifestReader.load(path: path, format: format))
+            for issue in checked.issues { console.out(issue.description) }
+            problems += checked.issues.count
+            good += checked.utterances.count
+            console.out("\(path): \(checked.utterances.count) valid, \(checked.issues.count) problem\(checked.issues.count == 1 ? "" : "s")")
+        }
+        return problems == 0 ? 0 : 1
+    }
+
+    static func stats(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let format = try format(arguments, command: "corpus stats")
+        var manifests = arguments.positionals
+        if manifests.isEmpty {
+            let output = arguments.value("out") ?? defaultOutput
+            let tiers = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+            manifests = tiers.sorted().map { "\(output)/\($0)/manifest.jsonl" }.filter { FileManager.default.fileExists(atPath: $0) }
+            if manifests.isEmpty {
+                console.err("speech-harness corpus stats: no manifests in \(output); run 'speech-harness corpus build' first")
+                return 1
+            }
+        }
+        var utterances: [Utterance] = []
+        var problems = 0
+        for path in manifests {
+            let load = ManifestReader.load(path: path, format: format)
+            for issue in load.issues { console.err(issue.description) }
+            problems += load.issues.count
+            utterances += load.utterances.map { u in
+                var u = u
+                if u.tier == nil { u.tier = (path as NSString).lastPathComponent }
+                return u
+            }
+        }
+        console.out(CorpusStatistics(utterances).table())
+        return problems == 0 ? 0 : 1
+    }
+}
+
+/// Bumped when the builder changes what it writes, so an old build is not taken as current.
+enum CorpusRecipeStamp {
+    static let version = "builder-1"
+}

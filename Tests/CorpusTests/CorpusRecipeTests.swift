@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import Corpus
+
+@Suite("Corpus recipes")
+struct CorpusRecipeTests {
+    @Test(arguments: [
+        ("I have 3 dogs.", "i have three dogs"),
+        ("Press 1 to mute, 2 to lock.", "press one to mute two to lock"),
+        ("dial 500 or 600.", "dial five hundred or six hundred"),
+        ("extension 1234 and password 4242", "extension one two three four and password four two four two"),
+        ("a 28.8 kilobit modem", "a twenty eight point eight kilobit modem"),
+        ("press * to pause, # to exit", "press star to pause pound to exit"),
+        ("Call-Forward on No Answer.", "call forward on no answer"),
+        ("A.M.", "a m"),
+        ("If you'd like", "if you'd like"),
+        ("at [@]", "at"),
+        ("3D audio", "three d audio"),
+        ("option (10", "option ten"),
+        ("room 07", "room zero seven"),
+        ("115", "one hundred fifteen"),
+    ])
+    func spokenForm(written: String, spoken: String) {
+        #expect(SpokenForm.english(written) == spoken)
+    }
+
+    @Test func stageDirectionsAloneAreNotSpeech() {
+        #expect(SpokenForm.english("[sound of monkeys screaming]") == nil)
+        #expect(SpokenForm.english("...") == nil)
+    }
+
+    @Test func composedStringsHaveExactWordTimes() {
+        let clips: [(word: String, samples: [Float])] = [("one", [Float](repeating: 0.5, count: 800)), ("two", [Float](repeating: 0.5, count: 1600))]
+        let c = CorpusSignals.compose(clips, gaps: [0.1], lead: 0.25, sampleRate: 16_000)
+        #expect(c.samples.count == 4000 + 800 + 1600 + 1600 + 4000)
+        #expect(c.words == [.init(word: "one", start: 0.25, end: 0.3), .init(word: "two", start: 0.4, end: 0.5)])
+    }
+
+    @Test func trimmingFindsTheWord() {
+        var x = [Float](repeating: 0.0001, count: 16_000)
+        for i in 4_000..<8_000 { x[i] = Float(sin(Double(i) * 0.3)) * 0.5 }
+        let r = CorpusSignals.trimmedRange(x, sampleRate: 16_000, margin: 0)
+        #expect(r == 4_000..<8_000)
+    }
+
+    @Test func noiseHitsTheRequestedSNRAndIsDeterministic() {
+        let speech = (0..<32_000).map { Float(sin(Double($0) * 0.05)) * 0.3 }
+        for snr in [20.0, 10.0, 5.0] {
+            let noisy = CorpusSignals.addNoise(speech, sampleRate: 16_000, snr: snr, seed: 7)
+            let noise = zip(noisy, speech).map { Double($0 - $1) }
+            let noisePower = noise.reduce(0) { $0 + $1 * $1 } / Double(noise.count)
+            let measured = 10 * log10(CorpusSignals.activePower(speech, sampleRate: 16_000) / noisePower)
+            #expect(abs(measured - snr) < 0.2, "asked \(snr) dB, got \(measured)")
+            #expect(noisy == CorpusSignals.addNoise(speech, sampleRate: 16_000, snr: snr, seed: 7))
+        }
+    }
+
+    @Test func shippedRecipeLoadsAndKeepsEnrollmentAndTestVoicesApart() throws {
+        let recipePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/recipe.json").path
+        let recipe = try CorpusRecipe.load(path: recipePath)
+        let enrollment = Set(recipe.synthetic.voices.filter { $0.split == .enrollment }.map { "\($0.synthesizer):\($0.voice)" })
+        let test = Set(recipe.synthetic.voices.filter { $0.split == .test }.map { "\($0.synthesizer):\($0.voice)" })
+        #expect(!enrollment.isEmpty && !test.isEmpty)
+        #expect(enrollment.isDisjoint(with: test))
+    }
+
+    @Test func badRecipeNamesTheProblem() throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write("r.json", bytes: Array(#"{"version": 1, "seed": 1}"#.utf8))
+        let error = #expect(throws: CorpusBuildError.self) { try CorpusRecipe.load(path: path) }
+        #expect(error?.description.contains("missing 'sampleRate'") == true || error?.description.contains("missing") == true)
+        #expect(error?.description.hasPrefix(path) == true)
+    }
+}

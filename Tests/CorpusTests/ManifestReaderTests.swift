@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import Corpus
+@testable import AudioIO
+
+@Suite("Manifest readers")
+struct ManifestReaderTests {
+    func tone(_ dir: TemporaryDirectory, _ name: String, seconds: Double = 1, rate: Double = 16_000) throws -> String {
+        let path = dir.path(name)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try AudioFileWriter.writeMono(Signal.sine(frequency: 300, sampleRate: rate, seconds: seconds), sampleRate: rate, to: path)
+        return path
+    }
+
+    @Test func jsonLinesReadsEveryFieldAndReportsEveryBadLine() throws {
+        let dir = try TemporaryDirectory()
+        let manifest = """
+        {"id":"a","audio":"a.wav","reference":"one two","locale":"en-US","speaker":"s1","task":"digits","duration":1.0,"tier":"t","split":"test","words":[{"word":"one","start":0.1,"end":0.4},{"word":"two","start":0.5,"end":0.9}]}
+        {"id":"b","audio":"b.wav","reference":"three","locale":"en-US","duration":1.0}
+        {"id":"c", "audio": "c.wav"
+        {"id":"d","audio":"d.wav","reference":"","locale":"en-US","duration":1.0}
+        {"id":"a","audio":"a2.wav","reference":"x","locale":"en-US","duration":1.0}
+        {"id":"e","audio":"e.wav","reference":"x","locale":"en-US","duration":"long"}
+        ["not", "an", "object"]
+
+        {"id":"f","audio":"f.wav","reference":"bad\\u0007bell","locale":"en-US","duration":1.0}
+        {"id":"g","audio":"g.wav","reference":"x","locale":"en-US","duration":1.0,"split":"train"}
+        {"id":"h","audio":"h.wav","reference":"x","locale":"en-US","duration":1.0,"words":[{"word":"x","start":0.5,"end":0.2}]}
+        {"id":"i","audio":"i.wav","reference":"x","duration":1.0}
+        {"id":"j","audio":"j.wav","reference":"x","locale":"en-US","duration":true}
+        """
+        let path = try dir.write("m.jsonl", bytes: Array(manifest.utf8))
+        let load = ManifestReader.load(path: path)
+        #expect(load.utterances.map(\.id) == ["a", "b"])
+        #expect(load.lines == [1, 2])
+        let a = load.utterances[0]
+        #expect(a.words?.count == 2 && a.words?[1].end == 0.9)
+        #expect(a.split == .test && a.tier == "t" && a.speaker == "s1")
+        #expect(load.utterances[1].speaker == "unknown")
+        let byLine = Dictionary(uniqueKeysWithValues: load.issues.map { ($0.line, $0.problem) })
+        #expect(byLine.keys.sorted() == [3, 4, 5, 6, 7, 9, 10, 11, 12, 13])
+        if case .malformedJSON? = byLine[3] {} else { Issue.record("line 3: \(String(describing: byLine[3]))") }
+        #expect(byLine[4] == .emptyReference)
+        #expect(byLine[5] == .duplicateID("a", firstLine: 1))
+        #expect(byLine[6] == .wrongType(field: "duration", expected: "a number"))
+        if case .invalidText? = byLine[9] {} else { Issue.record("line 9: \(String(describing: byLine[9]))") }
+        if case .invalidValue(field: "split", _)? = byLine[10] {} else { Issue.record("line 10") }
+        if case .invalidValue(field: "words[0]", _)? = byLine[11] {} else { Issue.record("line 11") }
+        #expect(byLine[12] == .missingField("locale"))
+        #expect(byLine[13] == .wrongType(field: "duration", expected: "a number"))
+        #expect(load.issues.allSatisfy { $0.description.hasPrefix(path + ":") })
+    }
+
+    @Test func oddButValidUnicodeIsKept() throws {
+        let dir = try TemporaryDirectory()
+        let text = #"{"id":"u","audio":"u.wav","reference":"שלום café 👋🏽 e\u0301","locale":"und","duration":1}"#
+        let path = try dir.write("u.jsonl", bytes: Array(text.utf8))
+        let load = ManifestReader.load(path: path)
+        #expect(load.issues.isEmpty)
+        #expect(load.utterances.first?.reference == "שלום café 👋🏽 e\u{301}")
+    }
+
+    @Test func missingManifestIsOneIssue() {
+        let load = ManifestReader.load(path: "/nonexistent/manifest.jsonl", format: .jsonl)
+        #expect(load.issues == [ManifestIssue(file: "/nonexistent/manifest.jsonl", line: 0, problem: .unreadableFile("no such file"))])
+    }
+
+    @Test func kaldiDataDirectoryWithSegments() throws {
+        let dir = try TemporaryDirectory()
+        _ = try tone(dir, "rec1.wav", seconds: 3)
+        try dir.write("wav.scp", bytes: Array("rec1 \(dir.path("rec1.wav"))\nrec2 sox x.wav -t wav - |\n".utf8))
+        try dir.write("segments", bytes: Array("u1 rec1 0.00 1.20\nu2 rec1 1.30 2.90\nu3 rec2 0 1\nu4 rec1 2 1\n".utf8))
+        try dir.write("text", bytes: Array("u1 hello there\nu2 general kenobi\nu3 never read\nu4 bad segment\nu5 no segment\n".utf8))
+        try dir.write("utt2spk", bytes: Array("u1 spk1\nu2 spk2\n".utf8))
+        let load = ManifestReader.load(path: dir.url.path)
+        #expect(load.utterances.map(\.id) == ["u1", "u2"])
+        #expect(load.utterances[1].offset == 1.3)
+        #expect(abs(load.utterances[1].duration - 1.6) < 1e-9)
+        #expect(load.utterances[1].speaker == "spk2")
+        #expect(load.utterances[0].reference == "hello there")
+        // The pipe in wav.scp, the inverted segment, and the three texts without usable segments.
+        #expect(load.issues.count == 5)
+        #expect(load.issues.contains { $0.file.hasSuffix("wav.scp") && $0.line == 2 })
+        #expect(load.issues.contains { $0.file.hasSuffix("segments") && $0.line == 4 })
+        let validated = ManifestValidator(allowOutsideRoot: false).validate(load)
+        #expect(validated.utterances.count == 2)
+    }
+
+    @Test func kaldiWithoutSegmentsTakesDurationsFromAudio() throws {
+        let dir = try TemporaryDirectory()
+        _ = try tone(dir, "a.wav", seconds: 1.5)
+        try dir.write("wav.scp", bytes: Array("a a.wav\n".utf8))
+        try dir.write("text", bytes: Array("a some words\n".utf8))
+        let load = ManifestReader.load(path: dir.url.path, format: .kaldi)
+        #expect(load.utterances.first?.duration == -1)
+        let validated = ManifestValidator().validate(load)
+        #expect(validated.utterances.first?.duration == 1.5)
+    }
+
+    @Test func libriSpeechLayout() throws {
+        let dir = try TemporaryDirectory()
+        let chapter = dir.path("19/198")
+        try FileManager.default.createDirectory(atPath: chapter, withIntermediateDirectories: true)
+        let writer = try AudioFileWriter(path: chapter + "/19-198-0000.flac", format: .speech(sampleRate: 16_000), container: .flac)
+        try writer.write(mono: Signal.sine(frequency: 200, sampleRate: 16_000, seconds: 0.5))
+        writer.close()
+        try dir.write("19/198/19-198.trans.txt", bytes: Array("19-198-0000 NORTHANGER ABBEY\n19-198-0001 MISSING AUDIO\n".utf8))
+        let load = ManifestReader.load(path: dir.url.path)
+        #expect(load.utterances.map(\.id) == ["19-198-0000", "19-198-0001"])
+        #expect(load.utterances[0].speaker == "19")
+        #expect(load.utterances[0].audio == "19/198/19-198-0000.flac")
+        let validated = ManifestValidator().validate(load)
+        #expect(validated.utterances.map(\.id) == ["19-198-0000"])
+        #expect(validated.utterances[0].duration == 0.5)
+        #expect(validated.issues.map(\.problem) == [.audioMissing("19/198/19-198-0001.flac")])
+    }
+
+    @Test func neMoManifest() throws {
+        let dir = try TemporaryDirectory()
+        _ = try tone(dir, "clip.wav", seconds: 2)
+        let text = """
+        {"audio_filepath": "clip.wav", "text": "hello world", "duration": 2.0}
+        {"audio_filepath": "clip.wav", "text": "segment", "duration": 0.5, "offset": 1.0, "lang": "en"}
+        {"audio_filepath": "clip.wav", "duration": 2.0}
+        """
+        let path = try dir.write("nemo.json", bytes: Array(text.utf8))
+        #expect(ManifestFormat.detect(path: path) == .nemo)
+        let load = ManifestReader.load(path: path)
+        #expect(load.utterances.count == 2)
+        #expect(load.utterances[1].offset == 1.0 && load.utterances[1].locale == "en")
+        #expect(load.issues.map(\.line) == [3])
+        #expect(load.issues.first?.problem == .missingField("text"))
+    }
+}
+
+@Suite("Manifest validation")
+struct ManifestValidatorTests {
+    @Test func reportsEveryProblemAndContinues() throws {
+        let dir = try TemporaryDirectory()
+        let root = dir.path("corpus")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try AudioFileWriter.writeMono(Signal.sine(frequency: 300, sampleRate: 16_000, seconds: 1), sampleRate: 16_000, to: root + "/good.wav")
+        try AudioFileWriter.writeMono(Signal.sine(frequency: 300, sampleRate: 16_000, seconds: 1), sampleRate: 16_000, to: dir.path("outside.wav"))
+        try dir.write("corpus/text.wav", bytes: Array("not audio".utf8))
+        func line(_ id: String, _ audio: String, _ duration: Double) -> String {
+            #"{"id":"\#(id)","audio":"\#(audio)","reference":"x y","locale":"en-US","duration":\#(duration)}"#
+        }
+        let manifest = [line("good", "good.wav", 1.0), line("missing", "nope.wav", 1.0), line("escape", "../outside.wav", 1.0),
+                        line("notaudio", "text.wav", 1.0), line("long", "good.wav", 2.5), line("dup", "good.wav", 1.0),
+                        line("dup", "good.wav", 1.0)].joined(separator: "\n")
+        let path = try dir.write("corpus/manifest.jsonl", bytes: Array(manifest.utf8))
+        let checked = ManifestValidator().validate(ManifestReader.load(path: path))
+        #expect(checked.utterances.map(\.id) == ["good", "dup"])
+        let problems = checked.issues.map { ($0.line, $0.problem) }
+        #expect(problems.count == 5)
+        #expect(problems[0].0 == 2 && problems[0].1 == .audioMissing("nope.wav"))
+        #expect(problems[1].0 == 3 && problems[1].1 == .pathOutsideRoot("../outside.wav"))
+        if case .audioUnreadable = problems[2].1 {} else { Issue.record("line 4: \(problems[2])") }
+        #expect(problems[3].0 == 5 && problems[3].1 == .durationMismatch(stated: 2.5, actual: 1.0))
+        #expect(problems[4].0 == 7 && problems[4].1 == .duplicateID("dup", firstLine: 6))
+        #expect(checked.issues[3].description.contains("duration 2.5 s in the manifest, 1.0 s in the audio"))
+    }
+
+    @Test func statisticsPerTier() {
+        let u = [Utterance(id: "1", audio: "a", reference: "one two", locale: "en", speaker: "a", task: "d", duration: 60, tier: "x", split: .test),
+                 Utterance(id: "2", audio: "a", reference: "two three", locale: "en", speaker: "b", task: "d", duration: 30, tier: "x", split: .enrollment),
+                 Utterance(id: "3", audio: "a", reference: "four", locale: "en", speaker: "a", task: "d", duration: 30, tier: "y")]
+        let stats = CorpusStatistics(u)
+        #expect(stats.rows.map(\.tier) == ["x", "y"])
+        #expect(stats.rows[0] == .init(tier: "x", utterances: 2, seconds: 90, speakers: 2, words: 4, vocabulary: 3, enrollment: 1, test: 1))
+        #expect(stats.total.speakers == 2)
+        #expect(stats.total.words == 5)
+        #expect(stats.table().contains("total"))
+    }
+}
