@@ -158,8 +158,8 @@ public struct CorpusBuilder {
         // The English tiers test engines enrolled elsewhere; for other languages there is one speaker,
         // so the isolated digits are the enrollment split and the strings the test split.
         if language != "en" {
-            for name in names {
-                try writer.add(id: "\(tier)-word-\(name)", samples: clips[name]!, sampleRate: clipRate, reference: name,
+            for (digit, name) in names.enumerated() {
+                try writer.add(id: "\(tier)-digit-\(digit)", samples: clips[name]!, sampleRate: clipRate, reference: name,
                                locale: spec.locale, speaker: spec.speaker, task: "digits", split: .enrollment,
                                words: [.init(word: name, start: 0, end: Double(clips[name]!.count) / clipRate)])
             }
@@ -269,6 +269,7 @@ final class TierWriter {
     let tier: String
     let directory: String
     private var lines: [String] = []
+    private var ids: Set<String> = []
     private(set) var count = 0
     private var seconds = 0.0
     private let encoder: JSONEncoder
@@ -289,6 +290,9 @@ final class TierWriter {
     func add(id rawID: String, samples: [Float], sampleRate: Double, reference: String, locale: String, speaker: String,
              task: String, split: Utterance.Split, words: [Utterance.AlignedWord]? = nil) throws {
         let id = CorpusBuilder.safeID(rawID)
+        guard ids.insert(id).inserted else {
+            throw CorpusBuildError.output(path: directory, reason: "two utterances would share the id '\(id)' (from '\(rawID)')")
+        }
         let relative = "audio/\(id).wav"
         try AudioFileWriter.writeMono(samples, sampleRate: sampleRate, to: directory + "/" + relative)
         let duration = Double(samples.count) / sampleRate

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HarnessCLI
+
+/// Runs the tool in process and keeps what it printed.
+final class Captured: Sendable {
+    let out = Mutex<[String]>([])
+    let err = Mutex<[String]>([])
+    var console: Console {
+        Console(out: { text in self.out.withLock { $0.append(text) } }, err: { text in self.err.withLock { $0.append(text) } })
+    }
+    var stdout: String { out.withLock { $0.joined(separator: "\n") } }
+    var stderr: String { err.withLock { $0.joined(separator: "\n") } }
+}
+
+@Suite("Command line")
+struct SpeechHarnessToolTests {
+    func run(_ arguments: [String]) -> (Int32, Captured) {
+        let captured = Captured()
+        return (SpeechHarnessTool.run(arguments, console: captured.console), captured)
+    }
+
+    @Test func helpAndVersion() {
+        let (status, c) = run(["--help"])
+        #expect(status == 0)
+        for command in SpeechHarnessTool.commands { #expect(c.stdout.contains(command.path)) }
+        let (v, cv) = run(["--version"])
+        #expect(v == 0 && cv.stdout == "speech-harness \(SpeechHarnessTool.version)")
+    }
+
+    @Test func everyCommandHasHelp() {
+        for command in SpeechHarnessTool.commands {
+            let (status, c) = run(command.path.split(separator: " ").map(String.init) + ["--help"])
+            #expect(status == 0)
+            #expect(c.stdout.hasPrefix("Usage: speech-harness \(command.path)"))
+        }
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        (["corpus"], "'corpus' needs a command"),
+        (["corpus", "shuffle"], "unknown corpus command 'shuffle'"),
+        (["corpus", "validate"], "expected at least 1 argument"),
+        (["corpus", "validate", "m.jsonl", "--colour"], "unknown option '--colour'"),
+        (["corpus", "validate", "m.jsonl", "--format", "csv"], "unknown manifest format 'csv'"),
+        (["corpus", "build", "--tier", "real-xx"], "unknown tier 'real-xx'"),
+        (["bench", "stream-io", "a.wav", "--chunk-ms", "0"], "--chunk-ms expects a whole number"),
+        (["bench", "stream-io", "a.wav", "--chunk-ms"], "--chunk-ms needs a value"),
+        (["audio", "info", "a.wav", "--raw", "16k"], "--raw expects rate:channels:encoding"),
+        (["audio", "convert", "a.wav"], "expected 2 arguments"),
+    ])
+    func usageErrorsExitTwoWithAMessage(arguments: [String], message: String) {
+        let (status, c) = run(arguments)
+        #expect(status == 2)
+        #expect(c.stderr.contains(message), "stderr was: \(c.stderr)")
+    }
+
+    @Test func failuresExitOneAndNameTheFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bogus = dir.appendingPathComponent("bogus.wav").path
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: bogus))
+        let (status, c) = run(["audio", "info", bogus])
+        #expect(status == 1)
+        #expect(c.stderr.contains("bogus.wav: not an audio file"))
+
+        let manifest = dir.appendingPathComponent("m.jsonl").path
+        try Data((#"{"id":"a","audio":"bogus.wav","reference":"x","locale":"en","duration":1}"# + "\n{broken").utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        let (vs, vc) = run(["corpus", "validate", manifest])
+        #expect(vs == 1)
+        #expect(vc.stdout.contains("m.jsonl:1: [a] audio unreadable"))
+        #expect(vc.stdout.contains("m.jsonl:2: malformed JSON"))
+        #expect(vc.stdout.contains("0 valid, 2 problems"))
+    }
+
+    @Test func streamIOReportsWhatItRead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("in.wav").path
+        // 1.25 s of a tone at 8 kHz, written by the harness's own converter path.
+        let raw = dir.appendingPathComponent("in.raw").path
+        let samples = (0..<10_000).map { Int16(8000 * sin(Double($0) * 0.1)) }
+        try Data(samples.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }).write(to: URL(fileURLWithPath: raw))
+        #expect(run(["audio", "convert", raw, wav, "--raw", "8000:1:s16"]).0 == 0)
+        let (status, c) = run(["bench", "stream-io", wav, "--chunk-ms", "100", "--rate", "16000"])
+        #expect(status == 0)
+        #expect(c.stdout.contains("audio: 1.2 s at 16000 Hz in 13 chunks of 100 ms"), "\(c.stdout)")
+        #expect(c.stdout.contains("peak RSS:"))
+    }
+}
