@@ -9,6 +9,13 @@ let package = Package(
         .library(name: "SpeechCore", targets: ["SpeechCore"]),
         .library(name: "AudioIO", targets: ["AudioIO"]),
         .library(name: "Corpus", targets: ["Corpus"]),
+        .library(name: "Engines", targets: ["Engines"]),
+        .library(name: "SpeechReference", targets: ["SpeechReference"]),
+        // Apple's module names, for compiling Apple-style code on Linux.
+        .library(name: "Speech", targets: ["Speech"]),
+        .library(name: "CoreMedia", targets: ["CoreMedia"]),
+        .library(name: "AVFAudio", targets: ["AVFAudio"]),
+        .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .executable(name: "speech-harness", targets: ["speech-harness"]),
     ],
     targets: [
@@ -28,6 +35,16 @@ let package = Package(
         .target(name: "SpeechCore"),
         // Audio files, sample-rate conversion and chunked streaming.
         .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSpanDSP"]),
+        // Linux stand-ins for Apple's CoreMedia and AVFAudio names (CMTime, AVAudioPCMBuffer, AVAudioFile…).
+        .target(name: "CoreMedia", dependencies: ["SpeechCore"]),
+        .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO"]),
+        .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
+        // Recognition engines behind SpeechCore's engine protocol, and the registry that names them.
+        .target(name: "Engines", dependencies: ["SpeechCore"]),
+        // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
+        .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"]),
+        // `import Speech` on Linux: the reference plus the Apple names it is typed in.
+        .target(name: "Speech", dependencies: ["SpeechReference", "AVFoundation", "CoreMedia"]),
         // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
         .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO"]),
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
@@ -35,6 +52,9 @@ let package = Package(
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
 
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
+        .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CoreMedia"]),
+        .testTarget(name: "EnginesTests", dependencies: ["Engines", "SpeechCore"]),
+        .testTarget(name: "SpeechReferenceTests", dependencies: ["SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "SpeechCore"]),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "AudioIO", "SpeechCore"]),
         .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI"]),

@@ -1,0 +1,114 @@
+// Linux stand-ins for AVFAudio's format, buffer, file and converter classes, on SpeechCore's types
+// and the AudioIO module (libsndfile, libsamplerate). Names and shapes follow Apple's so that
+// Apple-style audio code compiles unchanged; behaviour differences are noted where they exist.
+import Foundation
+import SpeechCore
+
+public typealias AVAudioFrameCount = UInt32
+public typealias AVAudioFramePosition = Int64
+public typealias AVAudioPacketCount = UInt32
+public typealias AVAudioChannelCount = UInt32
+
+/// Sample layouts; the harness handles Float32 and Int16 (Float64 and Int32 are declared for
+/// source compatibility and refused by the converter).
+public enum AVAudioCommonFormat: UInt, Sendable {
+    case otherFormat = 0
+    case pcmFormatFloat32 = 1
+    case pcmFormatFloat64 = 2
+    case pcmFormatInt16 = 3
+    case pcmFormatInt32 = 4
+}
+
+/// An audio format: rate, channels, sample type and layout. Equal formats compare equal with `==`.
+public final class AVAudioFormat: NSObject, @unchecked Sendable {
+    public let sampleRate: Double
+    public let channelCount: AVAudioChannelCount
+    public let commonFormat: AVAudioCommonFormat
+    public let isInterleaved: Bool
+
+    /// Deinterleaved Float32 at the rate and channel count: what Apple calls the standard format.
+    public init?(standardFormatWithSampleRate sampleRate: Double, channels: AVAudioChannelCount) {
+        guard sampleRate > 0, sampleRate.isFinite, channels > 0 else { return nil }
+        self.sampleRate = sampleRate
+        self.channelCount = channels
+        self.commonFormat = .pcmFormatFloat32
+        self.isInterleaved = false
+    }
+
+    public init?(commonFormat: AVAudioCommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool) {
+        guard sampleRate > 0, sampleRate.isFinite, channels > 0, commonFormat != .otherFormat else { return nil }
+        self.sampleRate = sampleRate
+        self.channelCount = channels
+        self.commonFormat = commonFormat
+        self.isInterleaved = interleaved
+    }
+
+    /// The equivalent SpeechCore format (Float32 or Int16); nil for sample types the harness does not carry.
+    public var audioFormat: AudioFormat? {
+        let type: AudioFormat.SampleType
+        switch commonFormat {
+        case .pcmFormatFloat32: type = .float32
+        case .pcmFormatInt16: type = .int16
+        default: return nil
+        }
+        return AudioFormat(sampleRate: sampleRate, channelCount: Int(channelCount), sampleType: type, isInterleaved: isInterleaved)
+    }
+
+    public convenience init?(_ format: AudioFormat) {
+        self.init(commonFormat: format.sampleType == .float32 ? .pcmFormatFloat32 : .pcmFormatInt16,
+                  sampleRate: format.sampleRate, channels: AVAudioChannelCount(format.channelCount),
+                  interleaved: format.isInterleaved)
+    }
+
+    public var isStandard: Bool { commonFormat == .pcmFormatFloat32 && !isInterleaved }
+
+    /// Bytes per frame in one buffer (interleaved) or per channel buffer (deinterleaved).
+    var bytesPerSample: Int {
+        switch commonFormat {
+        case .pcmFormatFloat32, .pcmFormatInt32: return 4
+        case .pcmFormatFloat64: return 8
+        case .pcmFormatInt16: return 2
+        case .otherFormat: return 0
+        }
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? AVAudioFormat else { return false }
+        return sampleRate == other.sampleRate && channelCount == other.channelCount
+            && commonFormat == other.commonFormat && isInterleaved == other.isInterleaved
+    }
+
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(sampleRate)
+        hasher.combine(channelCount)
+        hasher.combine(commonFormat)
+        hasher.combine(isInterleaved)
+        return hasher.finalize()
+    }
+
+    public override var description: String {
+        let type: String
+        switch commonFormat {
+        case .pcmFormatFloat32: type = "Float32"
+        case .pcmFormatFloat64: type = "Float64"
+        case .pcmFormatInt16: type = "Int16"
+        case .pcmFormatInt32: type = "Int32"
+        case .otherFormat: type = "other"
+        }
+        return "<AVAudioFormat: \(channelCount) ch, \(Int(sampleRate)) Hz, \(type)\(isInterleaved ? ", interleaved" : ", deinterleaved")>"
+    }
+}
+
+/// A moment on an audio timeline: a sample time at a rate (host time is not modelled).
+public final class AVAudioTime: NSObject, @unchecked Sendable {
+    public let sampleTime: AVAudioFramePosition
+    public let sampleRate: Double
+    public let isSampleTimeValid: Bool
+
+    public init(sampleTime: AVAudioFramePosition, atRate sampleRate: Double) {
+        self.sampleTime = sampleTime
+        self.sampleRate = sampleRate
+        self.isSampleTimeValid = true
+    }
+}

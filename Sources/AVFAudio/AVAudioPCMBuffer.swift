@@ -1,0 +1,143 @@
+import Foundation
+import SpeechCore
+
+/// The base of audio buffers, as in AVFAudio.
+public class AVAudioBuffer: NSObject, @unchecked Sendable {
+    public let format: AVAudioFormat
+
+    init(format: AVAudioFormat) { self.format = format }
+}
+
+/// PCM audio in memory with a fixed capacity and a settable length, laid out as its format says
+/// (one buffer per channel when deinterleaved, one interleaved buffer otherwise).
+///
+/// Like Apple's class it is not thread-safe; hand a buffer to one owner at a time.
+public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
+    public let frameCapacity: AVAudioFrameCount
+    private var storedLength: AVAudioFrameCount = 0
+    private let channelBuffers: [UnsafeMutableRawPointer]
+    private let floatPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private let int16Pointers: UnsafeMutablePointer<UnsafeMutablePointer<Int16>>
+    private let int32Pointers: UnsafeMutablePointer<UnsafeMutablePointer<Int32>>
+
+    /// Frames of valid audio; at most `frameCapacity` (larger values are clamped).
+    public var frameLength: AVAudioFrameCount {
+        get { storedLength }
+        set { storedLength = min(newValue, frameCapacity) }
+    }
+
+    /// Samples between consecutive frames of one channel: the channel count when interleaved, else 1.
+    public var stride: Int { format.isInterleaved ? Int(format.channelCount) : 1 }
+
+    public init?(pcmFormat format: AVAudioFormat, frameCapacity: AVAudioFrameCount) {
+        guard format.bytesPerSample > 0 else { return nil }
+        self.frameCapacity = frameCapacity
+        let channels = Int(format.channelCount)
+        let buffers = format.isInterleaved ? 1 : channels
+        let samplesPerBuffer = Int(frameCapacity) * (format.isInterleaved ? channels : 1)
+        channelBuffers = (0..<buffers).map { _ in
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, samplesPerBuffer * format.bytesPerSample), alignment: 16)
+            raw.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, samplesPerBuffer * format.bytesPerSample))
+            return raw
+        }
+        floatPointers = .allocate(capacity: max(1, buffers))
+        int16Pointers = .allocate(capacity: max(1, buffers))
+        int32Pointers = .allocate(capacity: max(1, buffers))
+        for (i, raw) in channelBuffers.enumerated() {
+            floatPointers[i] = raw.assumingMemoryBound(to: Float.self)
+            int16Pointers[i] = raw.assumingMemoryBound(to: Int16.self)
+            int32Pointers[i] = raw.assumingMemoryBound(to: Int32.self)
+        }
+        super.init(format: format)
+    }
+
+    deinit {
+        channelBuffers.forEach { $0.deallocate() }
+        floatPointers.deallocate()
+        int16Pointers.deallocate()
+        int32Pointers.deallocate()
+    }
+
+    /// Float32 samples, one pointer per channel buffer; nil unless the format is Float32.
+    public var floatChannelData: UnsafePointer<UnsafeMutablePointer<Float>>? {
+        format.commonFormat == .pcmFormatFloat32 ? UnsafePointer(floatPointers) : nil
+    }
+
+    /// Int16 samples, one pointer per channel buffer; nil unless the format is Int16.
+    public var int16ChannelData: UnsafePointer<UnsafeMutablePointer<Int16>>? {
+        format.commonFormat == .pcmFormatInt16 ? UnsafePointer(int16Pointers) : nil
+    }
+
+    /// Int32 samples, one pointer per channel buffer; nil unless the format is Int32.
+    public var int32ChannelData: UnsafePointer<UnsafeMutablePointer<Int32>>? {
+        format.commonFormat == .pcmFormatInt32 ? UnsafePointer(int32Pointers) : nil
+    }
+
+    // MARK: Bridging to SpeechCore
+
+    /// The valid frames as a SpeechCore buffer (planar); nil for sample types the harness does not carry.
+    public var pcmBuffer: PCMBuffer? {
+        guard let audioFormat = format.audioFormat else { return nil }
+        let channels = Int(format.channelCount), frames = Int(frameLength), step = stride
+        switch format.commonFormat {
+        case .pcmFormatFloat32:
+            let planes = (0..<channels).map { c -> [Float] in
+                let base = floatPointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
+                return (0..<frames).map { base[$0 * step] }
+            }
+            return PCMBuffer(format: audioFormat, channels: planes)
+        case .pcmFormatInt16:
+            let planes = (0..<channels).map { c -> [Int16] in
+                let base = int16Pointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
+                return (0..<frames).map { base[$0 * step] }
+            }
+            return PCMBuffer(format: audioFormat, channels: planes)
+        default:
+            return nil
+        }
+    }
+
+    /// A new buffer holding `buffer`'s samples in `buffer.format`'s layout.
+    public convenience init?(_ buffer: PCMBuffer) {
+        guard let format = AVAudioFormat(buffer.format) else { return nil }
+        self.init(pcmFormat: format, frameCapacity: AVAudioFrameCount(buffer.frameCount))
+        try? replaceFrames(with: buffer, at: 0)
+    }
+
+    /// Writes `buffer`'s frames starting at frame `offset` (converting Float32/Int16 as needed) and
+    /// extends `frameLength` to cover them.
+    public func replaceFrames(with buffer: PCMBuffer, at offset: Int) throws {
+        let channels = Int(format.channelCount), step = stride
+        guard buffer.format.channelCount == channels, offset + buffer.frameCount <= Int(frameCapacity) else {
+            throw AVAudioBufferError.doesNotFit(frames: buffer.frameCount, channels: buffer.format.channelCount)
+        }
+        switch format.commonFormat {
+        case .pcmFormatFloat32:
+            for (c, plane) in buffer.floatChannels.enumerated() {
+                let base = floatPointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
+                for (i, x) in plane.enumerated() { base[(offset + i) * step] = x }
+            }
+        case .pcmFormatInt16:
+            for (c, plane) in buffer.int16Channels.enumerated() {
+                let base = int16Pointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
+                for (i, x) in plane.enumerated() { base[(offset + i) * step] = x }
+            }
+        default:
+            throw AVAudioBufferError.unsupportedSampleType(format.commonFormat)
+        }
+        frameLength = AVAudioFrameCount(max(Int(frameLength), offset + buffer.frameCount))
+    }
+}
+
+/// Why samples could not be placed in a buffer.
+public enum AVAudioBufferError: Error, CustomStringConvertible, Sendable {
+    case doesNotFit(frames: Int, channels: Int)
+    case unsupportedSampleType(AVAudioCommonFormat)
+
+    public var description: String {
+        switch self {
+        case .doesNotFit(let frames, let channels): return "\(frames) frames of \(channels) channels do not fit the buffer"
+        case .unsupportedSampleType(let type): return "sample type \(type) is not supported on Linux"
+        }
+    }
+}

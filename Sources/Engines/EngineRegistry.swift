@@ -1,0 +1,83 @@
+import Foundation
+import SpeechCore
+import Synchronization
+
+/// Names engines and picks the one Apple-style code gets when it does not choose: set
+/// `SPEECH_HARNESS_ENGINE` (an engine id such as `scripted`) or write `{"engine": "…"}` to
+/// `.speech-harness.json` in the working directory; otherwise the first registered engine that has
+/// assets for the locale. Tests choose programmatically with ``EngineSelection/$override``.
+public final class EngineRegistry: Sendable {
+    public typealias Factory = @Sendable () throws -> any RecognitionEngine
+
+    public struct Entry: Sendable {
+        public var id: String
+        public var summary: String
+        /// Lower is preferred when no engine is named.
+        public var preference: Int
+        public var make: Factory
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    public static let shared: EngineRegistry = {
+        let registry = EngineRegistry()
+        registry.register(Entry(id: "scripted", summary: "says what a script says (SPEECH_HARNESS_SCRIPT=file.json)",
+                                preference: 100, make: { try ScriptedEngine.fromEnvironment() }))
+        return registry
+    }()
+
+    public init() {}
+
+    public func register(_ entry: Entry) {
+        entries.withLock { $0[entry.id] = entry }
+    }
+
+    public var ids: [String] { entries.withLock { $0.values.sorted { ($0.preference, $0.id) < ($1.preference, $1.id) }.map(\.id) } }
+
+    public func entry(_ id: String) -> Entry? { entries.withLock { $0[id] } }
+
+    /// A new instance of the engine called `id`.
+    public func make(_ id: String) throws -> any RecognitionEngine {
+        guard let entry = entry(id) else { throw EngineError.unknownEngine(id) }
+        return try entry.make()
+    }
+
+    /// The engine named by the environment or configuration file, if any.
+    public static func configuredEngineID(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                          directory: String = FileManager.default.currentDirectoryPath) -> String? {
+        if let id = environment["SPEECH_HARNESS_ENGINE"], !id.isEmpty { return id }
+        let file = directory + "/.speech-harness.json"
+        guard let data = FileManager.default.contents(atPath: file),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let id = object["engine"] as? String else { return nil }
+        return id
+    }
+
+    /// The engine to use for `locale`: the override, else the configured one, else the preferred
+    /// registered engine that has assets for the locale.
+    public func defaultEngine(for locale: String) throws -> any RecognitionEngine {
+        if let override = EngineSelection.override { return override }
+        if let id = Self.configuredEngineID() { return try make(id) }
+        for id in ids {
+            if let engine = try? make(id), engine.isInstalled(locale: locale) { return engine }
+        }
+        throw EngineError.unsupportedLocale(engine: "any", locale: locale)
+    }
+}
+
+/// Programmatic engine choice for code that builds Apple-style modules (tests, the benchmark):
+/// `try await EngineSelection.$override.withValue(engine) { … }`.
+public enum EngineSelection {
+    @TaskLocal public static var override: (any RecognitionEngine)?
+}
+
+extension ScriptedEngine {
+    /// The scripted engine with the script named by `SPEECH_HARNESS_SCRIPT` (a script JSON file, or
+    /// `manifest.jsonl#id` for a corpus utterance's word times); an empty script without it.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ScriptedEngine {
+        guard let path = environment["SPEECH_HARNESS_SCRIPT"], !path.isEmpty else {
+            return ScriptedEngine(script: EngineScript(words: []))
+        }
+        return ScriptedEngine(script: try EngineScript.load(path: path))
+    }
+}

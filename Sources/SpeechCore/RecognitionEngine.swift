@@ -1,0 +1,145 @@
+/// A recognised word: its text, the audio it spans, and how sure the engine is.
+public struct RecognizedWord: Sendable, Hashable, Codable {
+    public var text: String
+    public var range: TimeRange
+    /// 0…1 where the engine gives one.
+    public var confidence: Double?
+
+    public init(text: String, range: TimeRange, confidence: Double? = nil) {
+        self.text = text
+        self.range = range
+        self.confidence = confidence
+    }
+}
+
+/// A stretch of recognised speech: the words of the best hypothesis and other whole transcriptions.
+public struct HypothesisSegment: Sendable, Hashable {
+    /// The audio the segment accounts for (its words lie inside it).
+    public var range: TimeRange
+    public var words: [RecognizedWord]
+    /// Other transcriptions of the same audio, best first, each as words (without the best one).
+    public var alternatives: [[String]]
+
+    public init(range: TimeRange, words: [RecognizedWord], alternatives: [[String]] = []) {
+        self.range = range
+        self.words = words
+        self.alternatives = alternatives
+    }
+
+    public var text: String { words.map(\.text).joined(separator: " ") }
+}
+
+/// What an engine reports after it was given audio or asked to finalise.
+///
+/// Finalised segments never change again and arrive in time order. The volatile segment, when
+/// present, replaces any earlier volatile hypothesis; nil means there is no tentative text now.
+public struct HypothesisUpdate: Sendable, Hashable {
+    public var finalized: [HypothesisSegment]
+    public var volatile: HypothesisSegment?
+    /// All audio before this time is final; it never moves backwards. Nil: unchanged.
+    public var finalizedThrough: MediaTime?
+    /// Engine compute time for this call, in seconds, when the engine measures it (for benchmarks).
+    public var computeSeconds: Double?
+
+    public init(finalized: [HypothesisSegment] = [], volatile: HypothesisSegment? = nil,
+                finalizedThrough: MediaTime? = nil, computeSeconds: Double? = nil) {
+        self.finalized = finalized
+        self.volatile = volatile
+        self.finalizedThrough = finalizedThrough
+        self.computeSeconds = computeSeconds
+    }
+}
+
+/// What an engine can do, so callers and conformance scenarios know what to expect of it.
+public struct EngineCapabilities: Sendable, Hashable {
+    /// Tentative (volatile) hypotheses while audio streams.
+    public var partialResults: Bool
+    public var wordTimes: Bool
+    public var alternatives: Bool
+    public var confidence: Bool
+    /// BCP-47 tags of supported locales, e.g. `en-US`.
+    public var locales: [String]
+    /// Input formats the engine accepts without conversion, best first.
+    public var formats: [AudioFormat]
+
+    public init(partialResults: Bool, wordTimes: Bool, alternatives: Bool, confidence: Bool,
+                locales: [String], formats: [AudioFormat]) {
+        self.partialResults = partialResults
+        self.wordTimes = wordTimes
+        self.alternatives = alternatives
+        self.confidence = confidence
+        self.locales = locales
+        self.formats = formats
+    }
+}
+
+/// How a recognition session should behave.
+public struct EngineSessionConfiguration: Sendable, Hashable {
+    public var locale: String
+    public var reportsPartialResults: Bool
+    /// How many alternative transcriptions to report per segment (0: none).
+    public var maximumAlternatives: Int
+    /// Words and phrases likely to occur (biasing where the engine supports it).
+    public var contextualStrings: [String]
+    /// Free-form hints such as `shortForm`, `farField`, `dictation`.
+    public var hints: Set<String>
+
+    public init(locale: String, reportsPartialResults: Bool = true, maximumAlternatives: Int = 0,
+                contextualStrings: [String] = [], hints: Set<String> = []) {
+        self.locale = locale
+        self.reportsPartialResults = reportsPartialResults
+        self.maximumAlternatives = maximumAlternatives
+        self.contextualStrings = contextualStrings
+        self.hints = hints
+    }
+}
+
+/// One stream of recognition: audio in (with exact start times), hypotheses out.
+///
+/// Callers make one call at a time and never overlap audio. `close()` ends the session and must
+/// also release any call that is blocked (it then throws `CancellationError`).
+public protocol RecognitionSession: AnyObject, Sendable {
+    /// Gives the engine `audio` starting at `start`; gaps since the previous audio are skipped audio.
+    func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate
+    /// Makes everything the engine heard before `time` final and returns it.
+    func finalize(through time: MediaTime) async throws -> HypothesisUpdate
+    /// Drops pending work for audio before `time`: no results will be reported for it.
+    func cancel(before time: MediaTime) async -> HypothesisUpdate
+    /// Ends the session and releases blocked calls.
+    func close() async
+}
+
+/// A speech recogniser the harness can drive: the scripted engine, the DSP engine, PocketSphinx,
+/// a worker process. Identified by a short id used on the command line and in reports.
+public protocol RecognitionEngine: Sendable {
+    var id: String { get }
+    var capabilities: EngineCapabilities { get }
+    /// Whether the engine's assets (models, templates) for `locale` are present.
+    func isInstalled(locale: String) -> Bool
+    func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession
+}
+
+extension RecognitionEngine {
+    public func isInstalled(locale: String) -> Bool { supports(locale: locale) }
+
+    /// Whether the engine handles `locale` (language and, where given, region).
+    public func supports(locale: String) -> Bool {
+        capabilities.locales.contains { LocaleTag.equivalent($0, locale) }
+    }
+}
+
+/// BCP-47 tag helpers: `en_US`, `en-US` and `en-us` name the same locale.
+public enum LocaleTag {
+    public static func normalized(_ tag: String) -> String {
+        let parts = String(tag.map { $0 == "_" ? "-" : $0 }).split(separator: "-").map(String.init)
+        guard let language = parts.first?.lowercased() else { return "" }
+        let rest = parts.dropFirst().map { $0.count == 2 ? $0.uppercased() : $0 }
+        return ([language] + rest).joined(separator: "-")
+    }
+
+    public static func language(_ tag: String) -> String {
+        normalized(tag).split(separator: "-").first.map(String.init) ?? ""
+    }
+
+    public static func equivalent(_ a: String, _ b: String) -> Bool { normalized(a) == normalized(b) }
+}

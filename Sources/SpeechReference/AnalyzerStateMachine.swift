@@ -1,0 +1,305 @@
+import CoreMedia
+import SpeechCore
+
+/// The rules of one analysis session, as a value type with no tasks, continuations or engines:
+/// the ``SpeechAnalyzer`` actor feeds it events and carries out the actions it returns.
+///
+/// Rules it encodes (from Apple's documentation):
+/// - Input is admitted in time order; a buffer starting before the end of the previous one is
+///   `audioDisordered`; a later start skips audio.
+/// - `finalize(through: t)` waits until audio through `t` is consumed, then finalises; a time already
+///   final returns at once; `nil` means "what has been consumed" (nothing consumed: nothing to do).
+/// - `finish(after: t)` finishes once audio through `t` is consumed; the end of an input sequence
+///   does not finish the session, except for a pending `finalizeAndFinishThroughEndOfInput`.
+/// - Finishing (normally, by `cancelAndFinishNow`, or by an error) resumes every waiter exactly
+///   once: with success if its condition was met, else with the session's error or cancellation.
+/// - The volatile range is nil before input, runs from the finalised time to the end of consumed
+///   audio, and its start never moves backwards.
+struct AnalyzerStateMachine {
+    typealias WaiterID = Int
+
+    enum Outcome: Equatable {
+        case success
+        /// The session finished before the waiter's condition was met.
+        case cancelled
+        /// The session failed; the waiter gets the session's error.
+        case failed
+    }
+
+    enum Action: Equatable {
+        /// Finalise every module through the time, then report ``finalizeCompleted(through:)``.
+        case finalize(through: MediaTime, waiters: [WaiterID])
+        /// Tell modules to drop results before the time.
+        case cancelModules(before: MediaTime)
+        case resume(WaiterID, Outcome)
+        /// End result streams (with the failure if any), stop taking input, close engines.
+        case finishSession
+        case volatileRangeChanged(TimeRange, changedStart: Bool, changedEnd: Bool)
+    }
+
+    enum Phase: Equatable { case active, finished, failed }
+
+    private enum Condition: Equatable {
+        case finalize(MediaTime)
+        case finish(MediaTime)
+        case endOfInput
+        /// A finalise the actor is carrying out.
+        case finalizing(MediaTime)
+    }
+
+    private(set) var phase: Phase = .active
+    /// End of audio admitted for analysis (reserved before the engines see it).
+    private(set) var admittedEnd: MediaTime?
+    /// End of audio the modules have analysed.
+    private(set) var consumedEnd: MediaTime?
+    /// Audio before this time has final (or cancelled) results.
+    private(set) var finalizedThrough: MediaTime = .zero
+    /// The input sequence currently feeding the analyzer (0: none yet).
+    private(set) var inputGeneration = 0
+    private(set) var currentInputEnded = false
+    private var waiters: [(id: WaiterID, condition: Condition)] = []
+    private var nextWaiterID = 0
+    private var reportedRange: TimeRange?
+
+    var isFinished: Bool { phase != .active }
+
+    /// The volatile range: nil before any input.
+    var volatileRange: TimeRange? {
+        guard let end = consumedEnd else { return nil }
+        let start = MediaTime.minimum(finalizedThrough, end)
+        return TimeRange(start: start, end: end)
+    }
+
+    var pendingWaiters: Int { waiters.count }
+
+    // MARK: Input
+
+    /// A new input sequence replaces the current one.
+    mutating func startInput() -> Int {
+        inputGeneration += 1
+        currentInputEnded = false
+        return inputGeneration
+    }
+
+    /// Checks a buffer's place in time. Returns its range, or nil when the session no longer takes input.
+    mutating func admit(start: MediaTime?, duration: MediaTime) throws(SFSpeechError) -> TimeRange? {
+        guard phase == .active else { return nil }
+        let previousEnd = admittedEnd ?? .zero
+        let begin = start ?? previousEnd
+        guard begin.isNumeric, duration.isNumeric, !(duration < .zero) else {
+            throw SFSpeechError(.audioDisordered, "buffer start \(begin) or duration \(duration) is not a valid time")
+        }
+        if let end = admittedEnd, begin < end {
+            throw SFSpeechError(.audioDisordered, "buffer starts at \(begin.seconds) s, before the end of earlier input at \(end.seconds) s")
+        }
+        let range = TimeRange(start: begin, duration: duration)
+        admittedEnd = range.end
+        return range
+    }
+
+    /// The modules have analysed `range`; `modulesFinalized` is how far all of them are final.
+    mutating func consumed(_ range: TimeRange, modulesFinalized: MediaTime?) -> [Action] {
+        guard phase == .active else { return [] }
+        consumedEnd = MediaTime.maximum(consumedEnd ?? range.end, range.end)
+        if let modulesFinalized { finalizedThrough = MediaTime.maximum(finalizedThrough, modulesFinalized) }
+        return rangeReport() + wake()
+    }
+
+    /// The input sequence of `generation` ended (all of it consumed).
+    mutating func inputEnded(generation: Int) -> [Action] {
+        guard phase == .active, generation == inputGeneration else { return [] }
+        currentInputEnded = true
+        return wake()
+    }
+
+    // MARK: Requests
+
+    /// `finalize(through:)`; the returned id is resumed by a later action unless the request is
+    /// already answered in the returned actions.
+    mutating func requestFinalize(through time: MediaTime?) -> (WaiterID, [Action]) {
+        let id = newID()
+        switch phase {
+        case .failed: return (id, [.resume(id, .failed)])
+        case .finished:
+            let satisfied = time.map { $0 <= finalizedThrough } ?? true
+            return (id, [.resume(id, satisfied ? .success : .cancelled)])
+        case .active: break
+        }
+        guard let target = time ?? consumedEnd else { return (id, [.resume(id, .success)]) }
+        if target <= finalizedThrough && consumedEnd != nil { return (id, [.resume(id, .success)]) }
+        waiters.append((id, .finalize(target)))
+        return (id, wake())
+    }
+
+    /// `finish(after:)`.
+    mutating func requestFinish(after time: MediaTime) -> (WaiterID, [Action]) {
+        let id = newID()
+        switch phase {
+        case .failed: return (id, [.resume(id, .failed)])
+        case .finished: return (id, [.resume(id, (consumedEnd.map { time <= $0 } ?? false) ? .success : .cancelled)])
+        case .active: break
+        }
+        waiters.append((id, .finish(time)))
+        return (id, wake())
+    }
+
+    /// `finalizeAndFinishThroughEndOfInput()`.
+    mutating func requestFinishAtEndOfInput() -> (WaiterID, [Action]) {
+        let id = newID()
+        switch phase {
+        case .failed: return (id, [.resume(id, .failed)])
+        case .finished: return (id, [.resume(id, .cancelled)])
+        case .active: break
+        }
+        waiters.append((id, .endOfInput))
+        return (id, wake())
+    }
+
+    /// A finalise carried out for `through`: results before it are published.
+    mutating func finalizeCompleted(through time: MediaTime) -> [Action] {
+        guard phase != .failed else { return [] }
+        finalizedThrough = MediaTime.maximum(finalizedThrough, time)
+        var actions = phase == .active ? rangeReport() : []
+        waiters.removeAll { waiter in
+            guard case .finalizing(let target) = waiter.condition, target <= finalizedThrough else { return false }
+            actions.append(.resume(waiter.id, .success))
+            return true
+        }
+        guard phase == .active else { return actions }
+        // The finalise that finalizeAndFinishThroughEndOfInput started ends the session.
+        if endOfInputFinalized { return actions + finish(.normal) }
+        return actions + wake()
+    }
+
+    /// A finalise could not be carried out: an error fails the session; after finishing, its
+    /// waiters are cancelled.
+    mutating func finalizeFailed() -> [Action] {
+        if phase == .active { return fail() }
+        var actions: [Action] = []
+        waiters.removeAll { waiter in
+            guard case .finalizing = waiter.condition else { return false }
+            actions.append(.resume(waiter.id, phase == .failed ? .failed : .cancelled))
+            return true
+        }
+        return actions
+    }
+
+    /// `cancelAnalysis(before:)`.
+    mutating func cancel(before time: MediaTime) -> [Action] {
+        guard phase == .active else { return [] }
+        let limit = consumedEnd.map { MediaTime.minimum(time, $0) } ?? .zero
+        var actions: [Action] = [.cancelModules(before: time)]
+        if limit > finalizedThrough {
+            finalizedThrough = limit
+            actions += rangeReport()
+        }
+        return actions + wake()
+    }
+
+    /// `cancelAndFinishNow()`: pending waiters are cancelled, the session finishes.
+    mutating func cancelAndFinish() -> [Action] {
+        guard phase == .active else { return [] }
+        return finish(.cancel)
+    }
+
+    /// An error in the analyzer or a module: the session fails and every waiter gets the error.
+    mutating func fail() -> [Action] {
+        guard phase == .active else { return [] }
+        return finish(.failure)
+    }
+
+    // MARK: Internals
+
+    private var endOfInputFinalized = false
+
+    private mutating func newID() -> WaiterID {
+        nextWaiterID += 1
+        return nextWaiterID
+    }
+
+    private mutating func rangeReport() -> [Action] {
+        guard let range = volatileRange, range != reportedRange else { return [] }
+        let changedStart = reportedRange.map { $0.start != range.start } ?? true
+        let changedEnd = reportedRange.map { $0.end != range.end } ?? true
+        reportedRange = range
+        return [.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd)]
+    }
+
+    /// Starts whatever pending requests the current state allows.
+    private mutating func wake() -> [Action] {
+        guard phase == .active else { return [] }
+        var actions: [Action] = []
+        var finalizeTargets: [(WaiterID, MediaTime)] = []
+        var finishNow = false
+        let endOfInputReached = currentInputEnded && inputGeneration > 0 && !endOfInputFinalized
+        var convertedEndOfInput = false
+        for index in waiters.indices {
+            let waiter = waiters[index]
+            switch waiter.condition {
+            case .finalize(let target):
+                if target <= finalizedThrough, consumedEnd != nil {
+                    actions.append(.resume(waiter.id, .success))
+                    waiters[index].condition = .finalizing(.zero) // removed below
+                } else if let consumed = consumedEnd, target <= consumed {
+                    finalizeTargets.append((waiter.id, target))
+                    waiters[index].condition = .finalizing(target)
+                }
+            case .finish(let target):
+                if let consumed = consumedEnd, target <= consumed { finishNow = true }
+            case .endOfInput:
+                if endOfInputReached {
+                    convertedEndOfInput = true
+                    let through = consumedEnd ?? .zero
+                    waiters[index].condition = .finalizing(through)
+                    finalizeTargets.append((waiter.id, through))
+                }
+            case .finalizing:
+                break
+            }
+        }
+        // Waiters answered at once are dropped; those being finalised stay until it completes.
+        let answered = Set(actions.compactMap { action -> WaiterID? in
+            if case .resume(let id, _) = action { return id }
+            return nil
+        })
+        waiters.removeAll { answered.contains($0.id) }
+        if convertedEndOfInput { endOfInputFinalized = true }
+        if let through = finalizeTargets.map(\.1).max() {
+            actions.append(.finalize(through: through, waiters: finalizeTargets.map(\.0)))
+        }
+        if finishNow {
+            // Resolve finish waiters whose time is consumed; the rest are cancelled by finishing.
+            actions += finish(.normal)
+        }
+        return actions
+    }
+
+    private enum FinishKind { case normal, cancel, failure }
+
+    private mutating func finish(_ kind: FinishKind) -> [Action] {
+        phase = kind == .failure ? .failed : .finished
+        var actions: [Action] = []
+        var kept: [(id: WaiterID, condition: Condition)] = []
+        for waiter in waiters {
+            let outcome: Outcome
+            switch (kind, waiter.condition) {
+            case (.failure, _):
+                outcome = .failed
+            case (.normal, .finalizing):
+                // A finalise under way completes first; finalizeCompleted answers it.
+                kept.append(waiter)
+                continue
+            case (_, .finish(let target)):
+                outcome = (consumedEnd.map { target <= $0 } ?? false) ? .success : .cancelled
+            case (_, .finalize(let target)), (_, .finalizing(let target)):
+                outcome = target <= finalizedThrough && consumedEnd != nil ? .success : .cancelled
+            case (_, .endOfInput):
+                outcome = .cancelled
+            }
+            actions.append(.resume(waiter.id, outcome))
+        }
+        waiters = kept
+        actions.append(.finishSession)
+        return actions
+    }
+}

@@ -1,0 +1,80 @@
+import AVFAudio
+import CoreMedia
+import Foundation
+
+/// An analysis a ``SpeechAnalyzer`` runs on its audio; its results arrive on `results`.
+public protocol SpeechModule: AnyObject, Sendable {
+    associatedtype Results: Sendable, AsyncSequence where Results.Failure == any Error
+    associatedtype Result: SpeechModuleResult, Sendable where Result == Results.Element
+    var results: Results { get }
+    /// Formats the module can analyse without conversion, best first.
+    var availableCompatibleAudioFormats: [AVAudioFormat] { get async }
+}
+
+/// A module whose assets depend on a locale (transcribers).
+public protocol LocaleDependentSpeechModule: SpeechModule {}
+
+/// A result: the audio it covers and how far results are final.
+public protocol SpeechModuleResult {
+    var range: CMTimeRange { get }
+    /// Results for audio before this time are final.
+    var resultsFinalizationTime: CMTime { get }
+}
+
+extension SpeechModuleResult {
+    /// True when the whole range is final and will not be revised.
+    public var isFinal: Bool { resultsFinalizationTime >= range.end }
+}
+
+/// Releases model resources kept by `SpeechAnalyzer.Options.ModelRetention`.
+public enum SpeechModels {
+    public static func endRetention() async {
+        await ModelRetentionCache.shared.endRetention()
+    }
+}
+
+// MARK: - Attributes of transcribed text
+
+extension AttributeScopes {
+    /// Per-word attributes of transcription text: its audio time range and confidence.
+    public struct SpeechAttributes: AttributeScope {
+        public let transcriptionConfidence: ConfidenceAttribute
+        public let audioTimeRange: TimeRangeAttribute
+        public let foundation: FoundationAttributes
+
+        public struct ConfidenceAttribute: CodableAttributedStringKey {
+            public typealias Value = Double
+            public static let name = "SpeechHarness.transcriptionConfidence"
+        }
+
+        public struct TimeRangeAttribute: CodableAttributedStringKey {
+            public typealias Value = CMTimeRange
+            public static let name = "SpeechHarness.audioTimeRange"
+        }
+    }
+
+    public var speech: SpeechAttributes.Type { SpeechAttributes.self }
+}
+
+extension AttributeDynamicLookup {
+    public subscript<T: AttributedStringKey>(dynamicMember keyPath: KeyPath<AttributeScopes.SpeechAttributes, T>) -> T {
+        self[T.self]
+    }
+}
+
+extension AttributedString {
+    /// The span of runs whose audio time ranges meet `timeRange`, or nil.
+    public func rangeOfAudioTimeRangeAttributes(intersecting timeRange: CMTimeRange) -> Range<AttributedString.Index>? {
+        var lower: AttributedString.Index?
+        var upper: AttributedString.Index?
+        for run in runs {
+            guard let range = run[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] else { continue }
+            let meets = range.overlaps(timeRange) || (range.isEmpty && timeRange.contains(range.start))
+            guard meets else { continue }
+            if lower == nil { lower = run.range.lowerBound }
+            upper = run.range.upperBound
+        }
+        guard let lower, let upper else { return nil }
+        return lower..<upper
+    }
+}

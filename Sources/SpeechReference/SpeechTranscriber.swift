@@ -1,0 +1,138 @@
+import AVFAudio
+import CoreMedia
+import Engines
+import Foundation
+import SpeechCore
+
+/// Speech-to-text for general use: final results, and volatile (tentative) results when asked.
+public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Sendable {
+    /// A ready-made combination of options.
+    public struct Preset: Sendable, Equatable, Hashable {
+        public var transcriptionOptions: Set<TranscriptionOption>
+        public var reportingOptions: Set<ReportingOption>
+        public var attributeOptions: Set<ResultAttributeOption>
+
+        public init(transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
+                    attributeOptions: Set<ResultAttributeOption>) {
+            self.transcriptionOptions = transcriptionOptions
+            self.reportingOptions = reportingOptions
+            self.attributeOptions = attributeOptions
+        }
+
+        /// Final results only.
+        public static let transcription = Preset(transcriptionOptions: [], reportingOptions: [], attributeOptions: [])
+        /// Final results with alternative transcriptions.
+        public static let transcriptionWithAlternatives = Preset(transcriptionOptions: [], reportingOptions: [.alternativeTranscriptions], attributeOptions: [])
+        /// Final results with alternatives and per-word audio time ranges.
+        public static let timeIndexedTranscriptionWithAlternatives = Preset(transcriptionOptions: [], reportingOptions: [.alternativeTranscriptions], attributeOptions: [.audioTimeRange])
+        /// Volatile and final results, at a fast cadence.
+        public static let progressiveTranscription = Preset(transcriptionOptions: [], reportingOptions: [.volatileResults, .fastResults], attributeOptions: [])
+        /// Volatile and final results with per-word audio time ranges.
+        public static let timeIndexedProgressiveTranscription = Preset(transcriptionOptions: [], reportingOptions: [.volatileResults, .fastResults], attributeOptions: [.audioTimeRange])
+    }
+
+    public enum TranscriptionOption: CaseIterable, Sendable, Equatable, Hashable {
+        /// Masks offensive words (first letter kept, the rest as asterisks).
+        case etiquetteReplacements
+    }
+
+    public enum ReportingOption: CaseIterable, Sendable, Equatable, Hashable {
+        /// Tentative results while audio streams.
+        case volatileResults
+        /// Other likely transcriptions in `Result.alternatives`.
+        case alternativeTranscriptions
+        /// Volatile results as often as they change, instead of at most every half second of audio.
+        case fastResults
+    }
+
+    public enum ResultAttributeOption: CaseIterable, Sendable, Equatable, Hashable {
+        case audioTimeRange
+        case transcriptionConfidence
+    }
+
+    /// One transcription result.
+    public struct Result: SpeechModuleResult, Sendable, CustomStringConvertible, Equatable, Hashable {
+        public let range: CMTimeRange
+        public let resultsFinalizationTime: CMTime
+        /// Best transcription first; never empty.
+        public let alternatives: [AttributedString]
+        /// The best transcription (the first alternative).
+        public var text: AttributedString { alternatives[0] }
+
+        public var description: String {
+            "\(isFinal ? "final" : "volatile") \(range): \"\(String(text.characters))\""
+        }
+    }
+
+    public let locale: Locale
+    public let transcriptionOptions: Set<TranscriptionOption>
+    public let reportingOptions: Set<ReportingOption>
+    public let attributeOptions: Set<ResultAttributeOption>
+    let channel: EngineChannel<Result>
+
+    public convenience init(locale: Locale, preset: Preset) {
+        self.init(locale: locale, transcriptionOptions: preset.transcriptionOptions,
+                  reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions)
+    }
+
+    public convenience init(locale: Locale, transcriptionOptions: Set<TranscriptionOption>,
+                            reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>) {
+        let (engine, problem) = LocaleSupport.engine(for: locale)
+        self.init(locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
+                  attributeOptions: attributeOptions, engine: engine, engineProblem: problem)
+    }
+
+    /// A transcriber on a chosen engine (harness extension; Apple's initialisers use the default engine).
+    public convenience init(locale: Locale, preset: Preset, engine: any RecognitionEngine) {
+        self.init(locale: locale, transcriptionOptions: preset.transcriptionOptions, reportingOptions: preset.reportingOptions,
+                  attributeOptions: preset.attributeOptions, engine: engine, engineProblem: nil)
+    }
+
+    init(locale: Locale, transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
+         attributeOptions: Set<ResultAttributeOption>, engine: (any RecognitionEngine)?, engineProblem: String?) {
+        self.locale = locale
+        self.transcriptionOptions = transcriptionOptions
+        self.reportingOptions = reportingOptions
+        self.attributeOptions = attributeOptions
+        var settings = TranscriptionSettings()
+        settings.reportsVolatile = reportingOptions.contains(.volatileResults)
+        settings.fastResults = reportingOptions.contains(.fastResults)
+        settings.alternatives = reportingOptions.contains(.alternativeTranscriptions)
+        settings.timeAttribute = attributeOptions.contains(.audioTimeRange)
+        settings.confidenceAttribute = attributeOptions.contains(.transcriptionConfidence)
+        settings.etiquette = transcriptionOptions.contains(.etiquetteReplacements)
+        channel = EngineChannel(moduleName: "SpeechTranscriber(\(LocaleSupport.tag(locale)))", locale: LocaleSupport.tag(locale),
+                                engine: engine, engineProblem: engineProblem, settings: settings) { range, time, alternatives in
+            Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
+        }
+    }
+
+    /// The engine behind this transcriber (harness extension).
+    public var engine: (any RecognitionEngine)? { channel.engine }
+
+    public static var isAvailable: Bool { !LocaleSupport.engines().isEmpty }
+    public static var supportedLocales: [Locale] { get async { LocaleSupport.supported() } }
+    public static var installedLocales: [Locale] { get async { LocaleSupport.installed() } }
+
+    /// A supported locale equal to `locale`, or of the same language in another region; nil if none.
+    public static func supportedLocale(equivalentTo locale: Locale) async -> Locale? {
+        LocaleSupport.equivalent(to: locale, in: LocaleSupport.supported())
+    }
+
+    public var selectedLocales: [Locale] { [locale] }
+
+    public var availableCompatibleAudioFormats: [AVAudioFormat] {
+        get async { channel.compatibleFormats.compactMap(AVAudioFormat.init) }
+    }
+
+    public var results: ModuleResults<Result> { ModuleResults(broadcast: channel.broadcast) }
+}
+
+extension SpeechTranscriber: ModuleChannelOwner {
+    var moduleChannel: any ModuleChannel { channel }
+}
+
+/// Modules built on a channel the analyzer drives.
+protocol ModuleChannelOwner {
+    var moduleChannel: any ModuleChannel { get }
+}
