@@ -50,6 +50,9 @@ let package = Package(
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
         .target(name: "HarnessCLI", dependencies: ["SpeechCore", "AudioIO", "Corpus"]),
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
+        // Apple-style programs that must compile unchanged against `import Speech` on Linux.
+        .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
+        .executableTarget(name: "example-file-transcription", dependencies: ["Speech"]),
 
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CoreMedia"]),

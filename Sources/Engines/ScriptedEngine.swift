@@ -15,17 +15,35 @@ public struct ScriptedEngine: RecognitionEngine {
 
     public static let defaultLocales = ["en-US", "en-GB", "es-MX", "es-ES", "fr-CA", "fr-FR", "it-IT", "ru-RU", "de-DE"]
 
-    public init(script: EngineScript, locales: [String] = ScriptedEngine.defaultLocales, sampleRate: Double = 16_000) {
+    /// Whether the engine pretends to need an installed asset per locale (to exercise AssetInventory).
+    public let requiresAssets: Bool
+
+    public init(script: EngineScript, locales: [String] = ScriptedEngine.defaultLocales, sampleRate: Double = 16_000,
+                requiresAssets: Bool = false) {
         self.script = script
+        self.requiresAssets = requiresAssets
         capabilities = EngineCapabilities(
             partialResults: true, wordTimes: true, alternatives: true, confidence: true, locales: locales,
             formats: [AudioFormat(sampleRate: sampleRate, channelCount: 1, sampleType: .float32),
                       AudioFormat(sampleRate: sampleRate, channelCount: 1, sampleType: .int16)])
     }
 
+    /// A small descriptor file per locale, when ``requiresAssets`` is set.
+    public func assetPackage(for locale: String) -> AssetPackage? {
+        guard requiresAssets, supports(locale: locale) else { return nil }
+        let tag = LocaleTag.normalized(locale)
+        let descriptor = Array("{\"engine\":\"scripted\",\"locale\":\"\(tag)\",\"version\":1}\n".utf8)
+        return AssetPackage(id: "scripted/\(tag)", version: 1, locale: tag, files: [.contents("engine.json", descriptor)])
+    }
+
+    public func isInstalled(locale: String) -> Bool { assetsInstalled(locale: locale) }
+
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
         guard supports(locale: configuration.locale) else {
             throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale)
+        }
+        guard isInstalled(locale: configuration.locale) else {
+            throw EngineError.notInstalled(engine: id, locale: configuration.locale)
         }
         return ScriptedSession(script: script, configuration: configuration)
     }

@@ -116,11 +116,14 @@ public protocol RecognitionEngine: Sendable {
     var capabilities: EngineCapabilities { get }
     /// Whether the engine's assets (models, templates) for `locale` are present.
     func isInstalled(locale: String) -> Bool
+    /// The files the engine needs for `locale`; nil when it needs none.
+    func assetPackage(for locale: String) -> AssetPackage?
     func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession
 }
 
 extension RecognitionEngine {
     public func isInstalled(locale: String) -> Bool { supports(locale: locale) }
+    public func assetPackage(for locale: String) -> AssetPackage? { nil }
 
     /// Whether the engine handles `locale` (language and, where given, region).
     public func supports(locale: String) -> Bool {
@@ -142,4 +145,46 @@ public enum LocaleTag {
     }
 
     public static func equivalent(_ a: String, _ b: String) -> Bool { normalized(a) == normalized(b) }
+}
+
+/// Files an engine needs installed for a locale (models, templates), with their checksums.
+public struct AssetPackage: Sendable, Hashable {
+    public struct File: Sendable, Hashable {
+        public enum Source: Sendable, Hashable {
+            case bytes([UInt8])
+            case file(String)
+        }
+        public var name: String
+        public var source: Source
+        /// Lowercase hex SHA-256 the installed file must have.
+        public var sha256: String
+        public var size: Int
+
+        public init(name: String, source: Source, sha256: String, size: Int) {
+            self.name = name
+            self.source = source
+            self.sha256 = sha256
+            self.size = size
+        }
+
+        /// A file given by its contents (checksum computed here).
+        public static func contents(_ name: String, _ bytes: [UInt8]) -> File {
+            File(name: name, source: .bytes(bytes), sha256: SHA256.hex(bytes), size: bytes.count)
+        }
+    }
+
+    /// Unique per engine and locale, e.g. `scripted/en-US`.
+    public var id: String
+    public var version: Int
+    public var locale: String
+    public var files: [File]
+
+    public init(id: String, version: Int, locale: String, files: [File]) {
+        self.id = id
+        self.version = version
+        self.locale = locale
+        self.files = files
+    }
+
+    public var totalBytes: Int { files.reduce(0) { $0 + $1.size } }
 }

@@ -12,6 +12,8 @@ protocol ModuleChannel: AnyObject, Sendable {
     var compatibleFormats: [AudioFormat] { get }
     /// Whether the module's engine and assets are present (else no format can be recommended).
     var isReady: Bool { get }
+    /// The engine and locale whose assets the module needs; nil for modules without assets.
+    var assetNeeds: (engine: (any RecognitionEngine)?, locale: String)? { get }
     /// The backing engine configuration shared by similar modules (for the resource limit); nil: none.
     var resourceKey: String? { get }
     /// Makes the module belong to `analyzer` for good; false when another analyzer has it.
@@ -82,6 +84,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
 
     var compatibleFormats: [AudioFormat] { engine?.capabilities.formats ?? [] }
     var isReady: Bool { engine.map { $0.isInstalled(locale: locale) } ?? false }
+    var assetNeeds: (engine: (any RecognitionEngine)?, locale: String)? { (engine, locale) }
     var resourceKey: String? { engine.map { "\($0.id):\(LocaleTag.normalized(locale))" } }
     var finalizedThrough: MediaTime { state.withLock { $0.finalized } }
 

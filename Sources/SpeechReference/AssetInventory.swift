@@ -1,0 +1,135 @@
+import Engines
+import Foundation
+import SpeechCore
+
+/// Installs and tracks the assets modules need, and the app's locale reservations.
+///
+/// Assets here are real files (engine models, templates, descriptors) copied from a local source
+/// into ``AssetStore`` with checksums; reservations persist in the store and are shared by processes.
+public final class AssetInventory {
+    /// How far a module's assets are: ordered unsupported < supported < downloading < installed.
+    public enum Status: Int, Comparable, Hashable, Sendable {
+        case unsupported, supported, downloading, installed
+
+        public static func < (a: Status, b: Status) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public static var maximumReservedLocales: Int { AssetStore.current.maximumReservedLocales }
+
+    /// Reserved locales (possibly the supported variants of what was asked for).
+    public static var reservedLocales: [Locale] {
+        get async { AssetStore.current.reservations().map(LocaleSupport.locale) }
+    }
+
+    /// Reserves `locale` (its supported equivalent). False when already reserved; throws when no
+    /// engine supports it or the reservation count would pass ``maximumReservedLocales``.
+    @discardableResult
+    public static func reserve(locale: Locale) async throws -> Bool {
+        guard let supported = LocaleSupport.equivalent(to: locale, in: LocaleSupport.supported()) else {
+            throw SFSpeechError(.cannotAllocateUnsupportedLocale, "no engine supports \(LocaleSupport.tag(locale))")
+        }
+        return try reserve(tags: [LocaleSupport.tag(supported)]) > 0
+    }
+
+    /// Releases a reservation; false when the locale was not reserved.
+    @discardableResult
+    public static func release(reservedLocale: Locale) async -> Bool {
+        let wanted = LocaleSupport.tag(reservedLocale)
+        let equivalent = LocaleSupport.equivalent(to: reservedLocale, in: LocaleSupport.supported()).map(LocaleSupport.tag)
+        return (try? AssetStore.current.updateReservations { list -> ([String], Bool) in
+            guard let index = list.firstIndex(where: { $0 == wanted || $0 == equivalent }) else { return (list, false) }
+            var copy = list
+            copy.remove(at: index)
+            return (copy, true)
+        }) ?? false
+    }
+
+    /// The status of `modules` taken together. Where they differ, the documented precedence
+    /// applies: any unsupported, else any downloading, else any supported, else installed.
+    public static func status(forModules modules: [any SpeechModule]) async -> Status {
+        let statuses = modules.map(status(of:))
+        for candidate in [Status.unsupported, .downloading, .supported] where statuses.contains(candidate) {
+            return candidate
+        }
+        return .installed
+    }
+
+    /// A request that installs what `modules` still need, or nil when everything is installed.
+    /// Reserves the locales it installs for; throws when a module is unsupported or the
+    /// reservations would pass the maximum.
+    public static func assetInstallationRequest(supporting modules: [any SpeechModule]) async throws -> AssetInstallationRequest? {
+        var packages: [AssetPackage] = []
+        var locales: [String] = []
+        for module in modules {
+            switch status(of: module) {
+            case .unsupported:
+                let name = channel(of: module)?.moduleName ?? "\(type(of: module))"
+                throw SFSpeechError(.cannotAllocateUnsupportedLocale, "\(name) is not supported by any installed engine")
+            case .installed:
+                continue
+            case .supported, .downloading:
+                guard let needs = channel(of: module)?.assetNeeds, let engine = needs.engine,
+                      let package = engine.assetPackage(for: needs.locale) else { continue }
+                if !packages.contains(package) { packages.append(package) }
+                if !locales.contains(package.locale) { locales.append(package.locale) }
+            }
+        }
+        guard !packages.isEmpty else { return nil }
+        try reserve(tags: locales)
+        return AssetInstallationRequest(packages: packages, store: AssetStore.current)
+    }
+
+    // MARK: Internals
+
+    static func channel(of module: any SpeechModule) -> (any ModuleChannel)? {
+        (module as? ModuleChannelOwner)?.moduleChannel
+    }
+
+    static func status(of module: any SpeechModule) -> Status {
+        guard let channel = channel(of: module) else { return .unsupported }
+        guard let needs = channel.assetNeeds else { return .installed }
+        guard let engine = needs.engine, engine.supports(locale: needs.locale) else { return .unsupported }
+        guard let package = engine.assetPackage(for: needs.locale) else { return .installed }
+        let store = AssetStore.current
+        if store.isInstalled(package) { return .installed }
+        if store.isInstalling(package) { return .downloading }
+        return .supported
+    }
+
+    /// Adds the tags not yet reserved; returns how many were added.
+    @discardableResult
+    static func reserve(tags: [String]) throws -> Int {
+        let store = AssetStore.current
+        return try store.updateReservations { list -> ([String], Int) in
+            let missing = tags.filter { !list.contains($0) }
+            guard list.count + missing.count <= store.maximumReservedLocales else {
+                throw SFSpeechError(.tooManyAssetLocalesAllocated,
+                                    "reserving \(missing.joined(separator: ", ")) would make \(list.count + missing.count) of at most \(store.maximumReservedLocales)")
+            }
+            return (list + missing, missing.count)
+        }
+    }
+}
+
+/// Installs assets for a set of modules, reporting progress in bytes.
+public final class AssetInstallationRequest: NSObject, ProgressReporting, @unchecked Sendable {
+    public let progress: Progress
+    let packages: [AssetPackage]
+    let store: AssetStore
+
+    init(packages: [AssetPackage], store: AssetStore) {
+        self.packages = packages
+        self.store = store
+        progress = Progress(totalUnitCount: Int64(max(1, packages.reduce(0) { $0 + $1.totalBytes })))
+    }
+
+    /// Installs every package (from local sources, checksums verified). Returns when done or failed.
+    public func downloadAndInstall() async throws {
+        for package in packages {
+            let share = Progress(totalUnitCount: Int64(max(1, package.totalBytes)))
+            try await store.install(package, progress: share)
+            progress.completedUnitCount += Int64(package.totalBytes)
+        }
+        progress.completedUnitCount = progress.totalUnitCount
+    }
+}
