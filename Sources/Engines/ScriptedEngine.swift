@@ -65,8 +65,16 @@ struct ScriptedRecognizer: Sendable {
 
     static func time(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 1_000_000) }
 
-    /// Audio has arrived up to `end` (seconds).
-    mutating func hear(through end: Double) -> HypothesisUpdate {
+    private var heardAnything = false
+
+    /// Audio from `start` to `end` (seconds) has arrived. Words that began in audio never heard
+    /// (before the first buffer, or in a skipped gap) are not recognised.
+    mutating func hear(from start: Double, through end: Double) -> HypothesisUpdate {
+        if !heardAnything || start > heardThrough + 1e-9 {
+            while next < script.words.count, script.words[next].start < start { next += 1 }
+            if !heardAnything { finalizedThrough = max(finalizedThrough, start) }
+            heardAnything = true
+        }
         heardThrough = max(heardThrough, end)
         var update = HypothesisUpdate()
         // Autonomous endpoints: a word followed by enough silence ends its segment.
@@ -139,7 +147,7 @@ struct ScriptedRecognizer: Sendable {
             guard heardThrough >= visibleAt else { break }
             var display = word
             if let revisions = word.revisions, !revisions.isEmpty {
-                let step = Int((heardThrough - visibleAt) / max(script.revisionInterval, 1e-9))
+                let step = Int((heardThrough - visibleAt) / max(script.revisionInterval, 1e-9) + 1e-9)
                 if step < revisions.count { display.text = revisions[step] }
             }
             shown.append(display)
@@ -187,6 +195,7 @@ final class ScriptedSession: RecognitionSession {
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
+        let begin = start.seconds
         let end = (start + audio.duration).seconds
         for (index, fault) in faults.enumerated() {
             switch fault {
@@ -201,7 +210,7 @@ final class ScriptedSession: RecognitionSession {
         }
         return try state.withLock { state in
             if state.closed { throw CancellationError() }
-            return state.recognizer.hear(through: end)
+            return state.recognizer.hear(from: begin, through: end)
         }
     }
 

@@ -68,6 +68,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
         var finalized: MediaTime = .zero
         var volatile: (range: TimeRange, text: String)?
         var lastVolatileAt: MediaTime?
+        var heardAnything = false
         var ended = false
     }
     private let state = Mutex(State())
@@ -113,7 +114,15 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     }
 
     func process(_ buffer: PCMBuffer, at start: MediaTime, end: MediaTime) async throws {
-        guard let session = state.withLock({ $0.session }) else { return }
+        let session = state.withLock { state -> (any RecognitionSession)? in
+            // Nothing before a module's first audio can be reported by it.
+            if !state.heardAnything {
+                state.heardAnything = true
+                state.finalized = MediaTime.maximum(state.finalized, start)
+            }
+            return state.session
+        }
+        guard let session else { return }
         let update = try await session.accept(buffer, at: start)
         apply(update, consumedEnd: end)
     }

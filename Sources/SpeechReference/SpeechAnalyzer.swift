@@ -293,6 +293,9 @@ public final actor SpeechAnalyzer {
         a.sampleRate == b.sampleRate && a.channelCount == b.channelCount && a.sampleType == b.sampleType
     }
 
+    /// Callers waiting on the session (for tests that must know a request is registered).
+    var pendingWaiterCount: Int { waiting.count }
+
     // MARK: Internals: input
 
     private func beginAutonomous<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async where S.Element == AnalyzerInput {
