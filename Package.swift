@@ -48,7 +48,7 @@ let package = Package(
         // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
         .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO"]),
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
-        .target(name: "HarnessCLI", dependencies: ["SpeechCore", "AudioIO", "Corpus"]),
+        .target(name: "HarnessCLI", dependencies: ["SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia"]),
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
         // Apple-style programs that must compile unchanged against `import Speech` on Linux.
         .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),

@@ -83,12 +83,14 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         case .pcmFormatFloat32:
             let planes = (0..<channels).map { c -> [Float] in
                 let base = floatPointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
+                if step == 1 { return Array(UnsafeBufferPointer(start: base, count: frames)) }
                 return (0..<frames).map { base[$0 * step] }
             }
             return PCMBuffer(format: audioFormat, channels: planes)
         case .pcmFormatInt16:
             let planes = (0..<channels).map { c -> [Int16] in
                 let base = int16Pointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
+                if step == 1 { return Array(UnsafeBufferPointer(start: base, count: frames)) }
                 return (0..<frames).map { base[$0 * step] }
             }
             return PCMBuffer(format: audioFormat, channels: planes)

@@ -1,5 +1,9 @@
 import AudioIO
+import AVFAudio
+import CoreMedia
+import Engines
 import Foundation
+import SpeechReference
 
 /// `speech-harness bench …`: measurements that are goals, not tests.
 enum BenchCommands {
@@ -14,9 +18,20 @@ enum BenchCommands {
             ],
             positionals: 1...1,
             details: "Peak RSS is the process's high-water mark (VmHWM), so it includes the tool itself."),
+        CommandSpec(
+            path: "bench analyzer", synopsis: "[options]",
+            summary: "Push synthetic audio through SpeechAnalyzer + SpeechTranscriber on the scripted engine.",
+            options: [
+                OptionSpec(name: "seconds", value: "s", help: "Audio to analyse (default 3600)."),
+                OptionSpec(name: "chunk-ms", value: "ms", help: "Buffer duration (default 100)."),
+                OptionSpec(name: "preset", value: "name", help: "transcription or progressive (default progressive: volatile results on)."),
+            ],
+            positionals: 0...0,
+            details: "The script has a word every 0.5 s, so results flow the whole time; the figure is the\nanalyzer's own overhead (the scripted engine does no signal processing)."),
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        if path == "bench analyzer" { return try analyzer(arguments, console) }
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
         let rate = try arguments.double("rate", command: path)
         let quality = try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
@@ -40,6 +55,93 @@ enum BenchCommands {
                            audioSeconds / max(seconds, 1e-9), Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576,
                            (energy / Double(max(frames, 1))).squareRoot()))
         return 0
+    }
+}
+
+extension BenchCommands {
+    static func analyzer(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let path = "bench analyzer"
+        let seconds = try arguments.int("seconds", default: 3600, in: 1...360_000, command: path)
+        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
+        let presetName = arguments.value("preset") ?? "progressive"
+        let preset: SpeechTranscriber.Preset
+        switch presetName {
+        case "progressive": preset = .progressiveTranscription
+        case "transcription": preset = .transcription
+        default: throw UsageError(message: "unknown --preset '\(presetName)'; transcription or progressive", command: path)
+        }
+        let outcome = BlockingTask.run {
+            try await AnalyzerBenchmark.run(seconds: Double(seconds), chunkMilliseconds: chunkMS, preset: preset)
+        }
+        let report = try outcome.get()
+        console.out(String(format: "audio: %d s in %d buffers of %d ms (%@)\nwall: %.3f s (%.0fx real time)\nresults: %d (%d final), final words %d\npeak RSS: %.1f MB",
+                           seconds, report.buffers, chunkMS, presetName, report.wallSeconds, Double(seconds) / max(report.wallSeconds, 1e-9),
+                           report.results, report.finals, report.finalWords, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576))
+        return 0
+    }
+}
+
+/// Runs async work to completion from synchronous command code.
+enum BlockingTask {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = ResultBox<T>()
+        Task {
+            do { box.value = .success(try await body()) } catch { box.value = .failure(error) }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.value!
+    }
+
+    private final class ResultBox<T>: @unchecked Sendable {
+        var value: Result<T, any Error>?
+    }
+}
+
+/// The analyzer throughput benchmark: synthetic 16 kHz buffers, a word every half second.
+enum AnalyzerBenchmark {
+    struct Report: Sendable {
+        var wallSeconds: Double
+        var buffers: Int
+        var results: Int
+        var finals: Int
+        var finalWords: Int
+    }
+
+    static func run(seconds: Double, chunkMilliseconds: Int, preset: SpeechTranscriber.Preset) async throws -> Report {
+        let words = stride(from: 0.1, to: seconds - 0.5, by: 0.5).map { EngineScript.Word("w", start: $0, end: $0 + 0.3) }
+        let engine = ScriptedEngine(script: EngineScript(words: words, endpointSilence: 0.15))
+        let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: preset, engine: engine)
+        let analyzer = SpeechAnalyzer(modules: [transcriber])
+        let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
+        let frames = AVAudioFrameCount(16 * chunkMilliseconds)
+        let count = Int(seconds * 1000) / chunkMilliseconds
+        let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: frames)!
+        buffer.frameLength = frames
+        let counter = Task {
+            var results = 0, finals = 0, finalWords = 0
+            for try await result in transcriber.results {
+                results += 1
+                if result.isFinal {
+                    finals += 1
+                    finalWords += String(result.text.characters).split(separator: " ").count
+                }
+            }
+            return (results, finals, finalWords)
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let input = AsyncStream<AnalyzerInput> { continuation in
+            for _ in 0..<count { continuation.yield(AnalyzerInput(buffer: buffer)) }
+            continuation.finish()
+        }
+        let last = try await analyzer.analyzeSequence(input)
+        if let last { try await analyzer.finalizeAndFinish(through: last) }
+        let elapsed = started.duration(to: clock.now)
+        let (results, finals, finalWords) = try await counter.value
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return Report(wallSeconds: wall, buffers: count, results: results, finals: finals, finalWords: finalWords)
     }
 }
 

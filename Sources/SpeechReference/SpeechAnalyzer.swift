@@ -355,8 +355,15 @@ public final actor SpeechAnalyzer {
         guard let range = admitted else { return nil }
         let payload = AnalyzerInputPayload(buffer: pcm)
         let targets = channels
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            enqueue(.process(payload, range, targets, done))
+        if !draining && jobs.isEmpty {
+            // Nothing queued: run the job here, then whatever arrived meanwhile.
+            draining = true
+            await process(pcm, range: range, targets: targets)
+            await runJobs()
+        } else {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                enqueue(.process(payload, range, targets, done))
+            }
         }
         return machine.isFinished && failure != nil ? nil : range
     }
@@ -377,6 +384,11 @@ public final actor SpeechAnalyzer {
 
     /// Runs queued jobs one at a time, in order.
     private func drain() async {
+        await runJobs()
+    }
+
+    private func runJobs() async {
+        defer { draining = false }
         while !jobs.isEmpty {
             let job = jobs.removeFirst()
             switch job {
@@ -387,7 +399,6 @@ public final actor SpeechAnalyzer {
                 await execute(actions)
             }
         }
-        draining = false
     }
 
     private func process(_ buffer: PCMBuffer, range: TimeRange, targets: [any ModuleChannel]) async {
