@@ -45,7 +45,8 @@ public final class AnalyzerInputConverter: @unchecked Sendable {
         }
         consumedInputFrames += Int64(buffer.frameLength)
         guard let converter else {
-            outputs.append(emit(buffer))
+            // Callers reuse their buffers (audio taps, file reads): hand the analyzer a copy.
+            outputs.append(emit(try Self.copy(buffer)))
             return outputs
         }
         queued.append(buffer)
@@ -82,6 +83,14 @@ public final class AnalyzerInputConverter: @unchecked Sendable {
             if status != .haveData || output.frameLength < capacity { break }
         }
         return outputs
+    }
+
+    static func copy(_ buffer: AVAudioPCMBuffer) throws -> AVAudioPCMBuffer {
+        guard let pcm = buffer.pcmBuffer, let copy = AVAudioPCMBuffer(pcmFormat: buffer.format, frameCapacity: buffer.frameLength) else {
+            throw SFSpeechError(.unexpectedAudioFormat, "cannot copy a \(buffer.format) buffer")
+        }
+        try copy.replaceFrames(with: pcm, at: 0)
+        return copy
     }
 
     private func emit(_ buffer: AVAudioPCMBuffer) -> AnalyzerInput {
