@@ -295,6 +295,8 @@ public final actor SpeechAnalyzer {
 
     /// Callers waiting on the session (for tests that must know a request is registered).
     var pendingWaiterCount: Int { waiting.count }
+    /// How many waiting calls have registered so far (monotonic; for tests).
+    private(set) var waitersRegistered = 0
 
     // MARK: Internals: input
 
@@ -421,20 +423,23 @@ public final actor SpeechAnalyzer {
         return channels.map { MediaTime.maximum($0.finalizedThrough, joinedAt[ObjectIdentifier($0)] ?? .zero) }.min()
     }
 
-    /// Actions from a caller's task: engine work goes through the job queue; answers needing no
-    /// engine work are given at once.
+    /// Actions from a caller's task. Volatile-range reports go out at once, in the order the
+    /// machine made them; engine work goes through the job queue (answers to waiters after it);
+    /// answers needing no engine work are given at once.
     private func perform(_ actions: [AnalyzerStateMachine.Action]) {
-        guard !actions.isEmpty else { return }
-        let needsQueue = actions.contains { action in
-            switch action {
-            case .resume, .volatileRangeChanged: return false
-            default: return true
-            }
+        var rest: [AnalyzerStateMachine.Action] = []
+        for action in actions {
+            if case .volatileRangeChanged = action { executeSync(action) } else { rest.append(action) }
+        }
+        guard !rest.isEmpty else { return }
+        let needsQueue = rest.contains { action in
+            if case .resume = action { return false }
+            return true
         }
         if needsQueue {
-            enqueue(.actions(actions))
+            enqueue(.actions(rest))
         } else {
-            for action in actions { executeSync(action) }
+            for action in rest { executeSync(action) }
         }
     }
 
@@ -497,6 +502,7 @@ public final actor SpeechAnalyzer {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 waiting[id] = continuation
+                waitersRegistered += 1
                 perform(actions)
             }
         } onCancel: {
