@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Apple's module names, for compiling Apple-style code on Linux. Offered on Linux only, where they
+/// cannot clash with the real frameworks.
+#if os(Linux)
+let appleNamedProducts: [Product] = [
+    .library(name: "Speech", targets: ["Speech"]),
+    .library(name: "CoreMedia", targets: ["CoreMedia"]),
+    .library(name: "AVFAudio", targets: ["AVFAudio"]),
+    .library(name: "AVFoundation", targets: ["AVFoundation"]),
+]
+#else
+let appleNamedProducts: [Product] = []
+#endif
+
 /// SpeechHarness: a Linux reference of Apple's SpeechAnalyzer semantics, pluggable speech engines,
 /// a conformance suite and benchmarks. C libraries come from Debian through pkg-config.
 let package = Package(
@@ -11,13 +24,8 @@ let package = Package(
         .library(name: "Corpus", targets: ["Corpus"]),
         .library(name: "Engines", targets: ["Engines"]),
         .library(name: "SpeechReference", targets: ["SpeechReference"]),
-        // Apple's module names, for compiling Apple-style code on Linux.
-        .library(name: "Speech", targets: ["Speech"]),
-        .library(name: "CoreMedia", targets: ["CoreMedia"]),
-        .library(name: "AVFAudio", targets: ["AVFAudio"]),
-        .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .executable(name: "speech-harness", targets: ["speech-harness"]),
-    ],
+    ] + appleNamedProducts,
     targets: [
         // C libraries (Debian -dev packages, found with pkg-config).
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",

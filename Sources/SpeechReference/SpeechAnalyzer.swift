@@ -83,7 +83,7 @@ public final actor SpeechAnalyzer {
         guard let input else { return }
         let generation = machine.startInput()
         // Not kept in `inputTask`: it holds the analyzer weakly and ends with its sequence.
-        Task { [weak self] in
+        Task(priority: self.options.priority) { [weak self] in
             await self?.beginAutonomous(input, generation: generation)
         }
     }
@@ -180,7 +180,7 @@ public final actor SpeechAnalyzer {
         guard !machine.isFinished else { return }
         try acquireResources()
         let generation = machine.startInput()
-        inputTask = Task { [weak self] in
+        inputTask = Task(priority: options.priority) { [weak self] in
             await self?.consumeAutonomously(inputSequence, generation: generation)
         }
     }
