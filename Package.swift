@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO"]),
         .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
         // Recognition engines behind SpeechCore's engine protocol, and the registry that names them.
-        .target(name: "Engines", dependencies: ["SpeechCore"]),
+        .target(name: "Engines", dependencies: ["SpeechCore", "CPocketSphinx"]),
         // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
         .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"]),
         // `import Speech` on Linux: the reference plus the Apple names it is typed in.

@@ -23,6 +23,14 @@ public final class EngineRegistry: Sendable {
         let registry = EngineRegistry()
         registry.register(Entry(id: "scripted", summary: "says what a script says (SPEECH_HARNESS_SCRIPT=file.json)",
                                 preference: 100, make: { try ScriptedEngine.fromEnvironment() }))
+        for (preference, (search, decoding)) in [(PocketSphinxEngine.Search.languageModel, PocketSphinxEngine.Decoding.streaming),
+                                                 (.languageModel, .wholeUtterance), (.digits, .streaming), (.digits, .wholeUtterance)].enumerated() {
+            let engine = PocketSphinxEngine(search: search, decoding: decoding)
+            let what = (search == .digits ? "digits grammar" : "n-gram language model") + ", "
+                + (decoding == .streaming ? "streaming with partials" : "whole-utterance decoding")
+            registry.register(Entry(id: engine.id, summary: "CMU PocketSphinx 0.8 (Debian), \(what)", preference: 20 + preference,
+                                    make: { engine }))
+        }
         return registry
     }()
 

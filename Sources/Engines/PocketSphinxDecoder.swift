@@ -1,0 +1,148 @@
+import CPocketSphinx
+import Foundation
+import SpeechCore
+
+/// How to set up a PocketSphinx decoder (Debian's pocketsphinx-en-us model by default).
+public struct PocketSphinxConfiguration: Sendable, Hashable {
+    public enum Search: Sendable, Hashable {
+        /// The n-gram language model (`-lm`).
+        case languageModel(path: String)
+        /// A JSGF grammar file (`-jsgf`).
+        case grammar(path: String)
+    }
+
+    public var acousticModel: String
+    public var dictionary: String
+    public var search: Search
+    public var sampleRate: Double = 16_000
+    /// Where the library's log goes (never stderr).
+    public var logFile: String
+
+    public static let modelRoot = "/usr/share/pocketsphinx/model/en-us"
+
+    public static func englishLanguageModel(logFile: String = PocketSphinxConfiguration.defaultLogFile) -> PocketSphinxConfiguration {
+        PocketSphinxConfiguration(acousticModel: modelRoot + "/en-us", dictionary: modelRoot + "/cmudict-en-us.dict",
+                                  search: .languageModel(path: modelRoot + "/en-us.lm.bin"), logFile: logFile)
+    }
+
+    public static func englishGrammar(path: String, logFile: String = PocketSphinxConfiguration.defaultLogFile) -> PocketSphinxConfiguration {
+        PocketSphinxConfiguration(acousticModel: modelRoot + "/en-us", dictionary: modelRoot + "/cmudict-en-us.dict",
+                                  search: .grammar(path: path), logFile: logFile)
+    }
+
+    public static var defaultLogFile: String {
+        let directory = ProcessInfo.processInfo.environment["SPEECH_HARNESS_LOG_DIR"] ?? FileManager.default.temporaryDirectory.path
+        return directory + "/speech-harness-pocketsphinx.log"
+    }
+
+    var arguments: [String] {
+        var args = ["-hmm", acousticModel, "-dict", dictionary, "-samprate", String(Int(sampleRate)), "-logfn", logFile]
+        switch search {
+        case .languageModel(let path): args += ["-lm", path]
+        case .grammar(let path): args += ["-jsgf", path]
+        }
+        return args
+    }
+}
+
+/// One PocketSphinx decoder. Not thread-safe: the session that owns it calls it from one serial
+/// queue only (long C calls never run on Swift's cooperative pool).
+final class PocketSphinxDecoder {
+    private let decoder: OpaquePointer
+    private let config: OpaquePointer
+    let frameRate: Double = 100
+
+    init(_ configuration: PocketSphinxConfiguration) throws {
+        var argv = configuration.arguments.map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        let parsed = argv.withUnsafeMutableBufferPointer { buffer in
+            cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
+        }
+        guard let parsed else {
+            throw EngineError.failed(engine: "pocketsphinx", reason: "invalid configuration \(configuration.arguments.joined(separator: " "))")
+        }
+        guard let decoder = ps_init(parsed) else {
+            cmd_ln_free_r(parsed)
+            throw EngineError.failed(engine: "pocketsphinx",
+                                     reason: "cannot load the model (see \(configuration.logFile)): \(configuration.acousticModel)")
+        }
+        self.config = parsed
+        self.decoder = decoder
+    }
+
+    deinit {
+        ps_free(decoder)
+        cmd_ln_free_r(config)
+    }
+
+    func startUtterance() throws {
+        guard ps_start_utt(decoder) >= 0 else { throw EngineError.failed(engine: "pocketsphinx", reason: "ps_start_utt failed") }
+    }
+
+    func endUtterance() throws {
+        guard ps_end_utt(decoder) >= 0 else { throw EngineError.failed(engine: "pocketsphinx", reason: "ps_end_utt failed") }
+    }
+
+    /// Decodes samples; `fullUtterance` tells the decoder this is all of the utterance.
+    func process(_ samples: [Int16], fullUtterance: Bool) throws {
+        let status = samples.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, fullUtterance ? 1 : 0) }
+        guard status >= 0 else { throw EngineError.failed(engine: "pocketsphinx", reason: "ps_process_raw failed") }
+    }
+
+    var inSpeech: Bool { ps_get_in_speech(decoder) != 0 }
+
+    /// The current best hypothesis text (filler words removed).
+    func hypothesis() -> [String] {
+        var score: Int32 = 0
+        guard let text = ps_get_hyp(decoder, &score) else { return [] }
+        return String(cString: text).split(separator: " ").compactMap { PocketSphinxDecoder.clean(String($0)) }
+    }
+
+    /// Words of the best path with times (offset by `origin`) and posterior confidences.
+    func words(origin: MediaTime) -> [RecognizedWord] {
+        var words: [RecognizedWord] = []
+        let logmath = ps_get_logmath(decoder)
+        var iterator = ps_seg_iter(decoder)
+        while let segment = iterator {
+            if let raw = ps_seg_word(segment), let word = PocketSphinxDecoder.clean(String(cString: raw)) {
+                var startFrame: Int32 = 0, endFrame: Int32 = 0
+                ps_seg_frames(segment, &startFrame, &endFrame)
+                var acoustic: Int32 = 0, language: Int32 = 0, backoff: Int32 = 0
+                let posterior = ps_seg_prob(segment, &acoustic, &language, &backoff)
+                let confidence = logmath.map { min(1, max(0, logmath_exp($0, posterior))) }
+                let start = origin + MediaTime(value: Int64(startFrame), timescale: 100)
+                let end = origin + MediaTime(value: Int64(endFrame + 1), timescale: 100)
+                words.append(RecognizedWord(text: word, range: TimeRange(start: start, end: end), confidence: confidence))
+            }
+            iterator = ps_seg_next(segment)
+        }
+        return words
+    }
+
+    /// Up to `count` other whole hypotheses of the last utterance.
+    func alternatives(count: Int, excluding best: [String]) -> [[String]] {
+        guard count > 0 else { return [] }
+        var out: [[String]] = []
+        var iterator = ps_nbest(decoder)
+        var seen = 0
+        while let nbest = iterator, out.count < count, seen < 50 {
+            seen += 1
+            var score: Int32 = 0
+            if let text = ps_nbest_hyp(nbest, &score) {
+                let words = String(cString: text).split(separator: " ").compactMap { PocketSphinxDecoder.clean(String($0)) }
+                if words != best && !words.isEmpty && !out.contains(words) { out.append(words) }
+            }
+            iterator = ps_nbest_next(nbest)
+        }
+        if let iterator { ps_nbest_free(iterator) }
+        return out
+    }
+
+    /// Drops silence and noise markers and alternate-pronunciation suffixes: `word(2)` → `word`.
+    static func clean(_ token: String) -> String? {
+        if token.hasPrefix("<") || token.hasPrefix("[") || token.hasPrefix("++") { return nil }
+        var word = token
+        if let paren = token.firstIndex(of: "("), token.hasSuffix(")") { word = String(token[..<paren]) }
+        return word.isEmpty ? nil : word
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import SpeechCore
+
+/// CMU PocketSphinx (Debian's 0.8 library and US English model) as an engine, in process.
+///
+/// Each session owns a fresh decoder on its own serial queue. A fresh decoder is a deliberate
+/// choice: PocketSphinx adapts its cepstral normalisation from one utterance to the next, so a shared
+/// decoder would make results depend on the order of utterances.
+public struct PocketSphinxEngine: RecognitionEngine {
+    public enum Search: String, Sendable, CaseIterable {
+        /// The general n-gram language model.
+        case languageModel
+        /// A grammar of digit strings (zero–nine and "oh").
+        case digits
+    }
+
+    public enum Decoding: String, Sendable, CaseIterable {
+        /// Audio is decoded as it arrives; partial hypotheses; utterances end at the decoder's
+        /// voice-activity endpoints.
+        case streaming
+        /// Audio is kept and decoded as one utterance when finalised (no partials; more accurate
+        /// on short clips, since normalisation sees the whole utterance).
+        case wholeUtterance
+    }
+
+    public let id: String
+    public let search: Search
+    public let decoding: Decoding
+    public let capabilities: EngineCapabilities
+
+    public init(search: Search = .languageModel, decoding: Decoding = .streaming) {
+        self.search = search
+        self.decoding = decoding
+        id = "pocketsphinx" + (search == .digits ? "-digits" : "") + (decoding == .wholeUtterance ? "-batch" : "")
+        capabilities = EngineCapabilities(
+            partialResults: decoding == .streaming, wordTimes: true, alternatives: true, confidence: true, locales: ["en-US"],
+            formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
+                      AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16)])
+    }
+
+    /// The digits grammar the package ships (written to a file for the decoder).
+    public static let digitsGrammar = """
+    #JSGF V1.0;
+    grammar digits;
+    public <digits> = <digit>+;
+    <digit> = zero | oh | one | two | three | four | five | six | seven | eight | nine;
+
+    """
+
+    static let modelFiles = ["/en-us/mdef", "/en-us/means", "/cmudict-en-us.dict", "/en-us.lm.bin"].map { PocketSphinxConfiguration.modelRoot + $0 }
+
+    public func isInstalled(locale: String) -> Bool {
+        supports(locale: locale) && Self.modelFiles.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    func configuration() throws -> PocketSphinxConfiguration {
+        switch search {
+        case .languageModel:
+            return .englishLanguageModel()
+        case .digits:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("speech-harness-digits.gram").path
+            if (try? String(contentsOfFile: path, encoding: .utf8)) != Self.digitsGrammar {
+                try Self.digitsGrammar.write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            return .englishGrammar(path: path)
+        }
+    }
+
+    public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+        guard supports(locale: configuration.locale) else { throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale) }
+        guard isInstalled(locale: configuration.locale) else { throw EngineError.notInstalled(engine: id, locale: configuration.locale) }
+        let session = PocketSphinxSession(decoding: decoding, reportsPartials: configuration.reportsPartialResults,
+                                          alternatives: configuration.maximumAlternatives)
+        try await session.load(try self.configuration())
+        return session
+    }
+}
+
+/// A PocketSphinx recognition session: all decoder work happens on the session's serial queue.
+final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "speech-harness.pocketsphinx")
+    private let decoding: PocketSphinxEngine.Decoding
+    private let reportsPartials: Bool
+    private let alternatives: Int
+    // Touched on `queue` only.
+    private var decoder: PocketSphinxDecoder?
+    private var utteranceOrigin: MediaTime?
+    private var pending: [Int16] = []
+    private var expectedStart: MediaTime?
+    private var consumedEnd: MediaTime = .zero
+    private var finalizedThrough: MediaTime = .zero
+    private var wasInSpeech = false
+    private var closed = false
+    /// Seconds spent loading the model (for benchmarks).
+    private(set) var loadSeconds = 0.0
+
+    init(decoding: PocketSphinxEngine.Decoding, reportsPartials: Bool, alternatives: Int) {
+        self.decoding = decoding
+        self.reportsPartials = reportsPartials
+        self.alternatives = alternatives
+    }
+
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    func load(_ configuration: PocketSphinxConfiguration) async throws {
+        try await onQueue { [self] in
+            let started = DispatchTime.now()
+            decoder = try PocketSphinxDecoder(configuration)
+            loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        }
+    }
+
+    func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
+        let samples = audio.int16Channels.first ?? []
+        let end = start + audio.duration
+        return try await onQueue { [self] in
+            let clock = DispatchTime.now()
+            guard let decoder, !closed else { throw CancellationError() }
+            var update = HypothesisUpdate()
+            // Skipped audio ends the utterance in progress.
+            if let expected = expectedStart, start != expected, utteranceOrigin != nil {
+                try closeUtterance(decoder, at: expected, into: &update)
+            }
+            if utteranceOrigin == nil {
+                utteranceOrigin = start
+                if finalizedThrough < start { finalizedThrough = start }
+                if decoding == .streaming { try decoder.startUtterance() }
+                wasInSpeech = false
+            }
+            switch decoding {
+            case .streaming:
+                try decoder.process(samples, fullUtterance: false)
+                let inSpeech = decoder.inSpeech
+                if wasInSpeech && !inSpeech {
+                    try closeUtterance(decoder, at: end, into: &update)
+                } else if reportsPartials, let origin = utteranceOrigin {
+                    let words = decoder.words(origin: origin)
+                    if !words.isEmpty {
+                        update.volatile = HypothesisSegment(range: TimeRange(start: finalizedThrough, end: end), words: words)
+                    }
+                }
+                wasInSpeech = inSpeech
+            case .wholeUtterance:
+                pending += samples
+            }
+            expectedStart = end
+            consumedEnd = end
+            update.computeSeconds = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
+            return update
+        }
+    }
+
+    func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
+        try await onQueue { [self] in
+            let clock = DispatchTime.now()
+            guard let decoder, !closed else { throw CancellationError() }
+            var update = HypothesisUpdate()
+            if utteranceOrigin != nil { try closeUtterance(decoder, at: consumedEnd, into: &update) }
+            finalizedThrough = MediaTime.maximum(finalizedThrough, MediaTime.minimum(time, consumedEnd))
+            update.finalizedThrough = finalizedThrough
+            update.computeSeconds = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
+            return update
+        }
+    }
+
+    func cancel(before time: MediaTime) async -> HypothesisUpdate {
+        (try? await onQueue { [self] in
+            // The utterance in progress is dropped whole: PocketSphinx cannot cut one at a time.
+            if utteranceOrigin != nil, decoding == .streaming, let decoder { try? decoder.endUtterance() }
+            utteranceOrigin = nil
+            pending = []
+            finalizedThrough = MediaTime.maximum(finalizedThrough, consumedEnd)
+            return HypothesisUpdate(finalizedThrough: finalizedThrough)
+        }) ?? HypothesisUpdate()
+    }
+
+    func close() async {
+        _ = try? await onQueue { [self] in
+            closed = true
+            decoder = nil
+        }
+    }
+
+    /// Ends the utterance in progress at `boundary` and reports its words as final.
+    private func closeUtterance(_ decoder: PocketSphinxDecoder, at boundary: MediaTime, into update: inout HypothesisUpdate) throws {
+        guard let origin = utteranceOrigin else { return }
+        if decoding == .wholeUtterance {
+            try decoder.startUtterance()
+            try decoder.process(pending, fullUtterance: true)
+            pending = []
+        }
+        try decoder.endUtterance()
+        let words = decoder.words(origin: origin)
+        if !words.isEmpty {
+            let alternatives = decoder.alternatives(count: alternatives, excluding: words.map(\.text))
+            update.finalized.append(HypothesisSegment(range: TimeRange(start: finalizedThrough, end: boundary), words: words,
+                                                      alternatives: alternatives))
+        }
+        finalizedThrough = MediaTime.maximum(finalizedThrough, boundary)
+        update.finalizedThrough = finalizedThrough
+        update.volatile = nil
+        utteranceOrigin = nil
+    }
+}
