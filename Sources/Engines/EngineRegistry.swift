@@ -31,6 +31,8 @@ public final class EngineRegistry: Sendable {
             registry.register(Entry(id: engine.id, summary: "CMU PocketSphinx 0.8 (Debian), \(what)", preference: 20 + preference,
                                     make: { engine }))
         }
+        registry.register(Entry(id: "whisper", summary: "Whisper tiny.en (faster-whisper, int8) in a worker process", preference: 10,
+                                make: { WhisperWorker.engine() }))
         return registry
     }()
 
@@ -87,5 +89,35 @@ extension ScriptedEngine {
             return ScriptedEngine(script: EngineScript(words: []))
         }
         return ScriptedEngine(script: try EngineScript.load(path: path))
+    }
+}
+
+/// Where the package's own files are (worker scripts, the Python environment): `SPEECH_HARNESS_ROOT`,
+/// else the working directory or a parent of the running executable that has `scripts/workers`.
+public enum PackageRoot {
+    public static var path: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let root = environment["SPEECH_HARNESS_ROOT"], !root.isEmpty { return root }
+        let marker = "/scripts/workers/whisper_worker.py"
+        let cwd = FileManager.default.currentDirectoryPath
+        if FileManager.default.fileExists(atPath: cwd + marker) { return cwd }
+        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? cwd).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            if FileManager.default.fileExists(atPath: url.path + marker) { return url.path }
+            url.deleteLastPathComponent()
+        }
+        return cwd
+    }
+}
+
+/// The Whisper worker engine: the package's Python worker in the bootstrap environment.
+public enum WhisperWorker {
+    public static func engine(root: String = PackageRoot.path, threads: Int = 1, callTimeout: Duration = .seconds(120)) -> WorkerEngine {
+        WorkerEngine(id: "whisper", command: [root + "/.venv/bin/python", root + "/scripts/workers/whisper_worker.py"],
+                     environment: ["WHISPER_THREADS": String(threads), "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"],
+                     capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: true,
+                                                      locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
+                                                                                    AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16)]),
+                     callTimeout: callTimeout)
     }
 }

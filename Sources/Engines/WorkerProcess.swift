@@ -1,0 +1,162 @@
+import Foundation
+import SpeechCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A worker child process: JSON lines in on stdin, out on stdout, a tail of its stderr kept.
+/// Reading happens on threads of its own, never on Swift's cooperative pool.
+final class WorkerProcess: @unchecked Sendable {
+    static let maximumLine = 8 * 1024 * 1024
+    static let stderrTailBytes = 4096
+
+    enum Event: Sendable {
+        case line(String)
+        case oversized(Int)
+        case closed
+    }
+
+    private let process = Process()
+    private let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
+    private let inbox = Mutex<(events: [Event], waiter: CheckedContinuation<Event, Never>?)>(([], nil))
+    private let tail = Mutex<[UInt8]>([])
+    let command: [String]
+
+    init(command: [String], environment: [String: String]) throws {
+        self.command = command
+        WorkerProcess.ignoreBrokenPipes
+        guard let executable = command.first else { throw EngineError.failed(engine: "worker", reason: "empty worker command") }
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = Array(command.dropFirst())
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = stdinPipe
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        do {
+            try process.run()
+        } catch {
+            throw EngineError.failed(engine: "worker", reason: "cannot start \(command.joined(separator: " ")): \(error)")
+        }
+        startReaders()
+    }
+
+    /// SIGPIPE would kill the harness when a worker dies; writes report EPIPE instead.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    private func startReaders() {
+        let out = stdoutPipe.fileHandleForReading.fileDescriptor
+        Thread.detachNewThread { [self] in
+            var buffer: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            var skipping = false
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(out, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                for byte in chunk[0..<count] {
+                    if byte == UInt8(ascii: "\n") {
+                        if !skipping { deliver(.line(String(decoding: buffer, as: UTF8.self))) }
+                        buffer.removeAll(keepingCapacity: true)
+                        skipping = false
+                    } else if !skipping {
+                        buffer.append(byte)
+                        if buffer.count > WorkerProcess.maximumLine {
+                            deliver(.oversized(buffer.count))
+                            buffer = []
+                            skipping = true
+                        }
+                    }
+                }
+            }
+            deliver(.closed)
+        }
+        let err = stderrPipe.fileHandleForReading.fileDescriptor
+        Thread.detachNewThread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(err, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                tail.withLock { tail in
+                    tail.append(contentsOf: chunk[0..<count])
+                    if tail.count > WorkerProcess.stderrTailBytes { tail.removeFirst(tail.count - WorkerProcess.stderrTailBytes) }
+                }
+            }
+        }
+    }
+
+    private func deliver(_ event: Event) {
+        let waiter = inbox.withLock { state -> CheckedContinuation<Event, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.events.append(event)
+            return nil
+        }
+        waiter?.resume(returning: event)
+    }
+
+    /// The next line (or the end of output); cancellation gives `.closed`.
+    func nextEvent() async -> Event {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
+                let ready = inbox.withLock { state -> Event? in
+                    if !state.events.isEmpty { return state.events.removeFirst() }
+                    if Task.isCancelled { return .closed }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter = inbox.withLock { state -> CheckedContinuation<Event, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: .closed)
+        }
+    }
+
+    func send(_ line: String) throws {
+        let data = Data((line + "\n").utf8)
+        do {
+            try stdinPipe.fileHandleForWriting.write(contentsOf: data)
+        } catch {
+            throw EngineError.failed(engine: "worker", reason: "cannot write to the worker: \(error)")
+        }
+    }
+
+    var stderrTail: String {
+        String(decoding: tail.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    var exitDescription: String {
+        process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
+    }
+
+    /// Stops the worker (off the cooperative pool) and returns once it is gone.
+    func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.terminate()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Stops the worker: SIGTERM, then SIGKILL if it is still there shortly after.
+    func terminate() {
+        guard process.isRunning else { return }
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        for _ in 0..<50 where process.isRunning { usleep(10_000) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { terminate() }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import SpeechCore
+import Testing
+@testable import Engines
+
+/// The worker protocol with real processes: the fault worker for every failure mode, and the
+/// Whisper worker on real speech.
+@Suite("Worker engines")
+struct WorkerEngineTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let ci = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    func faultEngine(_ mode: String, after: Int = 2, timeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock()) -> WorkerEngine {
+        WorkerEngine(id: "fault", command: ["/usr/bin/env", "python3", Self.root + "/scripts/workers/fault_worker.py"],
+                     environment: ["FAULT_MODE": mode, "FAULT_AFTER": String(after)],
+                     capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: false,
+                                                      locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1)]),
+                     callTimeout: timeout, clock: clock)
+    }
+
+    let chunk = PCMBuffer(mono: [Float](repeating: 0.01, count: 1_600), sampleRate: 16_000)
+
+    func feed(_ session: any RecognitionSession, count: Int) async throws {
+        for i in 0..<count { _ = try await session.accept(chunk, at: MediaTime(value: Int64(i * 1_600), timescale: 16_000)) }
+    }
+
+    @Test func happyPath() async throws {
+        let engine = faultEngine("ok")
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        try await feed(session, count: 5)
+        let update = try await session.finalize(through: MediaTime(value: 8_000, timescale: 16_000))
+        #expect(update.finalized.flatMap(\.words).map(\.text) == ["ok"])
+        #expect(update.finalizedThrough == MediaTime(value: 1, timescale: 2))
+        await session.close()
+        await engine.shutdown()
+    }
+
+    @Test(arguments: [("exit-at-start", "failing at start"), ("crash-mid", "crashing mid-utterance"),
+                      ("garbage", "malformed reply: this is not json"), ("oversized", "over 8388608 bytes"),
+                      ("error", "planted worker error")])
+    func faultsBecomeEngineErrorsWithTheStderrTail(mode: String, expected: String) async throws {
+        let engine = faultEngine(mode)
+        let error = await #expect(throws: EngineError.self) {
+            let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+            try await feed(session, count: 5)
+        }
+        #expect(error.map { "\($0)".contains(expected) } == true, "\(String(describing: error))")
+        if mode != "error" { #expect(error.map { "\($0)".contains("worker stderr") } == true) }
+        await engine.shutdown()
+    }
+
+    /// A hung worker is detected by the call timeout, measured on a virtual clock (no sleeping).
+    @Test func aHungWorkerTimesOutAndIsStopped() async throws {
+        let clock = VirtualClock()
+        let engine = faultEngine("hang", timeout: .seconds(5), clock: clock)
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        try await feed(session, count: 2)
+        let hanging = Task { try await session.accept(chunk, at: MediaTime(value: 3_200, timescale: 16_000)) }
+        while clock.sleeperCount < 1 { await Task.yield() }
+        clock.advance(by: .seconds(5))
+        let error = await #expect(throws: EngineError.self) { try await hanging.value }
+        #expect(error.map { "\($0)".contains("no reply within") && "\($0)".contains("hanging") } == true, "\(String(describing: error))")
+        // The next session gets a fresh worker.
+        let again = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        _ = try await again.accept(chunk, at: .zero)
+        await engine.shutdown()
+    }
+
+    static var whisperInstalled: Bool {
+        ci || FileManager.default.isExecutableFile(atPath: root + "/.venv/bin/python")
+    }
+
+    @Test(.enabled(if: whisperInstalled)) func whisperTranscribesARealClip() async throws {
+        let engine = WhisperWorker.engine(root: Self.root)
+        #expect(engine.isInstalled(locale: "en-US"))
+        let path = "/usr/share/pocketsphinx/test/data/cards/005.wav"
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let buffer = PCMBuffer(format: AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16), channels: [samples])
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        var offset = 0
+        while offset < buffer.frameCount {
+            let end = min(buffer.frameCount, offset + 1_600)
+            _ = try await session.accept(buffer.slice(offset..<end), at: MediaTime(value: Int64(offset), timescale: 16_000))
+            offset = end
+        }
+        let update = try await session.finalize(through: buffer.duration)
+        let words = update.finalized.flatMap(\.words)
+        let tokens = words.map { $0.text.lowercased().filter { $0.isLetter || $0.isNumber } }
+        // Reference: "eight of spades four of clubs seven of hearts". Measured here, tiny.en writes
+        // "8 of spades, 4 of close, 7 of hearts": digits as numerals, one word wrong.
+        let reference = ["8", "of", "spades", "4", "of", "clubs", "7", "of", "hearts"]
+        let hits = zip(tokens, reference).filter { $0 == $1 }.count
+        #expect(tokens.count == reference.count && hits >= 7, "whisper said: \(tokens)")
+        for (a, b) in zip(words, words.dropFirst()) { #expect(a.range.start <= b.range.start) }
+        #expect((words.last?.range.end.seconds ?? 99) <= buffer.duration.seconds + 0.05)
+        #expect(words.allSatisfy { ($0.confidence ?? -1) > 0 })
+        await session.close()
+        await engine.shutdown()
+    }
+}

