@@ -62,13 +62,17 @@ let package = Package(
         .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
         .executableTarget(name: "example-file-transcription", dependencies: ["Speech"]),
 
+        // Helpers shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["SpeechReference"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
-        .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CoreMedia"]),
-        .testTarget(name: "EnginesTests", dependencies: ["Engines", "SpeechCore"]),
-        .testTarget(name: "SpeechReferenceTests", dependencies: ["SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),
-        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "SpeechCore"]),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "AudioIO", "SpeechCore"]),
+        .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia"]),
+        .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),
+        .testTarget(name: "SpeechReferenceTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),
+        .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
+        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
         .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI"]),
+        // Real engines through the reference analyzer, on real audio.
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "Corpus", "AudioIO", "AVFAudio", "CoreMedia"]),
         .testTarget(name: "SystemLibraryTests",
                     dependencies: ["CSndFile", "CSampleRate", "CLibXML2", "CPocketSphinx", "CSpanDSP"]),
     ],

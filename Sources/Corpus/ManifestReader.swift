@@ -43,52 +43,53 @@ public enum ManifestReader {
     // MARK: Our JSON lines
 
     public static func loadJSONLines(path: String) -> ManifestLoad {
-        var load = ManifestLoad(file: path, root: directory(of: path))
-        guard let lines = readLines(path, into: &load) else { return load }
-        var firstLine: [String: Int] = [:]
-        for (index, text) in lines.enumerated() {
-            let lineNumber = index + 1
-            if text.allSatisfy(\.isWhitespace) { continue }
-            let fields = RecordFields(file: path, line: lineNumber)
-            do {
-                let object = try fields.object(text)
-                let id = try fields.string(object, "id")
-                fields.utteranceID = id
-                var utterance = Utterance(
-                    id: id,
-                    audio: try fields.string(object, "audio"),
-                    reference: try fields.string(object, "reference", allowEmpty: true),
-                    locale: try fields.string(object, "locale"),
-                    speaker: try fields.optionalString(object, "speaker") ?? "unknown",
-                    task: try fields.optionalString(object, "task") ?? "unknown",
-                    duration: try fields.number(object, "duration"),
-                    offset: try fields.optionalNumber(object, "offset"),
-                    tier: try fields.optionalString(object, "tier"))
-                if let split = try fields.optionalString(object, "split") {
-                    guard let value = Utterance.Split(rawValue: split) else {
-                        throw fields.issue(.invalidValue(field: "split", reason: "'\(split)' is not enrollment or test"))
-                    }
-                    utterance.split = value
+        loadObjectLines(path: path) { fields, object in
+            let id = try fields.string(object, "id")
+            fields.utteranceID = id
+            var utterance = Utterance(
+                id: id,
+                audio: try fields.string(object, "audio"),
+                reference: try fields.string(object, "reference", allowEmpty: true),
+                locale: try fields.string(object, "locale"),
+                speaker: try fields.optionalString(object, "speaker") ?? "unknown",
+                task: try fields.optionalString(object, "task") ?? "unknown",
+                duration: try fields.number(object, "duration"),
+                offset: try fields.optionalNumber(object, "offset"),
+                tier: try fields.optionalString(object, "tier"))
+            if let split = try fields.optionalString(object, "split") {
+                guard let value = Utterance.Split(rawValue: split) else {
+                    throw fields.issue(.invalidValue(field: "split", reason: "'\(split)' is not enrollment or test"))
                 }
-                utterance.words = try fields.words(object)
-                try check(utterance, fields: fields)
-                if let first = firstLine[utterance.id] {
-                    throw fields.issue(.duplicateID(utterance.id, firstLine: first))
-                }
-                firstLine[utterance.id] = lineNumber
-                load.append(utterance, line: lineNumber)
-            } catch let issue as ManifestIssue {
-                load.issues.append(issue)
-            } catch {
-                load.issues.append(ManifestIssue(file: path, line: lineNumber, problem: .malformedJSON("\(error)")))
+                utterance.split = value
             }
+            utterance.words = try fields.words(object)
+            return utterance
         }
-        return load
     }
 
     // MARK: NeMo
 
     public static func loadNeMo(path: String) -> ManifestLoad {
+        loadObjectLines(path: path) { fields, object in
+            let audio = try fields.string(object, "audio_filepath")
+            let offset = try fields.optionalNumber(object, "offset")
+            // NeMo has no id: the audio path (plus offset for segments) identifies the entry.
+            let id = offset.map { "\(audio)@\($0)" } ?? audio
+            fields.utteranceID = id
+            return Utterance(
+                id: id, audio: audio,
+                reference: try fields.string(object, "text", allowEmpty: true),
+                locale: try fields.optionalString(object, "lang") ?? "und",
+                speaker: try fields.optionalString(object, "speaker") ?? "unknown",
+                task: "unknown",
+                duration: try fields.number(object, "duration"),
+                offset: offset)
+        }
+    }
+
+    /// Reads a file of one JSON object per line: `parse` turns each object into an utterance; bad
+    /// lines, failed checks and duplicate ids become issues, and reading goes on.
+    static func loadObjectLines(path: String, parse: (RecordFields, [String: Any]) throws -> Utterance) -> ManifestLoad {
         var load = ManifestLoad(file: path, root: directory(of: path))
         guard let lines = readLines(path, into: &load) else { return load }
         var firstLine: [String: Int] = [:]
@@ -97,28 +98,15 @@ public enum ManifestReader {
             if text.allSatisfy(\.isWhitespace) { continue }
             let fields = RecordFields(file: path, line: lineNumber)
             do {
-                let object = try fields.object(text)
-                let audio = try fields.string(object, "audio_filepath")
-                let offset = try fields.optionalNumber(object, "offset")
-                // NeMo has no id: the audio path (plus offset for segments) identifies the entry.
-                let id = offset.map { "\(audio)@\($0)" } ?? audio
-                fields.utteranceID = id
-                let utterance = Utterance(
-                    id: id, audio: audio,
-                    reference: try fields.string(object, "text", allowEmpty: true),
-                    locale: try fields.optionalString(object, "lang") ?? "und",
-                    speaker: try fields.optionalString(object, "speaker") ?? "unknown",
-                    task: "unknown",
-                    duration: try fields.number(object, "duration"),
-                    offset: offset)
+                let utterance = try parse(fields, try fields.object(text))
                 try check(utterance, fields: fields)
-                if let first = firstLine[id] { throw fields.issue(.duplicateID(id, firstLine: first)) }
-                firstLine[id] = lineNumber
+                if let first = firstLine[utterance.id] { throw fields.issue(.duplicateID(utterance.id, firstLine: first)) }
+                firstLine[utterance.id] = lineNumber
                 load.append(utterance, line: lineNumber)
             } catch let issue as ManifestIssue {
                 load.issues.append(issue)
             } catch {
-                load.issues.append(ManifestIssue(file: path, line: lineNumber, problem: .malformedJSON("\(error)")))
+                load.issues.append(fields.issue(.malformedJSON("\(error)")))
             }
         }
         return load

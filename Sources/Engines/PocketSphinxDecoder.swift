@@ -36,7 +36,10 @@ public struct PocketSphinxConfiguration: Sendable, Hashable {
     }
 
     var arguments: [String] {
-        var args = ["-hmm", acousticModel, "-dict", dictionary, "-samprate", String(Int(sampleRate)), "-logfn", logFile]
+        // Silence removal would drop frames before decoding and shift every word time; the decoder
+        // keeps all frames and its voice-activity state is still reported.
+        var args = ["-hmm", acousticModel, "-dict", dictionary, "-samprate", String(Int(sampleRate)), "-logfn", logFile,
+                    "-remove_silence", "no"]
         switch search {
         case .languageModel(let path): args += ["-lm", path]
         case .grammar(let path): args += ["-jsgf", path]

@@ -21,6 +21,9 @@ final class WorkerProcess: @unchecked Sendable {
     private let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
     private let inbox = Mutex<(events: [Event], waiter: CheckedContinuation<Event, Never>?)>(([], nil))
     private let tail = Mutex<[UInt8]>([])
+    /// Signalled when stderr reaches its end, so a failure message can quote all of it.
+    private let stderrClosed = DispatchSemaphore(value: 0)
+    private let stderrDrained = Mutex(false)
     let command: [String]
 
     init(command: [String], environment: [String: String]) throws {
@@ -83,6 +86,7 @@ final class WorkerProcess: @unchecked Sendable {
                     if tail.count > WorkerProcess.stderrTailBytes { tail.removeFirst(tail.count - WorkerProcess.stderrTailBytes) }
                 }
             }
+            stderrClosed.signal()
         }
     }
 
@@ -150,12 +154,22 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Stops the worker: SIGTERM, then SIGKILL if it is still there shortly after.
     func terminate() {
-        guard process.isRunning else { return }
+        guard process.isRunning else {
+            waitForStderr()
+            return
+        }
         let pid = process.processIdentifier
         kill(pid, SIGTERM)
         for _ in 0..<50 where process.isRunning { usleep(10_000) }
         if process.isRunning { kill(pid, SIGKILL) }
         process.waitUntilExit()
+        waitForStderr()
+    }
+
+    /// Waits (briefly) until everything the worker wrote to stderr has been read.
+    private func waitForStderr() {
+        guard !stderrDrained.withLock({ $0 }) else { return }
+        if stderrClosed.wait(timeout: .now() + 1) == .success { stderrDrained.withLock { $0 = true } }
     }
 
     deinit { terminate() }

@@ -34,6 +34,20 @@ protocol ModuleChannel: AnyObject, Sendable {
     func close() async
 }
 
+/// Which analyzer a module belongs to: the first that claims it, for good.
+final class ModuleOwnership: Sendable {
+    private let owner = Mutex<ObjectIdentifier?>(nil)
+
+    /// True when `analyzer` now owns the module (or already did).
+    func claim(by analyzer: ObjectIdentifier) -> Bool {
+        owner.withLock { owner in
+            if let current = owner { return current == analyzer }
+            owner = analyzer
+            return true
+        }
+    }
+}
+
 /// Options shared by the transcribers, in engine terms.
 struct TranscriptionSettings: Sendable, Hashable {
     var reportsVolatile = false
@@ -62,8 +76,9 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     let broadcast = ResultBroadcast<R>()
     private let makeResult: @Sendable (CMTimeRange, CMTime, [AttributedString]) -> R
 
+    private let ownership = ModuleOwnership()
+
     private struct State {
-        var claimedBy: ObjectIdentifier?
         var session: (any RecognitionSession)?
         var finalized: MediaTime = .zero
         var volatile: (range: TimeRange, text: String)?
@@ -89,13 +104,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     var resourceKey: String? { engine.map { "\($0.id):\(LocaleTag.normalized(locale))" } }
     var finalizedThrough: MediaTime { state.withLock { $0.finalized } }
 
-    func claim(by analyzer: ObjectIdentifier) -> Bool {
-        state.withLock { state in
-            if let owner = state.claimedBy { return owner == analyzer }
-            state.claimedBy = analyzer
-            return true
-        }
-    }
+    func claim(by analyzer: ObjectIdentifier) -> Bool { ownership.claim(by: analyzer) }
 
     func open(context: AnalysisContext) async throws {
         if state.withLock({ $0.session != nil }) { return }

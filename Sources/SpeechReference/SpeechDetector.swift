@@ -108,7 +108,6 @@ final class DetectorChannel: ModuleChannel, @unchecked Sendable {
         var pending: [Float] = []
         var pendingStart: Int64 = 0
         var finalized: MediaTime = .zero
-        var claimedBy: ObjectIdentifier?
         var ended = false
     }
     private let state: Mutex<State>
@@ -120,13 +119,9 @@ final class DetectorChannel: ModuleChannel, @unchecked Sendable {
 
     var finalizedThrough: MediaTime { state.withLock { $0.finalized } }
 
-    func claim(by analyzer: ObjectIdentifier) -> Bool {
-        state.withLock { state in
-            if let owner = state.claimedBy { return owner == analyzer }
-            state.claimedBy = analyzer
-            return true
-        }
-    }
+    private let ownership = ModuleOwnership()
+
+    func claim(by analyzer: ObjectIdentifier) -> Bool { ownership.claim(by: analyzer) }
 
     func open(context: AnalysisContext) async throws {}
 

@@ -6,7 +6,7 @@ import SpeechCore
 import Testing
 @testable import SpeechReference
 
-@Suite("Analyzer input, formats and the volatile range")
+@Suite("Analyzer input, formats and the volatile range", .isolatedResources)
 struct AnalyzerInputTests {
     @Test func skippingAheadIsAllowed() async throws {
         let transcriber = Fixture.transcriber()
@@ -111,12 +111,4 @@ struct AnalyzerInputTests {
         #expect(results.elements.filter(\.isFinal).map(\.plain).filter { !$0.isEmpty } == ["two three"])
         #expect(results.elements.contains { $0.plain.isEmpty })
     }
-}
-
-/// A thread-safe list for callbacks.
-final class EventLog<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [T] = []
-    func append(_ item: T) { lock.lock(); storage.append(item); lock.unlock() }
-    var items: [T] { lock.lock(); defer { lock.unlock() }; return storage }
 }

@@ -7,7 +7,7 @@ import Testing
 @testable import SpeechReference
 
 /// The session rules of DESIGN §2: finishing, finalising, errors, cancellation.
-@Suite("SpeechAnalyzer lifecycle")
+@Suite("SpeechAnalyzer lifecycle", .isolatedResources)
 struct AnalyzerLifecycleTests {
     @Test func endingTheInputSequenceDoesNotFinishTheSession() async throws {
         let transcriber = Fixture.transcriber()

@@ -12,7 +12,7 @@ import Testing
 /// Every sequence ends with `cancelAndFinishNow()`, after which no caller may still be waiting: a
 /// hang shows as a waiter count above zero, never as a stuck test. Virtual time is audio time;
 /// nothing sleeps.
-@Suite("SpeechAnalyzer model-based")
+@Suite("SpeechAnalyzer model-based", .isolatedResources)
 struct AnalyzerModelTests {
     static let traceSeed = ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_SEED"].flatMap(UInt64.init)
     static let sequences = Int(ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_SEQUENCES"] ?? "") ?? 10_000

@@ -5,7 +5,7 @@ import SpeechCore
 import Testing
 @testable import SpeechReference
 
-@Suite("AssetInventory")
+@Suite("AssetInventory", .isolatedResources)
 struct AssetInventoryTests {
     /// Runs `body` with a fresh asset store and an engine that needs assets per locale.
     func withInventory(maximum: Int = 2, _ body: (AssetStore, ScriptedEngine) async throws -> Void) async throws {

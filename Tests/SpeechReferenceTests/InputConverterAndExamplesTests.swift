@@ -5,7 +5,7 @@ import SpeechCore
 import Testing
 @testable import SpeechReference
 
-@Suite("AnalyzerInputConverter")
+@Suite("AnalyzerInputConverter", .isolatedResources)
 struct AnalyzerInputConverterTests {
     @Test func convertsToTheAnalyzerFormatWithContinuousExactTimes() throws {
         let cd = AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!
@@ -45,7 +45,7 @@ struct AnalyzerInputConverterTests {
 
 /// The Apple-style example programs compile (they are targets of this package) and transcribe a
 /// real corpus-style file on the scripted engine.
-@Suite("Apple-style examples")
+@Suite("Apple-style examples", .isolatedResources)
 struct ExampleProgramTests {
     static var binaries: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

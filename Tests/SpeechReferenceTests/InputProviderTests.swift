@@ -6,7 +6,7 @@ import SpeechCore
 import Testing
 @testable import SpeechReference
 
-@Suite("Input sequence providers")
+@Suite("Input sequence providers", .isolatedResources)
 struct InputProviderTests {
     func makeFile(seconds: Double, rate: Double) throws -> (URL, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("providers-\(UUID().uuidString)")

@@ -6,7 +6,7 @@ import SpeechCore
 import Testing
 @testable import SpeechReference
 
-@Suite("SpeechAnalyzer basics")
+@Suite("SpeechAnalyzer basics", .isolatedResources)
 struct SpeechAnalyzerBasicsTests {
     @Test func transcribesAScriptedUtteranceWithVolatileThenFinalResults() async throws {
         let transcriber = Fixture.transcriber()

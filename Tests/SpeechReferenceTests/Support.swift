@@ -3,6 +3,7 @@ import CoreMedia
 import Engines
 import Foundation
 import SpeechCore
+@_exported import TestSupport
 @testable import SpeechReference
 
 /// Builders shared by the analyzer tests.
@@ -67,3 +68,4 @@ func collect<S: AsyncSequence>(_ results: S) async -> (elements: [S.Element], er
 extension SpeechTranscriber.Result {
     var plain: String { String(text.characters) }
 }
+

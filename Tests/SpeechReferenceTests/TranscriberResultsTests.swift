@@ -6,7 +6,7 @@ import SpeechCore
 import Testing
 @testable import SpeechReference
 
-@Suite("Transcriber results")
+@Suite("Transcriber results", .isolatedResources)
 struct TranscriberResultsTests {
     func run(_ transcriber: SpeechTranscriber, seconds: Double = 2.5) async throws -> [SpeechTranscriber.Result] {
         let analyzer = SpeechAnalyzer(modules: [transcriber])
@@ -102,7 +102,7 @@ struct TranscriberResultsTests {
     }
 }
 
-@Suite("Modules, resources and the detector")
+@Suite("Modules, resources and the detector", .isolatedResources)
 struct ModulesAndResourcesTests {
     @Test func aModuleAddedMidStreamSeesOnlyNewAudio() async throws {
         let engine = Fixture.engine()

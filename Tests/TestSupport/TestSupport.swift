@@ -1,0 +1,88 @@
+// Helpers shared by the test targets: temporary files, test signals, installed-fixture checks,
+// per-test resource pools, a thread-safe event log.
+import Foundation
+import SpeechReference
+import Testing
+
+/// Temporary files for a test, removed when the value goes away.
+public final class TemporaryDirectory {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("speech-harness-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes raw bytes to `name`.
+    @discardableResult
+    public func write(_ name: String, bytes: [UInt8]) throws -> String {
+        let p = path(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: p))
+        return p
+    }
+}
+
+public enum Signal {
+    public static func sine(frequency: Double, sampleRate: Double, seconds: Double, amplitude: Float = 0.5) -> [Float] {
+        let n = Int(sampleRate * seconds)
+        return (0..<n).map { amplitude * Float(sin(2 * Double.pi * frequency * Double($0) / sampleRate)) }
+    }
+
+    public static func rms(_ x: ArraySlice<Float>) -> Double {
+        (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, x.count))).squareRoot()
+    }
+
+    /// Power of one frequency (Goertzel), for checking where a tone ended up.
+    public static func power(of frequency: Double, in x: ArraySlice<Float>, sampleRate: Double) -> Double {
+        let w = 2 * Double.pi * frequency / sampleRate
+        let coefficient = 2 * cos(w)
+        var s1 = 0.0, s2 = 0.0
+        for v in x {
+            let s0 = Double(v) + coefficient * s1 - s2
+            s2 = s1; s1 = s0
+        }
+        return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / Double(x.count * x.count)
+    }
+}
+
+/// Debian-installed files some tests read. Locally a missing one skips the test; under CI
+/// (CI=true) the test runs and fails, because bootstrap must have installed it.
+public enum SystemFixture {
+    public static let asteriskDigits = "/usr/share/asterisk/sounds/en_US_f_Allison/digits"
+    public static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    public static func available(_ path: String) -> Bool {
+        isCI || FileManager.default.fileExists(atPath: path)
+    }
+
+    /// The package's root folder (for scripts and the Python environment).
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+}
+
+/// Gives each test its own engine-configuration pool, so tests running in parallel never count
+/// against each other's resource limit (tests of the limit set their own, smaller pool).
+public struct IsolatedResourcePool: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await ResourcePool.$current.withValue(ResourcePool(limit: 64)) { try await function() }
+    }
+}
+
+extension Trait where Self == IsolatedResourcePool {
+    public static var isolatedResources: Self { Self() }
+}
+
+/// A thread-safe list for callbacks.
+public final class EventLog<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [T] = []
+    public init() {}
+    public func append(_ item: T) { lock.lock(); storage.append(item); lock.unlock() }
+    public var items: [T] { lock.lock(); defer { lock.unlock() }; return storage }
+}
