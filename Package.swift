@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SpeechCore", targets: ["SpeechCore"]),
         .library(name: "AudioIO", targets: ["AudioIO"]),
         .library(name: "Corpus", targets: ["Corpus"]),
+        .library(name: "Metrics", targets: ["Metrics"]),
         .library(name: "Engines", targets: ["Engines"]),
         .library(name: "SpeechReference", targets: ["SpeechReference"]),
         .executable(name: "speech-harness", targets: ["speech-harness"]),
@@ -53,8 +54,10 @@ let package = Package(
         .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"]),
         // `import Speech` on Linux: the reference plus the Apple names it is typed in.
         .target(name: "Speech", dependencies: ["SpeechReference", "AVFoundation", "CoreMedia"]),
+        // Scoring: normalisers, alignment, WER/CER, confidence intervals, latency and stability.
+        .target(name: "Metrics", dependencies: ["SpeechCore"]),
         // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
-        .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO"]),
+        .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
         .target(name: "HarnessCLI", dependencies: ["SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia"]),
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
@@ -65,6 +68,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["SpeechReference"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia"]),
         .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),
         .testTarget(name: "SpeechReferenceTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),

@@ -1,5 +1,6 @@
 import AudioIO
 import Foundation
+import Metrics
 import SpeechCore
 
 /// Builds the default corpus from Debian packages into an output folder, one sub-folder per tier,

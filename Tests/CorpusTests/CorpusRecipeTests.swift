@@ -1,7 +1,9 @@
 import Foundation
+import Metrics
 import Testing
 import TestSupport
 @testable import Corpus
+@testable import Metrics
 
 @Suite("Corpus recipes")
 struct CorpusRecipeTests {

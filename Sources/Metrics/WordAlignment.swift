@@ -1,0 +1,135 @@
+/// One step of an alignment between a reference and a hypothesis.
+public enum AlignmentStep: Sendable, Hashable {
+    case correct(String)
+    case substitution(reference: String, hypothesis: String)
+    case deletion(String)
+    case insertion(String)
+}
+
+/// Hits, substitutions, deletions and insertions, and the reference length they are counted against.
+public struct ErrorCounts: Sendable, Hashable, Codable {
+    public var hits = 0
+    public var substitutions = 0
+    public var deletions = 0
+    public var insertions = 0
+
+    public init(hits: Int = 0, substitutions: Int = 0, deletions: Int = 0, insertions: Int = 0) {
+        self.hits = hits
+        self.substitutions = substitutions
+        self.deletions = deletions
+        self.insertions = insertions
+    }
+
+    /// Reference words: H + S + D.
+    public var referenceLength: Int { hits + substitutions + deletions }
+    public var errors: Int { substitutions + deletions + insertions }
+    /// (S + D + I) / N; 0 for an empty reference with no insertions, infinity with insertions.
+    public var errorRate: Double {
+        referenceLength == 0 ? (insertions == 0 ? 0 : .infinity) : Double(errors) / Double(referenceLength)
+    }
+
+    public static func + (a: ErrorCounts, b: ErrorCounts) -> ErrorCounts {
+        ErrorCounts(hits: a.hits + b.hits, substitutions: a.substitutions + b.substitutions,
+                    deletions: a.deletions + b.deletions, insertions: a.insertions + b.insertions)
+    }
+
+    public static func += (a: inout ErrorCounts, b: ErrorCounts) { a = a + b }
+}
+
+/// The alignment of two token sequences and its counts.
+public struct Alignment: Sendable, Hashable {
+    public var steps: [AlignmentStep]
+
+    public var counts: ErrorCounts {
+        var counts = ErrorCounts()
+        for step in steps {
+            switch step {
+            case .correct: counts.hits += 1
+            case .substitution: counts.substitutions += 1
+            case .deletion: counts.deletions += 1
+            case .insertion: counts.insertions += 1
+            }
+        }
+        return counts
+    }
+
+    /// sclite `pralign` style: REF/HYP lines with `***` for gaps, upper case for errors, and an
+    /// evaluation line (S, D, I under the word).
+    public var pralign: String {
+        var ref: [String] = [], hyp: [String] = [], eval: [String] = []
+        for step in steps {
+            let (r, h, e): (String, String, String)
+            switch step {
+            case .correct(let w): (r, h, e) = (w, w, "")
+            case .substitution(let a, let b): (r, h, e) = (a.uppercased(), b.uppercased(), "S")
+            case .deletion(let a): (r, h, e) = (a.uppercased(), String(repeating: "*", count: max(3, a.count)), "D")
+            case .insertion(let b): (r, h, e) = (String(repeating: "*", count: max(3, b.count)), b.uppercased(), "I")
+            }
+            let width = max(r.count, h.count, e.count)
+            ref.append(r.padding(toLength: width, withPad: " ", startingAt: 0))
+            hyp.append(h.padding(toLength: width, withPad: " ", startingAt: 0))
+            eval.append(e.padding(toLength: width, withPad: " ", startingAt: 0))
+        }
+        return "REF:  " + ref.joined(separator: " ") + "\nHYP:  " + hyp.joined(separator: " ") + "\nEval: " + eval.joined(separator: " ")
+    }
+}
+
+/// Minimum-cost alignment with NIST sclite's weights (insertion 3, deletion 3, substitution 4,
+/// match 0) and its preferences among equal-cost paths, so that counts equal sclite's.
+public enum WordAligner {
+    static let insertionCost = 3, deletionCost = 3, substitutionCost = 4
+
+    public static func align(reference: [String], hypothesis: [String]) -> Alignment {
+        let n = reference.count, m = hypothesis.count
+        // cost[i][j]: best cost aligning reference[0..<i] with hypothesis[0..<j].
+        var cost = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
+        for i in 0...n { cost[i][0] = i * deletionCost }
+        for j in 0...m { cost[0][j] = j * insertionCost }
+        if n > 0 && m > 0 {
+            for i in 1...n {
+                for j in 1...m {
+                    let diagonal = cost[i - 1][j - 1] + (reference[i - 1] == hypothesis[j - 1] ? 0 : substitutionCost)
+                    cost[i][j] = min(diagonal, cost[i - 1][j] + deletionCost, cost[i][j - 1] + insertionCost)
+                }
+            }
+        }
+        // Trace back from the end. Among equal-cost paths sclite prefers a match or substitution,
+        // then an insertion, then a deletion (checked against sclite by the cross-check test).
+        var steps: [AlignmentStep] = []
+        var i = n, j = m
+        while i > 0 || j > 0 {
+            if i > 0 && j > 0 {
+                let same = reference[i - 1] == hypothesis[j - 1]
+                if cost[i][j] == cost[i - 1][j - 1] + (same ? 0 : substitutionCost) {
+                    steps.append(same ? .correct(reference[i - 1]) : .substitution(reference: reference[i - 1], hypothesis: hypothesis[j - 1]))
+                    i -= 1; j -= 1
+                    continue
+                }
+            }
+            if j > 0 && cost[i][j] == cost[i][j - 1] + insertionCost {
+                steps.append(.insertion(hypothesis[j - 1]))
+                j -= 1
+            } else {
+                steps.append(.deletion(reference[i - 1]))
+                i -= 1
+            }
+        }
+        return Alignment(steps: steps.reversed())
+    }
+
+    /// Word alignment of two normalised texts.
+    public static func alignWords(reference: String, hypothesis: String) -> Alignment {
+        align(reference: tokens(reference), hypothesis: tokens(hypothesis))
+    }
+
+    /// Character alignment (spaces between words count as characters, as in jiwer's CER).
+    public static func alignCharacters(reference: String, hypothesis: String) -> Alignment {
+        let r = tokens(reference).joined(separator: " ").map(String.init)
+        let h = tokens(hypothesis).joined(separator: " ").map(String.init)
+        return align(reference: r, hypothesis: h)
+    }
+
+    public static func tokens(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+}
