@@ -56,10 +56,15 @@ let package = Package(
         .target(name: "Speech", dependencies: ["SpeechReference", "AVFoundation", "CoreMedia"]),
         // Scoring: normalisers, alignment, WER/CER, confidence intervals, latency and stability.
         .target(name: "Metrics", dependencies: ["SpeechCore"]),
+        // Running engines over corpora: pacing, per-utterance records, aggregation, gates.
+        .target(name: "Benchmark", dependencies: ["SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics"]),
+        // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
+        .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "CLibXML2"], resources: [.copy("junit.xsd")]),
         // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
         .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
-        .target(name: "HarnessCLI", dependencies: ["SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia"]),
+        .target(name: "HarnessCLI", dependencies: ["SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia",
+                                                   "Metrics", "Benchmark", "Reports"]),
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
         // Apple-style programs that must compile unchanged against `import Speech` on Linux.
         .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
@@ -69,6 +74,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SpeechReference"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
+        .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia"]),
         .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),
         .testTarget(name: "SpeechReferenceTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),

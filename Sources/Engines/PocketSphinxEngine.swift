@@ -42,7 +42,7 @@ public struct PocketSphinxEngine: RecognitionEngine {
     public static let digitsGrammar = """
     #JSGF V1.0;
     grammar digits;
-    public <digits> = <digit>+;
+    public <digits> = <digit>*;
     <digit> = zero | oh | one | two | three | four | five | six | seven | eight | nine;
 
     """

@@ -20,7 +20,8 @@ public struct Console: Sendable {
 public enum SpeechHarnessTool {
     public static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + BenchCommands.specs
+    static let commands: [CommandSpec] = CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + BenchRunCommand.specs
+        + BenchCommands.specs
 
     static func overview() -> String {
         var lines = [
@@ -91,8 +92,10 @@ public enum SpeechHarnessTool {
         switch path.split(separator: " ").first {
         case "corpus": return try CorpusCommands.run(path, arguments, console)
         case "audio": return try AudioCommands.run(path, arguments, console)
-        case "bench": return try BenchCommands.run(path, arguments, console)
+        case "bench":
+            return path == "bench" ? try BenchRunCommand.run(path, arguments, console) : try BenchCommands.run(path, arguments, console)
         case "engines": return try EngineCommands.run(path, arguments, console)
+        case "merge": return try BenchRunCommand.run(path, arguments, console)
         default: throw UsageError(message: "no handler", command: path)
         }
     }

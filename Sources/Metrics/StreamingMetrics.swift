@@ -78,6 +78,16 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
     /// Audio end minus the time the transcript caught up with all final words.
     public var transcriptLag: Double?
 
+    public init(firstPartialLatency: Double? = nil, finalizationLatency: Double? = nil, emissionDelays: [Double] = [],
+                unstablePartialWordRatio: Double? = nil, hadRevisions: Bool = false, transcriptLag: Double? = nil) {
+        self.firstPartialLatency = firstPartialLatency
+        self.finalizationLatency = finalizationLatency
+        self.emissionDelays = emissionDelays
+        self.unstablePartialWordRatio = unstablePartialWordRatio
+        self.hadRevisions = hadRevisions
+        self.transcriptLag = transcriptLag
+    }
+
     public static func measure(_ timeline: StreamingTimeline) -> StreamingMeasures {
         let hypotheses = timeline.hypotheses
         let finals = timeline.finalWords

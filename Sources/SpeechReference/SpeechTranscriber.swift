@@ -88,6 +88,13 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
                   attributeOptions: preset.attributeOptions, engine: engine, engineProblem: nil)
     }
 
+    /// A transcriber with explicit options on a chosen engine (harness extension).
+    public convenience init(locale: Locale, transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
+                            attributeOptions: Set<ResultAttributeOption>, engine: any RecognitionEngine) {
+        self.init(locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
+                  attributeOptions: attributeOptions, engine: engine, engineProblem: nil)
+    }
+
     init(locale: Locale, transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
          attributeOptions: Set<ResultAttributeOption>, engine: (any RecognitionEngine)?, engineProblem: String?) {
         self.locale = locale
@@ -126,6 +133,10 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     }
 
     public var results: ModuleResults<Result> { ModuleResults(broadcast: channel.broadcast) }
+
+    /// Everything published so far, in order (harness extension: lets a benchmark timestamp results
+    /// the moment a call returns, without a concurrent reader).
+    public var publishedResults: [Result] { channel.broadcast.published }
 }
 
 extension SpeechTranscriber: ModuleChannelOwner {

@@ -1,0 +1,208 @@
+import Corpus
+import Engines
+import Foundation
+import Metrics
+import SpeechCore
+
+/// Which share of the work this process does: utterance `k` of a manifest belongs to shard
+/// `hash(id) mod count`, so shards are stable across runs and machines.
+public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    public static let whole = Shard(index: 0, count: 1)
+
+    public func contains(_ id: String) -> Bool {
+        count <= 1 || Int(Shard.stableHash(id) % UInt64(count)) == index
+    }
+
+    /// `i/n` (0-based), or from Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or GitLab's
+    /// CI_NODE_INDEX/CI_NODE_TOTAL (1-based) in the environment.
+    public static func parse(_ text: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Shard? {
+        if let text {
+            let parts = text.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else { return nil }
+            return Shard(index: parts[0], count: parts[1])
+        }
+        if let i = environment["TEST_SHARD_INDEX"].flatMap(Int.init), let n = environment["TEST_TOTAL_SHARDS"].flatMap(Int.init), n > 0 {
+            return Shard(index: i, count: n)
+        }
+        if let i = environment["CI_NODE_INDEX"].flatMap(Int.init), let n = environment["CI_NODE_TOTAL"].flatMap(Int.init), n > 0 {
+            return Shard(index: i - 1, count: n)
+        }
+        return .whole
+    }
+
+    static func stableHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}
+
+/// What to benchmark and how.
+public struct BenchPlan: Sendable {
+    public var engines: [String]
+    public var manifests: [String]
+    public var policy: ScoringPolicy
+    public var pacing: Pacing = .simulated
+    public var jobs: Int = 1
+    public var shard: Shard = .whole
+    public var chunkMilliseconds = 100
+    /// At most this many utterances per manifest (after sharding), in manifest order.
+    public var limit: Int?
+    /// Only utterances of this split (e.g. `test`), when set.
+    public var split: Utterance.Split?
+
+    public init(engines: [String], manifests: [String], policy: ScoringPolicy) {
+        self.engines = engines
+        self.manifests = manifests
+        self.policy = policy
+    }
+}
+
+/// A problem that stopped part of a run (not an utterance's own failure).
+public struct BenchIssue: Codable, Sendable, Hashable {
+    public var engine: String?
+    public var manifest: String
+    public var message: String
+}
+
+/// Runs engines over manifests with bounded parallelism, appending each utterance's record to
+/// the store as it finishes; skips what the store already holds (resume).
+public struct BenchRunner: Sendable {
+    public var plan: BenchPlan
+    public var store: RecordStore
+    public var progress: @Sendable (String) -> Void
+
+    public init(plan: BenchPlan, store: RecordStore, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.plan = plan
+        self.store = store
+        self.progress = progress
+    }
+
+    /// Runs the plan; returns manifest and engine problems (utterance failures are in the records).
+    public func run() async -> [BenchIssue] {
+        var issues: [BenchIssue] = []
+        var work: [(engine: String, manifest: String, utterance: Utterance, audio: String)] = []
+        for manifest in plan.manifests {
+            let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
+            issues += load.issues.map { BenchIssue(engine: nil, manifest: manifest, message: $0.description) }
+            var utterances = load.utterances.filter { plan.shard.contains($0.id) && (plan.split == nil || $0.split == nil || $0.split == plan.split) }
+            if let limit = plan.limit { utterances = Array(utterances.prefix(limit)) }
+            for engine in plan.engines {
+                for utterance in utterances {
+                    work.append((engine, manifest, utterance, ManifestValidator.resolve(utterance.audio, root: load.root)))
+                }
+            }
+        }
+        let done = store.completedKeys()
+        work.removeAll { done.contains(UtteranceRecord.key(engine: $0.engine, manifest: $0.manifest, id: $0.utterance.id)) }
+        let total = work.count
+        progress("\(total) utterance runs to do (\(done.count) already in the store)")
+        // Engines are made once per job (a worker process, a model) and reused for its utterances.
+        var engineProblems: [String: String] = [:]
+        for id in plan.engines {
+            do { _ = try EngineRegistry.shared.make(id) } catch { engineProblems[id] = "\(error)" }
+        }
+        for (id, problem) in engineProblems.sorted(by: { $0.key < $1.key }) {
+            issues.append(BenchIssue(engine: id, manifest: "*", message: problem))
+        }
+        work.removeAll { engineProblems[$0.engine] != nil }
+        let queue = WorkQueue(items: work)
+        let counter = ProgressCounter(total: work.count)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, plan.jobs) {
+                group.addTask {
+                    var engines: [String: any RecognitionEngine] = [:]
+                    while let item = await queue.next() {
+                        let engine: any RecognitionEngine
+                        if let existing = engines[item.engine] { engine = existing } else {
+                            guard let made = try? EngineRegistry.shared.make(item.engine) else { continue }
+                            engines[item.engine] = made
+                            engine = made
+                        }
+                        let run = UtteranceRun(engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds, policy: plan.policy)
+                        let record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
+                        store.append(record)
+                        let n = await counter.increment()
+                        progress("[\(n)/\(counter.total)] \(item.engine) \(item.utterance.id): WER \(String(format: "%.2f", record.words.errorRate))"
+                                 + (record.error.map { " ERROR \($0.prefix(120))" } ?? ""))
+                    }
+                    for engine in engines.values { await (engine as? WorkerEngine)?.shutdown() }
+                }
+            }
+        }
+        return issues
+    }
+}
+
+/// Hands out work items to parallel jobs.
+actor WorkQueue<Item: Sendable> {
+    private var items: [Item]
+    private var index = 0
+    init(items: [Item]) { self.items = items }
+    func next() -> Item? {
+        guard index < items.count else { return nil }
+        defer { index += 1 }
+        return items[index]
+    }
+}
+
+actor ProgressCounter {
+    nonisolated let total: Int
+    private var done = 0
+    init(total: Int) { self.total = total }
+    func increment() -> Int {
+        done += 1
+        return done
+    }
+}
+
+/// The append-only store of utterance records (JSON lines). Each record is written and flushed as
+/// it finishes; a torn last line from a killed run is ignored on reading.
+public final class RecordStore: @unchecked Sendable {
+    public let path: String
+    private let lock = NSLock()
+
+    public init(path: String) { self.path = path }
+
+    public func append(_ record: UtteranceRecord) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(record) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: data + Data("\n".utf8))
+        try? handle.synchronize()
+    }
+
+    /// Every complete record; later records for the same key replace earlier ones.
+    public func records() -> [UtteranceRecord] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var byKey: [String: UtteranceRecord] = [:]
+        var order: [String] = []
+        let decoder = JSONDecoder()
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let record = try? decoder.decode(UtteranceRecord.self, from: Data(line)) else { continue }
+            if byKey[record.key] == nil { order.append(record.key) }
+            byKey[record.key] = record
+        }
+        return order.compactMap { byKey[$0] }
+    }
+
+    public func completedKeys() -> Set<String> { Set(records().map(\.key)) }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Metrics
+
+/// Pooled figures for one engine on one manifest (times in seconds), as results.json carries them.
+public struct BenchSummary: Codable, Sendable, Hashable {
+    public var engine: String
+    public var manifest: String
+    public var tier: String
+    public var policy: String
+    public var utterances: Int
+    public var failedUtterances: Int
+    public var audioSeconds: Double
+    public var referenceWords: Int
+    public var hits: Int
+    public var substitutions: Int
+    public var deletions: Int
+    public var insertions: Int
+    public var wer: Double
+    public var werCI95: [Double]
+    public var cer: Double
+    public var ser: Double
+    public var rtfx: Double
+    public var loadSeconds: Double?
+    public var peakRSSBytes: Int?
+    public var firstPartialP50: Double?
+    public var firstPartialP90: Double?
+    public var finalizationP50: Double?
+    public var finalizationP90: Double?
+    public var emissionDelayP50: Double?
+    public var emissionDelayP90: Double?
+    public var unstablePartialWordRatio: Double?
+    public var revisedUtteranceShare: Double?
+
+    /// Aggregates the records of one engine × manifest. Failed utterances are counted apart and
+    /// left out of the pooled figures.
+    public static func make(engine: String, manifest: String, records: [UtteranceRecord], peakRSSBytes: Int? = nil,
+                            loadSeconds: Double? = nil) -> BenchSummary {
+        let scored = records.filter { $0.error == nil }
+        let words = scored.reduce(ErrorCounts()) { $0 + $1.words }
+        let characters = scored.reduce(ErrorCounts()) { $0 + $1.characters }
+        let interval = ErrorRateStatistics.bootstrapInterval(scored.map(\.words)).map { [$0.lowerBound, $0.upperBound] } ?? []
+        let audio = scored.reduce(0) { $0 + $1.audioSeconds }, compute = scored.reduce(0) { $0 + $1.computeSeconds }
+        let measures = scored.map(\.measures)
+        func p(_ values: [Double], _ q: Double) -> Double? {
+            values.isEmpty ? nil : ErrorRateStatistics.percentile(values.sorted(), q)
+        }
+        let firstPartial = measures.compactMap(\.firstPartialLatency), finalization = measures.compactMap(\.finalizationLatency)
+        let emission = measures.flatMap(\.emissionDelays)
+        let withdrawnOverFinal: Double? = {
+            let finals = scored.reduce(0) { $0 + $1.timeline.finalWords.count }
+            guard finals > 0 else { return nil }
+            let withdrawn = zip(measures, scored).reduce(0.0) { $0 + ($1.0.unstablePartialWordRatio ?? 0) * Double($1.1.timeline.finalWords.count) }
+            return withdrawn / Double(finals)
+        }()
+        return BenchSummary(
+            engine: engine, manifest: manifest, tier: records.first?.tier ?? "", policy: records.first?.policy ?? "",
+            utterances: records.count, failedUtterances: records.count - scored.count, audioSeconds: audio,
+            referenceWords: words.referenceLength, hits: words.hits, substitutions: words.substitutions, deletions: words.deletions,
+            insertions: words.insertions, wer: words.errorRate, werCI95: interval, cer: characters.errorRate,
+            ser: scored.isEmpty ? 0 : Double(scored.filter { $0.words.errors > 0 }.count) / Double(scored.count),
+            rtfx: compute > 0 ? audio / compute : 0, loadSeconds: loadSeconds, peakRSSBytes: peakRSSBytes,
+            firstPartialP50: p(firstPartial, 0.5), firstPartialP90: p(firstPartial, 0.9),
+            finalizationP50: p(finalization, 0.5), finalizationP90: p(finalization, 0.9),
+            emissionDelayP50: p(emission, 0.5), emissionDelayP90: p(emission, 0.9),
+            unstablePartialWordRatio: withdrawnOverFinal,
+            revisedUtteranceShare: scored.isEmpty ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count))
+    }
+
+    /// One summary per engine × manifest present in `records`, in a stable order.
+    public static func summarize(_ records: [UtteranceRecord], peakRSSBytes: Int? = nil) -> [BenchSummary] {
+        let groups = Dictionary(grouping: records) { "\($0.engine)\u{1F}\($0.manifest)" }
+        return groups.keys.sorted().map { key in
+            // Sorted by id, so that merged shards give exactly the figures of one run.
+            let group = groups[key]!.sorted { $0.id < $1.id }
+            return make(engine: group[0].engine, manifest: group[0].manifest, records: group, peakRSSBytes: peakRSSBytes)
+        }
+    }
+}
+
+/// The whole of a run, written as results.json.
+public struct BenchResults: Codable, Sendable {
+    public var createdAt: String
+    public var policy: String
+    public var pacing: String
+    public var shard: String
+    public var summaries: [BenchSummary]
+    public var issues: [BenchIssue]
+    public var gateFailures: [GateFailure]
+
+    public init(createdAt: String, policy: String, pacing: String, shard: String, summaries: [BenchSummary],
+                issues: [BenchIssue], gateFailures: [GateFailure]) {
+        self.createdAt = createdAt
+        self.policy = policy
+        self.pacing = pacing
+        self.shard = shard
+        self.summaries = summaries
+        self.issues = issues
+        self.gateFailures = gateFailures
+    }
+}

@@ -1,0 +1,213 @@
+import AudioIO
+import AVFAudio
+import CoreMedia
+import Corpus
+import Engines
+import Foundation
+import Metrics
+import SpeechCore
+import SpeechReference
+
+/// How audio arrives during a benchmark.
+public enum Pacing: String, Sendable, Codable, CaseIterable {
+    /// Each chunk arrives at its audio time on a virtual clock; the engine's measured compute time
+    /// moves the clock. Fast, and what real time would give on this machine.
+    case simulated
+    /// Chunks are released in real time (sleeping), to validate the simulation.
+    case realtime
+}
+
+/// Everything measured for one utterance on one engine: kept in the append-only store as it
+/// finishes, so an interrupted run loses nothing it finished.
+public struct UtteranceRecord: Codable, Sendable, Hashable {
+    public var engine: String
+    public var manifest: String
+    public var id: String
+    public var speaker: String
+    public var task: String
+    public var tier: String
+    public var audioSeconds: Double
+    public var reference: String
+    public var hypothesis: String
+    /// Scoring policy name, e.g. `english+oh=zero`.
+    public var policy: String
+    public var words: ErrorCounts
+    public var characters: ErrorCounts
+    /// Engine and analyzer compute for the utterance (seconds of wall time spent in calls).
+    public var computeSeconds: Double
+    public var timeline: StreamingTimeline
+    public var measures: StreamingMeasures
+    /// sclite-style alignment of the scored texts.
+    public var alignment: String
+    /// Set when the engine or harness failed on this utterance; its numbers are then not pooled.
+    public var error: String?
+
+    public var key: String { UtteranceRecord.key(engine: engine, manifest: manifest, id: id) }
+    public static func key(engine: String, manifest: String, id: String) -> String { "\(engine)\u{1F}\(manifest)\u{1F}\(id)" }
+}
+
+/// Streams one corpus utterance through SpeechAnalyzer + SpeechTranscriber on an engine, paced
+/// as asked, and scores it.
+public struct UtteranceRun: Sendable {
+    public var engine: any RecognitionEngine
+    public var pacing: Pacing
+    public var chunkMilliseconds: Int
+    public var policy: ScoringPolicy
+
+    public init(engine: any RecognitionEngine, pacing: Pacing = .simulated, chunkMilliseconds: Int = 100, policy: ScoringPolicy) {
+        self.engine = engine
+        self.pacing = pacing
+        self.chunkMilliseconds = chunkMilliseconds
+        self.policy = policy
+    }
+
+    public func run(_ utterance: Utterance, audioPath: String, manifest: String) async -> UtteranceRecord {
+        var record = UtteranceRecord(
+            engine: engine.id, manifest: manifest, id: utterance.id, speaker: utterance.speaker, task: utterance.task,
+            tier: utterance.tier ?? (manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? "",
+            audioSeconds: utterance.duration, reference: utterance.reference, hypothesis: "", policy: policy.name,
+            words: ErrorCounts(), characters: ErrorCounts(), computeSeconds: 0,
+            timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 0),
+            measures: StreamingMeasures(emissionDelays: [], hadRevisions: false), alignment: "", error: nil)
+        do {
+            let outcome = try await withTimeout(seconds: 60 + 10 * max(1, utterance.duration)) {
+                try await stream(utterance, audioPath: audioPath)
+            }
+            record.audioSeconds = outcome.audioSeconds
+            record.computeSeconds = outcome.computeSeconds
+            record.hypothesis = outcome.hypothesis
+            record.timeline = outcome.timeline
+            record.measures = StreamingMeasures.measure(outcome.timeline)
+        } catch {
+            record.error = "\(error)"
+        }
+        let reference = policy.prepare(utterance.reference), hypothesis = policy.prepare(record.hypothesis)
+        let alignment = WordAligner.alignWords(reference: reference, hypothesis: hypothesis)
+        record.words = alignment.counts
+        record.characters = WordAligner.alignCharacters(reference: reference, hypothesis: hypothesis).counts
+        record.alignment = alignment.pralign
+        return record
+    }
+
+    /// Runs `body`, failing with a timeout error if it takes longer than `seconds` of wall time:
+    /// a stuck engine or analyzer costs one utterance, never the run.
+    func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw BenchTimeout(seconds: seconds)
+            }
+            return value
+        }
+    }
+
+    struct Outcome: Sendable {
+        var hypothesis: String
+        var timeline: StreamingTimeline
+        var computeSeconds: Double
+        var audioSeconds: Double
+    }
+
+    private func stream(_ utterance: Utterance, audioPath: String) async throws -> Outcome {
+        guard let format = engine.capabilities.formats.first else {
+            throw EngineError.unsupportedFormat(engine: engine.id, format: "none declared")
+        }
+        // The harness converts the file to the engine's rate; the analyzer itself never resamples.
+        let chunker = try AudioChunker(path: audioPath, chunkMilliseconds: chunkMilliseconds, sampleRate: format.sampleRate, quality: .medium)
+        if let offset = utterance.offset, offset > 0 {
+            throw EngineError.unsupportedFormat(engine: engine.id, format: "segments with an offset (\(offset) s) are not streamed yet")
+        }
+        let transcriber = SpeechTranscriber(
+            locale: Locale(identifier: utterance.locale), transcriptionOptions: [],
+            reportingOptions: engine.capabilities.partialResults ? [.volatileResults, .fastResults] : [],
+            attributeOptions: [.audioTimeRange], engine: engine)
+        let analyzer = SpeechAnalyzer(modules: [transcriber],
+                                      options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
+        let avFormat = AVAudioFormat(standardFormatWithSampleRate: format.sampleRate, channels: 1)!
+        let clock = ContinuousClock()
+        let wallStart = clock.now
+        var virtualNow = 0.0
+        var compute = 0.0
+        var seen = 0
+        var events: [StreamingTimeline.Event] = []
+        var audioEnd = 0.0
+        var endTime = CMTime.zero
+
+        func collect(at time: Double) {
+            let published = transcriber.publishedResults
+            for result in published[seen...] {
+                let words = WordAligner.tokens(policy.prepare(String(result.text.characters)))
+                events.append(StreamingTimeline.Event(time: time, isFinal: result.isFinal, words: words,
+                                                      rangeStart: result.range.start.seconds, rangeEnd: result.range.end.seconds))
+            }
+            seen = published.count
+        }
+
+        func timed(_ body: () async throws -> Void) async rethrows -> Double {
+            let start = clock.now
+            try await body()
+            let elapsed = start.duration(to: clock.now)
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        }
+
+        while let chunk = try chunker.next() {
+            endTime = chunk.startTime + chunk.duration
+            let arrival = endTime.seconds
+            audioEnd = arrival
+            if pacing == .realtime {
+                let due = wallStart.advanced(by: .nanoseconds(Int64(arrival * 1e9)))
+                if clock.now < due { try await clock.sleep(until: due, tolerance: nil) }
+            }
+            let buffer = AVAudioPCMBuffer(pcmFormat: avFormat, frameCapacity: AVAudioFrameCount(chunk.samples.count))!
+            try buffer.replaceFrames(with: chunk.buffer, at: 0)
+            let input = AnalyzerInput(buffer: buffer, bufferStartTime: chunk.startTime)
+            let spent = try await timed { _ = try await analyzer.analyzeSequence(SingleInput(input: input)) }
+            compute += spent
+            virtualNow = pacing == .simulated ? max(virtualNow, arrival) + spent : wallStart.duration(to: clock.now).seconds
+            collect(at: virtualNow)
+        }
+        let spent = try await timed { try await analyzer.finalizeAndFinish(through: endTime) }
+        compute += spent
+        virtualNow = pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
+        collect(at: virtualNow)
+        let hypothesis = transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        let reference = (utterance.words ?? []).map {
+            StreamingTimeline.TimedWord(word: policy.prepare($0.word), start: $0.start, end: $0.end)
+        }
+        return Outcome(hypothesis: hypothesis,
+                       timeline: StreamingTimeline(events: events, referenceWords: reference, audioEnd: audioEnd),
+                       computeSeconds: compute, audioSeconds: audioEnd)
+    }
+}
+
+/// An utterance that took longer than its time limit.
+public struct BenchTimeout: Error, CustomStringConvertible, Sendable {
+    public var seconds: Double
+    public var description: String { "timed out after \(Int(seconds)) s" }
+}
+
+/// A one-element input sequence.
+struct SingleInput: AsyncSequence, Sendable {
+    typealias Element = AnalyzerInput
+    let input: AnalyzerInput
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var input: AnalyzerInput?
+        mutating func next() async -> AnalyzerInput? {
+            defer { input = nil }
+            return input
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input: input) }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

@@ -1,0 +1,140 @@
+import Benchmark
+import Corpus
+import Engines
+import Foundation
+import Metrics
+import Reports
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `speech-harness bench` (run engines over manifests) and `speech-harness merge` (combine shards).
+enum BenchRunCommand {
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            path: "bench", synopsis: "--engine <id>... --manifest <file>... [options]",
+            summary: "Measure engines on manifests: WER/CER with intervals, latency, stability, speed.",
+            options: [
+                OptionSpec(name: "engine", value: "id", help: "Engine to run (repeatable; see 'speech-harness engines').", repeatable: true),
+                OptionSpec(name: "manifest", value: "file", help: "Manifest to run on (repeatable; any supported format).", repeatable: true),
+                OptionSpec(name: "normalizer", value: "none|basic|english", help: "Text normaliser for scoring (default english)."),
+                OptionSpec(name: "equivalence", value: "oh=zero|file", help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file."),
+                OptionSpec(name: "pacing", value: "simulated|realtime", help: "How audio arrives (default simulated)."),
+                OptionSpec(name: "jobs", value: "n", help: "Utterances run in parallel (default 1)."),
+                OptionSpec(name: "shard", value: "i/n", help: "Run shard i of n (0-based); default from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL."),
+                OptionSpec(name: "limit", value: "n", help: "At most n utterances per manifest."),
+                OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
+                OptionSpec(name: "gates", value: "file", help: "Thresholds (JSON); breaches are JUnit failures and exit status 1."),
+                OptionSpec(name: "out", value: "dir", help: "Output folder (default Reports/bench)."),
+                OptionSpec(name: "resume", value: nil, help: "Keep the records already in the output folder and run only the rest."),
+            ],
+            positionals: 0...0,
+            details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html, DIR/trn/ and the\nper-utterance store DIR/utterances.jsonl (appended as utterances finish)."),
+        CommandSpec(
+            path: "merge", synopsis: "<dir>... --out <dir>",
+            summary: "Merge the outputs of sharded bench runs into one report (pooled over all shards).",
+            options: [OptionSpec(name: "out", value: "dir", help: "Where to write the merged report (required)."),
+                      OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures.")],
+            positionals: 1...Int.max),
+    ]
+
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        path == "merge" ? try merge(arguments, console) : try bench(arguments, console)
+    }
+
+    static func policy(_ arguments: ParsedArguments, command: String) throws -> ScoringPolicy {
+        let name = arguments.value("normalizer") ?? "english"
+        guard let normalizer = TextNormalizer(rawValue: name) else {
+            throw UsageError(message: "unknown --normalizer '\(name)'; none, basic or english", command: command)
+        }
+        var equivalences: EquivalenceMap?
+        if let value = arguments.value("equivalence") {
+            if value == EquivalenceMap.ohIsZero.name {
+                equivalences = .ohIsZero
+            } else {
+                guard let text = try? String(contentsOfFile: value, encoding: .utf8) else {
+                    throw UsageError(message: "--equivalence: cannot read '\(value)'", command: command)
+                }
+                equivalences = try EquivalenceMap.parse(text, name: (value as NSString).lastPathComponent)
+            }
+        }
+        return ScoringPolicy(normalizer: normalizer, equivalences: equivalences)
+    }
+
+    static func bench(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let command = "bench"
+        let engines = arguments.all("engine"), manifests = arguments.all("manifest")
+        guard !engines.isEmpty else { throw UsageError(message: "give at least one --engine", command: command) }
+        guard !manifests.isEmpty else { throw UsageError(message: "give at least one --manifest", command: command) }
+        for id in engines where EngineRegistry.shared.entry(id) == nil {
+            throw UsageError(message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))", command: command)
+        }
+        var plan = BenchPlan(engines: engines, manifests: manifests, policy: try policy(arguments, command: command))
+        if let pacing = arguments.value("pacing") {
+            guard let value = Pacing(rawValue: pacing) else { throw UsageError(message: "unknown --pacing '\(pacing)'", command: command) }
+            plan.pacing = value
+        }
+        plan.jobs = try arguments.int("jobs", default: 1, in: 1...64, command: command)
+        guard let shard = Shard.parse(arguments.value("shard")) else {
+            throw UsageError(message: "--shard expects i/n with 0 ≤ i < n, got '\(arguments.value("shard") ?? "")'", command: command)
+        }
+        plan.shard = shard
+        if arguments.value("limit") != nil { plan.limit = try arguments.int("limit", default: 0, in: 1...10_000_000, command: command) }
+        if let split = arguments.value("split") {
+            guard let value = Utterance.Split(rawValue: split) else { throw UsageError(message: "unknown --split '\(split)'", command: command) }
+            plan.split = value
+        }
+        let gates = try arguments.value("gates").map(GateConfiguration.load)
+        let out = arguments.value("out") ?? "Reports/bench"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let storePath = out + "/utterances.jsonl"
+        if !arguments.has("resume") { try? FileManager.default.removeItem(atPath: storePath) }
+        let store = RecordStore(path: storePath)
+        let interactive = isatty(STDERR_FILENO) != 0
+        let runner = BenchRunner(plan: plan, store: store) { line in
+            if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
+        }
+        let issues = try BlockingTask.run { await runner.run() }.get()
+        return try finish(records: store.records(), issues: issues, gates: gates, plan: plan, out: out, console: console)
+    }
+
+    static func finish(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
+                       out: String, console: Console) throws -> Int32 {
+        let summaries = BenchSummary.summarize(records, peakRSSBytes: ProcessMemory.peakResidentBytes())
+        let failures = gates?.check(summaries) ?? []
+        let formatter = ISO8601DateFormatter()
+        let results = BenchResults(createdAt: formatter.string(from: Date()), policy: records.first?.policy ?? plan?.policy.name ?? "",
+                                   pacing: plan?.pacing.rawValue ?? "merged", shard: plan?.shard.description ?? "merged",
+                                   summaries: summaries, issues: issues, gateFailures: failures)
+        try BenchReports.writeAll(results: results, records: records, to: out)
+        console.out(BenchReports.markdown(results))
+        console.out("reports written to \(out)/ (results.json, junit/bench.xml, summary.md, index.html, trn/)")
+        let failedUtterances = summaries.reduce(0) { $0 + $1.failedUtterances }
+        return failures.isEmpty && failedUtterances == 0 && issues.isEmpty ? 0 : 1
+    }
+
+    static func merge(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        guard let out = arguments.value("out") else { throw UsageError(message: "--out is required", command: "merge") }
+        var records: [UtteranceRecord] = []
+        var keys = Set<String>()
+        for directory in arguments.positionals {
+            let path = directory + "/utterances.jsonl"
+            guard FileManager.default.fileExists(atPath: path) else {
+                console.err("speech-harness merge: \(path): no such file")
+                return 1
+            }
+            for record in RecordStore(path: path).records() where keys.insert(record.key).inserted { records.append(record) }
+        }
+        let issues = arguments.positionals.flatMap { directory -> [BenchIssue] in
+            guard let data = FileManager.default.contents(atPath: directory + "/results.json"),
+                  let results = try? JSONDecoder().decode(BenchResults.self, from: data) else { return [] }
+            return results.issues
+        }
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let merged = RecordStore(path: out + "/utterances.jsonl")
+        try? FileManager.default.removeItem(atPath: merged.path)
+        records.forEach(merged.append)
+        return try finish(records: records, issues: issues, gates: try arguments.value("gates").map(GateConfiguration.load), plan: nil,
+                          out: out, console: console)
+    }
+}

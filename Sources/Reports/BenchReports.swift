@@ -1,0 +1,164 @@
+import Benchmark
+import Foundation
+import Metrics
+
+/// Turns benchmark records and summaries into the files a run leaves behind.
+public enum BenchReports {
+    /// Writes results.json, junit/bench.xml, summary.md, index.html and trn/ under `directory`.
+    public static func writeAll(results: BenchResults, records: [UtteranceRecord], to directory: String) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: directory + "/junit", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: directory + "/trn", withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(results).write(to: URL(fileURLWithPath: directory + "/results.json"))
+        let junitPath = directory + "/junit/bench.xml"
+        try JUnitWriter.write(junit(results: results, records: records), to: junitPath)
+        let problems = JUnitWriter.validate(path: junitPath)
+        if !problems.isEmpty { throw ReportError.invalid(path: junitPath, problems: problems) }
+        try markdown(results).write(toFile: directory + "/summary.md", atomically: true, encoding: .utf8)
+        try HTMLReport.render(results: results, records: records).write(toFile: directory + "/index.html", atomically: true, encoding: .utf8)
+        for (name, (ref, hyp)) in trn(records) {
+            try ref.write(toFile: "\(directory)/trn/\(name).ref.trn", atomically: true, encoding: .utf8)
+            try hyp.write(toFile: "\(directory)/trn/\(name).hyp.trn", atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// A file-name-safe form of an id or a path.
+    public static func safeName(_ text: String) -> String {
+        let name = String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "_" })
+        return String(name.prefix(120))
+    }
+
+    static func tier(_ summary: BenchSummary) -> String {
+        summary.tier.isEmpty ? safeName(summary.manifest) : summary.tier
+    }
+
+    static func format(_ value: Double?, _ digits: Int = 3) -> String {
+        guard let value, value.isFinite else { return "–" }
+        return String(format: "%.\(digits)f", value)
+    }
+
+    // MARK: JUnit
+
+    /// One suite per engine; a case per engine × manifest with its metrics as properties, gate
+    /// breaches as failures, the worst alignments in system-out; a case per failed utterance as
+    /// an error with its cause.
+    public static func junit(results: BenchResults, records: [UtteranceRecord]) -> JUnitReport {
+        let now = Date()
+        let byEngine = Dictionary(grouping: results.summaries, by: \.engine)
+        var suites: [JUnitReport.Suite] = []
+        for engine in byEngine.keys.sorted() {
+            var cases: [JUnitReport.Case] = []
+            for summary in byEngine[engine]! {
+                let group = records.filter { $0.engine == engine && $0.manifest == summary.manifest }
+                let breaches = results.gateFailures.filter { $0.engine == engine && $0.manifest == summary.manifest }
+                let worst = group.filter { $0.error == nil }.sorted { $0.words.errors > $1.words.errors }.prefix(5)
+                let out = worst.map { "\($0.id) (S=\($0.words.substitutions) D=\($0.words.deletions) I=\($0.words.insertions))\n\($0.alignment)" }
+                    .joined(separator: "\n\n")
+                var properties: [(String, String)] = [
+                    ("policy", summary.policy), ("utterances", String(summary.utterances)), ("failedUtterances", String(summary.failedUtterances)),
+                    ("referenceWords", String(summary.referenceWords)), ("substitutions", String(summary.substitutions)),
+                    ("deletions", String(summary.deletions)), ("insertions", String(summary.insertions)),
+                    ("wer", format(summary.wer, 4)), ("cer", format(summary.cer, 4)), ("ser", format(summary.ser, 4)),
+                    ("rtfx", format(summary.rtfx, 1)), ("audioSeconds", format(summary.audioSeconds, 1)),
+                ]
+                if summary.werCI95.count == 2 { properties.append(("werCI95", "\(format(summary.werCI95[0], 4)) \(format(summary.werCI95[1], 4))")) }
+                for (name, value) in [("firstPartialP50", summary.firstPartialP50), ("finalizationP50", summary.finalizationP50),
+                                      ("emissionDelayP90", summary.emissionDelayP90), ("unstablePartialWordRatio", summary.unstablePartialWordRatio),
+                                      ("loadSeconds", summary.loadSeconds)] {
+                    if let value { properties.append((name, format(value))) }
+                }
+                if let rss = summary.peakRSSBytes { properties.append(("peakRSSBytes", String(rss))) }
+                let outcome: JUnitReport.Outcome
+                if summary.failedUtterances == summary.utterances && summary.utterances > 0 {
+                    outcome = .error(message: "every utterance failed", details: group.compactMap(\.error).first ?? "")
+                } else if !breaches.isEmpty {
+                    outcome = .failure(message: breaches.map(\.description).joined(separator: "; "), details: breaches.map(\.description).joined(separator: "\n"))
+                } else {
+                    outcome = .passed
+                }
+                let compute = group.reduce(0) { $0 + $1.computeSeconds }
+                cases.append(JUnitReport.Case(classname: "bench.\(engine).\(tier(summary))", name: "\(tier(summary)) [\(summary.policy)]",
+                                              seconds: compute, properties: properties, outcome: outcome, systemOut: out))
+                for failed in group where failed.error != nil {
+                    cases.append(JUnitReport.Case(classname: "bench.\(engine).\(tier(summary)).utterance", name: failed.id, seconds: failed.computeSeconds,
+                                                  outcome: .error(message: String(failed.error!.prefix(300)), details: failed.error!)))
+                }
+            }
+            for issue in results.issues where issue.engine == engine {
+                cases.append(JUnitReport.Case(classname: "bench.\(engine).setup", name: safeName(issue.manifest), seconds: 0,
+                                              outcome: .error(message: String(issue.message.prefix(300)), details: issue.message)))
+            }
+            suites.append(JUnitReport.Suite(name: "bench.\(engine)", timestamp: now, cases: cases))
+        }
+        let manifestIssues = results.issues.filter { $0.engine == nil }
+        if !manifestIssues.isEmpty {
+            suites.append(JUnitReport.Suite(name: "bench.corpus", timestamp: now, cases: manifestIssues.enumerated().map { index, issue in
+                JUnitReport.Case(classname: "bench.corpus.manifest", name: "\(safeName(issue.manifest)) #\(index + 1)", seconds: 0,
+                                 outcome: .error(message: String(issue.message.prefix(300)), details: issue.message))
+            }))
+        }
+        return JUnitReport(name: "speech-harness bench", suites: suites)
+    }
+
+    // MARK: Markdown
+
+    public static func markdown(_ results: BenchResults) -> String {
+        var lines = ["## Benchmark", "",
+                     "Scoring: `\(results.policy)` normaliser · pacing: \(results.pacing) · shard \(results.shard) · \(results.createdAt)", "",
+                     "| engine | tier | utts | words | WER | 95% CI | CER | RTFx | first partial P50 | final P50 | emission P90 | unstable |",
+                     "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for s in results.summaries {
+            let ci = s.werCI95.count == 2 ? "\(format(s.werCI95[0] * 100, 1))–\(format(s.werCI95[1] * 100, 1))%" : "–"
+            let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
+            lines.append("| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |")
+        }
+        if !results.gateFailures.isEmpty {
+            lines += ["", "**Gate failures**", ""] + results.gateFailures.map { "- " + md($0.description) }
+        }
+        if !results.issues.isEmpty {
+            lines += ["", "**Problems**", ""] + results.issues.prefix(50).map { "- \(md($0.engine ?? "corpus")): \(md($0.message))" }
+        }
+        lines += ["", "Times in seconds; WER pooled over utterances (S+D+I)/N; latencies with simulated real-time pacing unless stated."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Escapes text for a Markdown table cell.
+    static func md(_ text: String) -> String {
+        var out = ""
+        for ch in JUnitWriter.sanitize(text) {
+            switch ch {
+            case "|", "\\", "`", "*", "_", "[", "]", "<", ">", "#": out += "\\\(ch)"
+            case "\n", "\r": out += " "
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    // MARK: sclite trn
+
+    /// Reference and hypothesis trn files per engine × manifest, with the scored (normalised) texts.
+    public static func trn(_ records: [UtteranceRecord]) -> [String: (String, String)] {
+        var out: [String: (String, String)] = [:]
+        let groups = Dictionary(grouping: records.filter { $0.error == nil }) { "\($0.engine).\(safeName(($0.manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? $0.manifest))" }
+        for (name, group) in groups {
+            var ref = "", hyp = ""
+            let policy = policyFor(group[0].policy)
+            for record in group {
+                let id = "(\(safeName(record.speaker))_\(safeName(record.id)))"
+                ref += "\(policy.prepare(record.reference)) \(id)\n"
+                hyp += "\(policy.prepare(record.hypothesis)) \(id)\n"
+            }
+            out[name] = (ref, hyp)
+        }
+        return out
+    }
+
+    static func policyFor(_ name: String) -> ScoringPolicy {
+        let parts = name.split(separator: "+", maxSplits: 1).map(String.init)
+        let normalizer = TextNormalizer(rawValue: parts.first ?? "") ?? .basic
+        return ScoringPolicy(normalizer: normalizer, equivalences: parts.count > 1 && parts[1] == EquivalenceMap.ohIsZero.name ? .ohIsZero : nil)
+    }
+}
