@@ -66,15 +66,26 @@ public enum SpokenForm {
     }
 
     /// "7" → seven, "28.8" → twenty eight point eight, "500" → five hundred, "1234" → one two three four.
+    /// Anything else in the token (a second point, stray characters) is read one digit at a time.
     static func number(_ digits: String) -> [String] {
-        if let dot = digits.firstIndex(of: ".") {
-            return number(String(digits[..<dot])) + ["point"] + digits[digits.index(after: dot)...].map { ones[Int(String($0))!] }
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty {
+            return number(String(parts[0])) + ["point"] + oneByOne(parts[1])
         }
-        guard digits.count <= 3, let value = Int(digits) else {
-            return digits.map { ones[Int(String($0))!] }
+        guard parts.count == 1, digits.count <= 3, let value = Int(digits), value >= 0 else {
+            return oneByOne(Substring(digits))
         }
-        if digits.count > 1 && digits.hasPrefix("0") { return digits.map { ones[Int(String($0))!] } }
+        if digits.count > 1 && digits.hasPrefix("0") { return oneByOne(Substring(digits)) }
         return cardinal(value)
+    }
+
+    /// Each ASCII digit as its word, "." as "point"; other characters are dropped.
+    static func oneByOne(_ text: Substring) -> [String] {
+        text.compactMap { ch in
+            if ch == "." { return "point" }
+            guard ch.isASCII, let digit = ch.wholeNumberValue else { return nil }
+            return ones[digit]
+        }
     }
 
     /// Cardinal words for 0…999.

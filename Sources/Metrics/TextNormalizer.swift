@@ -57,7 +57,7 @@ public enum TextNormalizer: String, Sendable, CaseIterable, Codable {
                 out += [String(token.dropLast(suffix.count)), word]
                 continue
             }
-            if token.first?.isNumber == true {
+            if let first = token.first, first.isASCII, first.isNumber {
                 out += SpokenForm.spell(token)
                 continue
             }

@@ -38,6 +38,8 @@ struct NormalizerTests {
         (.basic, "Don't-stop 3.5 times", "don't stop 3.5 times"),
         (.english, "I'm, uh, gonna call 911 at 5", "i am gonna call nine hundred eleven at five"),
         (.english, "PIN 4242", "pin four two four two"),
+        (.english, "version 1.2.3 or 4..5.", "version one point two point three or four five"),
+        (.english, "٣ apples 12a", "٣ apples twelve a"),
         (.english, "It's 8 of spades, 4 of clubs.", "it is eight of spades four of clubs"),
         (.english, "They'll won't can't", "they will will not can not"),
         (.english, "Café ÉCOLE", "café école"),
