@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(name: "example-file-transcription", dependencies: ["Speech"]),
 
         // Helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["SpeechReference"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SpeechReference", "AudioIO"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),

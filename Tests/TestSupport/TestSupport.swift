@@ -86,3 +86,12 @@ public final class EventLog<T>: @unchecked Sendable {
     public func append(_ item: T) { lock.lock(); storage.append(item); lock.unlock() }
     public var items: [T] { lock.lock(); defer { lock.unlock() }; return storage }
 }
+
+import AudioIO
+
+/// Audio writing for tests that do not import AudioIO themselves.
+public enum AudioIOBridge {
+    public static func write(_ samples: [Float], sampleRate: Double = 16_000, to path: String) throws {
+        try AudioFileWriter.writeMono(samples, sampleRate: sampleRate, to: path)
+    }
+}

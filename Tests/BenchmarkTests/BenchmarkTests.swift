@@ -1,0 +1,153 @@
+@preconcurrency import CLibXML2
+import Corpus
+import Engines
+import Foundation
+import Metrics
+import SpeechCore
+import Testing
+import TestSupport
+@testable import Benchmark
+@testable import Reports
+
+/// The benchmark end to end on a small generated corpus with the scripted engine: exact figures,
+/// sharding and merging, resume, and reports that validate.
+@Suite("Benchmark", .isolatedResources)
+struct BenchmarkTests {
+    /// Six one-second utterances whose words the scripted engine will (mostly) get right.
+    static func makeCorpus(_ dir: TemporaryDirectory) throws -> String {
+        var lines: [String] = []
+        for i in 0..<6 {
+            let path = dir.path("u\(i).wav")
+            try AudioFileWriterShim.writeTone(path: path, seconds: 1.0)
+            lines.append(#"{"id":"u\#(i)","audio":"u\#(i).wav","reference":"one two","locale":"en-US","speaker":"s\#(i % 2)","task":"digits","duration":1.0,"tier":"tiny","words":[{"word":"one","start":0.2,"end":0.4},{"word":"two","start":0.5,"end":0.7}]}"#)
+        }
+        return try dir.write("manifest.jsonl", bytes: Array((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// The scripted engine says "one two" in every utterance except u3 (it says "one three").
+    static func engine(for id: String) -> ScriptedEngine {
+        ScriptedEngine(script: EngineScript(words: [.init("one", start: 0.2, end: 0.4, revisions: ["won"]),
+                                                    .init(id == "u3" ? "three" : "two", start: 0.5, end: 0.7)],
+                                            revisionInterval: 0.1, endpointSilence: nil))
+    }
+
+    func runAll(_ manifest: String, shard: Shard = .whole, store: RecordStore) async throws -> [UtteranceRecord] {
+        let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
+        for utterance in load.utterances where shard.contains(utterance.id) {
+            let run = UtteranceRun(engine: Self.engine(for: utterance.id), policy: ScoringPolicy(normalizer: .english))
+            store.append(await run.run(utterance, audioPath: ManifestValidator.resolve(utterance.audio, root: load.root), manifest: manifest))
+        }
+        return store.records()
+    }
+
+    @Test func figuresOfAScriptedRun() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try Self.makeCorpus(dir)
+        let records = try await runAll(manifest, store: RecordStore(path: dir.path("store.jsonl")))
+        #expect(records.count == 6)
+        let summary = try #require(BenchSummary.summarize(records).first)
+        #expect(summary.referenceWords == 12 && summary.substitutions == 1 && summary.deletions == 0 && summary.insertions == 0)
+        #expect(abs(summary.wer - 1.0 / 12) < 1e-12)
+        #expect(summary.werCI95.count == 2 && summary.werCI95[0] <= summary.wer && summary.wer <= summary.werCI95[1])
+        // Streaming: "won" showed first and was revised; the first partial came 0.2 s after "one" began
+        // (its end at 0.4 s, pacing in 0.1 s chunks plus compute).
+        #expect(summary.revisedUtteranceShare == 1)
+        let first = try #require(summary.firstPartialP50)
+        #expect(first >= 0.2 && first < 0.3)
+        #expect(records.allSatisfy { $0.error == nil && $0.timeline.events.contains { $0.isFinal } })
+    }
+
+    @Test func fourShardsMergeToExactlyTheUnshardedFigures() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try Self.makeCorpus(dir)
+        let whole = BenchSummary.summarize(try await runAll(manifest, store: RecordStore(path: dir.path("whole.jsonl"))))
+        var merged: [UtteranceRecord] = []
+        for index in 0..<4 {
+            merged += try await runAll(manifest, shard: Shard(index: index, count: 4), store: RecordStore(path: dir.path("shard\(index).jsonl")))
+        }
+        #expect(merged.count == 6)
+        let fromShards = BenchSummary.summarize(merged.shuffled())
+        #expect(fromShards.map(\.wer) == whole.map(\.wer))
+        #expect(fromShards.map(\.werCI95) == whole.map(\.werCI95))
+        #expect(fromShards.map(\.substitutions) == whole.map(\.substitutions))
+        #expect(fromShards.map(\.referenceWords) == whole.map(\.referenceWords))
+    }
+
+    @Test func shardsAreStableAndCoverEverythingOnce() {
+        let ids = (0..<500).map { "utt-\($0)" }
+        let shards = (0..<4).map { Shard(index: $0, count: 4) }
+        for id in ids { #expect(shards.filter { $0.contains(id) }.count == 1) }
+        #expect(Shard.parse("2/4") == Shard(index: 2, count: 4))
+        #expect(Shard.parse("4/4") == nil)
+        #expect(Shard.parse(nil, environment: ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"]) == Shard(index: 1, count: 3))
+        #expect(Shard.parse(nil, environment: ["TEST_SHARD_INDEX": "0", "TEST_TOTAL_SHARDS": "2"]) == Shard(index: 0, count: 2))
+    }
+
+    @Test func storeKeepsCompleteRecordsAndIgnoresATornLine() throws {
+        let dir = try TemporaryDirectory()
+        let store = RecordStore(path: dir.path("s.jsonl"))
+        let record = UtteranceRecord(engine: "e", manifest: "m", id: "a", speaker: "s", task: "t", tier: "x", audioSeconds: 1,
+                                     reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1), characters: ErrorCounts(hits: 1),
+                                     computeSeconds: 0.1, timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
+                                     measures: StreamingMeasures(), alignment: "", error: nil)
+        store.append(record)
+        let handle = try #require(FileHandle(forWritingAtPath: store.path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"engine":"e","manifest":"m","id":"b","spea"#.utf8))
+        try handle.close()
+        #expect(store.records().map(\.id) == ["a"])
+        #expect(store.completedKeys() == [record.key])
+    }
+
+    @Test func gatesReportBreaches() throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write("g.json", bytes: Array(#"{"rules":[{"engine":"pocket*","metric":"wer","max":0.1},{"metric":"rtfx","min":5}]}"#.utf8))
+        let gates = try GateConfiguration.load(path: path)
+        var summary = BenchSummary.make(engine: "pocketsphinx", manifest: "m", records: [])
+        summary.wer = 0.2
+        summary.rtfx = 10
+        let failures = gates.check([summary])
+        #expect(failures.map(\.metric) == ["wer"])
+        let bad = try dir.write("bad.json", bytes: Array(#"{"rules":[{"metric":"speed","max":1}]}"#.utf8))
+        #expect(throws: GateError.self) { try GateConfiguration.load(path: bad) }
+    }
+
+    @Test func reportsAreWrittenValidAndEscaped() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try Self.makeCorpus(dir)
+        var records = try await runAll(manifest, store: RecordStore(path: dir.path("store.jsonl")))
+        // Hostile text in a transcript and an id must not break any report.
+        records[0].hypothesis = "<script>alert(1)</script> ]]> \u{0007} & \"q\" שלום 👋🏽"
+        records[0].id = "u0\"><img src=x>"
+        records[1].error = "engine crashed: \u{0001}boom <b>"
+        let summaries = BenchSummary.summarize(records)
+        let results = BenchResults(createdAt: "2026-11-29T00:00:00Z", policy: "english", pacing: "simulated", shard: "0/1",
+                                   summaries: summaries, issues: [BenchIssue(engine: nil, manifest: manifest, message: "line 9: bad & <worse>")],
+                                   gateFailures: [GateFailure(engine: "scripted", manifest: manifest, metric: "wer", value: 0.5, bound: "≤ 0.1")])
+        let out = dir.path("report")
+        try BenchReports.writeAll(results: results, records: records, to: out)
+        #expect(JUnitWriter.validate(path: out + "/junit/bench.xml").isEmpty)
+        let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(!html.contains("<script>") && !html.contains("<img") && html.contains("&lt;worse&gt;"))
+        #expect(html.contains("<svg"))
+        let markdown = try String(contentsOfFile: out + "/summary.md", encoding: .utf8)
+        #expect(markdown.contains("| scripted |"))
+        // Read the JUnit back with libxml2: counts and outcomes are as written.
+        let xml = try String(contentsOfFile: out + "/junit/bench.xml", encoding: .utf8)
+        #expect(xml.contains("failures=\"1\"") && xml.contains("errors=\"2\""))
+        #expect(!xml.contains("\u{0007}") && !xml.contains("\u{0001}"))
+        let doc = xmlReadFile(out + "/junit/bench.xml", nil, 0)
+        #expect(doc != nil)
+        xmlFreeDoc(doc)
+        // A file that breaks the schema is caught.
+        let broken = try dir.write("broken.xml", bytes: Array("<testsuites><testsuite name=\"x\"/></testsuites>".utf8))
+        #expect(!JUnitWriter.validate(path: broken).isEmpty)
+    }
+}
+
+/// Writes a short tone with libsndfile (through AudioIO) for the tiny corpus.
+enum AudioFileWriterShim {
+    static func writeTone(path: String, seconds: Double) throws {
+        try AudioIOBridge.write(Signal.sine(frequency: 220, sampleRate: 16_000, seconds: seconds, amplitude: 0.1), to: path)
+    }
+}
