@@ -59,12 +59,15 @@ let package = Package(
         // Running engines over corpora: pacing, per-utterance records, aggregation, gates.
         .target(name: "Benchmark", dependencies: ["SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics"]),
         // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
-        .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "CLibXML2"], resources: [.copy("junit.xsd")]),
+        .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "Conformance", "CLibXML2"], resources: [.copy("junit.xsd")]),
+        // Declarative conformance scenarios, tied to documented clauses, and their runner.
+        .target(name: "Conformance", dependencies: ["SpeechCore", "AVFAudio", "CoreMedia", "Engines", "SpeechReference"],
+                resources: [.copy("Scenarios"), .copy("clauses.json")]),
         // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
         .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
         .target(name: "HarnessCLI", dependencies: ["SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia",
-                                                   "Metrics", "Benchmark", "Reports"]),
+                                                   "Metrics", "Benchmark", "Reports", "Conformance"]),
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
         // Apple-style programs that must compile unchanged against `import Speech` on Linux.
         .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
@@ -74,6 +77,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SpeechReference", "AudioIO"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia"]),
         .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),

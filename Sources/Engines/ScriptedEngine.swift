@@ -66,12 +66,27 @@ struct ScriptedRecognizer: Sendable {
     static func time(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 1_000_000) }
 
     private var heardAnything = false
+    /// Words lost in skipped audio while earlier words were still pending.
+    private var dropped: Set<Int> = []
 
     /// Audio from `start` to `end` (seconds) has arrived. Words that began in audio never heard
     /// (before the first buffer, or in a skipped gap) are not recognised.
     mutating func hear(from start: Double, through end: Double) -> HypothesisUpdate {
         if !heardAnything || start > heardThrough + 1e-9 {
-            while next < script.words.count, script.words[next].start < start { next += 1 }
+            // Words not heard in full before the gap (or before the first audio) are lost; words
+            // heard completely stay pending.
+            let heardBefore = heardAnything ? heardThrough : -Double.infinity
+            var kept: [EngineScript.Word] = []
+            var index = next
+            while index < script.words.count, script.words[index].start < start {
+                if script.words[index].end <= heardBefore + 1e-9 { kept.append(script.words[index]) }
+                index += 1
+            }
+            if kept.isEmpty {
+                next = index
+            } else {
+                dropped.formUnion((next..<index).filter { script.words[$0].end > heardBefore + 1e-9 })
+            }
             if !heardAnything { finalizedThrough = max(finalizedThrough, start) }
             heardAnything = true
         }
@@ -134,7 +149,11 @@ struct ScriptedRecognizer: Sendable {
         let start = finalizedThrough
         finalizedThrough = max(finalizedThrough, boundary)
         guard last >= next else { return [] }
-        let words = Array(script.words[next...last])
+        let words = (next...last).filter { !dropped.contains($0) }.map { script.words[$0] }
+        guard !words.isEmpty else {
+            next = last + 1
+            return []
+        }
         next = last + 1
         return [segment(words, from: start, to: finalizedThrough, final: true)]
     }
@@ -142,7 +161,7 @@ struct ScriptedRecognizer: Sendable {
     private func volatileSegment() -> HypothesisSegment? {
         guard configuration.reportsPartialResults else { return nil }
         var shown: [EngineScript.Word] = []
-        for word in script.words[next...] {
+        for (offset, word) in script.words[next...].enumerated() where !dropped.contains(next + offset) {
             let visibleAt = word.end + script.latency
             guard heardThrough >= visibleAt else { break }
             var display = word

@@ -20,7 +20,7 @@ public struct Console: Sendable {
 public enum SpeechHarnessTool {
     public static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + BenchRunCommand.specs
+    static let commands: [CommandSpec] = CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + ConformanceCommand.specs + BenchRunCommand.specs
         + BenchCommands.specs
 
     static func overview() -> String {
@@ -96,6 +96,7 @@ public enum SpeechHarnessTool {
             return path == "bench" ? try BenchRunCommand.run(path, arguments, console) : try BenchCommands.run(path, arguments, console)
         case "engines": return try EngineCommands.run(path, arguments, console)
         case "merge": return try BenchRunCommand.run(path, arguments, console)
+        case "conformance": return try ConformanceCommand.run(path, arguments, console)
         default: throw UsageError(message: "no handler", command: path)
         }
     }

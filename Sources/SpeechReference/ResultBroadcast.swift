@@ -38,6 +38,12 @@ final class ResultBroadcast<Element: Sendable>: Sendable {
     }
 
     var isFinished: Bool { state.withLock { $0.termination != nil } }
+    var terminationError: (any Error)? {
+        state.withLock { state in
+            if case .failure(let error)? = state.termination { return error }
+            return nil
+        }
+    }
     var publishedCount: Int { state.withLock { $0.elements.count } }
     var published: [Element] { state.withLock { $0.elements } }
 

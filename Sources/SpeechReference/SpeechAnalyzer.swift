@@ -80,8 +80,10 @@ public final actor SpeechAnalyzer {
         self.pool = ResourcePool.current
         self.moduleList = modules
         self.channels = modules.compactMap { ($0 as? ModuleChannelOwner)?.moduleChannel }
+        let generation = input == nil ? 0 : machine.startInput()
+        // A module belongs to the first analyzer that takes it.
+        for channel in channels { _ = channel.claim(by: ObjectIdentifier(self)) }
         guard let input else { return }
-        let generation = machine.startInput()
         // Not kept in `inputTask`: it holds the analyzer weakly and ends with its sequence.
         Task(priority: self.options.priority) { [weak self] in
             await self?.beginAutonomous(input, generation: generation)
@@ -293,10 +295,11 @@ public final actor SpeechAnalyzer {
         a.sampleRate == b.sampleRate && a.channelCount == b.channelCount && a.sampleType == b.sampleType
     }
 
-    /// Callers waiting on the session (for tests that must know a request is registered).
-    var pendingWaiterCount: Int { waiting.count }
-    /// How many waiting calls have registered so far (monotonic; for tests).
-    private(set) var waitersRegistered = 0
+    /// Callers waiting on the session (harness extension, for tests and conformance scenarios that
+    /// must know a request is registered before the next step).
+    public var pendingWaiterCount: Int { waiting.count }
+    /// How many waiting calls have registered so far (monotonic; harness extension).
+    public private(set) var waitersRegistered = 0
 
     // MARK: Internals: input
 

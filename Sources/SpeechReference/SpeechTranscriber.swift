@@ -137,6 +137,10 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     /// Everything published so far, in order (harness extension: lets a benchmark timestamp results
     /// the moment a call returns, without a concurrent reader).
     public var publishedResults: [Result] { channel.broadcast.published }
+
+    /// Whether the results stream has ended, and with which error (harness extension).
+    public var streamFinished: Bool { channel.broadcast.isFinished }
+    public var streamError: (any Error)? { channel.broadcast.terminationError }
 }
 
 extension SpeechTranscriber: ModuleChannelOwner {

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Runs a set of scenarios on backends and checks that every clause has a scenario.
+public struct ConformanceSuite: Sendable {
+    public struct Result: Sendable {
+        public var backend: String
+        public var scenario: Scenario
+        public var outcome: ScenarioOutcome
+        public var seconds: Double
+    }
+
+    public var scenarios: [Scenario]
+    public var clauses: [Clause]
+
+    public init(scenarios: [Scenario], clauses: [Clause]) {
+        self.scenarios = scenarios
+        self.clauses = clauses
+    }
+
+    /// The built-in scenarios and clauses.
+    public static func builtIn() throws -> (ConformanceSuite, [ScenarioError]) {
+        guard let directory = ScenarioCatalog.builtInDirectory else { throw ScenarioError.unreadable(path: "Scenarios") }
+        let (scenarios, errors) = ScenarioCatalog.load(directory: directory)
+        return (ConformanceSuite(scenarios: scenarios, clauses: try ScenarioCatalog.clauses()), errors)
+    }
+
+    /// Clauses no scenario checks (each is a suite failure), and scenarios naming unknown clauses.
+    public var coverageProblems: [String] {
+        let covered = Set(scenarios.map(\.clause))
+        let known = Set(clauses.map(\.id))
+        return clauses.filter { !covered.contains($0.id) }.map { "clause \($0.id) has no scenario" }
+            + scenarios.filter { !known.contains($0.clause) }.map { "scenario \($0.id) names unknown clause \($0.clause)" }
+    }
+
+    /// Each clause with the scenarios that check it.
+    public var coverageTable: String {
+        clauses.map { clause in
+            let ids = scenarios.filter { $0.clause == clause.id }.map(\.id)
+            return "\(clause.id) (\(ids.count)): \(ids.isEmpty ? "NO SCENARIO" : ids.joined(separator: ", "))"
+        }.joined(separator: "\n")
+    }
+
+    public func run(backends: [String], filter: String? = nil) async -> [Result] {
+        var results: [Result] = []
+        let clock = ContinuousClock()
+        for backend in backends {
+            let runner = ScenarioRunner(backend: backend)
+            for scenario in scenarios where filter.map({ scenario.id.contains($0) || scenario.clause.contains($0) }) ?? true {
+                let start = clock.now
+                let outcome = await runner.run(scenario)
+                let elapsed = start.duration(to: clock.now)
+                results.append(Result(backend: backend, scenario: scenario, outcome: outcome,
+                                      seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
+            }
+        }
+        return results
+    }
+}

@@ -1,0 +1,361 @@
+import AVFAudio
+import CoreMedia
+import Engines
+import Foundation
+import SpeechCore
+import SpeechReference
+
+/// How a scenario went on a backend.
+public enum ScenarioOutcome: Sendable, Hashable {
+    case passed
+    case failed([String])
+    case skipped(String)
+    case error(String)
+}
+
+/// Runs scenarios against the reference analyzer on an engine: `scripted` (exact expectations
+/// included) or any registered engine (engine-independent expectations only).
+public struct ScenarioRunner: Sendable {
+    public var backend: String
+
+    public init(backend: String) { self.backend = backend }
+
+    public var isScripted: Bool { backend == "scripted" }
+
+    public func run(_ scenario: Scenario) async -> ScenarioOutcome {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let engine: any RecognitionEngine
+        if isScripted {
+            let words = (scenario.words ?? []).map { EngineScript.Word($0.text, start: $0.start, end: $0.end, revisions: $0.revisions) }
+            engine = ScriptedEngine(script: EngineScript(words: words, latency: scenario.latency ?? 0, revisionInterval: 0.1,
+                                                         endpointSilence: scenario.endpointSilence,
+                                                         faults: scenario.faultAt.map { [.throwAt($0, message: "planted fault")] } ?? []),
+                                    requiresAssets: scenario.requiresAssets ?? false)
+        } else {
+            if scenario.faultAt != nil || scenario.requiresAssets == true {
+                return .skipped("needs a planted fault or planted assets, which only the scripted engine has")
+            }
+            do { engine = try EngineRegistry.shared.make(backend) } catch { return .error("\(error)") }
+            for need in scenario.requires ?? [] {
+                let c = engine.capabilities
+                let has = ["partialResults": c.partialResults, "wordTimes": c.wordTimes, "alternatives": c.alternatives,
+                           "confidence": c.confidence][need] ?? false
+                if !has { return .skipped("\(backend) has no \(need)") }
+            }
+        }
+        let store = AssetStore(root: root, maximumReservedLocales: 2)
+        return await AssetStore.$current.withValue(store) {
+            await ResourcePool.$current.withValue(ResourcePool(limit: 64)) {
+                await EngineSelection.$override.withValue(engine) {
+                    let execution = ScenarioExecution(scenario: scenario, engine: engine, exact: isScripted)
+                    let result = await execution.run()
+                    await (engine as? WorkerEngine)?.shutdown()
+                    return result
+                }
+            }
+        }
+    }
+}
+
+/// One scenario's state while it runs.
+final class ScenarioExecution: @unchecked Sendable {
+    let scenario: Scenario
+    let engine: any RecognitionEngine
+    let exact: Bool
+    var modules: [any SpeechModule] = []
+    var transcribers: [SpeechTranscriber] = []
+    var analyzer: SpeechAnalyzer!
+    var problems: [String] = []
+    var pending: [String: Task<String, Never>] = [:]
+    var input: AsyncStream<AnalyzerInput>.Continuation?
+    var autonomousEnd = 0.0
+    let ranges = RangeLog()
+
+    init(scenario: Scenario, engine: any RecognitionEngine, exact: Bool) {
+        self.scenario = scenario
+        self.engine = engine
+        self.exact = exact
+    }
+
+    final class RangeLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [CMTimeRange] = []
+        func append(_ range: CMTimeRange) { lock.lock(); items.append(range); lock.unlock() }
+        var all: [CMTimeRange] { lock.lock(); defer { lock.unlock() }; return items }
+    }
+
+    func makeModule(_ spec: Scenario.ModuleSpec) -> any SpeechModule {
+        let locale = Locale(identifier: spec.locale ?? "en-US")
+        switch spec.kind {
+        case "dictation":
+            return DictationTranscriber(locale: locale, preset: .progressiveLongDictation, engine: engine)
+        case "detector":
+            return SpeechDetector(detectionOptions: .init(sensitivityLevel: .medium), reportResults: true)
+        default:
+            let presets: [String: SpeechTranscriber.Preset] = [
+                "transcription": .transcription, "transcriptionWithAlternatives": .transcriptionWithAlternatives,
+                "timeIndexedTranscriptionWithAlternatives": .timeIndexedTranscriptionWithAlternatives,
+                "progressiveTranscription": .progressiveTranscription, "timeIndexedProgressiveTranscription": .timeIndexedProgressiveTranscription,
+            ]
+            let transcriber = SpeechTranscriber(locale: locale, preset: presets[spec.preset ?? "progressiveTranscription"] ?? .progressiveTranscription,
+                                                engine: engine)
+            transcribers.append(transcriber)
+            return transcriber
+        }
+    }
+
+    func run() async -> ScenarioOutcome {
+        modules = scenario.modules.map(makeModule)
+        analyzer = SpeechAnalyzer(modules: modules)
+        let log = ranges
+        await analyzer.setVolatileRangeChangedHandler { range, _, _ in log.append(range) }
+        for (index, step) in scenario.steps.enumerated() {
+            await perform(step, index: index + 1)
+        }
+        input?.finish()
+        await analyzer.cancelAndFinishNow()
+        for (ref, task) in pending.sorted(by: { $0.key < $1.key }) {
+            _ = await task.value
+            _ = ref
+        }
+        await checkFinal()
+        return problems.isEmpty ? .passed : .failed(problems)
+    }
+
+    // MARK: Steps
+
+    static let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
+
+    func buffers(seconds: Double, start: Double?, rate: Double) -> [AnalyzerInput] {
+        let format = rate == 16_000 ? Self.format : AVAudioFormat(standardFormatWithSampleRate: rate, channels: 1)!
+        let count = max(1, Int((seconds / 0.1).rounded()))
+        var rng = SeededGenerator(seed: 11)
+        return (0..<count).map { i in
+            let frames = AVAudioFrameCount(rate / 10)
+            let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: frames)!
+            buffer.frameLength = frames
+            for k in 0..<Int(frames) { buffer.floatChannelData![0][k] = Float(rng.nextGaussian() * 0.01) }
+            let time = i == 0 ? start.map { CMTime(seconds: $0, preferredTimescale: CMTimeScale(rate)) } : nil
+            return AnalyzerInput(buffer: buffer, bufferStartTime: time)
+        }
+    }
+
+    /// How a call ended, in the words `expect` uses.
+    static func describe(_ body: () async throws -> Void) async -> String {
+        do {
+            try await body()
+            return "returns"
+        } catch is CancellationError {
+            return "cancelled"
+        } catch let error as SFSpeechError {
+            return "fails:\(error.code)"
+        } catch is EngineError {
+            return "fails:engine"
+        } catch is SpeechAnalyzerUsageError {
+            return "fails:usage"
+        } catch {
+            return "fails:other(\(error))"
+        }
+    }
+
+    func check(_ step: Scenario.Step, index: Int, outcome: String) {
+        guard let expected = step.expect, !(expected.hasPrefix("exact:") && !exact) else { return }
+        let wanted = expected.hasPrefix("exact:") ? String(expected.dropFirst(6)) : expected
+        if outcome != wanted { problems.append("step \(index) (\(step.do)): expected \(wanted), got \(outcome)") }
+    }
+
+    func call(_ step: Scenario.Step, index: Int, _ body: @escaping @Sendable () async throws -> Void) async {
+        if step.async == true {
+            let analyzer = self.analyzer!
+            let before = await analyzer.waitersRegistered
+            let done = DoneFlag()
+            let task = Task { () -> String in
+                let outcome = await Self.describe(body)
+                done.set()
+                return outcome
+            }
+            pending[step.ref ?? "step\(index)"] = task
+            while !done.isSet, await analyzer.waitersRegistered <= before { await Task.yield() }
+        } else {
+            check(step, index: index, outcome: await Self.describe(body))
+        }
+    }
+
+    final class DoneFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.lock(); value = true; lock.unlock() }
+        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    }
+
+    func perform(_ step: Scenario.Step, index: Int) async {
+        let analyzer = self.analyzer!
+        let time = step.time.map { CMTime(seconds: $0, preferredTimescale: 16_000) }
+        switch step.do {
+        case "feed":
+            let inputs = buffers(seconds: step.seconds ?? 0.1, start: step.start, rate: step.sampleRate ?? 16_000)
+            let stream = AsyncStream<AnalyzerInput> { c in inputs.forEach { c.yield($0) }; c.finish() }
+            await call(step, index: index) { _ = try await analyzer.analyzeSequence(stream) }
+        case "feedAsync":
+            if input == nil {
+                let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
+                input = continuation
+                check(step, index: index, outcome: await Self.describe { try await analyzer.start(inputSequence: stream) })
+            }
+            let inputs = buffers(seconds: step.seconds ?? 0.1, start: step.start, rate: step.sampleRate ?? 16_000)
+            autonomousEnd = (step.start ?? autonomousEnd) + Double(inputs.count) * 0.1
+            inputs.forEach { input?.yield($0) }
+            // Wait until the analyzer has taken this audio (or finished), without sleeping.
+            let target = CMTime(seconds: autonomousEnd - 1e-6, preferredTimescale: 1_000_000)
+            var spins = 0
+            while spins < 200_000, !(await analyzer.volatileRange.map { $0.end >= target } ?? false) {
+                if await analyzer.pendingWaiterCount == 0 && spins > 50_000 { break }
+                spins += 1
+                await Task.yield()
+            }
+        case "endInput":
+            input?.finish()
+        case "finalize":
+            await call(step, index: index) { try await analyzer.finalize(through: time) }
+        case "finish":
+            await call(step, index: index) { try await analyzer.finish(after: time ?? .zero) }
+        case "finalizeAndFinish":
+            await call(step, index: index) { try await analyzer.finalizeAndFinish(through: time ?? .zero) }
+        case "finishAtEndOfInput":
+            await call(step, index: index) { try await analyzer.finalizeAndFinishThroughEndOfInput() }
+        case "cancelBefore":
+            await analyzer.cancelAnalysis(before: time ?? .zero)
+        case "cancelAndFinishNow":
+            await analyzer.cancelAndFinishNow()
+        case "addModule":
+            let module = makeModule(Scenario.ModuleSpec(kind: step.value ?? "transcriber", preset: nil, locale: step.locale))
+            let all = modules + [module]
+            await call(step, index: index) { try await analyzer.setModules(all) }
+            if await analyzer.modules.count == all.count {
+                modules = all
+            } else if let transcriber = module as? SpeechTranscriber {
+                // Not taken (the session had finished): it is not one of the analyzer's modules.
+                transcribers.removeAll { $0 === transcriber }
+            }
+        case "removeModule":
+            var all = modules
+            if let i = step.module, all.indices.contains(i) { all.remove(at: i) }
+            let kept = all
+            await call(step, index: index) { try await analyzer.setModules(kept) }
+        case "await":
+            guard let ref = step.ref, let task = pending.removeValue(forKey: ref) else {
+                problems.append("step \(index): nothing started as '\(step.ref ?? "")'")
+                return
+            }
+            check(step, index: index, outcome: await task.value)
+        case "checkVolatileRange":
+            let range = await analyzer.volatileRange
+            let value = step.value ?? "nil"
+            let ok: Bool
+            if value == "nil" { ok = range == nil } else if let range {
+                let parts = value.components(separatedBy: ">=")
+                let bound = Double(parts.last ?? "") ?? 0
+                ok = parts.first == "start" ? range.start.seconds >= bound - 1e-6 : range.end.seconds >= bound - 1e-6
+            } else { ok = false }
+            if !ok { problems.append("step \(index): volatile range \(range.map { "\($0.start.seconds)–\($0.end.seconds)" } ?? "nil"), expected \(value)") }
+        case "checkStreams":
+            let module = step.module ?? 0
+            guard transcribers.indices.contains(module) else { return }
+            let state = streamState(transcribers[module])
+            if state != (step.value ?? "open") { problems.append("step \(index): stream of module \(module) is \(state), expected \(step.value ?? "open")") }
+        case "checkResults":
+            guard exact, let expected = step.value, let transcriber = transcribers.first else { return }
+            let text = finalText(transcriber)
+            if text != expected { problems.append("step \(index): final text \"\(text)\", expected \"\(expected)\"") }
+        case "reserve":
+            let locale = Locale(identifier: step.locale ?? "en-US")
+            check(step, index: index, outcome: await Self.describeValue { try await AssetInventory.reserve(locale: locale) })
+        case "release":
+            let locale = Locale(identifier: step.locale ?? "en-US")
+            let released = await AssetInventory.release(reservedLocale: locale)
+            check(step, index: index, outcome: released ? "true" : "false")
+        case "status":
+            let status = await AssetInventory.status(forModules: modules)
+            check(step, index: index, outcome: "\(status)")
+        case "installRequest":
+            let modules = self.modules
+            check(step, index: index, outcome: await Self.describeValue {
+                guard let request = try await AssetInventory.assetInstallationRequest(supporting: modules) else { return false }
+                try await request.downloadAndInstall()
+                return true
+            }.replacingOccurrences(of: "true", with: "installed").replacingOccurrences(of: "false", with: "nil"))
+        case "setContext":
+            let context = AnalysisContext()
+            context.contextualStrings[.general] = ["harness"]
+            await call(step, index: index) { try await analyzer.setContext(context) }
+        case "prepare":
+            await call(step, index: index) { try await analyzer.prepareToAnalyze(in: Self.format) }
+        case "bestFormat":
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
+            check(step, index: index, outcome: format == nil ? "nil" : "format")
+        case "useModuleElsewhere":
+            let module = modules[step.module ?? 0]
+            let other = SpeechAnalyzer(modules: [])
+            await call(step, index: index) { try await other.setModules([module]) }
+            await other.cancelAndFinishNow()
+        default:
+            problems.append("step \(index): unknown step \(step.do)")
+        }
+    }
+
+    static func describeValue(_ body: () async throws -> Bool) async -> String {
+        do { return try await body() ? "true" : "false" } catch let error as SFSpeechError { return "fails:\(error.code)" } catch {
+            return "fails:other(\(error))"
+        }
+    }
+
+    func streamState(_ transcriber: SpeechTranscriber) -> String {
+        transcriber.streamFinished ? (transcriber.streamError == nil ? "ended" : "failed") : "open"
+    }
+
+    func finalText(_ transcriber: SpeechTranscriber) -> String {
+        transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    // MARK: Final checks
+
+    func checkFinal() async {
+        let expect = scenario.expect
+        let exactOnly = Set(scenario.exact ?? ["finalText"])
+        if let text = expect.finalText, exact || !exactOnly.contains("finalText"), let transcriber = transcribers.first {
+            let got = finalText(transcriber)
+            if got != text { problems.append("final text \"\(got)\", expected \"\(text)\"") }
+        }
+        if let wanted = expect.streams {
+            for (i, transcriber) in transcribers.enumerated() where streamState(transcriber) != wanted {
+                problems.append("stream of module \(i) \(streamState(transcriber)), expected \(wanted)")
+            }
+        }
+        if expect.resultRules ?? true {
+            for (i, transcriber) in transcribers.enumerated() {
+                var lastFinalEnd = CMTime.negativeInfinity
+                for result in transcriber.publishedResults {
+                    if result.isFinal != (result.resultsFinalizationTime >= result.range.end) { problems.append("module \(i): isFinal rule broken by \(result)") }
+                    if result.alternatives.isEmpty || result.text != result.alternatives[0] { problems.append("module \(i): alternatives rule broken") }
+                    if result.isFinal && !result.text.characters.isEmpty {
+                        if result.range.start < lastFinalEnd { problems.append("module \(i): final results overlap at \(result.range.start.seconds)") }
+                        lastFinalEnd = result.range.end
+                    }
+                }
+            }
+        }
+        if expect.volatileRangeMonotonic ?? true {
+            for (a, b) in zip(ranges.all, ranges.all.dropFirst()) where b.start < a.start {
+                problems.append("volatile range start moved back from \(a.start.seconds) to \(b.start.seconds)")
+                break
+            }
+        }
+        if expect.noWaiters ?? true, await analyzer.pendingWaiterCount != 0 {
+            problems.append("\(await analyzer.pendingWaiterCount) callers still waiting after cancelAndFinishNow")
+        }
+        if expect.hadVolatileResults == true, exact, let transcriber = transcribers.first, !transcriber.publishedResults.contains(where: { !$0.isFinal }) {
+            problems.append("no volatile results")
+        }
+    }
+}

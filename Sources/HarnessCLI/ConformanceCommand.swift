@@ -1,0 +1,69 @@
+import Conformance
+import Engines
+import Foundation
+import Reports
+
+/// `speech-harness conformance`: the documented rules, as scenarios, against backends.
+enum ConformanceCommand {
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            path: "conformance", synopsis: "[--backend <id>...] [options]",
+            summary: "Run the conformance scenarios (one per documented clause or more) against backends.",
+            options: [
+                OptionSpec(name: "backend", value: "id", help: "Engine behind the reference analyzer (repeatable; default scripted).", repeatable: true),
+                OptionSpec(name: "filter", value: "text", help: "Only scenarios whose id or clause contains the text."),
+                OptionSpec(name: "scenarios", value: "dir", help: "Scenario folder (default: the built-in scenarios)."),
+                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here."),
+                OptionSpec(name: "coverage", value: nil, help: "Print each clause with its scenarios."),
+            ],
+            positionals: 0...0,
+            details: "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason."),
+    ]
+
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        var (suite, loadErrors) = try ConformanceSuite.builtIn()
+        if let directory = arguments.value("scenarios") {
+            let loaded = ScenarioCatalog.load(directory: URL(fileURLWithPath: directory))
+            suite.scenarios = loaded.scenarios
+            loadErrors = loaded.errors
+        }
+        for error in loadErrors { console.err("speech-harness conformance: \(error)") }
+        if arguments.has("coverage") { console.out(suite.coverageTable) }
+        let backends = arguments.all("backend").isEmpty ? ["scripted"] : arguments.all("backend")
+        for id in backends where EngineRegistry.shared.entry(id) == nil {
+            throw UsageError(message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))", command: path)
+        }
+        let filter = arguments.value("filter")
+        let chosen = suite
+        let results = try BlockingTask.run { await chosen.run(backends: backends, filter: filter) }.get()
+        var counts: [String: (passed: Int, failed: Int, skipped: Int, errors: Int)] = [:]
+        for result in results {
+            var c = counts[result.backend] ?? (0, 0, 0, 0)
+            switch result.outcome {
+            case .passed: c.passed += 1
+            case .failed(let problems):
+                c.failed += 1
+                console.out("FAIL \(result.backend) \(result.scenario.id) [\(result.scenario.clause)]: \(problems.joined(separator: "; "))")
+            case .skipped: c.skipped += 1
+            case .error(let message):
+                c.errors += 1
+                console.out("ERROR \(result.backend) \(result.scenario.id): \(message)")
+            }
+            counts[result.backend] = c
+        }
+        let coverage = filter == nil ? suite.coverageProblems : []
+        for problem in coverage { console.out("COVERAGE \(problem)") }
+        for backend in backends {
+            let c = counts[backend] ?? (0, 0, 0, 0)
+            console.out("\(backend): \(c.passed) passed, \(c.failed) failed, \(c.skipped) skipped, \(c.errors) errors")
+        }
+        console.out("clauses: \(suite.clauses.count), scenarios: \(suite.scenarios.count)")
+        if let junit = arguments.value("junit") {
+            try JUnitWriter.write(ConformanceReport.junit(results, coverageProblems: coverage, clauses: suite.clauses), to: junit)
+            let problems = JUnitWriter.validate(path: junit)
+            if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
+        }
+        let bad = counts.values.reduce(0) { $0 + $1.failed + $1.errors } + coverage.count + loadErrors.count
+        return bad == 0 ? 0 : 1
+    }
+}
