@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO"]),
         .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
         // Recognition engines behind SpeechCore's engine protocol, and the registry that names them.
-        .target(name: "Engines", dependencies: ["SpeechCore", "CPocketSphinx"]),
+        .target(name: "Engines", dependencies: ["SpeechCore", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
         // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
         .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"]),
         // `import Speech` on Linux: the reference plus the Apple names it is typed in.

@@ -67,7 +67,7 @@ final class ScenarioExecution: @unchecked Sendable {
     var transcribers: [SpeechTranscriber] = []
     var analyzer: SpeechAnalyzer!
     var problems: [String] = []
-    var pending: [String: Task<String, Never>] = [:]
+    var pending: [String: (task: Task<String, Never>, done: DoneFlag)] = [:]
     var input: AsyncStream<AnalyzerInput>.Continuation?
     var autonomousEnd = 0.0
     let ranges = RangeLog()
@@ -115,10 +115,7 @@ final class ScenarioExecution: @unchecked Sendable {
         }
         input?.finish()
         await analyzer.cancelAndFinishNow()
-        for (ref, task) in pending.sorted(by: { $0.key < $1.key }) {
-            _ = await task.value
-            _ = ref
-        }
+        for (_, entry) in pending.sorted(by: { $0.key < $1.key }) { _ = await entry.task.value }
         await checkFinal()
         return problems.isEmpty ? .passed : .failed(problems)
     }
@@ -175,7 +172,7 @@ final class ScenarioExecution: @unchecked Sendable {
                 done.set()
                 return outcome
             }
-            pending[step.ref ?? "step\(index)"] = task
+            pending[step.ref ?? "step\(index)"] = (task, done)
             while !done.isSet, await analyzer.waitersRegistered <= before { await Task.yield() }
         } else {
             check(step, index: index, outcome: await Self.describe(body))
@@ -244,11 +241,23 @@ final class ScenarioExecution: @unchecked Sendable {
             let kept = all
             await call(step, index: index) { try await analyzer.setModules(kept) }
         case "await":
-            guard let ref = step.ref, let task = pending.removeValue(forKey: ref) else {
+            guard let ref = step.ref, let entry = pending.removeValue(forKey: ref) else {
                 problems.append("step \(index): nothing started as '\(step.ref ?? "")'")
                 return
             }
-            check(step, index: index, outcome: await task.value)
+            // Everything runs on audio time, so a call that should have ended has ended once
+            // the analyzer is idle; a bounded number of yields tells "still waiting" from "slow".
+            var spins = 0
+            while !entry.done.isSet && spins < 100_000 {
+                spins += 1
+                await Task.yield()
+            }
+            guard entry.done.isSet else {
+                problems.append("step \(index): '\(ref)' is still waiting (expected \(step.expect ?? "it to end"))")
+                pending[ref] = entry
+                return
+            }
+            check(step, index: index, outcome: await entry.task.value)
         case "checkVolatileRange":
             let range = await analyzer.volatileRange
             let value = step.value ?? "nil"

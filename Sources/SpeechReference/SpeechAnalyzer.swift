@@ -56,6 +56,9 @@ public final actor SpeechAnalyzer {
     private var holdsResources = false
     private let options: Options
     private let pool: ResourcePool
+    /// A rule to break on purpose (mutation checks only; see ``PlantedFault``).
+    private let fault = PlantedFault.current
+    private var failuresDelivered = 0
 
     // MARK: Creating
 
@@ -332,6 +335,7 @@ public final actor SpeechAnalyzer {
             throw error
         }
         perform(machine.inputEnded(generation: generation))
+        if fault == .inputEndFinishes { await finishImmediately(machine.cancelAndFinish()) }
         return lastEnd
     }
 
@@ -341,7 +345,7 @@ public final actor SpeechAnalyzer {
             await failSession(SFSpeechError(.unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported"))
             return nil
         }
-        if !channels.isEmpty {
+        if !channels.isEmpty && fault != .wrongFormatAccepted {
             let accepted = Self.commonFormats(channels)
             guard accepted.contains(where: { Self.same($0, pcm.format) }) else {
                 let expected = accepted.map(\.description).joined(separator: " or ")
@@ -352,7 +356,11 @@ public final actor SpeechAnalyzer {
         let duration = MediaTime(sampleIndex: Int64(pcm.frameCount), sampleRate: pcm.format.sampleRate)
         let admitted: TimeRange?
         do {
-            admitted = try machine.admit(start: input.bufferStartTime, duration: duration)
+            if fault == .disorderAccepted, let start = input.bufferStartTime, let end = machine.admittedEnd, start < end {
+                admitted = try machine.admit(start: nil, duration: duration)
+            } else {
+                admitted = try machine.admit(start: input.bufferStartTime, duration: duration)
+            }
         } catch {
             await failSession(error)
             return nil
@@ -459,7 +467,10 @@ public final actor SpeechAnalyzer {
             case .finalize(let through, _):
                 do {
                     let consumed = machine.consumedEnd ?? through
-                    for channel in channels where !machine.isFinished || failure == nil {
+                    if fault == .finalizeReturnsEarly {
+                        for answer in machine.finalizeCompleted(through: through) { executeSync(answer) }
+                    }
+                    for channel in channels where (!machine.isFinished || failure == nil) && fault != .finalizeSkipsEngines {
                         try await channel.finalize(through: through, consumedEnd: consumed)
                     }
                     answers += machine.finalizeCompleted(through: through)
@@ -491,9 +502,15 @@ public final actor SpeechAnalyzer {
             switch outcome {
             case .success: continuation.resume()
             case .cancelled: continuation.resume(throwing: CancellationError())
-            case .failed: continuation.resume(throwing: failure ?? CancellationError())
+            case .failed:
+                failuresDelivered += 1
+                if fault == .errorReachesOneWaiter && failuresDelivered > 1 { continuation.resume(); return }
+                continuation.resume(throwing: failure ?? CancellationError())
             }
         case .volatileRangeChanged(let range, let changedStart, let changedEnd):
+            if fault == .volatileStartMovesBack && changedStart && range.start > .zero {
+                volatileHandler?(TimeRange(start: .zero, end: range.end), changedStart, changedEnd)
+            }
             volatileHandler?(range, changedStart, changedEnd)
         default:
             break
@@ -528,7 +545,9 @@ public final actor SpeechAnalyzer {
 
     /// Finishes without waiting for queued engine work (cancellation and errors).
     private func finishImmediately(_ actions: [AnalyzerStateMachine.Action]) async {
-        for channel in channels { channel.endResults(throwing: failure) }
+        if !(fault == .streamsStayOpenAfterFinish && failure == nil) {
+            for channel in channels { channel.endResults(throwing: failure) }
+        }
         for action in actions {
             if case .resume = action { executeSync(action) }
         }
@@ -538,7 +557,9 @@ public final actor SpeechAnalyzer {
     /// Ends result streams, stops reading input, closes engines and gives back resources.
     private func endSession() async {
         inputTask = nil
-        for channel in channels { channel.endResults(throwing: failure) }
+        if !(fault == .streamsStayOpenAfterFinish && failure == nil) {
+            for channel in channels { channel.endResults(throwing: failure) }
+        }
         if holdsResources {
             await ModelRetentionCache.shared.used(Set(channels.compactMap(\.resourceKey)), retention: options.modelRetention)
             pool.release(owner: ObjectIdentifier(self))
