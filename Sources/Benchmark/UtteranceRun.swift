@@ -90,19 +90,19 @@ public struct UtteranceRun: Sendable {
     }
 
     /// Runs `body`, failing with a timeout error if it takes longer than `seconds` of wall time:
-    /// a stuck engine or analyzer costs one utterance, never the run.
+    /// a stuck engine or analyzer costs one utterance, never the run. The body is cancelled; if it
+    /// cannot stop (a blocked C call) it is abandoned rather than waited for.
     func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
+        let once = ResumeOnce<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            once.continuation = continuation
+            let work = Task {
+                do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+            }
+            Task {
                 try? await Task.sleep(for: .seconds(seconds))
-                return nil
+                if once.resume(.failure(BenchTimeout(seconds: seconds))) { work.cancel() }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw BenchTimeout(seconds: seconds)
-            }
-            return value
         }
     }
 
@@ -183,6 +183,22 @@ public struct UtteranceRun: Sendable {
         return Outcome(hypothesis: hypothesis,
                        timeline: StreamingTimeline(events: events, referenceWords: reference, audioEnd: audioEnd),
                        computeSeconds: compute, audioSeconds: audioEnd)
+    }
+}
+
+/// Resumes a continuation once, whoever comes first.
+final class ResumeOnce<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    var continuation: CheckedContinuation<T, any Error>?
+
+    @discardableResult
+    func resume(_ result: Result<T, any Error>) -> Bool {
+        lock.lock()
+        let pending = continuation
+        continuation = nil
+        lock.unlock()
+        pending?.resume(with: result)
+        return pending != nil
     }
 }
 

@@ -205,12 +205,7 @@ final class ScenarioExecution: @unchecked Sendable {
             inputs.forEach { input?.yield($0) }
             // Wait until the analyzer has taken this audio (or finished), without sleeping.
             let target = CMTime(seconds: autonomousEnd - 1e-6, preferredTimescale: 1_000_000)
-            var spins = 0
-            while spins < 200_000, !(await analyzer.volatileRange.map { $0.end >= target } ?? false) {
-                if await analyzer.pendingWaiterCount == 0 && spins > 50_000 { break }
-                spins += 1
-                await Task.yield()
-            }
+            await waitUntil { await analyzer.volatileRange.map { $0.end >= target } ?? false }
         case "endInput":
             input?.finish()
         case "finalize":
@@ -245,13 +240,9 @@ final class ScenarioExecution: @unchecked Sendable {
                 problems.append("step \(index): nothing started as '\(step.ref ?? "")'")
                 return
             }
-            // Everything runs on audio time, so a call that should have ended has ended once
-            // the analyzer is idle; a bounded number of yields tells "still waiting" from "slow".
-            var spins = 0
-            while !entry.done.isSet && spins < 100_000 {
-                spins += 1
-                await Task.yield()
-            }
+            // On the scripted engine everything runs on audio time, so a bounded number of yields
+            // tells "still waiting" from "slow"; real engines compute, so they get wall time.
+            await waitUntil { entry.done.isSet }
             guard entry.done.isSet else {
                 problems.append("step \(index): '\(ref)' is still waiting (expected \(step.expect ?? "it to end"))")
                 pending[ref] = entry
@@ -310,6 +301,19 @@ final class ScenarioExecution: @unchecked Sendable {
             await other.cancelAndFinishNow()
         default:
             problems.append("step \(index): unknown step \(step.do)")
+        }
+    }
+
+    /// Yields until `condition` holds: at most 100,000 times on the scripted engine (virtual
+    /// time, no sleeping), at most 60 s of wall time on a real engine.
+    func waitUntil(_ condition: () async -> Bool) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(60))
+        var spins = 0
+        while !(await condition()) {
+            spins += 1
+            if exact ? spins > 100_000 : clock.now > deadline { return }
+            await Task.yield()
         }
     }
 

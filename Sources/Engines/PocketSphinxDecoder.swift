@@ -1,6 +1,7 @@
 import CPocketSphinx
 import Foundation
 import SpeechCore
+import Synchronization
 
 /// How to set up a PocketSphinx decoder (Debian's pocketsphinx-en-us model by default).
 public struct PocketSphinxConfiguration: Sendable, Hashable {
@@ -38,8 +39,7 @@ public struct PocketSphinxConfiguration: Sendable, Hashable {
     var arguments: [String] {
         // Silence removal would drop frames before decoding and shift every word time; the decoder
         // keeps all frames and its voice-activity state is still reported.
-        var args = ["-hmm", acousticModel, "-dict", dictionary, "-samprate", String(Int(sampleRate)), "-logfn", logFile,
-                    "-remove_silence", "no"]
+        var args = ["-hmm", acousticModel, "-dict", dictionary, "-samprate", String(Int(sampleRate)), "-remove_silence", "no"]
         switch search {
         case .languageModel(let path): args += ["-lm", path]
         case .grammar(let path): args += ["-jsgf", path]
@@ -55,7 +55,23 @@ final class PocketSphinxDecoder {
     private let config: OpaquePointer
     let frameRate: Double = 100
 
+    /// The library keeps its log file in a process-wide variable: it is set once, and decoders are
+    /// created one at a time (two threads in ps_init closed each other's log file and hung in stdio).
+    private static let setUp = Mutex<String?>(nil)
+
     init(_ configuration: PocketSphinxConfiguration) throws {
+        let (decoder, config) = try PocketSphinxDecoder.setUp.withLock { logFile -> (OpaquePointer, OpaquePointer) in
+            if logFile != configuration.logFile {
+                err_set_logfile(configuration.logFile)
+                logFile = configuration.logFile
+            }
+            return try PocketSphinxDecoder.create(configuration)
+        }
+        self.decoder = decoder
+        self.config = config
+    }
+
+    private static func create(_ configuration: PocketSphinxConfiguration) throws -> (OpaquePointer, OpaquePointer) {
         var argv = configuration.arguments.map { strdup($0) }
         defer { argv.forEach { free($0) } }
         let parsed = argv.withUnsafeMutableBufferPointer { buffer in
@@ -69,8 +85,7 @@ final class PocketSphinxDecoder {
             throw EngineError.failed(engine: "pocketsphinx",
                                      reason: "cannot load the model (see \(configuration.logFile)): \(configuration.acousticModel)")
         }
-        self.config = parsed
-        self.decoder = decoder
+        return (decoder, parsed)
     }
 
     deinit {
