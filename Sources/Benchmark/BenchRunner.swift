@@ -38,11 +38,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
         return .whole
     }
 
-    static func stableHash(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
+    static func stableHash(_ text: String) -> UInt64 { StableHash.fnv1a(text) }
 
     public var description: String { "\(index)/\(count)" }
 }

@@ -252,12 +252,7 @@ public struct CorpusBuilder {
 
     // MARK: Helpers
 
-    /// FNV-1a: a hash that, unlike `Hasher`, is the same in every process.
-    static func stableHash(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
+    static func stableHash(_ text: String) -> UInt64 { StableHash.fnv1a(text) }
 
     /// Letters, digits, `-` and `.` only, so ids are safe as file names everywhere.
     public static func safeID(_ id: String) -> String {

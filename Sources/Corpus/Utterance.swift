@@ -1,3 +1,5 @@
+import Metrics
+
 /// One entry of a corpus: an audio file (or a part of one), what is said in it, and who says it.
 ///
 /// This is the record of our JSON-lines manifest format (see `Corpus/README.md`); the Kaldi,
@@ -26,17 +28,8 @@ public struct Utterance: Codable, Sendable, Hashable {
 
     public enum Split: String, Codable, Sendable, CaseIterable { case enrollment, test }
 
-    public struct AlignedWord: Codable, Sendable, Hashable {
-        public var word: String
-        public var start: Double
-        public var end: Double
-
-        public init(word: String, start: Double, end: Double) {
-            self.word = word
-            self.start = start
-            self.end = end
-        }
-    }
+    /// A word and its span in the audio (seconds).
+    public typealias AlignedWord = StreamingTimeline.TimedWord
 
     public init(id: String, audio: String, reference: String, locale: String, speaker: String, task: String,
                 duration: Double, offset: Double? = nil, tier: String? = nil, split: Split? = nil,

@@ -28,3 +28,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// FNV-1a: a string hash that, unlike `Hasher`, is the same in every process and on every run
+/// (for seeds derived from names and for stable shards).
+public enum StableHash {
+    public static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}
