@@ -33,8 +33,11 @@ public struct UtteranceRecord: Codable, Sendable, Hashable {
     public var policy: String
     public var words: ErrorCounts
     public var characters: ErrorCounts
-    /// Engine and analyzer compute for the utterance (seconds of wall time spent in calls).
+    /// Engine and analyzer compute for the utterance (seconds of wall time spent in calls), model
+    /// loading excluded.
     public var computeSeconds: Double
+    /// Time to prepare the engine for this utterance (session and model load), apart from compute.
+    public var loadSeconds: Double?
     public var timeline: StreamingTimeline
     public var measures: StreamingMeasures
     /// sclite-style alignment of the scored texts.
@@ -66,7 +69,7 @@ public struct UtteranceRun: Sendable {
             engine: engine.id, manifest: manifest, id: utterance.id, speaker: utterance.speaker, task: utterance.task,
             tier: utterance.tier ?? (manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? "",
             audioSeconds: utterance.duration, reference: utterance.reference, hypothesis: "", policy: policy.name,
-            words: ErrorCounts(), characters: ErrorCounts(), computeSeconds: 0,
+            words: ErrorCounts(), characters: ErrorCounts(), computeSeconds: 0, loadSeconds: nil,
             timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 0),
             measures: StreamingMeasures(emissionDelays: [], hadRevisions: false), alignment: "", error: nil)
         do {
@@ -75,6 +78,7 @@ public struct UtteranceRun: Sendable {
             }
             record.audioSeconds = outcome.audioSeconds
             record.computeSeconds = outcome.computeSeconds
+            record.loadSeconds = outcome.loadSeconds
             record.hypothesis = outcome.hypothesis
             record.timeline = outcome.timeline
             record.measures = StreamingMeasures.measure(outcome.timeline)
@@ -110,6 +114,7 @@ public struct UtteranceRun: Sendable {
         var hypothesis: String
         var timeline: StreamingTimeline
         var computeSeconds: Double
+        var loadSeconds: Double
         var audioSeconds: Double
     }
 
@@ -130,6 +135,10 @@ public struct UtteranceRun: Sendable {
                                       options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
         let avFormat = AVAudioFormat(standardFormatWithSampleRate: format.sampleRate, channels: 1)!
         let clock = ContinuousClock()
+        // Loading (engine session, model) is measured apart, as load time, not compute.
+        let loadStart = clock.now
+        try await analyzer.prepareToAnalyze(in: avFormat)
+        let load = loadStart.duration(to: clock.now).seconds
         let wallStart = clock.now
         var virtualNow = 0.0
         var compute = 0.0
@@ -182,7 +191,7 @@ public struct UtteranceRun: Sendable {
         }
         return Outcome(hypothesis: hypothesis,
                        timeline: StreamingTimeline(events: events, referenceWords: reference, audioEnd: audioEnd),
-                       computeSeconds: compute, audioSeconds: audioEnd)
+                       computeSeconds: compute, loadSeconds: load, audioSeconds: audioEnd)
     }
 }
 

@@ -117,6 +117,21 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
         let samples = audio.int16Channels.first ?? []
         let end = start + audio.duration
+        if decoding == .wholeUtterance && !gapAhead(start) {
+            // Only bookkeeping: keep the samples. No C call runs here, so the queue is taken
+            // synchronously (no thread hop per chunk); decoding happens when finalised.
+            return try queue.sync { [self] in
+                guard decoder != nil, !closed else { throw CancellationError() }
+                if utteranceOrigin == nil {
+                    utteranceOrigin = start
+                    if finalizedThrough < start { finalizedThrough = start }
+                }
+                pending += samples
+                expectedStart = end
+                consumedEnd = end
+                return HypothesisUpdate(computeSeconds: 0)
+            }
+        }
         return try await onQueue { [self] in
             let clock = DispatchTime.now()
             guard let decoder, !closed else { throw CancellationError() }
@@ -152,6 +167,11 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
             update.computeSeconds = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
             return update
         }
+    }
+
+    /// Whether audio starting at `start` leaves a gap after the utterance in progress.
+    private func gapAhead(_ start: MediaTime) -> Bool {
+        queue.sync { expectedStart.map { $0 != start } ?? false && utteranceOrigin != nil }
     }
 
     func finalize(through time: MediaTime) async throws -> HypothesisUpdate {

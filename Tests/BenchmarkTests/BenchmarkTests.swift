@@ -88,7 +88,7 @@ struct BenchmarkTests {
         let store = RecordStore(path: dir.path("s.jsonl"))
         let record = UtteranceRecord(engine: "e", manifest: "m", id: "a", speaker: "s", task: "t", tier: "x", audioSeconds: 1,
                                      reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1), characters: ErrorCounts(hits: 1),
-                                     computeSeconds: 0.1, timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
+                                     computeSeconds: 0.1, loadSeconds: nil, timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
                                      measures: StreamingMeasures(), alignment: "", error: nil)
         store.append(record)
         let handle = try #require(FileHandle(forWritingAtPath: store.path))
