@@ -199,7 +199,9 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
     }
 
     func close() async {
-        _ = try? await onQueue { [self] in
+        // Freeing a decoder takes milliseconds of model teardown; it happens on the session's
+        // queue after this returns, so closing costs the caller nothing.
+        queue.async { [self] in
             closed = true
             decoder = nil
         }
