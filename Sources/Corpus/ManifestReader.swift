@@ -97,16 +97,12 @@ public enum ManifestReader {
             let lineNumber = index + 1
             if text.allSatisfy(\.isWhitespace) { continue }
             let fields = RecordFields(file: path, line: lineNumber)
-            do {
+            record(fields, into: &load) { load in
                 let utterance = try parse(fields, try fields.object(text))
                 try check(utterance, fields: fields)
                 if let first = firstLine[utterance.id] { throw fields.issue(.duplicateID(utterance.id, firstLine: first)) }
                 firstLine[utterance.id] = lineNumber
                 load.append(utterance, line: lineNumber)
-            } catch let issue as ManifestIssue {
-                load.issues.append(issue)
-            } catch {
-                load.issues.append(fields.issue(.malformedJSON("\(error)")))
             }
         }
         return load
@@ -162,7 +158,7 @@ public enum ManifestReader {
             let (id, text) = keyValue(line) ?? (line.trimmingCharacters(in: .whitespaces), "")
             let fields = RecordFields(file: textFile, line: lineNumber)
             fields.utteranceID = id
-            do {
+            record(fields, into: &load) { load in
                 if let first = firstLine[id] { throw fields.issue(.duplicateID(id, firstLine: first)) }
                 let audio: String, offset: Double?, duration: Double
                 if !segments.isEmpty {
@@ -183,10 +179,6 @@ public enum ManifestReader {
                 try check(utterance, fields: fields, durationKnown: duration >= 0)
                 firstLine[id] = lineNumber
                 load.append(utterance, line: lineNumber)
-            } catch let issue as ManifestIssue {
-                load.issues.append(issue)
-            } catch {
-                load.issues.append(fields.issue(.malformedJSON("\(error)")))
             }
         }
         return load
@@ -215,7 +207,7 @@ public enum ManifestReader {
                 let fields = RecordFields(file: file, line: index + 1)
                 let (id, text) = keyValue(line) ?? (line.trimmingCharacters(in: .whitespaces), "")
                 fields.utteranceID = id
-                do {
+                record(fields, into: &load) { load in
                     if firstSeen[id] != nil { throw fields.issue(.duplicateID(id, firstLine: 0)) }
                     let speaker = id.split(separator: "-").first.map(String.init) ?? "unknown"
                     let utterance = Utterance(id: id, audio: (folder.isEmpty ? "" : folder + "/") + id + ".flac",
@@ -223,10 +215,6 @@ public enum ManifestReader {
                     try check(utterance, fields: fields, durationKnown: false)
                     firstSeen[id] = file
                     load.append(utterance, line: index + 1)
-                } catch let issue as ManifestIssue {
-                    load.issues.append(issue)
-                } catch {
-                    load.issues.append(fields.issue(.malformedJSON("\(error)")))
                 }
             }
         }
@@ -234,6 +222,17 @@ public enum ManifestReader {
     }
 
     // MARK: Shared checks
+
+    /// Runs one entry's reading; a problem becomes an issue of the load and reading goes on.
+    static func record(_ fields: RecordFields, into load: inout ManifestLoad, _ body: (inout ManifestLoad) throws -> Void) {
+        do {
+            try body(&load)
+        } catch let issue as ManifestIssue {
+            load.issues.append(issue)
+        } catch {
+            load.issues.append(fields.issue(.malformedJSON("\(error)")))
+        }
+    }
 
     static func check(_ utterance: Utterance, fields: RecordFields, durationKnown: Bool = true) throws {
         if utterance.id.isEmpty { throw fields.issue(.invalidValue(field: "id", reason: "empty")) }
