@@ -66,3 +66,49 @@ struct ConformanceTests {
         #expect(errors.map(\.description).contains { $0.contains("wrong-type.json") && $0.contains("wrong type") })
     }
 }
+
+/// A third-party JUnit reader (junitparser, from PyPI, in the bootstrap environment) reads our
+/// files back with the counts, names, failures and skips we wrote.
+@Suite("JUnit read back by junitparser")
+struct JUnitParserTests {
+    static let python = SystemFixture.packageRoot + "/.venv/bin/python"
+    static let available = SystemFixture.isCI || FileManager.default.isExecutableFile(atPath: python)
+
+    @Test(.enabled(if: available)) func junitparserSeesWhatWeWrote() async throws {
+        let (suite, _) = try ConformanceSuite.builtIn()
+        var results = await suite.run(backends: ["scripted"], filter: "cancel")
+        results.append(ConformanceSuite.Result(backend: "scripted", scenario: results[0].scenario, outcome: .skipped("no partial results"), seconds: 0.5))
+        results.append(ConformanceSuite.Result(backend: "scripted", scenario: results[1].scenario, outcome: .failed(["expected returns, got cancelled"]), seconds: 0.25))
+        let dir = try TemporaryDirectory()
+        let path = dir.path("c.xml")
+        try JUnitWriter.write(ConformanceReport.junit(results, coverageProblems: [], clauses: suite.clauses), to: path)
+        let script = """
+        import sys
+        from junitparser import JUnitXml, Failure, Skipped, Error
+        xml = JUnitXml.fromfile(sys.argv[1])
+        for s in xml:
+            print("suite", s.name, s.tests, s.failures, s.errors, s.skipped)
+            for c in s:
+                kind = "pass"
+                for r in c.result:
+                    kind = type(r).__name__.lower()
+                print("case", c.classname, c.name, kind)
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.python)
+        process.arguments = ["-c", script, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "suite conformance.scripted \(results.count) 1 0 1")
+        let cases = lines.filter { $0.hasPrefix("case ") }
+        #expect(cases.count == results.count)
+        #expect(cases.filter { $0.hasSuffix(" failure") }.count == 1)
+        #expect(cases.filter { $0.hasSuffix(" skipped") }.count == 1)
+        #expect(cases.contains("case conformance.scripted.sa-cancel cancel-before-drops pass"))
+    }
+}
