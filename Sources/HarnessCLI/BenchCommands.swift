@@ -3,6 +3,7 @@ import AVFAudio
 import CoreMedia
 import Engines
 import Foundation
+import Metrics
 import SpeechReference
 
 /// `speech-harness bench …`: measurements that are goals, not tests.
@@ -19,6 +20,11 @@ enum BenchCommands {
             positionals: 1...1,
             details: "Peak RSS is the process's high-water mark (VmHWM), so it includes the tool itself."),
         CommandSpec(
+            path: "bench scoring", synopsis: "<references.txt> <hypotheses.txt>",
+            summary: "Time WER scoring of line-paired texts (for comparison with other scorers).",
+            options: [], positionals: 2...2,
+            details: "Texts are scored as given (no normaliser). Prints the pooled WER and the time it took."),
+        CommandSpec(
             path: "bench analyzer", synopsis: "[options]",
             summary: "Push synthetic audio through SpeechAnalyzer + SpeechTranscriber on the scripted engine.",
             options: [
@@ -32,6 +38,7 @@ enum BenchCommands {
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         if path == "bench analyzer" { return try analyzer(arguments, console) }
+        if path == "bench scoring" { return try scoring(arguments, console) }
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
         let rate = try arguments.double("rate", command: path)
         let quality = try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
@@ -77,6 +84,30 @@ extension BenchCommands {
         console.out(String(format: "audio: %d s in %d buffers of %d ms (%@)\nwall: %.3f s (%.0fx real time)\nresults: %d (%d final), final words %d\npeak RSS: %.1f MB",
                            seconds, report.buffers, chunkMS, presetName, report.wallSeconds, Double(seconds) / max(report.wallSeconds, 1e-9),
                            report.results, report.finals, report.finalWords, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576))
+        return 0
+    }
+}
+
+extension BenchCommands {
+    static func scoring(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let files = try arguments.positionals.map { path -> [String] in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw UsageError(message: "cannot read '\(path)'", command: "bench scoring")
+            }
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(text.hasSuffix("\n") ? 1 : 0).map { $0 }
+        }
+        guard files[0].count == files[1].count else {
+            throw UsageError(message: "the files have \(files[0].count) and \(files[1].count) lines", command: "bench scoring")
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var total = ErrorCounts()
+        for (reference, hypothesis) in zip(files[0], files[1]) {
+            total += WordAligner.alignWords(reference: reference, hypothesis: hypothesis).counts
+        }
+        let elapsed = start.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        console.out(String(format: "pairs %d\nwer %.6f\nseconds %.4f", files[0].count, total.errorRate, seconds))
         return 0
     }
 }
