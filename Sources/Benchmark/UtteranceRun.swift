@@ -161,7 +161,7 @@ public struct UtteranceRun: Sendable {
             let start = clock.now
             try await body()
             let elapsed = start.duration(to: clock.now)
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            return elapsed.seconds
         }
 
         while let chunk = try chunker.next() {
@@ -231,8 +231,4 @@ struct SingleInput: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input: input) }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

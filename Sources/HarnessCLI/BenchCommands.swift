@@ -55,7 +55,7 @@ enum BenchCommands {
             for x in chunk.samples { energy += Double(x * x) }
         }
         let elapsed = started.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.seconds
         let audioSeconds = Double(frames) / chunker.outputRate
         console.out(String(format: "file: %@\naudio: %.1f s at %d Hz in %d chunks of %d ms\nwall: %.3f s (%.0fx real time)\npeak RSS: %.1f MB\nrms: %.6f",
                            file, audioSeconds, Int(chunker.outputRate), chunks, chunkMS, seconds,
@@ -106,7 +106,7 @@ extension BenchCommands {
             total += WordAligner.alignWords(reference: reference, hypothesis: hypothesis).counts
         }
         let elapsed = start.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.seconds
         console.out(String(format: "pairs %d\nwer %.6f\nseconds %.4f", files[0].count, total.errorRate, seconds))
         return 0
     }
@@ -171,7 +171,7 @@ enum AnalyzerBenchmark {
         if let last { try await analyzer.finalizeAndFinish(through: last) }
         let elapsed = started.duration(to: clock.now)
         let (results, finals, finalWords) = try await counter.value
-        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let wall = elapsed.seconds
         return Report(wallSeconds: wall, buffers: count, results: results, finals: finals, finalWords: finalWords)
     }
 }

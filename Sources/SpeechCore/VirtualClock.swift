@@ -70,3 +70,8 @@ public final class VirtualClock: Clock, Sendable {
         woken.forEach { $0.continuation.resume() }
     }
 }
+
+extension Duration {
+    /// The duration as floating-point seconds.
+    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

@@ -37,7 +37,7 @@ public final class CaptureInputSequenceProvider<C: Clock>: @unchecked Sendable w
 
     /// Timed inputs released at the pace of real time.
     public var analyzerInputs: AsyncThrowingStream<AnalyzerInput, any Error> {
-        let chunkSeconds = Double(chunkDuration.components.seconds) + Double(chunkDuration.components.attoseconds) * 1e-18
+        let chunkSeconds = chunkDuration.seconds
         let source: AudioFileInputSequence
         do {
             source = try AudioFileInputSequence(file: file, format: analyzerFormat, chunkSeconds: chunkSeconds)
