@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AudioIO", targets: ["AudioIO"]),
         .library(name: "Corpus", targets: ["Corpus"]),
         .library(name: "Metrics", targets: ["Metrics"]),
+        .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Engines", targets: ["Engines"]),
         .library(name: "SpeechReference", targets: ["SpeechReference"]),
         .executable(name: "speech-harness", targets: ["speech-harness"]),
@@ -48,8 +49,10 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["SpeechCore"]),
         .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO"]),
         .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
+        // Signal processing and template recognition for the DSP engine: pure Swift, no I/O.
+        .target(name: "DSP", dependencies: ["SpeechCore"]),
         // Recognition engines behind SpeechCore's engine protocol, and the registry that names them.
-        .target(name: "Engines", dependencies: ["SpeechCore", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
+        .target(name: "Engines", dependencies: ["SpeechCore", "DSP", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
         // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
         .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"]),
         // `import Speech` on Linux: the reference plus the Apple names it is typed in.
@@ -76,6 +79,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["SpeechReference", "AudioIO"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
@@ -86,7 +90,7 @@ let package = Package(
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
         .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI"]),
         // Real engines through the reference analyzer, on real audio.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "Corpus", "AudioIO", "AVFAudio", "CoreMedia"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "DSP", "Corpus", "AudioIO", "AVFAudio", "CoreMedia"]),
         .testTarget(name: "SystemLibraryTests",
                     dependencies: ["CSndFile", "CSampleRate", "CLibXML2", "CPocketSphinx", "CSpanDSP"]),
     ],

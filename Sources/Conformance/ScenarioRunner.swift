@@ -37,6 +37,11 @@ public struct ScenarioRunner: Sendable {
                 return .skipped("needs a planted fault or planted assets, which only the scripted engine has")
             }
             do { engine = try EngineRegistry.shared.make(backend) } catch { return .error("\(error)") }
+            // A rate the scenario calls wrong may be one this engine takes natively.
+            if let step = scenario.steps.first(where: { $0.expect == "fails:unexpectedAudioFormat" && $0.sampleRate != nil }),
+               let rate = step.sampleRate, engine.capabilities.formats.contains(where: { $0.sampleRate == rate }) {
+                return .skipped("\(backend) takes \(Int(rate)) Hz audio natively, so it is not a wrong format here")
+            }
             for need in scenario.requires ?? [] {
                 let c = engine.capabilities
                 let has = ["partialResults": c.partialResults, "wordTimes": c.wordTimes, "alternatives": c.alternatives,
@@ -45,6 +50,18 @@ public struct ScenarioRunner: Sendable {
             }
         }
         let store = AssetStore(root: root, maximumReservedLocales: 2)
+        if !isScripted {
+            // A real engine's assets (templates, models) are installed first, as an app would
+            // through AssetInventory; the scenarios about installation use the scripted engine.
+            for locale in Set((["en-US"] + scenario.modules.compactMap(\.locale) + scenario.steps.compactMap(\.locale)).filter { engine.supports(locale: $0) }) {
+                guard let package = engine.assetPackage(for: locale) else { continue }
+                do {
+                    try await store.install(package, progress: Progress(totalUnitCount: Int64(package.totalBytes)))
+                } catch {
+                    return .error("installing \(package.id): \(error)")
+                }
+            }
+        }
         return await AssetStore.$current.withValue(store) {
             await ResourcePool.$current.withValue(ResourcePool(limit: 64)) {
                 await EngineSelection.$override.withValue(engine) {

@@ -8,7 +8,7 @@ import SpeechCore
 public struct CorpusBuilder {
     public static let tiers = ["real-en", "real-en-8k", "real-digits-en", "real-digits-en-8k",
                                "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru",
-                               "synthetic-digits-en", "synthetic-commands-en"]
+                               "synthetic-digits-en", "synthetic-commands-en", "synthetic-words-en"]
 
     public let recipe: CorpusRecipe
     public let output: String
@@ -42,6 +42,7 @@ public struct CorpusBuilder {
             case "real-en-8k": result = try buildRealEnglish(tier: tier, wideband: false)
             case "synthetic-digits-en": result = try buildSynthetic(tier: tier, task: "digits")
             case "synthetic-commands-en": result = try buildSynthetic(tier: tier, task: "commands")
+            case "synthetic-words-en": result = try buildIsolatedWords(tier: tier)
             default:
                 let wideband = !tier.hasSuffix("-8k")
                 let language = tier.replacingOccurrences(of: "real-digits-", with: "").replacingOccurrences(of: "-8k", with: "")
@@ -237,6 +238,32 @@ public struct CorpusBuilder {
         }
         result.tier = tier
         return result
+    }
+
+    /// Every vocabulary entry (the digit words, "oh", the commands) said alone by each enrollment
+    /// voice at each rate: the exemplars template-based engines enroll from. Enrollment split only.
+    func buildIsolatedWords(tier: String) throws -> TierResult {
+        let s = recipe.synthetic
+        let writer = try TierWriter(root: output, tier: tier)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("speech-harness-words-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let vocabulary = (SpokenForm.digitWords["en"]! + ["oh"]).map { ($0, "digits") } + s.commands.map { ($0, "commands") }
+        for voice in s.voices where voice.split == .enrollment {
+            let settings: [String] = voice.synthesizer == "flite" ? s.fliteStretches.map { String($0) } : s.espeakRates.map(String.init)
+            for setting in settings {
+                for (text, task) in vocabulary {
+                    let wav = scratch.appendingPathComponent("word.wav").path
+                    try synthesize(text: text, voice: voice, setting: setting, to: wav)
+                    let (raw, rate) = try AudioFileReader.readMono(path: wav)
+                    let samples = try SampleRateConverter.convert(raw, from: rate, to: recipe.sampleRate, quality: .best)
+                    let id = Self.safeID("\(tier)-\(voice.synthesizer)-\(voice.voice)-\(setting)-\(text.replacingOccurrences(of: " ", with: "-"))")
+                    try writer.add(id: id, samples: samples, sampleRate: recipe.sampleRate, reference: text, locale: "en-US",
+                                   speaker: "\(voice.synthesizer):\(voice.voice)", task: task, split: .enrollment)
+                }
+            }
+        }
+        return try writer.finish()
     }
 
     func synthesize(text: String, voice: CorpusRecipe.Voice, setting: String, to path: String) throws {

@@ -31,6 +31,11 @@ public final class EngineRegistry: Sendable {
             registry.register(Entry(id: engine.id, summary: "CMU PocketSphinx 0.8 (Debian), \(what)", preference: 20 + preference,
                                     make: { engine }))
         }
+        for (preference, task) in DSPEngine.Task.allCases.enumerated() {
+            let what = task == .all ? "digits and commands" : task.rawValue
+            registry.register(Entry(id: DSPEngine(task: task).id, summary: "DSP reference: MFCC and one-pass DTW over enrolled templates, \(what)",
+                                    preference: 40 + preference, make: { DSPEngine(task: task) }))
+        }
         registry.register(Entry(id: "whisper", summary: "Whisper tiny.en (faster-whisper, int8) in a worker process", preference: 10,
                                 make: { WhisperWorker.engine() }))
         return registry

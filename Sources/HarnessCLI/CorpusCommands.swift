@@ -121,5 +121,5 @@ enum CorpusCommands {
 
 /// Bumped when the builder changes what it writes, so an old build is not taken as current.
 enum CorpusRecipeStamp {
-    static let version = "builder-1"
+    static let version = "builder-2"
 }

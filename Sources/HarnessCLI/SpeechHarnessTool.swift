@@ -20,8 +20,8 @@ public struct Console: Sendable {
 public enum SpeechHarnessTool {
     public static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + ConformanceCommand.specs + BenchRunCommand.specs
-        + BenchCommands.specs
+    static let commands: [CommandSpec] = CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + EnrollCommand.specs + ConformanceCommand.specs + BenchRunCommand.specs
+        + BenchCommands.specs + EngineBenchCommand.specs
 
     static func overview() -> String {
         var lines = [
@@ -93,8 +93,10 @@ public enum SpeechHarnessTool {
         case "corpus": return try CorpusCommands.run(path, arguments, console)
         case "audio": return try AudioCommands.run(path, arguments, console)
         case "bench":
+            if path == "bench engine" { return try EngineBenchCommand.run(path, arguments, console) }
             return path == "bench" ? try BenchRunCommand.run(path, arguments, console) : try BenchCommands.run(path, arguments, console)
         case "engines": return try EngineCommands.run(path, arguments, console)
+        case "engine": return try EnrollCommand.run(path, arguments, console)
         case "merge": return try BenchRunCommand.run(path, arguments, console)
         case "conformance": return try ConformanceCommand.run(path, arguments, console)
         default: throw UsageError(message: "no handler", command: path)

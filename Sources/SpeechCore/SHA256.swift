@@ -28,6 +28,28 @@ public struct SHA256: Sendable {
         }
     }
 
+    /// Byte arrays take whole 64-byte blocks at a time (the generic path goes byte by byte).
+    public mutating func update(_ bytes: [UInt8]) {
+        var offset = 0
+        if !buffer.isEmpty {
+            while offset < bytes.count && buffer.count < 64 {
+                buffer.append(bytes[offset])
+                offset += 1
+            }
+            length &+= UInt64(offset)
+            guard buffer.count == 64 else { return }
+            compress(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+        while offset + 64 <= bytes.count {
+            compress(Array(bytes[offset..<offset + 64]))
+            offset += 64
+            length &+= 64
+        }
+        buffer.append(contentsOf: bytes[offset...])
+        length &+= UInt64(bytes.count - offset)
+    }
+
     /// The digest as lowercase hex.
     public mutating func finalizeHex() -> String {
         let bitLength = length &* 8
@@ -42,6 +64,12 @@ public struct SHA256: Sendable {
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
         }.joined()
+    }
+
+    public static func hex(_ bytes: [UInt8]) -> String {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalizeHex()
     }
 
     public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {

@@ -2,6 +2,7 @@ import AudioIO
 import AVFAudio
 import CoreMedia
 import Corpus
+import DSP
 import Engines
 import Foundation
 import SpeechCore
@@ -103,6 +104,39 @@ struct RealEnginesThroughAnalyzerTests {
         let span = TimeRange(start: CMTime(seconds: truth[0].start - 0.5, preferredTimescale: 1000),
                              end: CMTime(seconds: truth[3].end + 0.5, preferredTimescale: 1000))
         #expect(words.allSatisfy { span.contains($0.1) })
+    }
+
+    /// The DSP engine with templates enrolled from the same speaker's digits, installed through
+    /// AssetInventory like any asset: volatile results first, then final words at their true times.
+    @Test(.enabled(if: haveDigits)) func dspEngineInstalledThroughAssetInventory() async throws {
+        let (buffer, truth) = try Self.digitString()
+        let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+        let exemplars = try (0..<10).map { d in
+            let samples = try G722Decoder.decodeFile(path: "\(Self.digits)/\(d).g722")
+            return TemplateEnroller.Exemplar(samples: Array(samples[CorpusSignals.trimmedRange(samples, sampleRate: 16_000)]), sampleRate: 16_000,
+                                             text: words[d], task: "digits", group: "allison", source: "\(d)")
+        }
+        let folder = try TemporaryDirectory()
+        let templates = try TemplateEnroller.enroll(exemplars, locale: "en-US", vocabulary: words, codebookSize: 256)
+        try Data(try templates.encoded()).write(to: URL(fileURLWithPath: folder.path("en-US.shdt")))
+        let engine = DSPEngine(task: .digits, templateDirectory: folder.path(""))
+        let store = AssetStore(root: folder.url.appendingPathComponent("assets"))
+        try await AssetStore.$current.withValue(store) {
+            let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
+                                                attributeOptions: [.audioTimeRange], engine: engine, engineProblem: nil)
+            #expect(await AssetInventory.status(forModules: [transcriber]) == .supported)
+            let request = try #require(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]))
+            try await request.downloadAndInstall()
+            #expect(await AssetInventory.status(forModules: [transcriber]) == .installed)
+            let results = try await transcribe(engine, buffer)
+            #expect(results.contains { !$0.isFinal && !$0.text.characters.isEmpty })
+            let final = finalWords(results)
+            #expect(final.map(\.0) == truth.map(\.word))
+            for ((_, range), expected) in zip(final, truth) {
+                #expect(abs(range.start.seconds - expected.start) < 0.1 && abs(range.end.seconds - expected.end) < 0.1,
+                        "\(expected.word): \(range.start.seconds)–\(range.end.seconds), expected \(expected.start)–\(expected.end)")
+            }
+        }
     }
 
     static func commonSubsequence(_ a: [String], _ b: [String]) -> Int {

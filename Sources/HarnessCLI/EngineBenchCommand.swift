@@ -1,0 +1,129 @@
+import AudioIO
+import Corpus
+import Engines
+import Foundation
+import Metrics
+import SpeechCore
+
+/// `speech-harness bench engine`: an engine alone, without the analyzer, on one thread — its own
+/// speed, memory and determinism.
+enum EngineBenchCommand {
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            path: "bench engine", synopsis: "--engine E --manifest M [options]",
+            summary: "Stream utterances straight into one engine; report its compute speed, memory and a digest of its output.",
+            options: [
+                OptionSpec(name: "engine", value: "E", help: "Engine id (see 'speech-harness engines')."),
+                OptionSpec(name: "manifest", value: "M", help: "Manifest to stream (repeatable).", repeatable: true),
+                OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
+                OptionSpec(name: "chunk-ms", value: "ms", help: "Chunk duration (default 100)."),
+                OptionSpec(name: "stream-seconds", value: "s", help: "Instead: play the utterances back to back, looping, as one session of this many seconds (memory check)."),
+            ],
+            positionals: 0...0,
+            details: """
+            Every call is timed on the calling thread (one utterance at a time), so the figure is the engine's own \
+            compute: audio seconds / seconds inside accept and finalize. The digest is a SHA-256 over every final \
+            word with its times; two runs of a deterministic engine print the same digest.
+            """),
+    ]
+
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        guard let id = arguments.value("engine") else { throw UsageError(message: "--engine is required", command: path) }
+        let manifests = arguments.all("manifest")
+        guard !manifests.isEmpty else { throw UsageError(message: "--manifest is required", command: path) }
+        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
+        let split = try arguments.value("split").map { text in
+            try Utterance.Split(rawValue: text) ?? { throw UsageError(message: "unknown --split '\(text)'", command: path) }()
+        }
+        let streamSeconds = try arguments.double("stream-seconds", command: path)
+        let engine = try EngineRegistry.shared.make(id)
+        guard let rate = engine.capabilities.formats.first?.sampleRate else { throw EngineError.unsupportedFormat(engine: id, format: "none declared") }
+        var files: [(path: String, locale: String)] = []
+        for manifest in manifests {
+            let load = ManifestReader.load(path: manifest)
+            load.issues.forEach { console.err("\($0)") }
+            for u in load.utterances where split == nil || u.split == split {
+                files.append((u.audio.hasPrefix("/") ? u.audio : load.root + "/" + u.audio, u.locale))
+            }
+        }
+        guard let locale = files.first?.locale else { console.err("speech-harness \(path): no utterances"); return 1 }
+        let paths = files.map(\.path)
+        let result = BlockingTask.run {
+            try await measure(engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
+        }
+        let report = try result.get()
+        console.out(String(format: "engine: %@\nutterances: %d\naudio: %.1f s\nengine compute: %.3f s (%.0fx real time, one thread)\nengine-reported compute: %.3f s\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
+                           id, report.sessions, report.audioSeconds, report.callSeconds, report.audioSeconds / max(report.callSeconds, 1e-9),
+                           report.reportedSeconds, report.words, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576, report.digest))
+        return 0
+    }
+
+    struct Report: Sendable {
+        var sessions = 0
+        var audioSeconds = 0.0
+        var callSeconds = 0.0
+        var reportedSeconds = 0.0
+        var words = 0
+        var digest = ""
+    }
+
+    static func measure(engine: any RecognitionEngine, files: [String], locale: String, rate: Double, chunkMS: Int,
+                        streamSeconds: Double?) async throws -> Report {
+        var report = Report()
+        var transcript = ""
+        let clock = ContinuousClock()
+        func record(_ update: HypothesisUpdate) {
+            report.reportedSeconds += update.computeSeconds ?? 0
+            for segment in update.finalized {
+                for w in segment.words {
+                    transcript += "\(w.text) \(w.range.start.seconds) \(w.range.end.seconds) \(w.confidence ?? -1)\n"
+                    report.words += 1
+                }
+            }
+        }
+        func timed<T>(_ body: () async throws -> T) async rethrows -> T {
+            let start = clock.now
+            defer { report.callSeconds += start.duration(to: clock.now).seconds }
+            return try await body()
+        }
+        let configuration = EngineSessionConfiguration(locale: locale, reportsPartialResults: true)
+        if let total = streamSeconds {
+            // One long session: the files back to back until `total` seconds have streamed.
+            let session = try await engine.makeSession(configuration)
+            var offset = MediaTime.zero
+            var index = 0
+            while report.audioSeconds < total {
+                let chunker = try AudioChunker(path: files[index % files.count], chunkMilliseconds: chunkMS, sampleRate: rate)
+                var end = offset
+                while let chunk = try chunker.next() {
+                    let start = offset + chunk.startTime
+                    record(try await timed { try await session.accept(chunk.buffer, at: start) })
+                    end = start + chunk.duration
+                    report.audioSeconds += chunk.duration.seconds
+                }
+                offset = end
+                index += 1
+            }
+            record(try await timed { try await session.finalize(through: offset) })
+            await session.close()
+            report.sessions = 1
+        } else {
+            for file in files {
+                let session = try await engine.makeSession(configuration)
+                let chunker = try AudioChunker(path: file, chunkMilliseconds: chunkMS, sampleRate: rate)
+                var end = MediaTime.zero
+                while let chunk = try chunker.next() {
+                    record(try await timed { try await session.accept(chunk.buffer, at: chunk.startTime) })
+                    end = chunk.startTime + chunk.duration
+                    report.audioSeconds += chunk.duration.seconds
+                }
+                record(try await timed { try await session.finalize(through: end) })
+                await session.close()
+                report.sessions += 1
+                transcript += "--\n"
+            }
+        }
+        report.digest = SHA256.hex(Array(transcript.utf8))
+        return report
+    }
+}
