@@ -55,8 +55,10 @@ let package = Package(
         .target(name: "Engines", dependencies: ["SpeechCore", "DSP", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
         // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
         .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"]),
+        // Older designs over any engine: the SFSpeechRecognizer API, the Whisper-style streaming policy.
+        .target(name: "Adapters", dependencies: ["SpeechCore", "Engines", "SpeechReference", "AVFAudio", "CoreMedia"]),
         // `import Speech` on Linux: the reference plus the Apple names it is typed in.
-        .target(name: "Speech", dependencies: ["SpeechReference", "AVFoundation", "CoreMedia"]),
+        .target(name: "Speech", dependencies: ["SpeechReference", "Adapters", "AVFoundation", "CoreMedia"]),
         // Scoring: normalisers, alignment, WER/CER, confidence intervals, latency and stability.
         .target(name: "Metrics", dependencies: ["SpeechCore"]),
         // Running engines over corpora: pacing, per-utterance records, aggregation, gates.
@@ -80,6 +82,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SpeechReference", "AudioIO"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
+        .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "Speech", "Engines", "SpeechCore", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),

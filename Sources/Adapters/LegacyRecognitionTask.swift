@@ -1,0 +1,234 @@
+import AVFAudio
+import CoreMedia
+import Engines
+import Foundation
+import SpeechCore
+import SpeechReference
+
+/// A running legacy recognition: reads the request's audio, feeds the engine, and reports partial
+/// and final results (or errors) to the result handler or delegate on the recogniser's queue.
+public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
+    enum Sink: @unchecked Sendable {
+        case handler((SFSpeechRecognitionResult?, (any Error)?) -> Void)
+        case delegate(any SFSpeechRecognitionTaskDelegate)
+    }
+
+    private let recognizer: SFSpeechRecognizer
+    private let request: SFSpeechRecognitionRequest
+    private var sink: Sink?
+    private let lock = NSLock()
+    private var machine = LegacyTaskStateMachine()
+    private var driver: Task<Void, Never>?
+    private var stopReading = false
+    private var finishedError: (any Error)?
+    private var reachedLimit = false
+
+    init(recognizer: SFSpeechRecognizer, request: SFSpeechRecognitionRequest, sink: Sink) {
+        self.recognizer = recognizer
+        self.request = request
+        self.sink = sink
+    }
+
+    public var state: SFSpeechRecognitionTaskState { lock.withLock { machine.state } }
+    public var isFinishing: Bool { state == .finishing }
+    public var isCancelled: Bool { lock.withLock { machine.state == .canceling || (machine.state == .completed && cancelled) } }
+    private var cancelled = false
+    /// Why the task failed, once it has.
+    public var error: (any Error)? { lock.withLock { finishedError } }
+    /// Harness extra: whether the emulated one-minute server limit cut the audio short.
+    public var reachedServerAudioLimit: Bool { lock.withLock { reachedLimit } }
+
+    /// Stops taking new audio; what was already supplied is still recognised and reported.
+    public func finish() {
+        if let buffers = request as? SFSpeechAudioBufferRecognitionRequest {
+            buffers.endAudio()
+        } else {
+            lock.withLock { stopReading = true }
+        }
+    }
+
+    /// Stops at once: no final result; the handler gets a "canceled" error.
+    public func cancel() {
+        let callbacks = lock.withLock { () -> [LegacyTaskStateMachine.Callback] in
+            let out = machine.cancel()
+            if !out.isEmpty { cancelled = true }
+            return out
+        }
+        guard !callbacks.isEmpty else { return }
+        deliver(callbacks, result: nil)
+        driver?.cancel()
+    }
+
+    /// Harness extra: returns when the task has completed and every callback has run.
+    public func waitUntilCompleted() async {
+        await driver?.value
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            recognizer.queue.addOperation { continuation.resume() }
+        }
+    }
+
+    func start() {
+        driver = Task { [self] in await drive() }
+    }
+
+    // MARK: Driving the engine
+
+    private var finalWords: [RecognizedWord] = []
+    private var alternatives: [Int: [String]] = [:]
+    private var volatileWords: [RecognizedWord] = []
+    private var lastPartial: [String] = []
+
+    private func drive() async {
+        let engine = recognizer.engine
+        let tag = recognizer.localeTag
+        let limit = SFSpeechRecognizer.emulatesServerLimits && !request.requiresOnDeviceRecognition
+            ? MediaTime(seconds: SFSpeechRecognizer.serverAudioLimit, preferredTimescale: 1_000) : nil
+        var session: (any RecognitionSession)?
+        var end = MediaTime.zero
+        do {
+            guard let format = engine.capabilities.formats.first, let target = AVAudioFormat(format) else {
+                throw EngineError.unsupportedFormat(engine: engine.id, format: "none declared")
+            }
+            let hints: Set<String> = [String(describing: request.taskHint)]
+            let opened = try await engine.makeSession(EngineSessionConfiguration(
+                locale: tag, reportsPartialResults: request.shouldReportPartialResults, maximumAlternatives: 3,
+                contextualStrings: request.contextualStrings, hints: hints))
+            session = opened
+            let converter = AnalyzerInputConverter(analyzerFormat: target)
+            reading: for try await buffer in request.audioSource() {
+                if Task.isCancelled || lock.withLock({ stopReading }) { break }
+                for input in try converter.convert(buffer, at: nil) {
+                    guard var pcm = input.buffer.pcmBuffer else { continue }
+                    let start = input.bufferStartTime ?? end
+                    if let limit, start + pcm.duration > limit {
+                        // The server stops listening at the limit: keep the audio before it only.
+                        let keep = max(0, Int(((limit - start).seconds * format.sampleRate).rounded()))
+                        pcm = pcm.slice(0..<min(keep, pcm.frameCount))
+                        lock.withLock { reachedLimit = true }
+                    }
+                    if pcm.frameCount > 0 {
+                        apply(try await opened.accept(pcm, at: start))
+                        end = start + pcm.duration
+                    }
+                    if lock.withLock({ reachedLimit }) { break reading }
+                }
+            }
+            if !Task.isCancelled && !lock.withLock({ reachedLimit }) {
+                for input in try converter.flush() {
+                    guard let pcm = input.buffer.pcmBuffer, pcm.frameCount > 0 else { continue }
+                    let start = input.bufferStartTime ?? end
+                    apply(try await opened.accept(pcm, at: start))
+                    end = start + pcm.duration
+                }
+            }
+            guard !Task.isCancelled, !lock.withLock({ cancelled }) else { throw CancellationError() }
+            deliver(lock.withLock { machine.endOfAudio() }, result: nil, audioSeconds: end.seconds)
+            apply(try await opened.finalize(through: end))
+            await opened.close()
+        } catch {
+            await session?.close()
+            if lock.withLock({ cancelled }) || error is CancellationError {
+                finishCancelled()
+            } else {
+                fail(LegacyRecognitionError.engineFailed(error))
+            }
+            return
+        }
+        if lock.withLock({ cancelled }) {
+            finishCancelled()
+        } else if finalWords.isEmpty {
+            fail(LegacyRecognitionError.noSpeechDetected)
+        } else {
+            let result = makeResult(words: finalWords, isFinal: true)
+            deliver(lock.withLock { machine.completed(success: true) }, result: result)
+        }
+    }
+
+    private func apply(_ update: HypothesisUpdate) {
+        for segment in update.finalized {
+            for (index, word) in segment.words.enumerated() {
+                let others = segment.alternatives.filter { $0.count == segment.words.count && $0[index] != word.text }.map { $0[index] }
+                if !others.isEmpty { alternatives[finalWords.count] = Array(Set(others)).sorted() }
+                finalWords.append(word)
+            }
+        }
+        volatileWords = update.volatile?.words ?? (update.finalized.isEmpty ? volatileWords : [])
+        guard request.shouldReportPartialResults else { return }
+        let words = finalWords + volatileWords
+        let texts = words.map(\.text)
+        guard !words.isEmpty, texts != lastPartial else { return }
+        lastPartial = texts
+        let callbacks = lock.withLock { machine.hypothesis() }
+        deliver(callbacks, result: makeResult(words: words, isFinal: false))
+    }
+
+    private func makeResult(words: [RecognizedWord], isFinal: Bool) -> SFSpeechRecognitionResult {
+        let best = SFTranscription(words: words, origin: .zero, withConfidence: isFinal, alternatives: isFinal ? alternatives : [:])
+        var transcriptions = [best]
+        if isFinal {
+            // Other transcriptions: one word swapped for an alternative, in word order.
+            for (index, others) in alternatives.sorted(by: { $0.key < $1.key }) {
+                for other in others.prefix(1) {
+                    var swapped = words
+                    swapped[index].text = other
+                    transcriptions.append(SFTranscription(words: swapped, origin: .zero, withConfidence: true))
+                }
+            }
+        }
+        return SFSpeechRecognitionResult(transcriptions: transcriptions, isFinal: isFinal)
+    }
+
+    private func fail(_ error: NSError) {
+        let callbacks = lock.withLock { () -> [LegacyTaskStateMachine.Callback] in
+            finishedError = error
+            return machine.completed(success: false)
+        }
+        deliver(callbacks, result: nil, error: error)
+    }
+
+    private func finishCancelled() {
+        let error = LegacyRecognitionError.canceled
+        let callbacks = lock.withLock { () -> [LegacyTaskStateMachine.Callback] in
+            finishedError = error
+            return machine.cancellationFinished()
+        }
+        deliver(callbacks, result: nil, error: error)
+    }
+
+    // MARK: Callbacks
+
+    /// Runs the callbacks on the recogniser's queue, in order. A result handler sees partial and
+    /// final results and the error; a delegate sees the documented sequence.
+    private func deliver(_ callbacks: [LegacyTaskStateMachine.Callback], result: SFSpeechRecognitionResult?,
+                         error: (any Error)? = nil, audioSeconds: Double? = nil) {
+        guard !callbacks.isEmpty, let sink = lock.withLock({ sink }) else { return }
+        let completes = callbacks.contains { if case .finishedSuccessfully = $0 { return true } else { return false } }
+        if completes { lock.withLock { self.sink = nil } }
+        recognizer.queue.addOperation { [self] in
+            switch sink {
+            case .handler(let handler):
+                for callback in callbacks {
+                    switch callback {
+                    case .hypothesized: handler(result, nil)
+                    case .finishedRecognition: handler(result, nil)
+                    case .finishedSuccessfully(false): handler(nil, error)
+                    default: break
+                    }
+                }
+            case .delegate(let delegate):
+                for callback in callbacks {
+                    switch callback {
+                    case .detectedSpeech: delegate.speechRecognitionDidDetectSpeech(self)
+                    case .hypothesized: if let result { delegate.speechRecognitionTask(self, didHypothesizeTranscription: result.bestTranscription) }
+                    case .finishedReadingAudio:
+                        delegate.speechRecognitionTaskFinishedReadingAudio(self)
+                        if let audioSeconds { delegate.speechRecognitionTask(self, didProcessAudioDuration: audioSeconds) }
+                    case .finishedRecognition: if let result { delegate.speechRecognitionTask(self, didFinishRecognition: result) }
+                    case .wasCancelled: delegate.speechRecognitionTaskWasCancelled(self)
+                    case .finishedSuccessfully(let success): delegate.speechRecognitionTask(self, didFinishSuccessfully: success)
+                    }
+                }
+            }
+        }
+    }
+}
