@@ -71,7 +71,7 @@ let package = Package(
         // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
         .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
-        .target(name: "HarnessCLI", dependencies: ["SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia",
+        .target(name: "HarnessCLI", dependencies: ["Adapters", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia",
                                                    "Metrics", "Benchmark", "Reports", "Conformance"]),
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
         // Apple-style programs that must compile unchanged against `import Speech` on Linux.

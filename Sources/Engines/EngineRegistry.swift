@@ -15,6 +15,13 @@ public final class EngineRegistry: Sendable {
         /// Lower is preferred when no engine is named.
         public var preference: Int
         public var make: Factory
+
+        public init(id: String, summary: String, preference: Int, make: @escaping Factory) {
+            self.id = id
+            self.summary = summary
+            self.preference = preference
+            self.make = make
+        }
     }
 
     private let entries = Mutex<[String: Entry]>([:])

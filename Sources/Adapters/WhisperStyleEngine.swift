@@ -1,0 +1,194 @@
+import Engines
+import Foundation
+import SpeechCore
+import Synchronization
+
+/// The Whisper streaming policy over any engine: the growing buffer is decoded again every
+/// `minimumChunkSeconds` of new audio by a fresh session of the base engine, words are committed
+/// by LocalAgreement, and the buffer is trimmed to the committed end once it is longer than
+/// `trimSeconds` (the window never exceeds `windowSeconds`). Committed words are final results;
+/// the unconfirmed tail is the volatile result.
+public struct WhisperStyleEngine: RecognitionEngine {
+    public struct Policy: Sendable, Hashable {
+        public var minimumChunkSeconds = 1.0
+        public var trimSeconds = 15.0
+        public var windowSeconds = 30.0
+        public var agreement = 2
+        public init() {}
+    }
+
+    public let base: any RecognitionEngine
+    public let policy: Policy
+    public let id: String
+    public let capabilities: EngineCapabilities
+
+    public init(base: any RecognitionEngine, policy: Policy = Policy(), id: String? = nil) {
+        self.base = base
+        self.policy = policy
+        self.id = id ?? base.id + "+local-agreement"
+        var c = base.capabilities
+        c.partialResults = true
+        capabilities = c
+    }
+
+    public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
+    public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
+
+    public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+        guard base.supports(locale: configuration.locale) else { throw UnsupportedLocale(engine: id, locale: configuration.locale) }
+        var inner = configuration
+        inner.reportsPartialResults = false
+        return WhisperStyleSession(base: base, configuration: inner, policy: policy)
+    }
+
+    struct UnsupportedLocale: Error, CustomStringConvertible {
+        var engine: String
+        var locale: String
+        var description: String { "engine \(engine) does not support locale \(locale)" }
+    }
+}
+
+/// One re-decoding stream. Calls come one at a time (the protocol's rule); state is guarded anyway.
+final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
+    private let base: any RecognitionEngine
+    private let configuration: EngineSessionConfiguration
+    private let policy: WhisperStyleEngine.Policy
+    private struct State {
+        var agreement: LocalAgreement
+        var samples: [Float] = []
+        var rate = 16_000.0
+        var bufferStart: MediaTime = .zero
+        var expected: MediaTime?
+        /// Samples since the last decode (counted, not summed as seconds, so decodes fall on time).
+        var sinceDecode = 0
+        var finalizedThrough: MediaTime = .zero
+        var closed = false
+    }
+    private let state: Mutex<State>
+
+    init(base: any RecognitionEngine, configuration: EngineSessionConfiguration, policy: WhisperStyleEngine.Policy) {
+        self.base = base
+        self.configuration = configuration
+        self.policy = policy
+        state = Mutex(State(agreement: LocalAgreement(agreement: policy.agreement)))
+    }
+
+    func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
+        var update = HypothesisUpdate()
+        let gap = state.withLock { s in s.expected.map { $0 != start } ?? false }
+        if gap { update = try await flush(through: nil) }
+        let due = try state.withLock { s -> Bool in
+            guard !s.closed else { throw CancellationError() }
+            if s.samples.isEmpty { s.bufferStart = start; s.rate = audio.format.sampleRate }
+            s.samples += audio.floatChannels.first ?? []
+            s.expected = start + audio.duration
+            s.sinceDecode += audio.frameCount
+            // Never let the window outgrow its limit, committed or not.
+            let excess = s.samples.count - Int(policy.windowSeconds * s.rate)
+            if excess > 0 {
+                s.samples.removeFirst(excess)
+                s.bufferStart = s.bufferStart + MediaTime(sampleIndex: Int64(excess), sampleRate: s.rate)
+            }
+            return s.sinceDecode >= Int((policy.minimumChunkSeconds * s.rate).rounded())
+        }
+        guard due else { return update }
+        let next = try await decode(final: false)
+        return merge(update, next)
+    }
+
+    func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
+        try await flush(through: time)
+    }
+
+    func cancel(before time: MediaTime) async -> HypothesisUpdate {
+        state.withLock { s in
+            s.agreement = LocalAgreement(agreement: policy.agreement)
+            s.samples = []
+            s.sinceDecode = 0
+            if let end = s.expected { s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end) }
+            return HypothesisUpdate(finalizedThrough: s.finalizedThrough)
+        }
+    }
+
+    func close() async {
+        state.withLock { $0.closed = true }
+    }
+
+    /// Decodes what is buffered and commits everything; the buffer starts afresh.
+    private func flush(through time: MediaTime?) async throws -> HypothesisUpdate {
+        var update = try await decode(final: true)
+        state.withLock { s in
+            s.samples = []
+            s.sinceDecode = 0
+            s.agreement = LocalAgreement(agreement: policy.agreement)
+            if let end = s.expected {
+                s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end)
+                update.finalizedThrough = s.finalizedThrough
+            }
+        }
+        return update
+    }
+
+    /// One decode of the buffer by a fresh base session, then LocalAgreement.
+    private func decode(final: Bool) async throws -> HypothesisUpdate {
+        let (samples, rate, start) = state.withLock { s in (s.samples, s.rate, s.bufferStart) }
+        var words: [RecognizedWord] = []
+        var compute = 0.0
+        if !samples.isEmpty {
+            let session = try await base.makeSession(configuration)
+            let buffer = PCMBuffer(mono: samples, sampleRate: rate)
+            let clock = ContinuousClock()
+            let began = clock.now
+            var updates = [try await session.accept(buffer, at: start)]
+            updates.append(try await session.finalize(through: start + buffer.duration))
+            await session.close()
+            compute = updates.compactMap(\.computeSeconds).reduce(0, +)
+            if compute == 0 { compute = began.duration(to: clock.now).seconds }
+            words = updates.flatMap { $0.finalized.flatMap(\.words) + ($0.volatile?.words ?? []) }
+        }
+        return state.withLock { s in
+            s.sinceDecode = 0
+            let hypothesis = words.map { LocalAgreement.Word($0.text, start: $0.range.start.seconds, end: $0.range.end.seconds) }
+            var newly = s.agreement.ingest(hypothesis)
+            if final { newly += s.agreement.flush() }
+            var update = HypothesisUpdate(computeSeconds: compute)
+            let byTime = Dictionary(words.map { ("\($0.text)@\($0.range.start.seconds)", $0) }, uniquingKeysWith: { a, _ in a })
+            func recognized(_ w: LocalAgreement.Word) -> RecognizedWord {
+                byTime["\(w.text)@\(w.start)"] ?? RecognizedWord(text: w.text, range: TimeRange(start: MediaTime(seconds: w.start, preferredTimescale: 1_000_000),
+                                                                                               end: MediaTime(seconds: w.end, preferredTimescale: 1_000_000)))
+            }
+            if !newly.isEmpty {
+                let end = MediaTime.maximum(s.finalizedThrough, MediaTime(seconds: newly.last!.end, preferredTimescale: 1_000_000))
+                update.finalized = [HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: newly.map(recognized))]
+                s.finalizedThrough = end
+                update.finalizedThrough = end
+                // Trim a long buffer at the committed end: the next decodes start there.
+                let committedEnd = MediaTime(seconds: s.agreement.committedEnd, preferredTimescale: 1_000_000)
+                if Double(s.samples.count) / s.rate > policy.trimSeconds, committedEnd > s.bufferStart,
+                   let drop = (committedEnd - s.bufferStart).sampleIndex(sampleRate: s.rate), drop > 0, Int(drop) < s.samples.count {
+                    s.samples.removeFirst(Int(drop))
+                    s.bufferStart = s.bufferStart + MediaTime(sampleIndex: drop, sampleRate: s.rate)
+                }
+            }
+            let pending = s.agreement.unconfirmed
+            if !final && !pending.isEmpty, let end = s.expected {
+                update.volatile = HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: pending.map(recognized))
+            }
+            return update
+        }
+    }
+
+    private func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {
+        HypothesisUpdate(finalized: a.finalized + b.finalized, volatile: b.volatile, finalizedThrough: b.finalizedThrough ?? a.finalizedThrough,
+                         computeSeconds: (a.computeSeconds ?? 0) + (b.computeSeconds ?? 0))
+    }
+}
+
+extension EngineRegistry {
+    /// Registers the adapter engines: `whisper-streaming`, Whisper under the Whisper streaming
+    /// policy (1 s chunks, LocalAgreement-2, 15 s trim, 30 s window).
+    public func registerAdapters() {
+        register(Entry(id: "whisper-streaming", summary: "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming policy)",
+                       preference: 15, make: { WhisperStyleEngine(base: WhisperWorker.engine(), id: "whisper-streaming") }))
+    }
+}

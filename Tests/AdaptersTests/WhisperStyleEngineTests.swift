@@ -1,0 +1,52 @@
+import Adapters
+import Engines
+import SpeechCore
+import Testing
+
+@Suite("Whisper-style streaming over an engine")
+struct WhisperStyleEngineTests {
+    static let script = EngineScript(words: (0..<10).map { i in
+        EngineScript.Word(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][i],
+                          start: 0.3 + Double(i) * 0.55, end: 0.7 + Double(i) * 0.55)
+    }, endpointSilence: nil)
+
+    /// Streams `seconds` of silence in 100 ms chunks; returns every update with the time it came.
+    static func run(_ engine: WhisperStyleEngine, seconds: Double) async throws -> [(Double, HypothesisUpdate)] {
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        var updates: [(Double, HypothesisUpdate)] = []
+        for k in 0..<Int(seconds * 10) {
+            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
+            updates.append((Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: [Float](repeating: 0, count: 1_600), sampleRate: 16_000), at: start)))
+        }
+        updates.append((seconds, try await session.finalize(through: MediaTime(seconds: seconds, preferredTimescale: 16_000))))
+        await session.close()
+        return updates
+    }
+
+    @Test func commitsByAgreementAndEndsWithEveryWordOnce() async throws {
+        var policy = WhisperStyleEngine.Policy()
+        policy.trimSeconds = 2
+        let engine = WhisperStyleEngine(base: ScriptedEngine(script: Self.script), policy: policy)
+        let updates = try await Self.run(engine, seconds: 6.5)
+        let finals = updates.flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text)
+        #expect(finals == ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])
+        // Nothing is committed by the first decode (1 s): agreement needs the second (2 s).
+        let firstCommit = try #require(updates.first { !$0.1.finalized.isEmpty })
+        #expect(firstCommit.0 == 2.0)
+        #expect(updates.contains { $0.1.volatile != nil })
+        // Final results arrive in time order and never overlap.
+        let ranges = updates.flatMap { $0.1.finalized.map(\.range) }
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.end <= $1.start })
+    }
+
+    @Test func theWindowNeverExceedsItsLimit() async throws {
+        var policy = WhisperStyleEngine.Policy()
+        policy.windowSeconds = 1.5
+        policy.trimSeconds = 100
+        // With a 1.5 s window, words that began more than 1.5 s before a decode are never heard whole.
+        let engine = WhisperStyleEngine(base: ScriptedEngine(script: Self.script), policy: policy)
+        let finals = try await Self.run(engine, seconds: 6.5).flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text)
+        #expect(Set(finals).count == finals.count)
+        #expect(finals.count < 10)
+    }
+}
