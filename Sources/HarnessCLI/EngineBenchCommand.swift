@@ -43,7 +43,7 @@ enum EngineBenchCommand {
             let load = ManifestReader.load(path: manifest)
             load.issues.forEach { console.err("\($0)") }
             for u in load.utterances where split == nil || u.split == split {
-                files.append((u.audio.hasPrefix("/") ? u.audio : load.root + "/" + u.audio, u.locale))
+                files.append((ManifestValidator.resolve(u.audio, root: load.root), u.locale))
             }
         }
         guard let locale = files.first?.locale else { console.err("speech-harness \(path): no utterances"); return 1 }

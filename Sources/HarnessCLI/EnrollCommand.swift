@@ -84,7 +84,7 @@ enum EnrollCommand {
                 guard wantedLocales.isEmpty || wantedLocales.contains(locale) else { continue }
                 // Digit exemplars must be a single word; a command may be a phrase.
                 guard utterance.task == "commands" || utterance.wordCount == 1 else { continue }
-                let audio = utterance.audio.hasPrefix("/") ? utterance.audio : load.root + "/" + utterance.audio
+                let audio = ManifestValidator.resolve(utterance.audio, root: load.root)
                 do {
                     let (samples, rate) = try AudioFileReader.readMono(path: audio)
                     byLocale[locale, default: []].append(.init(samples: samples, sampleRate: rate, text: utterance.reference,
