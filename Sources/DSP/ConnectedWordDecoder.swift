@@ -70,9 +70,7 @@ public struct ConnectedWordDecoder: Sendable {
             starts.append(frames.count / lanes)
             lengths.append(count)
             words.append(template.word)
-            for f in 0..<count {
-                frames += Self.pack(template.frames[f * dimension..<(f + 1) * dimension], lanes: lanes)
-            }
+            frames += VectorQuantizer.pack(template.frames, dimension: dimension, lanes: lanes)
         }
         self.frames = frames
         templateStart = starts
@@ -93,12 +91,6 @@ public struct ConnectedWordDecoder: Sendable {
         currentStart = previousStart
     }
 
-    static func pack(_ values: ArraySlice<Float>, lanes: Int) -> [Vector] {
-        var out = [Vector](repeating: .zero, count: lanes)
-        for (i, v) in values.enumerated() { out[i / 8][i % 8] = v }
-        return out
-    }
-
     /// Starts a new utterance (forgets all hypotheses).
     public mutating func reset() {
         for i in 0..<cellCount { previous[i] = .infinity }
@@ -115,7 +107,7 @@ public struct ConnectedWordDecoder: Sendable {
     /// Consumes one normalised feature frame and the current noise estimate (same dimension);
     /// `speechLike` frames cost the silence model ``DecoderParameters/silenceSpeechPenalty`` more.
     public mutating func step(_ feature: [Float], noise: [Float], speechLike: Bool = false) {
-        let x = Self.pack(feature[...], lanes: lanes)
+        let x = VectorQuantizer.pack(feature, dimension: feature.count, lanes: lanes)
         let f = frameCount
         let entry: Float = f == 0 ? 0 : boundaryCost[f - 1]
         let wordEntry = entry + parameters.wordPenalty

@@ -140,8 +140,7 @@ public struct TemplateRecognizer: Sendable {
 
     private mutating func addRaw(_ frame: RawFrame) {
         let c = templates.frontEnd.cepstra
-        let floor = vad.floorDB ?? frame.energyDB
-        if frame.energyDB >= options.voiceActivity.minimumSpeechDB && frame.energyDB - floor >= options.voiceActivity.marginDB {
+        if vad.isLoud(frame.energyDB) {
             for k in 0..<c { meanSum[k] += Double(frame.cepstra[k]) }
             meanCount += 1
         }

@@ -47,7 +47,7 @@ public struct VoiceActivityDetector: Sendable {
         if level < floor { floor = level } else { floor = min(level, floor + c.floorRiseDB) }
         floorDB = floor
         let above = energyDB - floor
-        let speechLike = energyDB >= c.minimumSpeechDB && above >= c.marginDB && (flatness <= c.maximumFlatness || above >= c.loudMarginDB)
+        let speechLike = isLoud(energyDB) && (flatness <= c.maximumFlatness || above >= c.loudMarginDB)
         lastFrameSpeechLike = speechLike
         if inSpeech {
             run = speechLike ? 0 : run + 1
@@ -65,6 +65,13 @@ public struct VoiceActivityDetector: Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether a frame of this energy is loud enough for speech: above the absolute minimum and
+    /// the margin over the current floor (the level half of the speech-like test).
+    public func isLoud(_ energyDB: Float) -> Bool {
+        let floor = floorDB ?? energyDB
+        return energyDB >= configuration.minimumSpeechDB && energyDB - floor >= configuration.marginDB
     }
 
     /// Forgets the speech state (after skipped audio); the floor is kept.

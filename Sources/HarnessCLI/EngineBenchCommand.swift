@@ -87,21 +87,25 @@ enum EngineBenchCommand {
             return try await body()
         }
         let configuration = EngineSessionConfiguration(locale: locale, reportsPartialResults: true)
+        /// Streams one file into `session` from `offset`; returns where its audio ends.
+        func play(_ file: String, into session: any RecognitionSession, from offset: MediaTime) async throws -> MediaTime {
+            let chunker = try AudioChunker(path: file, chunkMilliseconds: chunkMS, sampleRate: rate)
+            var end = offset
+            while let chunk = try chunker.next() {
+                let start = offset + chunk.startTime
+                record(try await timed { try await session.accept(chunk.buffer, at: start) })
+                end = start + chunk.duration
+                report.audioSeconds += chunk.duration.seconds
+            }
+            return end
+        }
         if let total = streamSeconds {
             // One long session: the files back to back until `total` seconds have streamed.
             let session = try await engine.makeSession(configuration)
             var offset = MediaTime.zero
             var index = 0
             while report.audioSeconds < total {
-                let chunker = try AudioChunker(path: files[index % files.count], chunkMilliseconds: chunkMS, sampleRate: rate)
-                var end = offset
-                while let chunk = try chunker.next() {
-                    let start = offset + chunk.startTime
-                    record(try await timed { try await session.accept(chunk.buffer, at: start) })
-                    end = start + chunk.duration
-                    report.audioSeconds += chunk.duration.seconds
-                }
-                offset = end
+                offset = try await play(files[index % files.count], into: session, from: offset)
                 index += 1
             }
             record(try await timed { try await session.finalize(through: offset) })
@@ -110,13 +114,7 @@ enum EngineBenchCommand {
         } else {
             for file in files {
                 let session = try await engine.makeSession(configuration)
-                let chunker = try AudioChunker(path: file, chunkMilliseconds: chunkMS, sampleRate: rate)
-                var end = MediaTime.zero
-                while let chunk = try chunker.next() {
-                    record(try await timed { try await session.accept(chunk.buffer, at: chunk.startTime) })
-                    end = chunk.startTime + chunk.duration
-                    report.audioSeconds += chunk.duration.seconds
-                }
+                let end = try await play(file, into: session, from: .zero)
                 record(try await timed { try await session.finalize(through: end) })
                 await session.close()
                 report.sessions += 1
