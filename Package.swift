@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Engines", targets: ["Engines"]),
         .library(name: "SpeechReference", targets: ["SpeechReference"]),
+        .library(name: "MigrationLint", targets: ["MigrationLint"]),
         .executable(name: "speech-harness", targets: ["speech-harness"]),
     ] + appleNamedProducts,
     targets: [
@@ -64,15 +65,17 @@ let package = Package(
         // Running engines over corpora: pacing, per-utterance records, aggregation, gates.
         .target(name: "Benchmark", dependencies: ["SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics"]),
         // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
-        .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "Conformance", "CLibXML2"], resources: [.copy("junit.xsd")]),
+        .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "Conformance", "MigrationLint", "CLibXML2"], resources: [.copy("junit.xsd")]),
         // Declarative conformance scenarios, tied to documented clauses, and their runner.
         .target(name: "Conformance", dependencies: ["SpeechCore", "AVFAudio", "CoreMedia", "Engines", "SpeechReference"],
                 resources: [.copy("Scenarios"), .copy("clauses.json")]),
         // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
         .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
+        // Migration lint: a Swift tokenizer and rules for SFSpeechRecognizer → SpeechAnalyzer mistakes; no I/O.
+        .target(name: "MigrationLint"),
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
         .target(name: "HarnessCLI", dependencies: ["Adapters", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia",
-                                                   "Metrics", "Benchmark", "Reports", "Conformance"]),
+                                                   "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint"]),
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
         // Apple-style programs that must compile unchanged against `import Speech` on Linux.
         .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "Speech", "Engines", "SpeechCore", "TestSupport"]),
+        .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),

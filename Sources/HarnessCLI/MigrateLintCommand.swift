@@ -1,0 +1,144 @@
+import Foundation
+import MigrationLint
+import Reports
+
+/// `speech-harness migrate lint`: the migration lint over files and folders.
+enum MigrateLintCommand {
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            path: "migrate lint", synopsis: "<path>... [options]",
+            summary: "Find SFSpeechRecognizer leftovers and SpeechAnalyzer migration mistakes in Swift sources.",
+            options: [
+                OptionSpec(name: "baseline", value: "file", help: "Accept the findings listed in this baseline file."),
+                OptionSpec(name: "write-baseline", value: "file", help: "Write every current finding to this baseline file and exit 0."),
+                OptionSpec(name: "info-plist", value: "file", help: "The app's Info.plist (repeatable; default: Info.plist, .pbxproj and .xcconfig files found under the paths).", repeatable: true),
+                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per rule per file."),
+                OptionSpec(name: "rules", value: nil, help: "List the rules and exit."),
+            ],
+            positionals: 0...Int.max,
+            details: """
+            Folders are searched for .swift files (skipping hidden folders and .build). Findings print as
+            file:line:column: warning: [rule] … with a fix hint. Nothing inside comments or string text is
+            reported; code in string interpolations is checked.
+            Exit status: 0 no new findings, 1 new findings or unreadable files, 2 usage error.
+            """),
+    ]
+
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        if arguments.has("rules") {
+            for rule in LintRule.all { console.out("\(rule.id): \(rule.summary)\n    fix: \(rule.hint)") }
+            return 0
+        }
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: "give at least one file or folder to lint", command: path) }
+        let inputs = LintInputs.collect(arguments.positionals, infoPlists: arguments.all("info-plist"))
+        var findings: [LintFinding] = []
+        var unreadable = inputs.unreadable
+        for file in inputs.swiftFiles {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                unreadable.append((file, "cannot read the file"))
+                continue
+            }
+            guard let source = String(data: data, encoding: .utf8) else {
+                unreadable.append((file, "not UTF-8 text"))
+                continue
+            }
+            findings += MigrationLinter.lint(source: source, file: file, project: inputs.project)
+        }
+        for (file, reason) in unreadable { console.err("speech-harness migrate lint: \(file): \(reason)") }
+
+        if let output = arguments.value("write-baseline") {
+            guard FileManager.default.createFile(atPath: output, contents: LintBaseline(findings: findings).encoded()) else {
+                throw ReportError.write(path: output, reason: "cannot create the file")
+            }
+            console.out("wrote \(findings.count) finding\(findings.count == 1 ? "" : "s") to \(output)")
+            return 0
+        }
+        var baseline = LintBaseline(findings: [])
+        if let file = arguments.value("baseline") {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw UsageError(message: "cannot read baseline '\(file)'", command: path)
+            }
+            baseline = try LintBaseline.decode(data, path: file)
+        }
+        let (new, accepted, stale) = baseline.apply(to: findings)
+        for finding in new { console.out(finding.description) }
+        for entry in stale { console.err("speech-harness migrate lint: baseline entry no longer found: \(entry.file) [\(entry.rule)] \(entry.line)") }
+        console.out("\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
+                    + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
+                    + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
+        if let junit = arguments.value("junit") {
+            try JUnitWriter.write(LintReport.junit(files: inputs.swiftFiles, new: new, accepted: accepted, unreadable: unreadable), to: junit)
+            let problems = JUnitWriter.validate(path: junit)
+            if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
+        }
+        return new.isEmpty && unreadable.isEmpty ? 0 : 1
+    }
+}
+
+/// The files a lint run reads: Swift sources, and the usage-description keys of the app's
+/// property lists and build settings.
+struct LintInputs {
+    var swiftFiles: [String] = []
+    var project = ProjectContext()
+    var unreadable: [(String, String)] = []
+
+    static let usageKeys = ["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]
+
+    static func collect(_ paths: [String], infoPlists: [String]) -> LintInputs {
+        var inputs = LintInputs()
+        var settingsFiles: [String] = infoPlists
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                inputs.unreadable.append((path, "no such file or folder"))
+                continue
+            }
+            guard isDirectory.boolValue else {
+                inputs.swiftFiles.append(path)
+                continue
+            }
+            let root = URL(fileURLWithPath: path)
+            guard let walker = manager.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]) else { continue }
+            for case let url as URL in walker {
+                if url.lastPathComponent == ".build" || url.lastPathComponent == "DerivedData" { walker.skipDescendants(); continue }
+                let relative = path.hasSuffix("/") ? path + url.path.dropFirst(root.path.count + 1) : path + "/" + url.path.dropFirst(root.path.count + 1)
+                switch url.pathExtension {
+                case "swift": inputs.swiftFiles.append(relative)
+                case "pbxproj", "xcconfig": settingsFiles.append(relative)
+                case "plist" where url.lastPathComponent.hasSuffix("Info.plist") && infoPlists.isEmpty: settingsFiles.append(relative)
+                default: break
+                }
+            }
+        }
+        inputs.swiftFiles.sort()
+        if !settingsFiles.isEmpty {
+            var keys: Set<String> = []
+            for file in settingsFiles {
+                switch usageKeys(in: file) {
+                case .success(let found): keys.formUnion(found)
+                case .failure(let reason): inputs.unreadable.append((file, reason.message))
+                }
+            }
+            inputs.project.usageDescriptionKeys = keys
+        }
+        return inputs
+    }
+
+    struct Unreadable: Error { var message: String }
+
+    /// Usage-description keys with a non-empty value, from a property list (XML or binary) or from
+    /// `INFOPLIST_KEY_…` build settings in a project or xcconfig file.
+    static func usageKeys(in file: String) -> Result<Set<String>, Unreadable> {
+        guard let data = FileManager.default.contents(atPath: file) else { return .failure(Unreadable(message: "cannot read the file")) }
+        if file.hasSuffix(".plist") {
+            guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
+                return .failure(Unreadable(message: "not a property list"))
+            }
+            guard let dictionary = plist as? [String: Any] else { return .failure(Unreadable(message: "the property list is not a dictionary")) }
+            return .success(Set(usageKeys.filter { ((dictionary[$0] as? String) ?? "").contains { !$0.isWhitespace } }))
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        return .success(Set(usageKeys.filter { text.contains("INFOPLIST_KEY_\($0)") }))
+    }
+}

@@ -1,0 +1,369 @@
+/// What the lint knows about the app around the sources: the usage-description keys its
+/// Info.plist files (or INFOPLIST_KEY_ build settings) declare.
+public struct ProjectContext: Sendable {
+    /// Keys declared by the property lists found; nil when no Info.plist or build setting was found.
+    public var usageDescriptionKeys: Set<String>?
+
+    public init(usageDescriptionKeys: Set<String>? = nil) {
+        self.usageDescriptionKeys = usageDescriptionKeys
+    }
+}
+
+/// Finds the mistakes people make moving from SFSpeechRecognizer (or an early draft of the new API)
+/// to SpeechAnalyzer. Works on tokens, so nothing inside comments or string text is reported;
+/// code inside string interpolations is checked like any other code.
+public enum MigrationLinter {
+    /// Findings in one file's source text, sorted by position.
+    public static func lint(source: String, file: String, project: ProjectContext = ProjectContext()) -> [LintFinding] {
+        let tokenized = SwiftTokenizer.tokenize(source)
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        var context = RuleContext(file: file, structure: SourceStructure(tokenized.tokens), lines: lines, project: project)
+        for problem in tokenized.problems {
+            context.report(.unreadableSource, at: problem.location, problem.message)
+        }
+        context.legacyAPI()
+        context.allocateLocale()
+        context.resultTypes()
+        context.progressIteration()
+        context.inputContinuations()
+        context.reservationRelease()
+        context.bestFormat()
+        context.untrackedResultTasks()
+        context.exactLocaleMatch()
+        context.usageDescriptions()
+        return context.findings.sorted { ($0.location, $0.rule.id) < ($1.location, $1.rule.id) }
+    }
+}
+
+/// The rules, as passes over one file's tokens.
+struct RuleContext {
+    let file: String
+    let structure: SourceStructure
+    let lines: [Substring]
+    let project: ProjectContext
+    var findings: [LintFinding] = []
+
+    var tokens: [SwiftToken] { structure.tokens }
+
+    init(file: String, structure: SourceStructure, lines: [Substring], project: ProjectContext) {
+        self.file = file
+        self.structure = structure
+        self.lines = lines
+        self.project = project
+    }
+
+    mutating func report(_ rule: LintRule, at location: SourceLocation, _ detail: String) {
+        let text = location.line - 1 < lines.count ? lines[location.line - 1].trimmingSpaces() : ""
+        let finding = LintFinding(file: file, location: location, rule: rule, detail: detail, lineText: text)
+        if !findings.contains(finding) { findings.append(finding) }
+    }
+
+    func token(_ index: Int) -> SwiftToken? { index >= 0 && index < tokens.count ? tokens[index] : nil }
+
+    /// True when tokens starting at `index` spell `words` (identifiers and punctuation).
+    func matches(_ index: Int, _ words: [String]) -> Bool {
+        guard index >= 0, index + words.count <= tokens.count else { return false }
+        for (offset, word) in words.enumerated() where !tokens[index + offset].is(word) { return false }
+        return true
+    }
+
+    /// Index of the receiver name before `.member` at `dot`, skipping `?`/`!` and `self.`.
+    func receiverName(beforeDot dot: Int) -> String? {
+        var index = dot - 1
+        while let token = token(index), token.is("?") || token.is("!") { index -= 1 }
+        guard let token = token(index), token.kind == .identifier else { return nil }
+        return token.text
+    }
+
+    func identifiers(in range: Range<Int>) -> [String] {
+        range.compactMap { tokens[$0].kind == .identifier ? tokens[$0].text : nil }
+    }
+
+    // MARK: legacy API
+
+    static let legacyNames: [String: String] = [
+        "SFSpeechRecognizer": "SpeechTranscriber(locale:transcriptionOptions:reportingOptions:attributeOptions:)",
+        "SFSpeechRecognizerDelegate": "SpeechTranscriber.isAvailable and AssetInventory.status(forModules:)",
+        "SFSpeechRecognitionRequest": "AnalyzerInput values in the analyzer's input sequence",
+        "SFSpeechAudioBufferRecognitionRequest": "AnalyzerInput(buffer:) yielded into the analyzer's input sequence",
+        "SFSpeechURLRecognitionRequest": "SpeechAnalyzer(inputAudioFile:modules:finishAfterFile:) or analyzeSequence(from:)",
+        "SFSpeechRecognitionTask": "a tracked task over transcriber.results",
+        "SFSpeechRecognitionTaskDelegate": "a tracked task over transcriber.results",
+        "SFSpeechRecognitionTaskHint": "SpeechTranscriber presets or DictationTranscriber content hints",
+        "SFSpeechRecognitionResult": "SpeechTranscriber.Result",
+        "SFTranscription": "SpeechTranscriber.Result.text",
+        "SFTranscriptionSegment": "runs of result.text with the audioTimeRange attribute",
+        "SFSpeechRecognitionMetadata": "SpeechTranscriber.Result.range",
+        "SFSpeechLanguageModel": "AnalysisContext.contextualStrings",
+    ]
+
+    mutating func legacyAPI() {
+        for (index, token) in tokens.enumerated() where token.kind == .identifier {
+            guard let replacement = Self.legacyNames[token.text] else { continue }
+            // Authorization still goes through SFSpeechRecognizer.
+            if token.text == "SFSpeechRecognizer", matches(index + 1, ["."]),
+               let member = self.token(index + 2), ["requestAuthorization", "authorizationStatus"].contains(member.text) { continue }
+            if self.token(index - 1)?.is(".") == true { continue }
+            if isDeliberateFallback(index) { continue }
+            report(.legacyAPI, at: token.location, "\(token.text) → \(replacement)")
+        }
+    }
+
+    /// Inside the `else` of `if #available(…)`, or under `if #unavailable(…)` / `guard #available … else`.
+    func isDeliberateFallback(_ index: Int) -> Bool {
+        for block in structure.enclosingBlocks(of: index) {
+            let header = identifiersAndPounds(block.header)
+            if block.kind == .elseBranch && header.contains("#available") { return true }
+            if block.kind == .conditional && header.contains("#unavailable") { return true }
+            if block.kind == .other, structure.guards.contains(where: { $0.condition.upperBound < block.open && block.open - $0.condition.upperBound <= 1
+                    && identifiersAndPounds($0.condition).contains("#available") }) {
+                return true
+            }
+        }
+        return false
+    }
+
+    func identifiersAndPounds(_ range: Range<Int>) -> Set<String> {
+        Set(range.compactMap { tokens[$0].kind == .identifier || tokens[$0].kind == .poundKeyword ? tokens[$0].text : nil })
+    }
+
+    // MARK: API that never existed
+
+    mutating func allocateLocale() {
+        for index in tokens.indices where matches(index, [".", "allocate", "(", "locale", ":"]) {
+            report(.allocateLocale, at: tokens[index + 1].location, "\(receiverName(beforeDot: index) ?? "…").allocate(locale:)")
+        }
+    }
+
+    mutating func resultTypes() {
+        for (index, token) in tokens.enumerated() {
+            if token.kind == .identifier, ["SpeechTranscriptionResult", "DictationTranscriptionResult"].contains(token.text),
+               self.token(index - 1)?.is(".") != true {
+                report(.nonexistentResultType, at: token.location, token.text)
+            }
+            if token.is("."), let member = self.token(index + 1), member.kind == .identifier, member.text == "transcription",
+               let receiver = self.token(index - 1), receiver.kind == .identifier || receiver.is(")") || receiver.is("]") || receiver.is("?") || receiver.is("!") {
+                report(.resultTranscription, at: member.location, "\(receiverName(beforeDot: index) ?? "…").transcription")
+            }
+        }
+    }
+
+    // MARK: Progress
+
+    mutating func progressIteration() {
+        for index in tokens.indices where tokens[index].is("for") {
+            var cursor = index + 1
+            if token(cursor)?.is("try") == true { cursor += 1 }
+            guard token(cursor)?.is("await") == true else { continue }
+            guard let inIndex = (cursor..<min(tokens.count, cursor + 40)).first(where: { tokens[$0].is("in") }),
+                  let open = (inIndex..<tokens.count).first(where: { tokens[$0].is("{") }) else { continue }
+            let sequence = (inIndex + 1)..<open
+            let names = identifiers(in: sequence)
+            if names.last == "progress" || names.last == "Progress" || sequence.contains(where: { matches($0, [".", "progress"]) && $0 + 2 == open }) {
+                report(.progressIteration, at: tokens[index].location, "for await … in \(names.joined(separator: "."))")
+            }
+        }
+    }
+
+    // MARK: input stream
+
+    /// Names holding the continuation of an `AsyncStream<AnalyzerInput>`.
+    func inputContinuationNames() -> (names: Set<String>, discarded: [Int]) {
+        var names: Set<String> = []
+        var discarded: [Int] = []
+        for index in tokens.indices {
+            // let (sequence, continuation) = AsyncStream<AnalyzerInput>.makeStream()
+            //                              or AsyncStream.makeStream(of: AnalyzerInput.self)
+            if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", ".", "makeStream"])
+                || matches(index, ["AsyncStream", ".", "makeStream", "(", "of", ":", "AnalyzerInput"]),
+               token(index - 1)?.is("=") == true, token(index - 2)?.is(")") == true, let open = structure.partner[index - 2] {
+                let parts = ((open + 1)..<(index - 2)).filter { !tokens[$0].is(",") }
+                if parts.count == 2 {
+                    if tokens[parts[1]].is("_") { discarded.append(parts[1]) } else { names.insert(tokens[parts[1]].text) }
+                }
+            }
+            // var continuation: AsyncStream<AnalyzerInput>.Continuation
+            if matches(index, [":", "AsyncStream", "<", "AnalyzerInput", ">", ".", "Continuation"]), let name = token(index - 1), name.kind == .identifier {
+                names.insert(name.text)
+            }
+            // AsyncStream<AnalyzerInput> { continuation in … }
+            if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", "{"]), let name = token(index + 5), name.kind == .identifier, token(index + 6)?.is("in") == true {
+                names.insert(name.text)
+            }
+        }
+        // One round of `self.x = y` / `x = y` propagation.
+        for index in tokens.indices where tokens[index].is("=") {
+            if let value = token(index + 1), names.contains(value.text), let target = token(index - 1), target.kind == .identifier {
+                names.insert(target.text)
+            }
+        }
+        return (names, discarded)
+    }
+
+    /// Names of functions in this file whose bodies finish or cancel an analyzer.
+    func analyzerFinishingFunctions() -> Set<String> {
+        var result: Set<String> = []
+        for block in structure.blocks {
+            guard case .function(let name) = block.kind else { continue }
+            if containsAnalyzerFinish((block.open + 1)..<block.close) { result.insert(name) }
+        }
+        return result
+    }
+
+    func containsAnalyzerFinish(_ range: Range<Int>, helpers: Set<String> = []) -> Bool {
+        range.contains { index in
+            let token = tokens[index]
+            guard token.kind == .identifier else { return false }
+            switch token.text {
+            case "finalizeAndFinishThroughEndOfInput", "finalizeAndFinish", "cancelAndFinishNow": return true
+            case "finish": return matches(index + 1, ["(", "after"])
+            case "finalize": return matches(index + 1, ["(", "through"])
+            default: return helpers.contains(token.text) && matches(index + 1, ["("])
+            }
+        }
+    }
+
+    mutating func inputContinuations() {
+        let (names, discarded) = inputContinuationNames()
+        for index in discarded {
+            report(.discardedInputContinuation, at: tokens[index].location, "`_` in place of the continuation of AsyncStream<AnalyzerInput>.makeStream()")
+        }
+        let mentionsAnalyzerInput = tokens.contains { $0.text == "AnalyzerInput" }
+        guard mentionsAnalyzerInput else { return }
+        let helpers = analyzerFinishingFunctions()
+        for index in tokens.indices where matches(index, [".", "finish", "(", ")"]) {
+            guard let receiver = receiverName(beforeDot: index) else { continue }
+            let lowered = receiver.lowercased()
+            guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder") else { continue }
+            if !containsAnalyzerFinish(structure.functionBody(of: index), helpers: helpers) {
+                report(.inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location, "\(receiver).finish() with no analyzer finish in the same function")
+            }
+        }
+    }
+
+    // MARK: reservations
+
+    /// Names bound to the Bool `reserve(locale:)` returns, or filled under a condition that tested it.
+    func reservationOwnershipNames() -> Set<String> {
+        var names: Set<String> = []
+        for index in tokens.indices where matches(index, ["reserve", "(", "locale", ":"]) {
+            let start = structure.statementStart(of: index)
+            if let assign = (start..<index).last(where: { tokens[$0].is("=") }), let name = (start..<assign).last(where: { tokens[$0].kind == .identifier }) {
+                names.insert(tokens[name].text)
+            }
+            // if try await AssetInventory.reserve(locale: l) { owned.insert(l) }
+            if let block = structure.blocks.first(where: { $0.kind == .conditional && $0.header.contains(index) }) {
+                for inner in (block.open + 1)..<block.close {
+                    if matches(inner, [".", "insert", "("]) || matches(inner, [".", "append", "("]), let name = receiverName(beforeDot: inner) { names.insert(name) }
+                    if matches(inner, ["=", "true"]), let name = token(inner - 1), name.kind == .identifier { names.insert(name.text) }
+                }
+            }
+        }
+        return names
+    }
+
+    mutating func reservationRelease() {
+        let owners = reservationOwnershipNames()
+        for index in tokens.indices where matches(index, ["release", "(", "reservedLocale", ":"]) && token(index - 1)?.is("func") != true {
+            let guarded = structure.conditions(at: index).contains { condition in
+                condition.contains { owners.contains(tokens[$0].text) || tokens[$0].is("reserve") }
+            }
+            if !guarded {
+                report(.unownedReservationRelease, at: tokens[index].location, "release(reservedLocale:) not conditioned on a reservation this code made")
+            }
+        }
+    }
+
+    // MARK: optional audio format
+
+    mutating func bestFormat() {
+        for index in tokens.indices where tokens[index].is("bestAvailableAudioFormat") && matches(index + 1, ["("]) {
+            // A declaration of the function itself, or a reference without a call.
+            if token(index - 1)?.is("func") == true { continue }
+            let start = structure.statementStart(of: index)
+            let close = structure.partner[index + 1] ?? tokens.count
+            let head = tokens[start]
+            if head.is("guard") || head.is("if") || head.is("while") || head.is("return") { continue }
+            if token(close + 1)?.is("?") == true || token(close + 1)?.is("??") == true { continue }
+            guard let assign = (start..<index).first(where: { tokens[$0].is("=") }),
+                  let nameIndex = (start..<assign).last(where: { tokens[$0].kind == .identifier }) else { continue }
+            let name = tokens[nameIndex].text
+            let body = structure.functionBody(of: index)
+            let handled = (close..<body.upperBound).contains { use in
+                guard tokens[use].text == name, tokens[use].kind == .identifier else { return false }
+                if let before = token(use - 1), before.is("let") || before.is("var"), let twoBefore = token(use - 2), twoBefore.is("if") || twoBefore.is("guard") || twoBefore.is(",") {
+                    return true
+                }
+                if let after = token(use + 1), after.is("?") || after.is("??") || after.is("==") || after.is("!=") { return true }
+                if token(use - 1)?.is("switch") == true { return true }
+                // Handed to a labelled parameter: the callee's type decides, and the compiler checks it.
+                if token(use - 1)?.is(":") == true, let after = token(use + 1), after.is(")") || after.is(",") { return true }
+                return false
+            }
+            if !handled {
+                report(.unguardedBestFormat, at: tokens[index].location, "`\(name)` is used as if bestAvailableAudioFormat never returned nil")
+            }
+        }
+    }
+
+    // MARK: result tasks
+
+    mutating func untrackedResultTasks() {
+        for index in tokens.indices where tokens[index].is("Task") {
+            var cursor = index + 1
+            if matches(cursor, [".", "detached"]) { cursor += 2 }
+            if token(cursor)?.is("(") == true { cursor = (structure.partner[cursor] ?? cursor) + 1 }
+            guard token(cursor)?.is("{") == true, let close = structure.partner[cursor] else { continue }
+            let body = (cursor + 1)..<close
+            let consumesResults = body.contains { matches($0, [".", "results"]) }
+            guard consumesResults else { continue }
+            let start = structure.statementStart(of: index)
+            let discarded = start == index || matches(start, ["_", "="])
+            if discarded {
+                report(.untrackedResultTask, at: tokens[index].location, "Task { … .results … } is not stored")
+            }
+        }
+    }
+
+    // MARK: locales
+
+    mutating func exactLocaleMatch() {
+        let lists: Set<String> = ["supportedLocales", "installedLocales"]
+        // Names bound to a locale list: `let all = await SpeechTranscriber.supportedLocales`.
+        var bound: Set<String> = []
+        for index in tokens.indices where lists.contains(tokens[index].text) && token(index - 1)?.is(".") == true {
+            let start = structure.statementStart(of: index)
+            if let assign = (start..<index).first(where: { tokens[$0].is("=") }),
+               let name = (start..<assign).last(where: { tokens[$0].kind == .identifier }) {
+                bound.insert(tokens[name].text)
+            }
+        }
+        for index in tokens.indices where matches(index, [".", "contains", "("]) {
+            guard let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver) else { continue }
+            report(.exactLocaleMatch, at: tokens[index + 1].location, "\(receiver).contains(…)")
+        }
+    }
+
+    // MARK: microphone capture
+
+    mutating func usageDescriptions() {
+        guard let capture = tokens.first(where: { $0.kind == .identifier && ["AVAudioEngine", "installTap", "AVCaptureDevice", "requestRecordPermission"].contains($0.text) }) else {
+            return
+        }
+        let required = ["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]
+        guard let keys = project.usageDescriptionKeys else {
+            report(.missingUsageDescription, at: capture.location, "\(capture.text) used, and no Info.plist found to declare \(required.joined(separator: " and "))")
+            return
+        }
+        let missing = required.filter { !keys.contains($0) }
+        if !missing.isEmpty {
+            report(.missingUsageDescription, at: capture.location, "\(capture.text) used; Info.plist lacks \(missing.joined(separator: " and "))")
+        }
+    }
+}
+
+extension Substring {
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}

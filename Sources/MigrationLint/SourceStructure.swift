@@ -1,0 +1,183 @@
+/// The bracket structure of a token stream: matching brackets, the brace blocks with what
+/// introduced them, and statement boundaries. Enough shape for lint rules, without a parser.
+public struct SourceStructure: Sendable {
+    /// A `{ … }` block and the statement that opened it.
+    public struct Block: Sendable {
+        public enum Kind: Sendable, Equatable {
+            /// The body of `func`, `init`, `deinit`, an accessor or a subscript.
+            case function(name: String)
+            /// The body of `if`/`while` or the `else` of a `guard`; `header` spans the condition tokens.
+            case conditional
+            /// The `else` block of an `if`; `header` spans that `if`'s condition.
+            case elseBranch
+            /// A type or extension body.
+            case type
+            /// A closure or any other block.
+            case other
+        }
+
+        public var open: Int
+        public var close: Int
+        public var kind: Kind
+        /// Token range of the condition that guards the block (empty when there is none).
+        public var header: Range<Int>
+    }
+
+    public let tokens: [SwiftToken]
+    /// For each bracket token, the index of its partner (or the end of input when unmatched).
+    public let partner: [Int: Int]
+    public let blocks: [Block]
+    /// Conditions of `guard` statements: each guards the rest of its enclosing block.
+    public let guards: [(condition: Range<Int>, scopeEnd: Int)]
+
+    public init(_ tokens: [SwiftToken]) {
+        self.tokens = tokens
+        var partner: [Int: Int] = [:]
+        var stack: [Int] = []
+        for (index, token) in tokens.enumerated() where token.kind == .punctuation {
+            switch token.text {
+            case "(", "[", "{": stack.append(index)
+            case ")", "]", "}":
+                if let open = stack.popLast() {
+                    partner[open] = index
+                    partner[index] = open
+                }
+            default: break
+            }
+        }
+        for open in stack { partner[open] = tokens.count }
+        self.partner = partner
+
+        var blocks: [Block] = []
+        var guards: [(Range<Int>, Int)] = []
+        var blockIndexByOpen: [Int: Int] = [:]
+        for (index, token) in tokens.enumerated() where token.is("{") {
+            let close = partner[index] ?? tokens.count
+            let start = Self.statementStart(tokens, partner, before: index)
+            var kind = Block.Kind.other
+            var header = index..<index
+            let words = tokens[start..<index]
+            let keyword = Self.lastKeyword(tokens, partner, in: start..<index, among: ["if", "while", "guard"])
+            if index > 0, tokens[index - 1].is("else"), keyword.map({ !tokens[$0].is("guard") }) ?? true {
+                if let previous = Self.precedingIf(blocks, tokens, before: index - 1) {
+                    kind = .elseBranch
+                    header = blocks[previous].header
+                }
+            } else if let function = words.firstIndex(where: { ["func", "init", "deinit", "subscript", "get", "set", "willSet", "didSet"].contains($0.text) && $0.kind == .identifier }),
+               !words.contains(where: { $0.is("=") || $0.is("in") }) {
+                let name = tokens[function].text == "func" && function + 1 < index ? tokens[function + 1].text : tokens[function].text
+                kind = .function(name: name)
+            } else if let keyword, tokens[keyword].is("guard") {
+                // `guard … else {`: the else block runs when the condition fails; the condition holds after it.
+                let elseIndex = (keyword..<index).last { tokens[$0].is("else") } ?? index
+                guards.append(((keyword + 1)..<elseIndex, Self.enclosingClose(tokens, partner, of: keyword)))
+            } else if let keyword {
+                kind = .conditional
+                header = (keyword + 1)..<index
+            } else if words.contains(where: { ["class", "struct", "enum", "actor", "extension", "protocol"].contains($0.text) && $0.kind == .identifier }) {
+                kind = .type
+            }
+            blockIndexByOpen[index] = blocks.count
+            blocks.append(Block(open: index, close: close, kind: kind, header: header))
+        }
+        self.blocks = blocks
+        self.guards = guards
+    }
+
+    /// The `if` (or `else if`) block whose `}` is right before `position`.
+    private static func precedingIf(_ blocks: [Block], _ tokens: [SwiftToken], before position: Int) -> Int? {
+        guard position > 0, tokens[position - 1].is("}") else { return nil }
+        return blocks.lastIndex { $0.close == position - 1 && ($0.kind == .conditional || $0.kind == .elseBranch) }
+    }
+
+    /// The last of `keywords` in `range` outside nested brackets: the `if` of `} else if x {`.
+    private static func lastKeyword(_ tokens: [SwiftToken], _ partner: [Int: Int], in range: Range<Int>, among keywords: Set<String>) -> Int? {
+        var index = range.upperBound - 1
+        while index >= range.lowerBound {
+            let token = tokens[index]
+            if token.is(")") || token.is("]") || token.is("}") {
+                index = (partner[index] ?? index) - 1
+                continue
+            }
+            if token.kind == .identifier && keywords.contains(token.text) { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The `}` closing the block that contains `position` (or the end of input at top level).
+    private static func enclosingClose(_ tokens: [SwiftToken], _ partner: [Int: Int], of position: Int) -> Int {
+        var index = position - 1
+        while index >= 0 {
+            if tokens[index].is("}") || tokens[index].is(")") || tokens[index].is("]") {
+                index = (partner[index] ?? index) - 1
+                continue
+            }
+            if tokens[index].is("{") { return partner[index] ?? tokens.count }
+            index -= 1
+        }
+        return tokens.count
+    }
+
+    /// The first token of the statement containing `position`, at the same bracket depth.
+    public func statementStart(of position: Int) -> Int {
+        Self.statementStart(tokens, partner, before: position)
+    }
+
+    static func statementStart(_ tokens: [SwiftToken], _ partner: [Int: Int], before position: Int) -> Int {
+        var start = position
+        while start > 0 {
+            var previous = start - 1
+            let token = tokens[previous]
+            if token.is("{") || token.is(";") || token.is("(") || token.is("[") || token.is("}") && !Self.continuesAfterBrace(tokens, start) {
+                break
+            }
+            if token.is(")") || token.is("]") || token.is("}") {
+                previous = partner[previous] ?? previous
+                if previous >= tokens.count { break }
+            }
+            if tokens[previous].location.line < tokens[start].location.line
+                && !Self.continues(from: tokens[start - 1], to: tokens[start]) {
+                break
+            }
+            start = previous
+        }
+        return start
+    }
+
+    /// `} else`, `}.task`, `} catch`: a closing brace that does not end the statement.
+    private static func continuesAfterBrace(_ tokens: [SwiftToken], _ next: Int) -> Bool {
+        guard next < tokens.count else { return false }
+        return tokens[next].is("else") || tokens[next].is(".") || tokens[next].is("catch")
+    }
+
+    private static func continues(from previous: SwiftToken, to next: SwiftToken) -> Bool {
+        if previous.kind == .operator || previous.is(",") || previous.is(".") || previous.is(":") { return true }
+        if next.kind == .operator || next.is(".") || next.is("else") { return true }
+        if previous.kind == .identifier && ["try", "await", "return", "let", "var", "in", "if", "guard", "where"].contains(previous.text) { return true }
+        return false
+    }
+
+    /// Blocks containing `position`, innermost last.
+    public func enclosingBlocks(of position: Int) -> [Block] {
+        blocks.filter { $0.open < position && position < $0.close }
+    }
+
+    /// The function body containing `position` as a token range, or the whole file.
+    public func functionBody(of position: Int) -> Range<Int> {
+        if let block = enclosingBlocks(of: position).last(where: { if case .function = $0.kind { return true } else { return false } }) {
+            return (block.open + 1)..<block.close
+        }
+        return 0..<tokens.count
+    }
+
+    /// Token ranges of every condition that must hold at `position`: enclosing `if`/`while`/`else`
+    /// headers and earlier `guard` conditions of enclosing blocks.
+    public func conditions(at position: Int) -> [Range<Int>] {
+        var result = enclosingBlocks(of: position).filter { $0.kind == .conditional || $0.kind == .elseBranch }.map(\.header)
+        for entry in guards where entry.condition.upperBound < position && position < entry.scopeEnd {
+            result.append(entry.condition)
+        }
+        return result
+    }
+}

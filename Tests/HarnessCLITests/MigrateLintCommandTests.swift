@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import HarnessCLI
+
+/// `migrate lint` end to end: folders, Info.plist discovery, baseline round trip, JUnit, exit codes.
+@Suite("migrate lint command")
+struct MigrateLintCommandTests {
+    let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url.appendingPathComponent("App/.build"), withIntermediateDirectories: true)
+        return url
+    }()
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    func plist(_ keys: [String]) -> String {
+        let entries = keys.map { "<key>\($0)</key><string>Transcribes what you say.</string>" }.joined()
+        return #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>"# + entries + "</dict></plist>"
+    }
+
+    func run(_ arguments: [String]) -> (Int32, Captured) {
+        let captured = Captured()
+        return (SpeechHarnessTool.run(["migrate", "lint"] + arguments, console: captured.console), captured)
+    }
+
+    @Test func findingsBaselineAndJUnit() throws {
+        try write("App/Mic.swift", "let engine = AVAudioEngine()\n// SFSpeechRecognizer in a comment\nlet r = SFSpeechRecognizer()\n")
+        try write("App/.build/Generated.swift", "let ignored = SFSpeechRecognizer()\n")
+        try write("App/Info.plist", plist(["NSMicrophoneUsageDescription"]))
+        let root = folder.appendingPathComponent("App").path
+        let junit = folder.appendingPathComponent("lint.xml").path
+
+        let (status, first) = run([root, "--junit", junit])
+        #expect(status == 1)
+        #expect(first.stdout.contains("App/Mic.swift:3:9: warning: [legacy-api]"))
+        #expect(first.stdout.contains("Info.plist lacks NSSpeechRecognitionUsageDescription"))
+        #expect(first.stdout.hasSuffix("1 file, 2 findings"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 12)
+        #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
+
+        let baseline = folder.appendingPathComponent("baseline.json").path
+        #expect(run([root, "--write-baseline", baseline]).0 == 0)
+        try write("App/Mic.swift", "\nlet engine = AVAudioEngine()\nlet r = SFSpeechRecognizer()\n")
+        let (accepted, second) = run([root, "--baseline", baseline])
+        #expect(accepted == 0)
+        #expect(second.stdout == "1 file, 0 findings, 2 accepted by the baseline")
+
+        try write("App/Info.plist", plist(["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]))
+        let (_, third) = run([root, "--baseline", baseline])
+        #expect(third.stderr.contains("baseline entry no longer found: \(root)/Mic.swift [missing-usage-description]"))
+    }
+
+    @Test func badInputIsNamed() throws {
+        try write("App/Broken.plist", "not a plist")
+        try write("App/Clean.swift", "let x = 1\n")
+        let (missing, c) = run([folder.appendingPathComponent("nope").path])
+        #expect(missing == 1 && c.stderr.contains("nope: no such file or folder"))
+        let (bad, d) = run([folder.appendingPathComponent("App/Clean.swift").path, "--info-plist", folder.appendingPathComponent("App/Broken.plist").path])
+        #expect(bad == 1 && d.stderr.contains("Broken.plist: not a property list"))
+        try write("b.json", "{\"version\": 1}")
+        let (usage, e) = run([folder.appendingPathComponent("App").path, "--baseline", folder.appendingPathComponent("b.json").path])
+        #expect(usage == 1 && e.stderr.contains("b.json: not a lint baseline"))
+        #expect(run([]).0 == 2)
+    }
+}

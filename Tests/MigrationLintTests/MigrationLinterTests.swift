@@ -1,0 +1,233 @@
+import MigrationLint
+import Testing
+
+/// Each rule on a small program that makes the mistake, and silence on code that follows the
+/// corrected guidance.
+@Suite("Migration lint rules")
+struct MigrationLinterTests {
+    static let plist = ProjectContext(usageDescriptionKeys: ["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"])
+
+    static func rules(_ source: String, project: ProjectContext = plist) -> [String] {
+        MigrationLinter.lint(source: source, file: "T.swift", project: project).map(\.rule.id)
+    }
+
+    @Test func legacyNamesAreFoundButAuthorizationAndFallbacksAreNot() {
+        let source = """
+        let recognizer = SFSpeechRecognizer(locale: locale)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        SFSpeechRecognizer.requestAuthorization { _ in }
+        if #available(iOS 26, *) {
+            useAnalyzer()
+        } else {
+            let fallback = SFSpeechRecognizer(locale: locale)
+        }
+        """
+        let findings = MigrationLinter.lint(source: source, file: "Legacy.swift", project: Self.plist)
+        #expect(findings.map(\.rule.id) == ["legacy-api", "legacy-api"])
+        #expect(findings.map(\.location) == [SourceLocation(line: 1, column: 18), SourceLocation(line: 2, column: 15)])
+        #expect(findings[0].description.hasPrefix("Legacy.swift:1:18: warning: [legacy-api]"))
+    }
+
+    @Test func nothingInCommentsOrStringText() {
+        let source = #"""
+        // try await transcriber.allocate(locale: locale)
+        /* for try await p in request.progress { } SFSpeechRecognizer */
+        let note = "call allocate(locale:) and read result.transcription of SpeechTranscriptionResult"
+        let raw = #"Task { for try await r in transcriber.results { } }"#
+        let block = """
+            inputContinuation?.finish()
+            AssetInventory.release(reservedLocale: locale)
+            """
+        """#
+        #expect(Self.rules(source).isEmpty)
+    }
+
+    @Test func draftAPIsThatNeverShipped() {
+        let source = #"""
+        try await transcriber.allocate(locale: locale)
+        func show(_ result: SpeechTranscriptionResult) { print("final: \(result.transcription)") }
+        let plain = String(result.text.characters)
+        """#
+        #expect(Self.rules(source) == ["allocate-locale", "nonexistent-result-type", "result-transcription"])
+    }
+
+    @Test func progressIsNotAnAsyncSequence() {
+        let bad = "Task { for try await step in request.progress { print(step) } }"
+        let good = "let fraction = request.progress.fractionCompleted\nfor try await result in transcriber.results { }"
+        #expect(Self.rules(bad) == ["progress-async-iteration"])
+        #expect(!Self.rules(good).contains("progress-async-iteration"))
+    }
+
+    @Test func endingInputNeedsAnAnalyzerFinish() {
+        let bad = """
+        final class Live {
+            var feed: AsyncStream<AnalyzerInput>.Continuation?
+            func stop() {
+                feed?.finish()
+                analyzer = nil
+            }
+        }
+        """
+        let good = """
+        final class Live {
+            var feed: AsyncStream<AnalyzerInput>.Continuation?
+            func stop() async throws {
+                feed?.finish()
+                try await analyzer.finalizeAndFinishThroughEndOfInput()
+            }
+            func abandon() async {
+                feed?.finish()
+                await wrapUp()
+            }
+            func wrapUp() async { await analyzer.cancelAndFinishNow() }
+        }
+        """
+        let tuple = """
+        let (stream, builder) = AsyncStream<AnalyzerInput>.makeStream()
+        func end() { builder.finish() }
+        """
+        #expect(Self.rules(bad) == ["input-finish-without-analyzer-finish"])
+        #expect(Self.rules(good).isEmpty)
+        #expect(Self.rules(tuple) == ["input-finish-without-analyzer-finish"])
+        #expect(Self.rules("let (stream, _) = AsyncStream<AnalyzerInput>.makeStream()") == ["discarded-input-continuation"])
+        // An unrelated stream's continuation is not the analyzer's input.
+        #expect(Self.rules("let (s, c) = AsyncStream<String>.makeStream()\nc.finish()").isEmpty)
+    }
+
+    @Test func releasingOnlyWhatThisCodeReserved() {
+        let unowned = """
+        func teardown() async {
+            await AssetInventory.release(reservedLocale: locale)
+        }
+        """
+        let owned = """
+        func prepare() async throws {
+            let created = try await AssetInventory.reserve(locale: locale)
+            defer { if created { Task { await AssetInventory.release(reservedLocale: locale) } } }
+        }
+        final class Owner {
+            var ownsReservation = false
+            func start() async throws { ownsReservation = try await AssetInventory.reserve(locale: locale) }
+            func stop() async {
+                guard ownsReservation else { return }
+                await AssetInventory.release(reservedLocale: locale)
+            }
+        }
+        """
+        #expect(Self.rules(unowned) == ["unowned-reservation-release"])
+        #expect(Self.rules(owned).isEmpty)
+    }
+
+    @Test func bestFormatIsOptional() {
+        let bad = """
+        func setUp() async {
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(
+                compatibleWith: [transcriber]
+            )
+            print(format.sampleRate)
+        }
+        """
+        let good = """
+        func a() async throws {
+            guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]) else { throw Failure.noFormat }
+        }
+        func b() async {
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
+            guard let format else { return }
+        }
+        func c() async -> AVAudioFormat? { return await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) }
+        func d() async { let rate = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)?.sampleRate }
+        func e() async {
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
+            let converter = Converter(analyzerFormat: format)
+        }
+        """
+        #expect(Self.rules(bad) == ["unguarded-best-format"])
+        #expect(Self.rules(good).isEmpty)
+        // Interpolating it prints "Optional(…)"; storing it defers the question to code that may never ask.
+        #expect(Self.rules("let f = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: m)\nprint(\"\\(f)\")") == ["unguarded-best-format"])
+        #expect(Self.rules("let f = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: m)\nself.format = f") == ["unguarded-best-format"])
+    }
+
+    @Test func resultTasksMustBeKept() {
+        let bad = """
+        func go() {
+            Task {
+                for try await result in transcriber.results { show(result) }
+            }
+            _ = Task.detached { for try await r in transcriber.results { } }
+        }
+        """
+        let good = """
+        func go() {
+            resultTask = Task { for try await result in transcriber.results { show(result) } }
+            let other = Task { @MainActor in for try await r in transcriber.results { } }
+            Task { await refreshUI() }
+        }
+        """
+        #expect(Self.rules(bad) == ["untracked-result-task", "untracked-result-task"])
+        #expect(Self.rules(good).isEmpty)
+    }
+
+    @Test func exactLocaleEquality() {
+        let bad = """
+        let supported = await SpeechTranscriber.supportedLocales
+        guard supported.contains(locale) else { return }
+        if await SpeechTranscriber.installedLocales.contains(locale) { }
+        """
+        #expect(Self.rules(bad) == ["exact-locale-match", "exact-locale-match"])
+        #expect(Self.rules("guard let l = await SpeechTranscriber.supportedLocale(equivalentTo: locale) else { return }").isEmpty)
+    }
+
+    @Test func microphoneCaptureNeedsUsageDescriptions() {
+        let source = "let engine = AVAudioEngine()\nengine.inputNode.installTap(onBus: 0, bufferSize: 4096, format: nil) { _, _ in }"
+        #expect(Self.rules(source, project: ProjectContext()) == ["missing-usage-description"])
+        let partial = MigrationLinter.lint(source: source, file: "M.swift", project: ProjectContext(usageDescriptionKeys: ["NSMicrophoneUsageDescription"]))
+        #expect(partial.map(\.detail) == ["AVAudioEngine used; Info.plist lacks NSSpeechRecognitionUsageDescription"])
+        #expect(Self.rules(source).isEmpty)
+    }
+
+    @Test func lexicalProblemsAreFindings() {
+        #expect(Self.rules("let s = \"never closed\n") == ["unreadable-source"])
+    }
+
+    /// A whole live-transcription controller written the corrected way: no findings at all.
+    @Test func correctedGuidanceIsClean() {
+        #expect(MigrationLinter.lint(source: LintFixtures.corrected, file: "Live.swift", project: Self.plist) == [])
+    }
+
+    /// The same controller with the draft-era mistakes: each one found, on its line.
+    @Test func draftControllerMistakesAreEachFound() {
+        let found = MigrationLinter.lint(source: LintFixtures.draft, file: "Draft.swift", project: ProjectContext())
+        let byRule = Dictionary(grouping: found, by: \.rule.id).mapValues { $0.map(\.location.line) }
+        #expect(byRule["allocate-locale"] == [12])
+        #expect(byRule["unguarded-best-format"] == [14])
+        #expect(byRule["untracked-result-task"] == [18])
+        #expect(byRule["result-transcription"] == [20, 20])
+        #expect(byRule["progress-async-iteration"] == [27])
+        #expect(byRule["input-finish-without-analyzer-finish"] == [33])
+        #expect(byRule["unowned-reservation-release"] == [35])
+        #expect(byRule["missing-usage-description"] == [5])
+        #expect(byRule["nonexistent-result-type"] == [38])
+        #expect(byRule["exact-locale-match"] == [9])
+        #expect(Set(byRule.keys).count == 10)
+    }
+
+    @Test func baselineAcceptsByLineTextAndReportsStaleEntries() throws {
+        let before = MigrationLinter.lint(source: "let r = SFSpeechRecognizer()\nlet q = SFSpeechRecognizer()", file: "A.swift")
+        let baseline = try LintBaseline.decode(LintBaseline(findings: [before[0]]).encoded(), path: "b.json")
+        // The accepted line moved down two lines; a new occurrence appeared.
+        let after = MigrationLinter.lint(source: "\n\nlet r = SFSpeechRecognizer()\nlet s = SFSpeechRecognizer()", file: "A.swift")
+        let split = baseline.apply(to: after)
+        #expect(split.accepted.map(\.location.line) == [3])
+        #expect(split.new.map(\.lineText) == ["let s = SFSpeechRecognizer()"])
+        #expect(split.stale.isEmpty)
+        #expect(baseline.apply(to: []).stale.count == 1)
+        #expect(throws: LintBaseline.BaselineError.self) { try LintBaseline.decode(Array("{\"version\":2,\"findings\":[]}".utf8).data, path: "b.json") }
+    }
+}
+
+extension Array where Element == UInt8 {
+    var data: Foundation.Data { Foundation.Data(self) }
+}
+import Foundation
