@@ -65,7 +65,7 @@ let package = Package(
         // Running engines over corpora: pacing, per-utterance records, aggregation, gates.
         .target(name: "Benchmark", dependencies: ["SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics"]),
         // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
-        .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "Conformance", "MigrationLint", "CLibXML2"], resources: [.copy("junit.xsd")]),
+        .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "Conformance", "MigrationLint", "MigrationDiff", "CLibXML2"], resources: [.copy("junit.xsd")]),
         // Declarative conformance scenarios, tied to documented clauses, and their runner.
         .target(name: "Conformance", dependencies: ["SpeechCore", "AVFAudio", "CoreMedia", "Engines", "SpeechReference"],
                 resources: [.copy("Scenarios"), .copy("clauses.json")]),
@@ -73,9 +73,11 @@ let package = Package(
         .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
         // Migration lint: a Swift tokenizer and rules for SFSpeechRecognizer → SpeechAnalyzer mistakes; no I/O.
         .target(name: "MigrationLint"),
+        // Migration diff: the same audio through the legacy API and SpeechAnalyzer on one engine, compared.
+        .target(name: "MigrationDiff", dependencies: ["Adapters", "AudioIO", "AVFAudio", "CoreMedia", "SpeechCore", "SpeechReference", "Metrics"]),
         // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
         .target(name: "HarnessCLI", dependencies: ["Adapters", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia",
-                                                   "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint"]),
+                                                   "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff"]),
         .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
         // Apple-style programs that must compile unchanged against `import Speech` on Linux.
         .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
@@ -86,6 +88,7 @@ let package = Package(
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "Speech", "Engines", "SpeechCore", "TestSupport"]),
+        .testTarget(name: "MigrationDiffTests", dependencies: ["MigrationDiff", "Reports", "Engines", "SpeechCore", "TestSupport", "AudioIO"]),
         .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"]),

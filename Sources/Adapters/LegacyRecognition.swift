@@ -74,12 +74,16 @@ public final class SFSpeechRecognitionResult: NSObject, @unchecked Sendable {
     /// Best first; never empty.
     public let transcriptions: [SFTranscription]
     public let isFinal: Bool
+    /// Harness extra (not in Apple's API): seconds of audio the engine had processed when this
+    /// result was made, so a migration diff can place legacy partials on the audio timeline.
+    public let processedAudioDuration: TimeInterval
 
-    public init(transcriptions: [SFTranscription], isFinal: Bool) {
+    public init(transcriptions: [SFTranscription], isFinal: Bool, processedAudioDuration: TimeInterval = 0) {
         precondition(!transcriptions.isEmpty, "a result has at least one transcription")
         self.bestTranscription = transcriptions[0]
         self.transcriptions = transcriptions
         self.isFinal = isFinal
+        self.processedAudioDuration = processedAudioDuration
     }
 }
 

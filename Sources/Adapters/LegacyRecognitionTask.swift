@@ -107,8 +107,9 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                         lock.withLock { reachedLimit = true }
                     }
                     if pcm.frameCount > 0 {
-                        apply(try await opened.accept(pcm, at: start))
+                        let update = try await opened.accept(pcm, at: start)
                         end = start + pcm.duration
+                        apply(update, processed: end)
                     }
                     if lock.withLock({ reachedLimit }) { break reading }
                 }
@@ -117,13 +118,14 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                 for input in try converter.flush() {
                     guard let pcm = input.buffer.pcmBuffer, pcm.frameCount > 0 else { continue }
                     let start = input.bufferStartTime ?? end
-                    apply(try await opened.accept(pcm, at: start))
+                    let update = try await opened.accept(pcm, at: start)
                     end = start + pcm.duration
+                    apply(update, processed: end)
                 }
             }
             guard !Task.isCancelled, !lock.withLock({ cancelled }) else { throw CancellationError() }
             deliver(lock.withLock { machine.endOfAudio() }, result: nil, audioSeconds: end.seconds)
-            apply(try await opened.finalize(through: end))
+            apply(try await opened.finalize(through: end), processed: end)
             await opened.close()
         } catch {
             await session?.close()
@@ -139,12 +141,12 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         } else if finalWords.isEmpty {
             fail(LegacyRecognitionError.noSpeechDetected)
         } else {
-            let result = makeResult(words: finalWords, isFinal: true)
+            let result = makeResult(words: finalWords, isFinal: true, processed: end)
             deliver(lock.withLock { machine.completed(success: true) }, result: result)
         }
     }
 
-    private func apply(_ update: HypothesisUpdate) {
+    private func apply(_ update: HypothesisUpdate, processed: MediaTime) {
         for segment in update.finalized {
             for (index, word) in segment.words.enumerated() {
                 let others = segment.alternatives.filter { $0.count == segment.words.count && $0[index] != word.text }.map { $0[index] }
@@ -159,10 +161,10 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         guard !words.isEmpty, texts != lastPartial else { return }
         lastPartial = texts
         let callbacks = lock.withLock { machine.hypothesis() }
-        deliver(callbacks, result: makeResult(words: words, isFinal: false))
+        deliver(callbacks, result: makeResult(words: words, isFinal: false, processed: processed))
     }
 
-    private func makeResult(words: [RecognizedWord], isFinal: Bool) -> SFSpeechRecognitionResult {
+    private func makeResult(words: [RecognizedWord], isFinal: Bool, processed: MediaTime) -> SFSpeechRecognitionResult {
         let best = SFTranscription(words: words, origin: .zero, withConfidence: isFinal, alternatives: isFinal ? alternatives : [:])
         var transcriptions = [best]
         if isFinal {
@@ -175,7 +177,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                 }
             }
         }
-        return SFSpeechRecognitionResult(transcriptions: transcriptions, isFinal: isFinal)
+        return SFSpeechRecognitionResult(transcriptions: transcriptions, isFinal: isFinal, processedAudioDuration: processed.seconds)
     }
 
     private func fail(_ error: NSError) {

@@ -80,10 +80,7 @@ enum BenchRunCommand {
         }
         plan.shard = shard
         if arguments.value("limit") != nil { plan.limit = try arguments.int("limit", default: 0, in: 1...10_000_000, command: command) }
-        if let split = arguments.value("split") {
-            guard let value = Utterance.Split(rawValue: split) else { throw UsageError(message: "unknown --split '\(split)'", command: command) }
-            plan.split = value
-        }
+        plan.split = try arguments.split(command: command)
         let gates = try arguments.value("gates").map(GateConfiguration.load)
         let out = arguments.value("out") ?? "Reports/bench"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

@@ -123,3 +123,14 @@ enum CorpusCommands {
 enum CorpusRecipeStamp {
     static let version = "builder-2"
 }
+
+extension ParsedArguments {
+    /// `--split enrollment|test`, checked.
+    func split(command: String) throws -> Utterance.Split? {
+        guard let text = value("split") else { return nil }
+        guard let split = Utterance.Split(rawValue: text) else {
+            throw UsageError(message: "unknown --split '\(text)'; one of: \(Utterance.Split.allCases.map(\.rawValue).joined(separator: ", "))", command: command)
+        }
+        return split
+    }
+}

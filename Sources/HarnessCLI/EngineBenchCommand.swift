@@ -32,9 +32,7 @@ enum EngineBenchCommand {
         let manifests = arguments.all("manifest")
         guard !manifests.isEmpty else { throw UsageError(message: "--manifest is required", command: path) }
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
-        let split = try arguments.value("split").map { text in
-            try Utterance.Split(rawValue: text) ?? { throw UsageError(message: "unknown --split '\(text)'", command: path) }()
-        }
+        let split = try arguments.split(command: path)
         let streamSeconds = try arguments.double("stream-seconds", command: path)
         let engine = try EngineRegistry.shared.make(id)
         guard let rate = engine.capabilities.formats.first?.sampleRate else { throw EngineError.unsupportedFormat(engine: id, format: "none declared") }

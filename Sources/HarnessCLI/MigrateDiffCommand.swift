@@ -1,0 +1,93 @@
+import Corpus
+import Engines
+import Foundation
+import MigrationDiff
+import Reports
+
+/// `speech-harness migrate diff`: old API against new API, same engine, same audio.
+enum MigrateDiffCommand {
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            path: "migrate diff", synopsis: "--engine E --manifest M [options]",
+            summary: "Run each utterance through the SFSpeechRecognizer API and SpeechAnalyzer on one engine; report what changes.",
+            options: [
+                OptionSpec(name: "engine", value: "E", help: "Engine id behind both APIs (see 'speech-harness engines')."),
+                OptionSpec(name: "manifest", value: "M", help: "Manifest of the utterances."),
+                OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
+                OptionSpec(name: "limit", value: "n", help: "At most n utterances."),
+                OptionSpec(name: "chunk-ms", value: "ms", help: "Buffer duration both sides receive (default 100)."),
+                OptionSpec(name: "server-requests", value: nil, help: "Legacy requests as server requests (one-minute limit emulated); default on-device."),
+                OptionSpec(name: "fast-results", value: nil, help: "The analyzer side also asks for .fastResults (default: .volatileResults only)."),
+                OptionSpec(name: "time-tolerance", value: "s", help: "Word time shift still counted as the same (default 0.05)."),
+                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per utterance, failing when the two differ."),
+                OptionSpec(name: "markdown", value: "file", help: "Write a Markdown summary here."),
+                OptionSpec(name: "json", value: "file", help: "Write every trace and diff as JSON here."),
+            ],
+            positionals: 0...0,
+            details: """
+            Compared per utterance: final transcripts (aligned, legacy as the reference), word times, display \
+            updates and revisions of shown text, the order of partial/final/error events, and behaviours one side \
+            has alone (the emulated one-minute limit, 'no speech detected'). Exit status: 0 the two agree on every \
+            utterance, 1 something differs or could not be run, 2 usage error.
+            """),
+    ]
+
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        guard let id = arguments.value("engine") else { throw UsageError(message: "--engine is required", command: path) }
+        guard let manifest = arguments.value("manifest") else { throw UsageError(message: "--manifest is required", command: path) }
+        guard EngineRegistry.shared.entry(id) != nil else {
+            throw UsageError(message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))", command: path)
+        }
+        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
+        let limit = try arguments.int("limit", default: Int.max, in: 1...Int.max, command: path)
+        let tolerance = try arguments.double("time-tolerance", command: path) ?? 0.05
+        let split = try arguments.split(command: path)
+
+        let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
+        var problems = load.issues.map(\.description)
+        let utterances = Array(load.utterances.filter { split == nil || $0.split == nil || $0.split == split }.prefix(limit))
+        let engine = try EngineRegistry.shared.make(id)
+        let runner = MigrationRun(engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments.has("server-requests"),
+                                  fastResults: arguments.has("fast-results"))
+        let root = load.root
+        let outcome = BlockingTask.run { () -> ([UtteranceDiff], [String]) in
+            var diffs: [UtteranceDiff] = []
+            var failures: [String] = []
+            for utterance in utterances {
+                do {
+                    diffs.append(try await runner.run(id: utterance.id, audioPath: ManifestValidator.resolve(utterance.audio, root: root),
+                                                      locale: utterance.locale, timeTolerance: tolerance))
+                } catch {
+                    failures.append("\(utterance.id): \(error)")
+                }
+            }
+            await (engine as? WorkerEngine)?.shutdown()
+            return (diffs, failures)
+        }
+        let (diffs, failures) = try outcome.get()
+        problems += failures
+        let summary = MigrationSummary(engine: id, manifest: manifest, utterances: diffs, problems: problems)
+        for diff in diffs where !diff.isSame {
+            console.out("DIFF \(diff.id): \(diff.differences.joined(separator: "; "))")
+        }
+        for problem in problems { console.err("speech-harness migrate diff: \(problem)") }
+        let updates = summary.meanUpdates
+        console.out("\(diffs.count) utterances on \(id): \(summary.differing) differ; final words S/D/I \(summary.transcript.substitutions)/\(summary.transcript.deletions)/\(summary.transcript.insertions) of \(summary.transcript.referenceLength); "
+                    + "display updates per utterance legacy \(String(format: "%.1f", updates.legacy)), analyzer \(String(format: "%.1f", updates.analyzer))"
+                    + (problems.isEmpty ? "" : "; \(problems.count) problems"))
+        if let junit = arguments.value("junit") {
+            try JUnitWriter.write(MigrationReport.junit(summary), to: junit)
+            let invalid = JUnitWriter.validate(path: junit)
+            if !invalid.isEmpty { throw ReportError.invalid(path: junit, problems: invalid) }
+        }
+        if let markdown = arguments.value("markdown") {
+            try MigrationReport.markdown(summary).write(toFile: markdown, atomically: true, encoding: .utf8)
+        }
+        if let json = arguments.value("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
+        }
+        return summary.differing == 0 && problems.isEmpty ? 0 : 1
+    }
+}

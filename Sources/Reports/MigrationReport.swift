@@ -1,0 +1,70 @@
+import Foundation
+import MigrationDiff
+
+/// The migration diff as JUnit (a case per utterance: failing when the app would see something
+/// different) and as Markdown for a CI step summary.
+public enum MigrationReport {
+    public static func junit(_ summary: MigrationSummary) -> JUnitReport {
+        let classname = "migrate-diff.\(summary.engine).\(safeName(summary.manifest))"
+        var cases = summary.utterances.map { diff -> JUnitReport.Case in
+            var properties: [(String, String)] = [
+                ("legacyText", diff.legacy.finalText), ("analyzerText", diff.analyzer.finalText),
+                ("legacyEvents", diff.legacy.eventOrder), ("analyzerEvents", diff.analyzer.eventOrder),
+                ("legacyUpdates", String(diff.legacy.displayUpdates.count)), ("analyzerUpdates", String(diff.analyzer.displayUpdates.count)),
+                ("legacyRevisions", String(diff.legacy.revisions)), ("analyzerRevisions", String(diff.analyzer.revisions)),
+                ("matchedWords", String(diff.matchedWords)),
+            ]
+            if let shift = diff.maximumTimeShift { properties.append(("maximumTimeShift", seconds(shift))) }
+            let outcome: JUnitReport.Outcome = diff.isSame ? .passed
+                : .failure(message: diff.differences[0], details: diff.differences.joined(separator: "\n") + "\n\n" + diff.alignment)
+            return JUnitReport.Case(classname: classname, name: diff.id, seconds: 0, properties: properties, outcome: outcome,
+                                    systemOut: "legacy:   \(diff.legacy.eventOrder)\nanalyzer: \(diff.analyzer.eventOrder)")
+        }
+        cases += summary.problems.enumerated().map { index, problem in
+            JUnitReport.Case(classname: classname, name: "problem-\(index + 1)", seconds: 0, outcome: .error(message: problem, details: problem))
+        }
+        return JUnitReport(name: "speech-harness migrate diff",
+                           suites: [JUnitReport.Suite(name: "migrate-diff.\(summary.engine)", timestamp: Date(), cases: cases)])
+    }
+
+    public static func markdown(_ summary: MigrationSummary) -> String {
+        let md = BenchReports.md
+        let transcript = summary.transcript
+        let updates = summary.meanUpdates, revisions = summary.revisions
+        var lines = [
+            "## Migration diff: SFSpeechRecognizer vs SpeechAnalyzer on \(md(summary.engine))", "",
+            "Manifest `\(summary.manifest.replacingOccurrences(of: "`", with: "'"))` · \(summary.utterances.count) utterances · \(summary.differing) differ"
+                + (summary.problems.isEmpty ? "" : " · \(summary.problems.count) could not be run"), "",
+            "| | legacy API | SpeechAnalyzer |", "| --- | --- | --- |",
+            "| display updates per utterance (mean) | \(format(updates.legacy, 1)) | \(format(updates.analyzer, 1)) |",
+            "| revisions of shown text (total) | \(revisions.legacy) | \(revisions.analyzer) |",
+            "| final results before end of audio (utterances) | \(summary.utterances.filter { $0.legacy.finalsBeforeEndOfAudio > 0 }.count) | \(summary.utterances.filter { $0.analyzer.finalsBeforeEndOfAudio > 0 }.count) |",
+            "| errors | \(summary.utterances.filter { $0.legacy.error != nil }.count) | \(summary.utterances.filter { $0.analyzer.error != nil }.count) |",
+            "",
+            "Final transcripts, analyzer against legacy: \(transcript.substitutions) substituted, \(transcript.deletions) only in legacy, "
+                + "\(transcript.insertions) only in the analyzer, of \(transcript.referenceLength) legacy words"
+                + (summary.maximumTimeShift.map { "; word times move by at most \(seconds($0)) s" } ?? "") + ".",
+        ]
+        if !summary.differenceKinds.isEmpty {
+            lines += ["", "| difference | utterances |", "| --- | ---: |"] + summary.differenceKinds.map { "| \(md($0.kind)) | \($0.count) |" }
+        }
+        let differing = summary.utterances.filter { !$0.isSame }
+        if !differing.isEmpty {
+            lines += ["", "| utterance | legacy final | analyzer final | what differs |", "| --- | --- | --- | --- |"]
+            lines += differing.prefix(100).map { "| \(md($0.id)) | \(md($0.legacy.finalText)) | \(md($0.analyzer.finalText)) | \(md($0.differences.joined(separator: "; "))) |" }
+            if differing.count > 100 { lines += ["", "\(differing.count - 100) more in the JUnit file."] }
+        }
+        if !summary.problems.isEmpty {
+            lines += ["", "**Could not be run**", ""] + summary.problems.prefix(50).map { "- " + md($0) }
+        }
+        lines += ["", "Legacy shows its cumulative best transcription; the analyzer side shows finals so far plus the current volatile text. Times are seconds of audio processed."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func seconds(_ value: Double) -> String { BenchReports.format(value, 3) }
+    static func format(_ value: Double, _ digits: Int) -> String { BenchReports.format(value, digits) }
+    /// The manifest's folder name (the tier), file-name safe.
+    static func safeName(_ manifest: String) -> String {
+        BenchReports.safeName((manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? manifest)
+    }
+}
