@@ -202,6 +202,11 @@ public enum LegacyRecognitionError {
         NSError(domain: recognitionDomain, code: 301, userInfo: [NSLocalizedDescriptionKey: "Recognition request was canceled"])
     }
 
+    /// The "retry" error servers give when a device or app has used up its request quota.
+    public static var quotaExceeded: NSError {
+        NSError(domain: assistantDomain, code: 203, userInfo: [NSLocalizedDescriptionKey: "Retry: server request quota exceeded"])
+    }
+
     public static func engineFailed(_ error: any Error) -> NSError {
         NSError(domain: assistantDomain, code: 1101, userInfo: [NSLocalizedDescriptionKey: "\(error)", NSUnderlyingErrorKey: error as NSError])
     }
@@ -218,6 +223,10 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
 
     public let locale: Locale
     public let engine: any RecognitionEngine
+    /// Harness extra: a request quota shared by the recognisers that hold it. Server requests
+    /// beyond it fail at once with the "retry" error (203); on-device requests never count. Nil:
+    /// no quota (the default).
+    public var serverRequestQuota: LegacyServerQuota?
     public weak var delegate: (any SFSpeechRecognizerDelegate)?
     public var defaultTaskHint: SFSpeechRecognitionTaskHint = .unspecified
     /// Where handlers and delegate calls run. A private serial queue by default (Apple uses the
@@ -276,4 +285,30 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
         task.start()
         return task
     }
+}
+
+/// A count of server requests against a limit, as the legacy service keeps per device and app.
+public final class LegacyServerQuota: @unchecked Sendable {
+    public let limit: Int
+    private let lock = NSLock()
+    private var used = 0
+
+    public init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts one request; false when the quota was already used up.
+    func take() -> Bool {
+        lock.withLock {
+            guard used < limit else { return false }
+            used += 1
+            return true
+        }
+    }
+
+    /// Requests counted so far.
+    public var requestsMade: Int { lock.withLock { used } }
+
+    /// Starts a new quota period.
+    public func reset() { lock.withLock { used = 0 } }
 }

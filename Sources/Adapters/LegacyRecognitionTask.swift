@@ -83,6 +83,10 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         let tag = recognizer.localeTag
         let limit = SFSpeechRecognizer.emulatesServerLimits && !request.requiresOnDeviceRecognition
             ? MediaTime(seconds: SFSpeechRecognizer.serverAudioLimit, preferredTimescale: 1_000) : nil
+        if !request.requiresOnDeviceRecognition, let quota = recognizer.serverRequestQuota, !quota.take() {
+            fail(LegacyRecognitionError.quotaExceeded)
+            return
+        }
         var session: (any RecognitionSession)?
         var end = MediaTime.zero
         do {

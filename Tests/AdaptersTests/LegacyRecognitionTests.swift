@@ -169,6 +169,30 @@ struct LegacyRecognitionTests {
         #expect(task.reachedServerAudioLimit == !onDevice)
     }
 
+    @Test func serverRequestsBeyondTheQuotaFailWithRetry() async {
+        let quota = LegacyServerQuota(limit: 1)
+        func attempt(onDevice: Bool) async -> [Int] {
+            let codes = EventLog<Int>()
+            let recognizer = Self.recognizer()
+            recognizer.serverRequestQuota = quota
+            let request = SFSpeechAudioBufferRecognitionRequest()
+            request.requiresOnDeviceRecognition = onDevice
+            let task = recognizer.recognitionTask(with: request) { result, error in
+                if let error = error as NSError? { codes.append(error.code) } else if result?.isFinal == true { codes.append(0) }
+            }
+            Self.feed(request, seconds: 2)
+            request.endAudio()
+            await task.waitUntilCompleted()
+            return codes.items
+        }
+        #expect(await attempt(onDevice: false) == [0])
+        #expect(await attempt(onDevice: false) == [203])
+        #expect(await attempt(onDevice: true) == [0])
+        #expect(quota.requestsMade == 1)
+        quota.reset()
+        #expect(await attempt(onDevice: false) == [0])
+    }
+
     @Test func fileRequestsAreConvertedToTheEngineRate() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("clip.wav")
