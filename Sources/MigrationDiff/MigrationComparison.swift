@@ -95,6 +95,11 @@ public struct MigrationSummary: Codable, Sendable {
         return (Double(utterances.map(\.legacy.displayUpdates.count).reduce(0, +)) / n,
                 Double(utterances.map(\.analyzer.displayUpdates.count).reduce(0, +)) / n)
     }
+    /// Mean audio seconds between display updates, over utterances with at least two.
+    public var meanUpdateInterval: (legacy: Double?, analyzer: Double?) {
+        func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+        return (mean(utterances.compactMap(\.legacy.meanUpdateInterval)), mean(utterances.compactMap(\.analyzer.meanUpdateInterval)))
+    }
     public var revisions: (legacy: Int, analyzer: Int) {
         (utterances.map(\.legacy.revisions).reduce(0, +), utterances.map(\.analyzer.revisions).reduce(0, +))
     }

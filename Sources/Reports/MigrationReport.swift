@@ -15,6 +15,8 @@ public enum MigrationReport {
                 ("matchedWords", String(diff.matchedWords)),
             ]
             if let shift = diff.maximumTimeShift { properties.append(("maximumTimeShift", seconds(shift))) }
+            if let interval = diff.legacy.meanUpdateInterval { properties.append(("legacyUpdateInterval", seconds(interval))) }
+            if let interval = diff.analyzer.meanUpdateInterval { properties.append(("analyzerUpdateInterval", seconds(interval))) }
             let outcome: JUnitReport.Outcome = diff.isSame ? .passed
                 : .failure(message: diff.differences[0], details: diff.differences.joined(separator: "\n") + "\n\n" + diff.alignment)
             return JUnitReport.Case(classname: classname, name: diff.id, seconds: 0, properties: properties, outcome: outcome,
@@ -37,6 +39,7 @@ public enum MigrationReport {
                 + (summary.problems.isEmpty ? "" : " · \(summary.problems.count) could not be run"), "",
             "| | legacy API | SpeechAnalyzer |", "| --- | --- | --- |",
             "| display updates per utterance (mean) | \(format(updates.legacy, 1)) | \(format(updates.analyzer, 1)) |",
+            "| audio seconds between updates (mean) | \(BenchReports.format(summary.meanUpdateInterval.legacy, 2)) | \(BenchReports.format(summary.meanUpdateInterval.analyzer, 2)) |",
             "| revisions of shown text (total) | \(revisions.legacy) | \(revisions.analyzer) |",
             "| final results before end of audio (utterances) | \(summary.utterances.filter { $0.legacy.finalsBeforeEndOfAudio > 0 }.count) | \(summary.utterances.filter { $0.analyzer.finalsBeforeEndOfAudio > 0 }.count) |",
             "| errors | \(summary.utterances.filter { $0.legacy.error != nil }.count) | \(summary.utterances.filter { $0.analyzer.error != nil }.count) |",
