@@ -1,3 +1,4 @@
+import Engines
 import Foundation
 
 /// Runs a set of scenarios on backends and checks that every clause has a scenario.
@@ -44,7 +45,9 @@ public struct ConformanceSuite: Sendable {
         var results: [Result] = []
         let clock = ContinuousClock()
         for backend in backends {
-            let runner = ScenarioRunner(backend: backend)
+            // Real engines are made once per backend; the scripted engine is made per scenario.
+            let shared = backend == "scripted" ? nil : try? EngineRegistry.shared.make(backend)
+            let runner = ScenarioRunner(backend: backend, sharedEngine: shared)
             for scenario in scenarios where filter.map({ scenario.id.contains($0) || scenario.clause.contains($0) }) ?? true {
                 let start = clock.now
                 let outcome = await runner.run(scenario)
@@ -52,6 +55,7 @@ public struct ConformanceSuite: Sendable {
                 results.append(Result(backend: backend, scenario: scenario, outcome: outcome,
                                       seconds: elapsed.seconds))
             }
+            await (shared as? WorkerEngine)?.shutdown()
         }
         return results
     }

@@ -10,9 +10,11 @@ import Foundation
 /// every backend.
 public struct Scenario: Codable, Sendable, Hashable {
     public struct Step: Codable, Sendable, Hashable {
-        /// feed, feedAsync, endInput, finalize, finish, finalizeAndFinish, finishAtEndOfInput,
-        /// cancelBefore, cancelAndFinishNow, addModule, removeModule, await, checkVolatileRange,
-        /// checkStreams, checkResults, reserve, release, status, installRequest, setContext, prepare
+        /// One of ``ScenarioCatalog/stepKinds``: feeding (feed, analyze, feedAsync, startInput,
+        /// endInput, endPreviousInput), finishing (finalize, finish, finalizeAndFinish,
+        /// finishAtEndOfInput, cancelBefore, cancelAndFinishNow), waiting (await, checkPending,
+        /// cancelTask), modules and context, checks (checkVolatileRange, checkHandler,
+        /// checkStreams, checkResults, checkAttributes, checkModuleCount), and AssetInventory.
         public var `do`: String
         /// Seconds of audio to feed; the start time (omit: right after the previous buffer).
         public var seconds: Double?
@@ -52,6 +54,16 @@ public struct Scenario: Codable, Sendable, Hashable {
         /// Preset name (transcription, progressiveTranscription, …).
         public var preset: String?
         public var locale: String?
+        /// Instead of a preset: reporting options (volatileResults, alternativeTranscriptions,
+        /// fastResults) and attribute options (audioTimeRange, transcriptionConfidence).
+        public var reporting: [String]?
+        public var attributes: [String]?
+    }
+
+    public struct FaultSpec: Codable, Sendable, Hashable {
+        public var kind: String
+        public var at: Double?
+        public var after: Int?
     }
 
     public struct ScriptWord: Codable, Sendable, Hashable {
@@ -59,6 +71,8 @@ public struct Scenario: Codable, Sendable, Hashable {
         public var start: Double
         public var end: Double
         public var revisions: [String]?
+        public var alternatives: [String]?
+        public var confidence: Double?
     }
 
     public var id: String
@@ -72,9 +86,16 @@ public struct Scenario: Codable, Sendable, Hashable {
     public var endpointSilence: Double?
     /// Plant a fault in the scripted engine: throw when audio reaches this time.
     public var faultAt: Double?
+    /// More faults: in the scripted engine (`throw`/`stall` at a time, `failFinalize`,
+    /// `slowFinalize` yielding `after` times) or a worker
+    /// process that misbehaves after `after` audio requests (`workerCrash`, `workerHang`,
+    /// `workerGarbage`, `workerError`, `workerExitAtStart`). Scripted backend only.
+    public var faults: [FaultSpec]?
     /// The scripted engine needs installed assets (for AssetInventory scenarios).
     public var requiresAssets: Bool?
-    /// Engine capabilities the scenario needs; backends without them skip it with the reason.
+    /// Engine capabilities the scenario needs (partialResults, wordTimes, alternatives, confidence, or
+    /// recognisedWords: words heard in the generated audio, which only the scripted engine has);
+    /// backends without them skip it with the reason.
     public var requires: [String]?
     public var steps: [Step]
     public var expect: Expectations
@@ -109,7 +130,11 @@ public enum ScenarioCatalog {
     static let stepKinds: Set<String> = ["feed", "feedAsync", "endInput", "finalize", "finish", "finalizeAndFinish", "finishAtEndOfInput",
                                          "cancelBefore", "cancelAndFinishNow", "addModule", "removeModule", "await", "checkVolatileRange",
                                          "checkStreams", "checkResults", "reserve", "release", "status", "installRequest", "setContext", "prepare",
-                                         "bestFormat", "useModuleElsewhere"]
+                                         "bestFormat", "useModuleElsewhere", "analyze", "startInput", "endPreviousInput", "checkPending",
+                                         "cancelTask", "checkHandler", "markHandler", "replaceHandler", "checkAttributes", "checkModuleCount",
+                                         "checkReserved"]
+    static let faultKinds: Set<String> = ["throw", "stall", "failFinalize", "slowFinalize", "workerCrash", "workerHang", "workerGarbage", "workerError",
+                                          "workerExitAtStart"]
 
     public static var builtInDirectory: URL? {
         Bundle.module.url(forResource: "Scenarios", withExtension: nil)
@@ -160,6 +185,9 @@ public enum ScenarioCatalog {
         for scenario in scenarios {
             for (index, step) in scenario.steps.enumerated() where !stepKinds.contains(step.do) {
                 throw ScenarioError.invalid(path: path, reason: "\(scenario.id): step \(index + 1): unknown step '\(step.do)'")
+            }
+            for fault in scenario.faults ?? [] where !faultKinds.contains(fault.kind) {
+                throw ScenarioError.invalid(path: path, reason: "\(scenario.id): unknown fault '\(fault.kind)'")
             }
         }
         return scenarios

@@ -17,8 +17,14 @@ public enum ScenarioOutcome: Sendable, Hashable {
 /// included) or any registered engine (engine-independent expectations only).
 public struct ScenarioRunner: Sendable {
     public var backend: String
+    /// One engine for every scenario of a real backend (a worker process starts once); nil: a
+    /// fresh engine per scenario.
+    public var sharedEngine: (any RecognitionEngine)?
 
-    public init(backend: String) { self.backend = backend }
+    public init(backend: String, sharedEngine: (any RecognitionEngine)? = nil) {
+        self.backend = backend
+        self.sharedEngine = sharedEngine
+    }
 
     public var isScripted: Bool { backend == "scripted" }
 
@@ -26,23 +32,45 @@ public struct ScenarioRunner: Sendable {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let engine: any RecognitionEngine
+        let faults = scenario.faults ?? []
         if isScripted {
-            let words = (scenario.words ?? []).map { EngineScript.Word($0.text, start: $0.start, end: $0.end, revisions: $0.revisions) }
-            engine = ScriptedEngine(script: EngineScript(words: words, latency: scenario.latency ?? 0, revisionInterval: 0.1,
-                                                         endpointSilence: scenario.endpointSilence,
-                                                         faults: scenario.faultAt.map { [.throwAt($0, message: "planted fault")] } ?? []),
-                                    requiresAssets: scenario.requiresAssets ?? false)
+            if let worker = faults.first(where: { $0.kind.hasPrefix("worker") }) {
+                let modes = ["workerCrash": "crash-mid", "workerHang": "hang", "workerGarbage": "garbage", "workerError": "error",
+                             "workerExitAtStart": "exit-at-start"]
+                engine = FaultWorker.engine(mode: modes[worker.kind] ?? "ok", after: worker.after ?? 2)
+            } else {
+                let words = (scenario.words ?? []).map { EngineScript.Word($0.text, start: $0.start, end: $0.end, confidence: $0.confidence,
+                                                                               revisions: $0.revisions, alternatives: $0.alternatives) }
+                var planted: [EngineScript.Fault] = scenario.faultAt.map { [.throwAt($0, message: "planted fault")] } ?? []
+                for fault in faults {
+                    switch fault.kind {
+                    case "throw": planted.append(.throwAt(fault.at ?? 0, message: "planted fault"))
+                    case "stall": planted.append(.stallAt(fault.at ?? 0))
+                    case "failFinalize": planted.append(.failFinalize(message: "planted finalize fault"))
+                    case "slowFinalize": planted.append(.slowFinalize(yields: fault.after ?? 10_000))
+                    default: break
+                    }
+                }
+                engine = ScriptedEngine(script: EngineScript(words: words, latency: scenario.latency ?? 0, revisionInterval: 0.1,
+                                                             endpointSilence: scenario.endpointSilence, faults: planted),
+                                        requiresAssets: scenario.requiresAssets ?? false)
+            }
         } else {
-            if scenario.faultAt != nil || scenario.requiresAssets == true {
+            if scenario.faultAt != nil || !faults.isEmpty || scenario.requiresAssets == true {
                 return .skipped("needs a planted fault or planted assets, which only the scripted engine has")
             }
-            do { engine = try EngineRegistry.shared.make(backend) } catch { return .error("\(error)") }
+            if let sharedEngine { engine = sharedEngine } else {
+                do { engine = try EngineRegistry.shared.make(backend) } catch { return .error("\(error)") }
+            }
             // A rate the scenario calls wrong may be one this engine takes natively.
             if let step = scenario.steps.first(where: { $0.expect == "fails:unexpectedAudioFormat" && $0.sampleRate != nil }),
                let rate = step.sampleRate, engine.capabilities.formats.contains(where: { $0.sampleRate == rate }) {
                 return .skipped("\(backend) takes \(Int(rate)) Hz audio natively, so it is not a wrong format here")
             }
             for need in scenario.requires ?? [] {
+                if need == "recognisedWords" {
+                    return .skipped("\(backend) hears the scenario's generated noise, so there are no recognised words to check")
+                }
                 let c = engine.capabilities
                 let has = ["partialResults": c.partialResults, "wordTimes": c.wordTimes, "alternatives": c.alternatives,
                            "confidence": c.confidence][need] ?? false
@@ -65,9 +93,11 @@ public struct ScenarioRunner: Sendable {
         return await AssetStore.$current.withValue(store) {
             await ResourcePool.$current.withValue(ResourcePool(limit: 64)) {
                 await EngineSelection.$override.withValue(engine) {
-                    let execution = ScenarioExecution(scenario: scenario, engine: engine, exact: isScripted)
+                    // A worker is a real process: waits for it are bounded by wall time, not by yields.
+                    let execution = ScenarioExecution(scenario: scenario, engine: engine, exact: isScripted,
+                                                      virtualTime: isScripted && !(engine is WorkerEngine))
                     let result = await execution.run()
-                    await (engine as? WorkerEngine)?.shutdown()
+                    if sharedEngine == nil || isScripted { await (engine as? WorkerEngine)?.shutdown() }
                     return result
                 }
             }
@@ -86,20 +116,39 @@ final class ScenarioExecution: @unchecked Sendable {
     var problems: [String] = []
     var pending: [String: (task: Task<String, Never>, done: DoneFlag)] = [:]
     var input: AsyncStream<AnalyzerInput>.Continuation?
+    /// The input a `startInput` replaced, so a scenario can end it later.
+    var previousInput: AsyncStream<AnalyzerInput>.Continuation?
     var autonomousEnd = 0.0
     let ranges = RangeLog()
+    var handlerGeneration = 0
+    var handlerMark = 0
+    var replacedAt = 0
 
-    init(scenario: Scenario, engine: any RecognitionEngine, exact: Bool) {
+    /// Everything runs on audio time (the scripted engine), so a bounded number of yields is a wait.
+    let virtualTime: Bool
+
+    init(scenario: Scenario, engine: any RecognitionEngine, exact: Bool, virtualTime: Bool) {
         self.scenario = scenario
         self.engine = engine
         self.exact = exact
+        self.virtualTime = virtualTime
     }
 
+    /// Every call of the volatile range handler, with the handler generation that received it.
     final class RangeLog: @unchecked Sendable {
+        struct Call { var range: CMTimeRange; var changedStart: Bool; var changedEnd: Bool; var generation: Int }
         private let lock = NSLock()
-        private var items: [CMTimeRange] = []
-        func append(_ range: CMTimeRange) { lock.lock(); items.append(range); lock.unlock() }
-        var all: [CMTimeRange] { lock.lock(); defer { lock.unlock() }; return items }
+        private var items: [Call] = []
+        func append(_ call: Call) { lock.lock(); items.append(call); lock.unlock() }
+        var calls: [Call] { lock.lock(); defer { lock.unlock() }; return items }
+        var all: [CMTimeRange] { calls.map(\.range) }
+    }
+
+    func installHandler() async {
+        let log = ranges, generation = handlerGeneration
+        await analyzer.setVolatileRangeChangedHandler { range, changedStart, changedEnd in
+            log.append(RangeLog.Call(range: range, changedStart: changedStart, changedEnd: changedEnd, generation: generation))
+        }
     }
 
     func makeModule(_ spec: Scenario.ModuleSpec) -> any SpeechModule {
@@ -115,8 +164,16 @@ final class ScenarioExecution: @unchecked Sendable {
                 "timeIndexedTranscriptionWithAlternatives": .timeIndexedTranscriptionWithAlternatives,
                 "progressiveTranscription": .progressiveTranscription, "timeIndexedProgressiveTranscription": .timeIndexedProgressiveTranscription,
             ]
-            let transcriber = SpeechTranscriber(locale: locale, preset: presets[spec.preset ?? "progressiveTranscription"] ?? .progressiveTranscription,
-                                                engine: engine)
+            var preset = presets[spec.preset ?? "progressiveTranscription"] ?? .progressiveTranscription
+            if spec.reporting != nil || spec.attributes != nil {
+                preset = SpeechTranscriber.Preset(
+                    transcriptionOptions: [],
+                    reportingOptions: Set((spec.reporting ?? []).compactMap { ["volatileResults": .volatileResults, "fastResults": .fastResults,
+                                                                             "alternativeTranscriptions": .alternativeTranscriptions][$0] }),
+                    attributeOptions: Set((spec.attributes ?? []).compactMap { ["audioTimeRange": .audioTimeRange,
+                                                                              "transcriptionConfidence": .transcriptionConfidence][$0] }))
+            }
+            let transcriber = SpeechTranscriber(locale: locale, preset: preset, engine: engine)
             transcribers.append(transcriber)
             return transcriber
         }
@@ -125,8 +182,7 @@ final class ScenarioExecution: @unchecked Sendable {
     func run() async -> ScenarioOutcome {
         modules = scenario.modules.map(makeModule)
         analyzer = SpeechAnalyzer(modules: modules)
-        let log = ranges
-        await analyzer.setVolatileRangeChangedHandler { range, _, _ in log.append(range) }
+        await installHandler()
         for (index, step) in scenario.steps.enumerated() {
             await perform(step, index: index + 1)
         }
@@ -143,7 +199,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     func buffers(seconds: Double, start: Double?, rate: Double) -> [AnalyzerInput] {
         let format = rate == 16_000 ? Self.format : AVAudioFormat(standardFormatWithSampleRate: rate, channels: 1)!
-        let count = max(1, Int((seconds / 0.1).rounded()))
+        let count = seconds <= 0 ? 0 : max(1, Int((seconds / 0.1).rounded()))
         var rng = SeededGenerator(seed: 11)
         return (0..<count).map { i in
             let frames = AVAudioFrameCount(rate / 10)
@@ -220,9 +276,27 @@ final class ScenarioExecution: @unchecked Sendable {
             let inputs = buffers(seconds: step.seconds ?? 0.1, start: step.start, rate: step.sampleRate ?? 16_000)
             autonomousEnd = (step.start ?? autonomousEnd) + Double(inputs.count) * 0.1
             inputs.forEach { input?.yield($0) }
+            // `nowait`: the engine is meant to be stuck, so the audio will not all be taken.
+            if step.value == "nowait" { return }
             // Wait until the analyzer has taken this audio (or finished), without sleeping.
             let target = CMTime(seconds: autonomousEnd - 1e-6, preferredTimescale: 1_000_000)
-            await waitUntil { await analyzer.volatileRange.map { $0.end >= target } ?? false }
+            let transcribers = self.transcribers
+            await waitUntil {
+                await analyzer.volatileRange.map { $0.end >= target } ?? false || transcribers.contains { $0.streamFinished }
+            }
+        case "analyze":
+            let inputs = buffers(seconds: step.seconds ?? 0.1, start: step.start, rate: step.sampleRate ?? 16_000)
+            let stream = AsyncStream<AnalyzerInput> { c in inputs.forEach { c.yield($0) }; c.finish() }
+            var returned: CMTime?
+            let outcome = await Self.describe { returned = try await analyzer.analyzeSequence(stream) }
+            check(step, index: index, outcome: outcome == "returns" ? "time:" + (returned.map { String(format: "%.3f", $0.seconds) } ?? "nil") : outcome)
+        case "startInput":
+            previousInput = input
+            let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            input = continuation
+            check(step, index: index, outcome: await Self.describe { try await analyzer.start(inputSequence: stream) })
+        case "endPreviousInput":
+            previousInput?.finish()
         case "endInput":
             input?.finish()
         case "finalize":
@@ -266,6 +340,39 @@ final class ScenarioExecution: @unchecked Sendable {
                 return
             }
             check(step, index: index, outcome: await entry.task.value)
+        case "checkPending":
+            guard let ref = step.ref, let entry = pending[ref] else {
+                problems.append("step \(index): nothing pending as '\(step.ref ?? "")'")
+                return
+            }
+            // Give the analyzer every chance to (wrongly) complete the call first.
+            for _ in 0..<2_000 where !entry.done.isSet { await Task.yield() }
+            if entry.done.isSet { problems.append("step \(index): '\(ref)' ended (\(await entry.task.value)); expected it to be still waiting") }
+        case "cancelTask":
+            guard let ref = step.ref, let entry = pending[ref] else {
+                problems.append("step \(index): nothing pending as '\(step.ref ?? "")'")
+                return
+            }
+            entry.task.cancel()
+        case "markHandler":
+            handlerMark = ranges.calls.count
+        case "replaceHandler":
+            handlerGeneration += 1
+            replacedAt = ranges.calls.count
+            await installHandler()
+        case "checkHandler":
+            checkHandler(step.value ?? "", index: index, property: await analyzer.volatileRange)
+        case "checkAttributes":
+            guard exact || !(step.expect ?? "").hasPrefix("exact") else { return }
+            let module = step.module ?? 0
+            guard transcribers.indices.contains(module) else { return }
+            checkAttributes(step.value ?? "", of: transcribers[module], index: index)
+        case "checkModuleCount":
+            let count = await analyzer.modules.count
+            if String(count) != step.value { problems.append("step \(index): \(count) modules, expected \(step.value ?? "?")") }
+        case "checkReserved":
+            let count = await AssetInventory.reservedLocales.count
+            if String(count) != step.value { problems.append("step \(index): \(count) reserved locales, expected \(step.value ?? "?")") }
         case "checkVolatileRange":
             let range = await analyzer.volatileRange
             let value = step.value ?? "nil"
@@ -321,15 +428,71 @@ final class ScenarioExecution: @unchecked Sendable {
         }
     }
 
+    func checkHandler(_ value: String, index: Int, property: CMTimeRange?) {
+        let calls = ranges.calls
+        let ok: Bool
+        switch value {
+        case "changedEnd": ok = calls.contains { $0.changedEnd }
+        case "quietSinceMark": ok = calls.count == handlerMark
+        case "oldQuiet": ok = !calls[replacedAt...].contains { $0.generation < handlerGeneration }
+        case "newCalled": ok = calls[replacedAt...].contains { $0.generation == handlerGeneration }
+        case "matchesProperty": ok = calls.last.map { $0.range == property } ?? (property == nil)
+        case "none": ok = calls.isEmpty
+        default:
+            if value.hasPrefix("changedStart>=") {
+                let bound = Double(value.dropFirst("changedStart>=".count)) ?? 0
+                ok = calls.contains { $0.changedStart && $0.range.start.seconds >= bound - 1e-6 }
+            } else {
+                problems.append("step \(index): unknown handler check '\(value)'")
+                return
+            }
+        }
+        if !ok {
+            let seen = calls.suffix(4).map { "\($0.range.start.seconds)–\($0.range.end.seconds) s\($0.changedStart ? "S" : "")\($0.changedEnd ? "E" : "")" }
+            problems.append("step \(index): handler check '\(value)' failed (\(calls.count) calls, last: \(seen.joined(separator: ", ")))")
+        }
+    }
+
+    /// Attribute rules of published results with text: `time`/`notime`, `confidence`/`noconfidence`,
+    /// `alternatives>1` (some result has more than one) or `alternatives=1` (none has).
+    func checkAttributes(_ value: String, of transcriber: SpeechTranscriber, index: Int) {
+        let results = transcriber.publishedResults.filter { !$0.text.characters.isEmpty }
+        guard !results.isEmpty else {
+            problems.append("step \(index): no results with text to check attributes on")
+            return
+        }
+        let runs = results.flatMap { result in result.text.runs.filter { !result.text[$0.range].characters.allSatisfy(\.isWhitespace) } }
+        let ok: Bool
+        switch value {
+        case "time": ok = runs.allSatisfy { $0.audioTimeRange != nil }
+        case "notime": ok = runs.allSatisfy { $0.audioTimeRange == nil }
+        case "confidence": ok = runs.allSatisfy { $0.transcriptionConfidence != nil }
+        case "noconfidence": ok = runs.allSatisfy { $0.transcriptionConfidence == nil }
+        case "alternatives>1": ok = results.contains { $0.alternatives.count > 1 }
+        case "alternatives=1": ok = results.allSatisfy { $0.alternatives.count == 1 }
+        case "timesInRange":
+            ok = results.allSatisfy { result in
+                result.text.runs.allSatisfy { run in
+                    guard let time = run.audioTimeRange else { return true }
+                    return time.start >= result.range.start && time.end <= result.range.end
+                }
+            }
+        default:
+            problems.append("step \(index): unknown attribute check '\(value)'")
+            return
+        }
+        if !ok { problems.append("step \(index): attribute check '\(value)' failed on \(results.count) results") }
+    }
+
     /// Yields until `condition` holds: at most 100,000 times on the scripted engine (virtual
-    /// time, no sleeping), at most 60 s of wall time on a real engine.
+    /// time, no sleeping), at most 60 s of wall time on a real engine or worker process.
     func waitUntil(_ condition: () async -> Bool) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(60))
         var spins = 0
         while !(await condition()) {
             spins += 1
-            if exact ? spins > 100_000 : clock.now > deadline { return }
+            if virtualTime ? spins > 100_000 : clock.now > deadline { return }
             await Task.yield()
         }
     }

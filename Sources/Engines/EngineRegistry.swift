@@ -133,3 +133,17 @@ public enum WhisperWorker {
                      callTimeout: callTimeout)
     }
 }
+
+/// The deliberately faulty worker (`scripts/workers/fault_worker.py`): crashes, hangs, garbles or
+/// fails after `after` audio requests, to check that a dying worker fails one session cleanly.
+public enum FaultWorker {
+    /// `mode`: exit-at-start, crash-mid, hang, garbage, oversized, error or ok.
+    public static func engine(mode: String, after: Int = 2, root: String = PackageRoot.path, callTimeout: Duration = .seconds(30),
+                              clock: any Clock<Duration> = ContinuousClock()) -> WorkerEngine {
+        WorkerEngine(id: "fault-worker", command: ["/usr/bin/env", "python3", root + "/scripts/workers/fault_worker.py"],
+                     environment: ["FAULT_MODE": mode, "FAULT_AFTER": String(after), "PYTHONUNBUFFERED": "1"],
+                     capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: false,
+                                                      locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)]),
+                     callTimeout: callTimeout, clock: clock)
+    }
+}

@@ -56,6 +56,8 @@ public struct EngineScript: Sendable, Hashable, Codable {
         case stallAt(Double)
         /// `finalize` throws.
         case failFinalize(message: String)
+        /// `finalize` yields this many times first: a finalisation that takes a while.
+        case slowFinalize(yields: Int)
     }
 
     public var words: [Word]

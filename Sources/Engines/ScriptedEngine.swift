@@ -237,6 +237,9 @@ final class ScriptedSession: RecognitionSession {
         for case .failFinalize(let message) in faults {
             throw EngineError.failed(engine: "scripted", reason: message)
         }
+        for case .slowFinalize(let yields) in faults {
+            for _ in 0..<yields { await Task.yield() }
+        }
         return try state.withLock { state in
             if state.closed { throw CancellationError() }
             return state.recognizer.finalize(through: time.seconds)

@@ -234,7 +234,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
         for (i, word) in words.enumerated() {
             if i > 0 && !TextRules.attachesToPrevious(word.text) { text.append(AttributedString(" ")) }
             var piece = AttributedString(word.text)
-            if settings.timeAttribute { piece[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] = word.range }
+            if settings.timeAttribute || fault == .timeAttributeAlwaysSet { piece[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] = word.range }
             if settings.confidenceAttribute, let confidence = word.confidence {
                 piece[AttributeScopes.SpeechAttributes.ConfidenceAttribute.self] = confidence
             }

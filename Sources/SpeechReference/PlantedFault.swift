@@ -20,6 +20,16 @@ public enum PlantedFault: String, Sendable, CaseIterable {
     case finalResultsMislabeled
     /// finalize(through:) does not ask the engines to finalise.
     case finalizeSkipsEngines
+    /// analyzeSequence returns where its last buffer starts, not where it ends.
+    case analyzeReturnsBufferStart
+    /// Cancelling one waiting call's task finishes the whole session.
+    case cancelledWaiterFinishesSession
+    /// A new volatile range handler is added beside the old one instead of replacing it.
+    case handlerNotReplaced
+    /// The end of a replaced input sequence counts as the end of input.
+    case eoiIgnoresReplacement
+    /// Word runs get time ranges whether or not audioTimeRange was asked for.
+    case timeAttributeAlwaysSet
 
     @TaskLocal public static var current: PlantedFault?
 }

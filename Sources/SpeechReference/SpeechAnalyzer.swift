@@ -264,6 +264,10 @@ public final actor SpeechAnalyzer {
     public var volatileRange: CMTimeRange? { machine.volatileRange }
 
     public func setVolatileRangeChangedHandler(_ handler: sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)?) {
+        if fault == .handlerNotReplaced, let old = volatileHandler, let new = handler {
+            volatileHandler = { old($0, $1, $2); new($0, $1, $2) }
+            return
+        }
         volatileHandler = handler
     }
 
@@ -327,14 +331,14 @@ public final actor SpeechAnalyzer {
             for try await input in sequence {
                 guard !machine.isFinished, generation == machine.inputGeneration else { return lastEnd }
                 guard let range = await feed(input) else { return lastEnd }
-                lastEnd = range.end
+                lastEnd = fault == .analyzeReturnsBufferStart ? range.start : range.end
             }
         } catch {
             // A failing input sequence fails the session like any analysis error.
             if !machine.isFinished { await failSession(error) }
             throw error
         }
-        perform(machine.inputEnded(generation: generation))
+        perform(machine.inputEnded(generation: fault == .eoiIgnoresReplacement ? machine.inputGeneration : generation))
         if fault == .inputEndFinishes { await finishImmediately(machine.cancelAndFinish()) }
         return lastEnd
     }
@@ -530,8 +534,9 @@ public final actor SpeechAnalyzer {
         }
     }
 
-    private func cancelWaiter(_ id: Int) {
+    private func cancelWaiter(_ id: Int) async {
         waiting.removeValue(forKey: id)?.resume(throwing: CancellationError())
+        if fault == .cancelledWaiterFinishesSession { await cancelAndFinishNow() }
     }
 
     // MARK: Internals: ending

@@ -11,11 +11,7 @@ struct WorkerEngineTests {
     static let ci = ProcessInfo.processInfo.environment["CI"] == "true"
 
     func faultEngine(_ mode: String, after: Int = 2, timeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock()) -> WorkerEngine {
-        WorkerEngine(id: "fault", command: ["/usr/bin/env", "python3", Self.root + "/scripts/workers/fault_worker.py"],
-                     environment: ["FAULT_MODE": mode, "FAULT_AFTER": String(after)],
-                     capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: false,
-                                                      locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1)]),
-                     callTimeout: timeout, clock: clock)
+        FaultWorker.engine(mode: mode, after: after, root: Self.root, callTimeout: timeout, clock: clock)
     }
 
     let chunk = PCMBuffer(mono: [Float](repeating: 0.01, count: 1_600), sampleRate: 16_000)

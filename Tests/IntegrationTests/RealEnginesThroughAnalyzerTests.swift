@@ -151,10 +151,7 @@ struct RealEnginesThroughAnalyzerTests {
 
     /// A worker killed mid-utterance: the error reaches the waiting caller and the result stream.
     @Test func workerCrashReachesEveryWaiterAndStream() async throws {
-        let engine = WorkerEngine(id: "fault", command: ["/usr/bin/env", "python3", Self.root + "/scripts/workers/fault_worker.py"],
-                                  environment: ["FAULT_MODE": "crash-mid", "FAULT_AFTER": "3"],
-                                  capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: false,
-                                                                   locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1)]))
+        let engine = FaultWorker.engine(mode: "crash-mid", after: 3, root: Self.root)
         let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription, engine: engine)
         let (stream, input) = AsyncStream.makeStream(of: AnalyzerInput.self)
         let analyzer = SpeechAnalyzer(inputSequence: stream, modules: [transcriber])
