@@ -93,6 +93,8 @@ public struct Scenario: Codable, Sendable, Hashable {
     public var faults: [FaultSpec]?
     /// The scripted engine needs installed assets (for AssetInventory scenarios).
     public var requiresAssets: Bool?
+    /// Distinct engine configurations the device can hold at once (default: plenty).
+    public var resourceLimit: Int?
     /// Engine capabilities the scenario needs (partialResults, wordTimes, alternatives, confidence, or
     /// recognisedWords: words heard in the generated audio, which only the scripted engine has);
     /// backends without them skip it with the reason.

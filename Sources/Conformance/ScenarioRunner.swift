@@ -67,6 +67,10 @@ public struct ScenarioRunner: Sendable {
                let rate = step.sampleRate, engine.capabilities.formats.contains(where: { $0.sampleRate == rate }) {
                 return .skipped("\(backend) takes \(Int(rate)) Hz audio natively, so it is not a wrong format here")
             }
+            for locale in Set(scenario.modules.compactMap(\.locale) + scenario.steps.filter { $0.do == "addModule" }.compactMap(\.locale))
+            where !engine.supports(locale: locale) {
+                return .skipped("\(backend) does not support \(locale)")
+            }
             for need in scenario.requires ?? [] {
                 if need == "recognisedWords" {
                     return .skipped("\(backend) hears the scenario's generated noise, so there are no recognised words to check")
@@ -91,7 +95,7 @@ public struct ScenarioRunner: Sendable {
             }
         }
         return await AssetStore.$current.withValue(store) {
-            await ResourcePool.$current.withValue(ResourcePool(limit: 64)) {
+            await ResourcePool.$current.withValue(ResourcePool(limit: scenario.resourceLimit ?? 64)) {
                 await EngineSelection.$override.withValue(engine) {
                     // A worker is a real process: waits for it are bounded by wall time, not by yields.
                     let execution = ScenarioExecution(scenario: scenario, engine: engine, exact: isScripted,

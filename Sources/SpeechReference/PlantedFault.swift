@@ -30,6 +30,8 @@ public enum PlantedFault: String, Sendable, CaseIterable {
     case eoiIgnoresReplacement
     /// Word runs get time ranges whether or not audioTimeRange was asked for.
     case timeAttributeAlwaysSet
+    /// The bound on distinct engine configurations is not enforced.
+    case resourceLimitIgnored
 
     @TaskLocal public static var current: PlantedFault?
 }

@@ -131,7 +131,7 @@ public final actor SpeechAnalyzer {
             throw SFSpeechError(.incompatibleAudioFormats, "the modules share no audio format")
         }
         let keys = Set(newChannels.compactMap(\.resourceKey))
-        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits)
+        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits || fault == .resourceLimitIgnored)
         holdsResources = true
         let kept = Set(newChannels.map { ObjectIdentifier($0) })
         let removed = channels.filter { !kept.contains(ObjectIdentifier($0)) }
@@ -576,7 +576,7 @@ public final actor SpeechAnalyzer {
     private func acquireResources() throws {
         guard !holdsResources, !machine.isFinished else { return }
         let keys = Set(channels.compactMap(\.resourceKey))
-        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits)
+        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits || fault == .resourceLimitIgnored)
         holdsResources = true
     }
 

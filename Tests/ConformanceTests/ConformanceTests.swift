@@ -11,7 +11,7 @@ struct ConformanceTests {
         let (suite, errors) = try ConformanceSuite.builtIn()
         #expect(errors.isEmpty)
         #expect(suite.coverageProblems.isEmpty, "\(suite.coverageProblems)")
-        #expect(suite.clauses.count >= 56 && suite.scenarios.count >= 150)
+        #expect(suite.clauses.count >= 57 && suite.scenarios.count >= 150)
         let results = await suite.run(backends: ["scripted"])
         let failed = results.compactMap { result -> String? in
             switch result.outcome {
@@ -31,6 +31,7 @@ struct ConformanceTests {
         .wrongFormatAccepted: "SA-FORMAT", .finalResultsMislabeled: "RES-ISFINAL", .finalizeSkipsEngines: "SA-FINALIZE-WAIT",
         .analyzeReturnsBufferStart: "SA-ANALYZE-RETURNS", .cancelledWaiterFinishesSession: "SA-WAIT-CANCEL",
         .handlerNotReplaced: "SA-VR-HANDLER-REPLACE", .eoiIgnoresReplacement: "SA-EOI-REPLACED", .timeAttributeAlwaysSet: "RES-ATTR-TIME",
+        .resourceLimitIgnored: "SA-RESOURCES",
     ]
 
     /// Mutation check: each planted violation of a rule must make a scenario of that rule's clause fail.
