@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "SpeechReferenceTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),
         .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
-        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI"]),
+        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI", "SpeechCore"]),
         // Real engines through the reference analyzer, on real audio.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "DSP", "Corpus", "AudioIO", "AVFAudio", "CoreMedia"]),
         .testTarget(name: "SystemLibraryTests",

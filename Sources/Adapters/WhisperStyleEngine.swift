@@ -1,7 +1,6 @@
 import Engines
 import Foundation
 import SpeechCore
-import Synchronization
 
 /// The Whisper streaming policy over any engine: the growing buffer is decoded again every
 /// `minimumChunkSeconds` of new audio by a fresh session of the base engine, words are committed
@@ -64,13 +63,13 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
         var finalizedThrough: MediaTime = .zero
         var closed = false
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(base: any RecognitionEngine, configuration: EngineSessionConfiguration, policy: WhisperStyleEngine.Policy) {
         self.base = base
         self.configuration = configuration
         self.policy = policy
-        state = Mutex(State(agreement: LocalAgreement(agreement: policy.agreement)))
+        state = Locked(State(agreement: LocalAgreement(agreement: policy.agreement)))
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {

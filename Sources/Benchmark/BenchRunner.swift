@@ -78,10 +78,15 @@ public struct BenchRunner: Sendable {
     public var store: RecordStore
     public var progress: @Sendable (String) -> Void
 
-    public init(plan: BenchPlan, store: RecordStore, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// Polled between utterances: once true, no new utterance starts (those running finish).
+    let isInterrupted: @Sendable () -> Bool
+
+    public init(plan: BenchPlan, store: RecordStore, progress: @escaping @Sendable (String) -> Void = { _ in },
+                isInterrupted: @escaping @Sendable () -> Bool = { false }) {
         self.plan = plan
         self.store = store
         self.progress = progress
+        self.isInterrupted = isInterrupted
     }
 
     /// Runs the plan; returns manifest and engine problems (utterance failures are in the records).
@@ -118,7 +123,7 @@ public struct BenchRunner: Sendable {
             for _ in 0..<max(1, plan.jobs) {
                 group.addTask {
                     var engines: [String: any RecognitionEngine] = [:]
-                    while let item = await queue.next() {
+                    while !isInterrupted(), let item = await queue.next() {
                         let engine: any RecognitionEngine
                         if let existing = engines[item.engine] { engine = existing } else {
                             guard let made = try? EngineRegistry.shared.make(item.engine) else { continue }
@@ -177,12 +182,19 @@ public final class RecordStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        guard let handle = FileHandle(forUpdatingAtPath: path) else { return }
         defer { try? handle.close() }
-        _ = try? handle.seekToEnd()
-        try? handle.write(contentsOf: data + Data("\n".utf8))
+        // A run killed mid-write leaves a partial last line: end it, so it stays one unreadable
+        // line (skipped when reading) instead of spoiling this record too.
+        var prefix = Data()
+        if let end = try? handle.seekToEnd(), end > 0 {
+            try? handle.seek(toOffset: end - 1)
+            if handle.readData(ofLength: 1) != Data("\n".utf8) { prefix = Data("\n".utf8) }
+            _ = try? handle.seekToEnd()
+        }
+        try? handle.write(contentsOf: prefix + data + Data("\n".utf8))
         try? handle.synchronize()
     }
 

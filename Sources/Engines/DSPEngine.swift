@@ -1,7 +1,6 @@
 import DSP
 import Foundation
 import SpeechCore
-import Synchronization
 
 /// The DSP reference engine: MFCC front end, voice activity and one-pass DTW over word templates
 /// (`speech-harness engine enroll` makes them). Pure Swift and bit-for-bit deterministic.
@@ -87,7 +86,7 @@ final class DSPSession: RecognitionSession, @unchecked Sendable {
     private let engine: String
     private let templates: TemplateSet
     private let options: TemplateRecognizer.Options
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(engine: String, templates: TemplateSet, options: TemplateRecognizer.Options) {
         self.engine = engine
@@ -140,7 +139,7 @@ final class DSPSession: RecognitionSession, @unchecked Sendable {
 /// Decoded template sets, by installed file and checksum, shared by sessions in a process.
 final class TemplateCache: Sendable {
     static let shared = TemplateCache()
-    private let sets = Mutex<[String: TemplateSet]>([:])
+    private let sets = Locked<[String: TemplateSet]>([:])
 
     func templates(path: String, sha256: String, task: DSPEngine.Task) throws -> TemplateSet {
         let key = "\(sha256)|\(task.rawValue)"
@@ -169,7 +168,7 @@ final class TemplateCache: Sendable {
 /// SHA-256 and size of source files, recomputed only when a file's size or modification time changes.
 final class FileDigests: Sendable {
     static let shared = FileDigests()
-    private let cache = Mutex<[String: (stamp: String, sha256: String, size: Int)]>([:])
+    private let cache = Locked<[String: (stamp: String, sha256: String, size: Int)]>([:])
 
     func digest(path: String) -> (sha256: String, size: Int)? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),

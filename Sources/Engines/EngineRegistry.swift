@@ -1,6 +1,5 @@
 import Foundation
 import SpeechCore
-import Synchronization
 
 /// Names engines and picks the one Apple-style code gets when it does not choose: set
 /// `SPEECH_HARNESS_ENGINE` (an engine id such as `scripted`) or write `{"engine": "…"}` to
@@ -24,7 +23,7 @@ public final class EngineRegistry: Sendable {
         }
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
 
     public static let shared: EngineRegistry = {
         let registry = EngineRegistry()
@@ -45,6 +44,8 @@ public final class EngineRegistry: Sendable {
         }
         registry.register(Entry(id: "whisper", summary: "Whisper tiny.en (faster-whisper, int8) in a worker process", preference: 10,
                                 make: { WhisperWorker.engine() }))
+        registry.register(Entry(id: "fault-worker", summary: "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT)",
+                                preference: 1_000, make: { FaultWorker.fromEnvironment() }))
         return registry
     }()
 
@@ -134,14 +135,27 @@ public enum WhisperWorker {
     }
 }
 
+extension FaultWorker {
+    /// The fault worker as the environment sets it: `SPEECH_HARNESS_FAULT_MODE` (default `random`),
+    /// `SPEECH_HARNESS_FAULT_RATE` (0.1), `SPEECH_HARNESS_FAULT_SEED` (0) and
+    /// `SPEECH_HARNESS_FAULT_TIMEOUT` (seconds a call may take, default 5).
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> WorkerEngine {
+        let timeout = environment["SPEECH_HARNESS_FAULT_TIMEOUT"].flatMap(Double.init) ?? 5
+        let engine = FaultWorker.engine(mode: environment["SPEECH_HARNESS_FAULT_MODE"] ?? "random", callTimeout: .milliseconds(Int(timeout * 1000)),
+                                        extra: ["FAULT_RATE": environment["SPEECH_HARNESS_FAULT_RATE"] ?? "0.1",
+                                                "FAULT_SEED": environment["SPEECH_HARNESS_FAULT_SEED"] ?? "0"])
+        return engine
+    }
+}
+
 /// The deliberately faulty worker (`scripts/workers/fault_worker.py`): crashes, hangs, garbles or
 /// fails after `after` audio requests, to check that a dying worker fails one session cleanly.
 public enum FaultWorker {
-    /// `mode`: exit-at-start, crash-mid, hang, garbage, oversized, error or ok.
+    /// `mode`: exit-at-start, crash-mid, hang, garbage, oversized, error, ok or random (see the script).
     public static func engine(mode: String, after: Int = 2, root: String = PackageRoot.path, callTimeout: Duration = .seconds(30),
-                              clock: any Clock<Duration> = ContinuousClock()) -> WorkerEngine {
+                              clock: any Clock<Duration> = ContinuousClock(), extra: [String: String] = [:]) -> WorkerEngine {
         WorkerEngine(id: "fault-worker", command: ["/usr/bin/env", "python3", root + "/scripts/workers/fault_worker.py"],
-                     environment: ["FAULT_MODE": mode, "FAULT_AFTER": String(after), "PYTHONUNBUFFERED": "1"],
+                     environment: ["FAULT_MODE": mode, "FAULT_AFTER": String(after), "PYTHONUNBUFFERED": "1"].merging(extra) { $1 },
                      capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: false,
                                                       locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)]),
                      callTimeout: callTimeout, clock: clock)

@@ -1,7 +1,6 @@
 import CPocketSphinx
 import Foundation
 import SpeechCore
-import Synchronization
 
 /// How to set up a PocketSphinx decoder (Debian's pocketsphinx-en-us model by default).
 public struct PocketSphinxConfiguration: Sendable, Hashable {
@@ -57,7 +56,7 @@ final class PocketSphinxDecoder {
 
     /// The library keeps its log file in a process-wide variable: it is set once, and decoders are
     /// created one at a time (two threads in ps_init closed each other's log file and hung in stdio).
-    private static let setUp = Mutex<String?>(nil)
+    private static let setUp = Locked<String?>(nil)
 
     init(_ configuration: PocketSphinxConfiguration) throws {
         let (decoder, config) = try PocketSphinxDecoder.setUp.withLock { logFile -> (OpaquePointer, OpaquePointer) in

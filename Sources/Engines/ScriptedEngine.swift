@@ -1,6 +1,5 @@
 import Foundation
 import SpeechCore
-import Synchronization
 
 /// An engine that "recognises" exactly what its script says, at the script's times, for exact
 /// conformance scenarios and for exercising Apple-style code without a real recogniser.
@@ -205,11 +204,11 @@ final class ScriptedSession: RecognitionSession {
         var firedFaults: Set<Int> = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let faults: [EngineScript.Fault]
 
     init(script: EngineScript, configuration: EngineSessionConfiguration) {
-        state = Mutex(State(recognizer: ScriptedRecognizer(script: script, configuration: configuration)))
+        state = Locked(State(recognizer: ScriptedRecognizer(script: script, configuration: configuration)))
         faults = script.faults
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import SpeechCore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,11 +18,11 @@ final class WorkerProcess: @unchecked Sendable {
 
     private let process = Process()
     private let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
-    private let inbox = Mutex<(events: [Event], waiter: CheckedContinuation<Event, Never>?)>(([], nil))
-    private let tail = Mutex<[UInt8]>([])
+    private let inbox = Locked<(events: [Event], waiter: CheckedContinuation<Event, Never>?)>(([], nil))
+    private let tail = Locked<[UInt8]>([])
     /// Signalled when stderr reaches its end, so a failure message can quote all of it.
     private let stderrClosed = DispatchSemaphore(value: 0)
-    private let stderrDrained = Mutex(false)
+    private let stderrDrained = Locked(false)
     let command: [String]
 
     init(command: [String], environment: [String: String]) throws {

@@ -1,4 +1,5 @@
 import AudioIO
+import Benchmark
 import AVFAudio
 import CoreMedia
 import Engines
@@ -34,10 +35,21 @@ enum BenchCommands {
             ],
             positionals: 0...0,
             details: "The script has a word every 0.5 s, so results flow the whole time; the figure is the\nanalyzer's own overhead (the scripted engine does no signal processing)."),
+        CommandSpec(
+            path: "bench soak", synopsis: "[options]",
+            summary: "Run many short analyzer sessions in one process; report memory, open files and leaked objects.",
+            options: [
+                OptionSpec(name: "sessions", value: "n", help: "Sessions to run (default 10000)."),
+                OptionSpec(name: "every", value: "n", help: "Sessions between memory checkpoints (default 1000)."),
+                OptionSpec(name: "max-growth-mb", value: "MB", help: "Allowed resident growth after the first checkpoint (default 16)."),
+            ],
+            positionals: 0...0,
+            details: "Each session: 2 s of audio through SpeechTranscriber on the scripted engine, results read in a\nchild task, finalizeAndFinish. Exit status 1 when memory grows past the bound after warm-up, a file\ndescriptor stays open, an analyzer or module outlives its session, or a session's words are wrong."),
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         if path == "bench analyzer" { return try analyzer(arguments, console) }
+        if path == "bench soak" { return try soak(arguments, console) }
         if path == "bench scoring" { return try scoring(arguments, console) }
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
         let rate = try arguments.double("rate", command: path)
@@ -85,6 +97,30 @@ extension BenchCommands {
                            seconds, report.buffers, chunkMS, presetName, report.wallSeconds, Double(seconds) / max(report.wallSeconds, 1e-9),
                            report.results, report.finals, report.finalWords, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576))
         return 0
+    }
+}
+
+extension BenchCommands {
+    static func soak(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let path = "bench soak"
+        let sessions = try arguments.int("sessions", default: 10_000, in: 1...10_000_000, command: path)
+        let every = try arguments.int("every", default: 1_000, in: 1...10_000_000, command: path)
+        let bound = try arguments.double("max-growth-mb", command: path) ?? 16
+        let soak = AnalyzerSoak(sessions: sessions, checkpointEvery: every) {
+            (ProcessMemory.residentBytes() ?? 0, ProcessMemory.openFileCount() ?? 0)
+        }
+        let report = try BlockingTask.run { await soak.run() }.get()
+        for point in report.checkpoints {
+            console.out(String(format: "sessions %7d  RSS %7.1f MB  open files %d", point.sessions, Double(point.residentBytes) / 1_048_576, point.openFiles))
+        }
+        // Growth after warm-up: from the first checkpoint after session 0 to the last.
+        let warm = report.checkpoints.count > 1 ? report.checkpoints[1] : report.checkpoints[0]
+        let last = report.checkpoints.last!
+        let growth = Double(last.residentBytes - warm.residentBytes) / 1_048_576
+        let fdDelta = last.openFiles - report.checkpoints[0].openFiles
+        console.out(String(format: "%d sessions in %.1f s; RSS growth after warm-up %.1f MB (bound %.0f MB); open files %+d; leaked objects %d; wrong results %d",
+                           sessions, report.seconds, growth, bound, fdDelta, report.leakedObjects, report.wrongResults))
+        return growth <= bound && fdDelta <= 0 && report.leakedObjects == 0 && report.wrongResults == 0 ? 0 : 1
     }
 }
 
@@ -178,13 +214,22 @@ enum AnalyzerBenchmark {
 
 /// Memory figures of this process, from `/proc/self/status`.
 enum ProcessMemory {
-    /// Peak resident set size (VmHWM) in bytes; nil where /proc is not available.
-    static func peakResidentBytes() -> Int? {
+    /// Current resident set size (VmRSS) in bytes.
+    static func residentBytes() -> Int? { statusField("VmRSS:") }
+
+    /// Open file descriptors of this process.
+    static func openFileCount() -> Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")).map(\.count)
+    }
+
+    private static func statusField(_ name: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]
-            return Int(kilobytes).map { $0 * 1024 }
+        for line in status.split(separator: "\n") where line.hasPrefix(name) {
+            return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]).map { $0 * 1024 }
         }
         return nil
     }
+
+    /// Peak resident set size (VmHWM) in bytes; nil where /proc is not available.
+    static func peakResidentBytes() -> Int? { statusField("VmHWM:") }
 }

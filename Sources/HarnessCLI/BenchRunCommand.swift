@@ -29,7 +29,7 @@ enum BenchRunCommand {
                 OptionSpec(name: "resume", value: nil, help: "Keep the records already in the output folder and run only the rest."),
             ],
             positionals: 0...0,
-            details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html, DIR/trn/ and the\nper-utterance store DIR/utterances.jsonl (appended as utterances finish)."),
+            details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html, DIR/trn/ and the\nper-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error."),
         CommandSpec(
             path: "merge", synopsis: "<dir>... --out <dir>",
             summary: "Merge the outputs of sharded bench runs into one report (pooled over all shards).",
@@ -88,11 +88,21 @@ enum BenchRunCommand {
         if !arguments.has("resume") { try? FileManager.default.removeItem(atPath: storePath) }
         let store = RecordStore(path: storePath)
         let interactive = isatty(STDERR_FILENO) != 0
-        let runner = BenchRunner(plan: plan, store: store) { line in
-            if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
+        let interrupt = InterruptSignal { number in
+            console.err("\nspeech-harness bench: \(number == SIGINT ? "interrupted" : "terminated"); finishing the utterances "
+                        + "in progress, then writing reports (again to stop at once; --resume continues later)")
         }
+        defer { interrupt.cancel() }
+        let runner = BenchRunner(plan: plan, store: store, progress: { line in
+            if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
+        }, isInterrupted: { interrupt.received != nil })
         let issues = try BlockingTask.run { await runner.run() }.get()
-        return try finish(records: store.records(), issues: issues, gates: gates, plan: plan, out: out, console: console)
+        let status = try finish(records: store.records(), issues: issues, gates: gates, plan: plan, out: out, console: console)
+        if let number = interrupt.received {
+            console.err("speech-harness bench: stopped early; reports cover the finished utterances. Run again with --resume to complete.")
+            return 128 + number
+        }
+        return status
     }
 
     static func finish(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,

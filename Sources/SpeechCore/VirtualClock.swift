@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock whose time moves only when told to: tests of timing behaviour run instantly and
 /// deterministically, with no sleeping. Sleepers wake, in deadline order, as `advance` passes them.
@@ -23,7 +22,7 @@ public final class VirtualClock: Clock, Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

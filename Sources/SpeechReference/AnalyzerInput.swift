@@ -1,7 +1,7 @@
+import SpeechCore
 import AVFAudio
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// One buffer of audio for the analyzer, with the time of its first sample.
 ///
@@ -25,7 +25,7 @@ public struct AnalyzerInput: @unchecked Sendable {
 /// Context that may improve analysis: contextual strings (words likely to be said) and app data.
 /// Several analyzers may share one context object.
 public final class AnalysisContext: NSObject, @unchecked Sendable {
-    private let lock = Mutex<([ContextualStringsTag: [String]], [UserDataTag: any Sendable])>(([:], [:]))
+    private let lock = Locked<([ContextualStringsTag: [String]], [UserDataTag: any Sendable])>(([:], [:]))
 
     public override init() {}
 

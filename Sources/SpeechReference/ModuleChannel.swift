@@ -3,7 +3,6 @@ import CoreMedia
 import Engines
 import Foundation
 import SpeechCore
-import Synchronization
 
 /// What the analyzer needs of a module, whatever its kind. The analyzer calls these one at a time.
 protocol ModuleChannel: AnyObject, Sendable {
@@ -36,7 +35,7 @@ protocol ModuleChannel: AnyObject, Sendable {
 
 /// Which analyzer a module belongs to: the first that claims it, for good.
 final class ModuleOwnership: Sendable {
-    private let owner = Mutex<ObjectIdentifier?>(nil)
+    private let owner = Locked<ObjectIdentifier?>(nil)
 
     /// True when `analyzer` now owns the module (or already did).
     func claim(by analyzer: ObjectIdentifier) -> Bool {
@@ -87,7 +86,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
         var heardAnything = false
         var ended = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(moduleName: String, locale: String, engine: (any RecognitionEngine)?, engineProblem: String?,
          settings: TranscriptionSettings, makeResult: @escaping @Sendable (CMTimeRange, CMTime, [AttributedString]) -> R) {

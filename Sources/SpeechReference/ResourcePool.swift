@@ -1,5 +1,5 @@
+import SpeechCore
 import Foundation
-import Synchronization
 
 /// The bound on backing engine configurations in use at once. Modules configured alike (same
 /// engine and locale) share one; past `limit` distinct ones, starting analysis throws
@@ -9,7 +9,7 @@ import Synchronization
 /// through ``ResourcePool/$current``.
 public final class ResourcePool: Sendable {
     public let limit: Int
-    private let holders = Mutex<[ObjectIdentifier: (keys: Set<String>, counted: Bool)]>([:])
+    private let holders = Locked<[ObjectIdentifier: (keys: Set<String>, counted: Bool)]>([:])
 
     public init(limit: Int) { self.limit = limit }
 

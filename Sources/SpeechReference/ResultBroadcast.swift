@@ -1,4 +1,4 @@
-import Synchronization
+import SpeechCore
 
 /// A result stream every reader sees in full: each iterator starts at the first result and reads
 /// on, so results published before a reader arrived (or after the session finished) stay readable.
@@ -11,7 +11,7 @@ final class ResultBroadcast<Element: Sendable>: Sendable {
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private enum Step { case element(Element), end(Result<Void, any Error>), wait }
 

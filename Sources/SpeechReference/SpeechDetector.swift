@@ -3,7 +3,6 @@ import CoreMedia
 import Foundation
 import Engines
 import SpeechCore
-import Synchronization
 
 /// Reports which stretches of audio contain speech, from the signal's level (no locale, no assets).
 public final class SpeechDetector: SpeechModule, @unchecked Sendable {
@@ -110,11 +109,11 @@ final class DetectorChannel: ModuleChannel, @unchecked Sendable {
         var finalized: MediaTime = .zero
         var ended = false
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(sensitivity: SpeechDetector.SensitivityLevel, reportResults: Bool) {
         self.reportResults = reportResults
-        state = Mutex(State(segmenter: LevelSpeechSegmenter(sensitivity: sensitivity)))
+        state = Locked(State(segmenter: LevelSpeechSegmenter(sensitivity: sensitivity)))
     }
 
     var finalizedThrough: MediaTime { state.withLock { $0.finalized } }

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import SpeechCore
 import Testing
 @testable import HarnessCLI
 
 /// Runs the tool in process and keeps what it printed.
 final class Captured: Sendable {
-    let out = Mutex<[String]>([])
-    let err = Mutex<[String]>([])
+    let out = Locked<[String]>([])
+    let err = Locked<[String]>([])
     var console: Console {
         Console(out: { text in self.out.withLock { $0.append(text) } }, err: { text in self.err.withLock { $0.append(text) } })
     }

@@ -1,5 +1,4 @@
 import SpeechCore
-import Synchronization
 import Testing
 
 @Suite("VirtualClock")
@@ -39,8 +38,8 @@ struct VirtualClockTests {
 
 /// A value behind a lock, for tests.
 final class Mutexed<T: Sendable>: Sendable {
-    private let mutex: Mutex<T>
-    init(_ value: T) { mutex = Mutex(value) }
+    private let mutex: Locked<T>
+    init(_ value: T) { mutex = Locked(value) }
     var value: T { mutex.withLock { $0 } }
     func mutate(_ body: (inout T) -> Void) { mutex.withLock { body(&$0) } }
 }

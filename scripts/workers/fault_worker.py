@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """A worker that misbehaves on purpose, for the harness's fault tests (standard library only).
 
-FAULT_MODE: exit-at-start | crash-mid | hang | garbage | oversized | error | ok
+FAULT_MODE: exit-at-start | crash-mid | hang | garbage | oversized | error | ok | random
 FAULT_AFTER: how many audio requests to answer normally first (default 2).
 The 'ok' mode recognises one word "ok" per finalize, to check the happy path.
+The 'random' mode behaves like 'ok' except on a share FAULT_RATE (default 0.1) of sessions, where
+it crashes, hangs or answers garbage when asked to finalise. Which sessions, and which fault,
+follow from a hash of FAULT_SEED and all of the session's audio, so the same utterance always
+meets the same fate and a run can be compared with a clean one.
 """
+import hashlib
 import json
 import os
 import sys
@@ -12,10 +17,20 @@ import time
 
 mode = os.environ.get("FAULT_MODE", "ok")
 after = int(os.environ.get("FAULT_AFTER", "2"))
+rate = float(os.environ.get("FAULT_RATE", "0.1"))
+seed = os.environ.get("FAULT_SEED", "0")
+heard = {}
 print(f"fault worker starting in mode {mode}", file=sys.stderr, flush=True)
 if mode == "exit-at-start":
     print("fault worker: failing at start as asked", file=sys.stderr, flush=True)
     sys.exit(3)
+
+
+def random_fault(session):
+    """The fault for this session (None for most), from everything it heard."""
+    digest = heard.pop(session, hashlib.sha256(seed.encode())).digest()
+    draw = int.from_bytes(digest[:4], "big") / 2**32
+    return ["crash-mid", "hang", "garbage"][digest[4] % 3] if draw < rate else None
 
 
 def reply(obj):
@@ -36,22 +51,25 @@ for line in sys.stdin:
         reply({"type": "started", "session": msg["session"]})
     elif kind == "audio":
         audio_seen += 1
-        if audio_seen > after:
-            if mode == "crash-mid":
+        if mode == "random":
+            heard.setdefault(msg["session"], hashlib.sha256(seed.encode())).update(msg["samples"].encode())
+        active = mode if audio_seen > after and mode not in ("ok", "random") else None
+        if active:
+            if active == "crash-mid":
                 print("fault worker: crashing mid-utterance", file=sys.stderr, flush=True)
                 os._exit(9)
-            if mode == "hang":
+            if active == "hang":
                 print("fault worker: hanging", file=sys.stderr, flush=True)
                 time.sleep(3600)
-            if mode == "garbage":
+            if active == "garbage":
                 sys.stdout.write("this is not json\n")
                 sys.stdout.flush()
                 continue
-            if mode == "oversized":
+            if active == "oversized":
                 sys.stdout.write("{\"type\":\"hypothesis\",\"pad\":\"" + "x" * (9 * 1024 * 1024) + "\"}\n")
                 sys.stdout.flush()
                 continue
-            if mode == "error":
+            if active == "error":
                 reply({"type": "error", "message": "planted worker error"})
                 continue
         samples = len(msg["samples"]) * 3 // 4 // 2
@@ -59,6 +77,17 @@ for line in sys.stdin:
         reply({"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
                "finalizedThrough": 0.0})
     elif kind == "finalize":
+        fault = random_fault(msg["session"]) if mode == "random" else None
+        if fault == "crash-mid":
+            print("fault worker: crashing at finalize", file=sys.stderr, flush=True)
+            os._exit(9)
+        if fault == "hang":
+            print("fault worker: hanging at finalize", file=sys.stderr, flush=True)
+            time.sleep(3600)
+        if fault == "garbage":
+            sys.stdout.write("this is not json\n")
+            sys.stdout.flush()
+            continue
         end = min(float(msg["through"]), consumed.get(msg["session"], 0.0))
         words = [{"text": "ok", "start": 0.0, "end": min(end, 0.5)}] if end > 0 else []
         reply({"type": "hypothesis", "session": msg["session"],
