@@ -28,6 +28,7 @@ public final class AudioChunker {
     private var pendingStart: Int64 = 0
     private var chunkIndex: Int64 = 0
     private var inputDone = false
+    private var framesRead: Int64 = 0
 
     /// - Parameters:
     ///   - chunkMilliseconds: duration of every chunk but possibly the last.
@@ -43,7 +44,11 @@ public final class AudioChunker {
         self.chunkMilliseconds = chunkMilliseconds
         let inputRate = reader.info.format.sampleRate
         outputRate = sampleRate ?? inputRate
-        converter = outputRate == inputRate ? nil : try SampleRateConverter(from: inputRate, to: outputRate, quality: quality)
+        do {
+            converter = outputRate == inputRate ? nil : try SampleRateConverter(from: inputRate, to: outputRate, quality: quality)
+        } catch AudioIOError.conversionFailed(let reason) {
+            throw AudioIOError.invalidFormat(path: path, reason: reason)
+        }
         readBlock = max(1024, Int(inputRate * Double(chunkMilliseconds) / 1000))
     }
 
@@ -80,6 +85,11 @@ public final class AudioChunker {
         let block = try reader.readMono(maxFrames: readBlock)
         if block == nil { inputDone = true }
         let input = block ?? []
+        // NaN or ±Inf would poison every engine and resampler downstream: stop at the first one.
+        if let bad = input.firstIndex(where: { !$0.isFinite }) {
+            throw AudioIOError.nonFiniteSamples(path: reader.path, frame: framesRead + Int64(bad))
+        }
+        framesRead += Int64(input.count)
         if let converter {
             pending.append(contentsOf: try converter.process(input, endOfInput: inputDone))
         } else {

@@ -20,6 +20,8 @@ public enum AudioIOError: Error, CustomStringConvertible, Equatable, Sendable {
     case writeFailed(path: String, reason: String)
     /// Sample-rate conversion failed.
     case conversionFailed(reason: String)
+    /// Samples that are NaN or infinite: no engine can make sense of them.
+    case nonFiniteSamples(path: String, frame: Int64)
 
     public var description: String {
         switch self {
@@ -34,6 +36,7 @@ public enum AudioIOError: Error, CustomStringConvertible, Equatable, Sendable {
         case .invalidFormat(let path, let reason): return "\(path): invalid audio format: \(reason)"
         case .writeFailed(let path, let reason): return "\(path): cannot write: \(reason)"
         case .conversionFailed(let reason): return "sample-rate conversion failed: \(reason)"
+        case .nonFiniteSamples(let path, let frame): return "\(path): NaN or infinite sample at frame \(frame)"
         }
     }
 
@@ -42,7 +45,7 @@ public enum AudioIOError: Error, CustomStringConvertible, Equatable, Sendable {
         switch self {
         case .fileNotFound(let p), .unreadable(let p, _), .emptyFile(let p), .notAudio(let p, _),
              .truncated(let p, _), .zeroFrames(let p), .unsupportedChannelLayout(let p, _),
-             .invalidFormat(let p, _), .writeFailed(let p, _):
+             .invalidFormat(let p, _), .writeFailed(let p, _), .nonFiniteSamples(let p, _):
             return p
         case .conversionFailed: return nil
         }

@@ -179,6 +179,8 @@ public enum ScenarioCatalog {
             }
         } catch let DecodingError.keyNotFound(key, context) {
             throw ScenarioError.invalid(path: path, reason: "missing '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        } catch DecodingError.dataCorrupted {
+            throw ScenarioError.invalid(path: path, reason: "not valid JSON")
         } catch let DecodingError.typeMismatch(_, context) {
             throw ScenarioError.invalid(path: path, reason: "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
         } catch {

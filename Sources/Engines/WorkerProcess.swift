@@ -46,9 +46,14 @@ final class WorkerProcess: @unchecked Sendable {
     /// SIGPIPE would kill the harness when a worker dies; writes report EPIPE instead.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    /// The reader threads hold only the inbox, the stderr tail and its semaphore, never `self`:
+    /// a worker nobody references any more is deinitialised (and stopped) instead of being kept
+    /// alive by its own blocked readers.
     private func startReaders() {
         let out = stdoutPipe.fileHandleForReading.fileDescriptor
-        Thread.detachNewThread { [self] in
+        let inbox = self.inbox, tail = self.tail, stderrClosed = self.stderrClosed
+        @Sendable func deliver(_ event: Event) { WorkerProcess.deliver(event, to: inbox) }
+        Thread.detachNewThread {
             var buffer: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65_536)
             var skipping = false
@@ -74,7 +79,7 @@ final class WorkerProcess: @unchecked Sendable {
             deliver(.closed)
         }
         let err = stderrPipe.fileHandleForReading.fileDescriptor
-        Thread.detachNewThread { [self] in
+        Thread.detachNewThread {
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(err, $0.baseAddress, $0.count) }
@@ -89,7 +94,7 @@ final class WorkerProcess: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ event: Event) {
+    private static func deliver(_ event: Event, to inbox: Locked<(events: [Event], waiter: CheckedContinuation<Event, Never>?)>) {
         let waiter = inbox.withLock { state -> CheckedContinuation<Event, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -153,16 +158,17 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Stops the worker: SIGTERM, then SIGKILL if it is still there shortly after.
     func terminate() {
-        guard process.isRunning else {
-            waitForStderr()
-            return
-        }
+        Self.stop(process)
+        waitForStderr()
+    }
+
+    private static func stop(_ process: Process) {
+        guard process.isRunning else { return }
         let pid = process.processIdentifier
         kill(pid, SIGTERM)
         for _ in 0..<50 where process.isRunning { usleep(10_000) }
         if process.isRunning { kill(pid, SIGKILL) }
         process.waitUntilExit()
-        waitForStderr()
     }
 
     /// Waits (briefly) until everything the worker wrote to stderr has been read.
@@ -171,5 +177,10 @@ final class WorkerProcess: @unchecked Sendable {
         if stderrClosed.wait(timeout: .now() + 1) == .success { stderrDrained.withLock { $0 = true } }
     }
 
-    deinit { terminate() }
+    /// A worker dropped without `stop()` is stopped off the caller's thread (deinit may run on the
+    /// cooperative pool, which must not wait for a process).
+    deinit {
+        let process = self.process
+        if process.isRunning { DispatchQueue.global().async { WorkerProcess.stop(process) } }
+    }
 }

@@ -87,4 +87,30 @@ struct G722DecoderTests {
         }
         return sab / max(1e-12, (saa * sbb).squareRoot())
     }
+
+    /// NaN or infinite samples are a typed error at the first bad frame, naming the file.
+    @Test(arguments: [Float.nan, .infinity, -.infinity])
+    func nonFiniteSamplesAreTypedErrors(bad: Float) throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("bad.wav")
+        try AudioFileWriter.writeMono([Float](repeating: 0.1, count: 3_000) + [bad] + [Float](repeating: 0.1, count: 100), sampleRate: 16_000,
+                                      to: path, encoding: .float32)
+        let chunker = try AudioChunker(path: path, chunkMilliseconds: 100)
+        #expect(throws: AudioIOError.nonFiniteSamples(path: path, frame: 3_000)) {
+            while try chunker.next() != nil {}
+        }
+    }
+
+    /// A rate libsamplerate cannot convert from is an invalid format of that file.
+    @Test func unconvertibleRatesNameTheFile() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("slow.wav")
+        try AudioFileWriter.writeMono([Float](repeating: 0, count: 10), sampleRate: 1, to: path, encoding: .pcm16)
+        #expect {
+            _ = try AudioChunker(path: path, chunkMilliseconds: 100, sampleRate: 16_000)
+        } throws: { error in
+            guard case AudioIOError.invalidFormat(let named, _) = error else { return false }
+            return named == path
+        }
+    }
 }

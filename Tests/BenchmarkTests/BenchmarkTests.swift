@@ -99,6 +99,45 @@ struct BenchmarkTests {
         #expect(store.completedKeys() == [record.key])
     }
 
+    /// After a kill mid-write, the next append starts on a line of its own.
+    @Test func appendAfterATornLineKeepsTheNewRecord() throws {
+        let dir = try TemporaryDirectory()
+        let store = RecordStore(path: dir.path("s.jsonl"))
+        try dir.write("s.jsonl", bytes: Array(#"{"engine":"e","manifest":"m","id":"torn","spea"#.utf8))
+        let record = UtteranceRecord(engine: "e", manifest: "m", id: "a", speaker: "s", task: "t", tier: "x", audioSeconds: 1,
+                                     reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1), characters: ErrorCounts(hits: 1),
+                                     computeSeconds: 0.1, loadSeconds: nil, timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
+                                     measures: StreamingMeasures(), alignment: "", error: nil)
+        store.append(record)
+        #expect(store.records().map(\.id) == ["a"])
+    }
+
+    /// Once interrupted, the runner starts no new utterance; what it finished is in the store.
+    @Test func anInterruptedRunStopsTakingWork() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try Self.makeCorpus(dir)
+        let store = RecordStore(path: dir.path("store.jsonl"))
+        let done = Locked(0)
+        var plan = BenchPlan(engines: ["scripted"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english))
+        plan.jobs = 1
+        let runner = BenchRunner(plan: plan, store: store, progress: { line in
+            if line.hasPrefix("[") { done.withLock { $0 += 1 } }
+        }, isInterrupted: { done.withLock { $0 } >= 2 })
+        _ = await runner.run()
+        #expect(store.records().count == 2)
+        // Resuming runs only the rest.
+        _ = await BenchRunner(plan: plan, store: store).run()
+        #expect(store.records().count == 6)
+    }
+
+    /// Many sessions leave nothing behind (a small soak; the 10,000-session one is a bench).
+    @Test func soakLeavesNoObjectsBehind() async {
+        let report = await AnalyzerSoak(sessions: 60, checkpointEvery: 20) { (0, 0) }.run()
+        #expect(report.leakedObjects == 0)
+        #expect(report.wrongResults == 0)
+        #expect(report.checkpoints.map(\.sessions) == [0, 20, 40, 60])
+    }
+
     @Test func gatesReportBreaches() throws {
         let dir = try TemporaryDirectory()
         let path = try dir.write("g.json", bytes: Array(#"{"rules":[{"engine":"pocket*","metric":"wer","max":0.1},{"metric":"rtfx","min":5}]}"#.utf8))

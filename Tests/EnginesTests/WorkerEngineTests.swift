@@ -45,6 +45,28 @@ struct WorkerEngineTests {
         await engine.shutdown()
     }
 
+    /// In random mode the fate of a session follows from its audio: the same audio meets the same
+    /// fault every time; at rate 0 nothing fails, at rate 1 everything does, at finalize.
+    @Test func randomModeIsDecidedByTheAudio() async throws {
+        func outcome(rate: String, seed: String) async -> String {
+            let engine = FaultWorker.engine(mode: "random", root: Self.root, extra: ["FAULT_RATE": rate, "FAULT_SEED": seed])
+            defer { Task { await engine.shutdown() } }
+            do {
+                let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+                try await feed(session, count: 5)
+                let update = try await session.finalize(through: MediaTime(value: 8_000, timescale: 16_000))
+                await session.close()
+                return update.finalized.flatMap(\.words).map(\.text).joined()
+            } catch {
+                return "\(error)".contains("crashing at finalize") ? "crash" : "\(error)".contains("malformed reply") ? "garbage" : "other"
+            }
+        }
+        #expect(await outcome(rate: "0", seed: "a") == "ok")
+        let first = await outcome(rate: "1", seed: "b")
+        #expect(["crash", "garbage"].contains(first))     // "hang" would need the call timeout
+        #expect(await outcome(rate: "1", seed: "b") == first)
+    }
+
     /// A hung worker is detected by the call timeout, measured on a virtual clock (no sleeping).
     @Test func aHungWorkerTimesOutAndIsStopped() async throws {
         let clock = VirtualClock()
