@@ -1,3 +1,5 @@
+import Metrics
+
 /// What one API showed an app for one utterance, placed on the audio timeline: the events in the
 /// order the app saw them and the final words with their times. Both APIs are traced into this
 /// one shape so they can be compared.
@@ -32,17 +34,8 @@ public struct APITrace: Codable, Sendable, Hashable {
         }
     }
 
-    public struct TimedWord: Codable, Sendable, Hashable {
-        public var text: String
-        public var start: Double
-        public var end: Double
-
-        public init(_ text: String, start: Double, end: Double) {
-            self.text = text
-            self.start = start
-            self.end = end
-        }
-    }
+    /// A final word and its span in the audio (seconds).
+    public typealias TimedWord = StreamingTimeline.TimedWord
 
     /// `legacy` or `analyzer`.
     public var api: String
@@ -62,7 +55,7 @@ public struct APITrace: Codable, Sendable, Hashable {
         self.notes = notes
     }
 
-    public var finalText: String { finalWords.map(\.text).joined(separator: " ") }
+    public var finalText: String { finalWords.map(\.word).joined(separator: " ") }
     public var error: String? { events.first { $0.kind == .error }?.detail }
 
     /// Updates of the displayed transcript while audio was still arriving.

@@ -23,7 +23,7 @@ public struct UtteranceDiff: Codable, Sendable, Hashable {
 /// Compares two traces of the same utterance. Pure: no engines, no files.
 public enum MigrationComparison {
     public static func compare(id: String, legacy: APITrace, analyzer: APITrace, timeTolerance: Double = 0.05) -> UtteranceDiff {
-        let alignment = WordAligner.align(reference: legacy.finalWords.map(\.text), hypothesis: analyzer.finalWords.map(\.text))
+        let alignment = WordAligner.align(reference: legacy.finalWords.map(\.word), hypothesis: analyzer.finalWords.map(\.word))
         var shifts: [(start: Double, end: Double)] = []
         var l = 0, a = 0
         for step in alignment.steps {

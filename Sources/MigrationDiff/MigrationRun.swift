@@ -3,6 +3,7 @@ import AudioIO
 import AVFAudio
 import CoreMedia
 import Foundation
+import Metrics
 import SpeechCore
 import SpeechReference
 
@@ -74,10 +75,10 @@ public struct MigrationRun: Sendable {
         let task = recognizer.recognitionTask(with: request) { result, error in
             if let result {
                 let words = result.bestTranscription.segments.map {
-                    APITrace.TimedWord($0.substring, start: $0.timestamp, end: $0.timestamp + $0.duration)
+                    APITrace.TimedWord(word: $0.substring, start: $0.timestamp, end: $0.timestamp + $0.duration)
                 }
                 log.append(APITrace.Event(kind: result.isFinal ? .final : .partial, audioTime: result.processedAudioDuration,
-                                          shown: words.map(\.text)), finalWords: result.isFinal ? words : nil)
+                                          shown: words.map(\.word)), finalWords: result.isFinal ? words : nil)
             }
             if let error = error as NSError? {
                 log.append(APITrace.Event(kind: .error, audioTime: -1, shown: log.lastShown,
@@ -128,7 +129,7 @@ public struct MigrationRun: Sendable {
                     volatile = words
                 }
                 events.append(APITrace.Event(kind: result.isFinal ? .final : .partial, audioTime: processed,
-                                             shown: (finals + volatile).map(\.text)))
+                                             shown: (finals + volatile).map(\.word)))
             }
             seen = published.count
         }
@@ -148,7 +149,7 @@ public struct MigrationRun: Sendable {
             collect()
         } catch {
             collect()
-            events.append(APITrace.Event(kind: .error, audioTime: processed, shown: (finals + volatile).map(\.text), detail: "\(error)"))
+            events.append(APITrace.Event(kind: .error, audioTime: processed, shown: (finals + volatile).map(\.word), detail: "\(error)"))
         }
         events.append(APITrace.Event(kind: .end, audioTime: Self.seconds(buffers), shown: events.last?.shown ?? []))
         return APITrace(api: "analyzer", events: events, finalWords: finals, audioSeconds: Self.seconds(buffers))
@@ -161,7 +162,7 @@ public struct MigrationRun: Sendable {
             let piece = String(text[run.range].characters)
             guard let range = run.audioTimeRange else { continue }
             for word in piece.split(whereSeparator: \.isWhitespace) {
-                words.append(APITrace.TimedWord(String(word), start: range.start.seconds, end: range.end.seconds))
+                words.append(APITrace.TimedWord(word: String(word), start: range.start.seconds, end: range.end.seconds))
             }
         }
         return words

@@ -6,7 +6,7 @@ import Testing
 @Suite("Migration comparison")
 struct MigrationComparisonTests {
     typealias Event = APITrace.Event
-    static let words = [APITrace.TimedWord("one", start: 0.2, end: 0.5), APITrace.TimedWord("two", start: 0.6, end: 0.9)]
+    static let words = [APITrace.TimedWord(word: "one", start: 0.2, end: 0.5), APITrace.TimedWord(word: "two", start: 0.6, end: 0.9)]
 
     static func trace(_ api: String, _ events: [Event], words: [APITrace.TimedWord] = words, notes: [String] = []) -> APITrace {
         APITrace(api: api, events: events, finalWords: words, audioSeconds: 1.2, notes: notes)
@@ -34,7 +34,7 @@ struct MigrationComparisonTests {
     @Test func eachKindOfDifferenceIsReported() {
         let analyzerEvents = [Event(kind: .partial, audioTime: 0.5, shown: ["one"]), Event(kind: .final, audioTime: 0.8, shown: ["one"]),
                               Event(kind: .final, audioTime: 1.2, shown: ["one", "too"]), Event(kind: .end, audioTime: 1.2, shown: ["one", "too"])]
-        let analyzerWords = [APITrace.TimedWord("one", start: 0.3, end: 0.5), APITrace.TimedWord("too", start: 0.6, end: 0.9)]
+        let analyzerWords = [APITrace.TimedWord(word: "one", start: 0.3, end: 0.5), APITrace.TimedWord(word: "too", start: 0.6, end: 0.9)]
         let diff = MigrationComparison.compare(
             id: "u", legacy: Self.trace("legacy", Self.legacyEvents, notes: ["stopped at the limit"]),
             analyzer: Self.trace("analyzer", analyzerEvents, words: analyzerWords))

@@ -33,6 +33,28 @@ def random_fault(session):
     return ["crash-mid", "hang", "garbage"][digest[4] % 3] if draw < rate else None
 
 
+def misbehave(fault, where):
+    """Carries out a fault; True when the request has been answered (badly) and the loop goes on."""
+    if fault == "crash-mid":
+        print(f"fault worker: crashing {where}", file=sys.stderr, flush=True)
+        os._exit(9)
+    if fault == "hang":
+        print(f"fault worker: hanging {where}", file=sys.stderr, flush=True)
+        time.sleep(3600)
+    if fault == "garbage":
+        sys.stdout.write("this is not json\n")
+        sys.stdout.flush()
+        return True
+    if fault == "oversized":
+        sys.stdout.write("{\"type\":\"hypothesis\",\"pad\":\"" + "x" * (9 * 1024 * 1024) + "\"}\n")
+        sys.stdout.flush()
+        return True
+    if fault == "error":
+        reply({"type": "error", "message": "planted worker error"})
+        return True
+    return False
+
+
 def reply(obj):
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
@@ -54,39 +76,15 @@ for line in sys.stdin:
         if mode == "random":
             heard.setdefault(msg["session"], hashlib.sha256(seed.encode())).update(msg["samples"].encode())
         active = mode if audio_seen > after and mode not in ("ok", "random") else None
-        if active:
-            if active == "crash-mid":
-                print("fault worker: crashing mid-utterance", file=sys.stderr, flush=True)
-                os._exit(9)
-            if active == "hang":
-                print("fault worker: hanging", file=sys.stderr, flush=True)
-                time.sleep(3600)
-            if active == "garbage":
-                sys.stdout.write("this is not json\n")
-                sys.stdout.flush()
-                continue
-            if active == "oversized":
-                sys.stdout.write("{\"type\":\"hypothesis\",\"pad\":\"" + "x" * (9 * 1024 * 1024) + "\"}\n")
-                sys.stdout.flush()
-                continue
-            if active == "error":
-                reply({"type": "error", "message": "planted worker error"})
-                continue
+        if active and misbehave(active, "mid-utterance"):
+            continue
         samples = len(msg["samples"]) * 3 // 4 // 2
         consumed[msg["session"]] = float(msg["start"]) + samples / 16000.0
         reply({"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
                "finalizedThrough": 0.0})
     elif kind == "finalize":
         fault = random_fault(msg["session"]) if mode == "random" else None
-        if fault == "crash-mid":
-            print("fault worker: crashing at finalize", file=sys.stderr, flush=True)
-            os._exit(9)
-        if fault == "hang":
-            print("fault worker: hanging at finalize", file=sys.stderr, flush=True)
-            time.sleep(3600)
-        if fault == "garbage":
-            sys.stdout.write("this is not json\n")
-            sys.stdout.flush()
+        if fault and misbehave(fault, "at finalize"):
             continue
         end = min(float(msg["through"]), consumed.get(msg["session"], 0.0))
         words = [{"text": "ok", "start": 0.0, "end": min(end, 0.5)}] if end > 0 else []
