@@ -87,9 +87,16 @@ public struct BenchResults: Codable, Sendable {
     public var summaries: [BenchSummary]
     public var issues: [BenchIssue]
     public var gateFailures: [GateFailure]
+    /// WER by speaker and by task within each engine × manifest.
+    public var breakdowns: [BenchBreakdown]?
+    /// Engines against each other on the utterances they share (paired bootstrap).
+    public var comparisons: [BenchComparison]?
+    /// Engine × manifest pairs the regression baseline has no figures for.
+    public var notInBaseline: [String]?
 
     public init(createdAt: String, policy: String, pacing: String, shard: String, summaries: [BenchSummary],
-                issues: [BenchIssue], gateFailures: [GateFailure]) {
+                issues: [BenchIssue], gateFailures: [GateFailure], breakdowns: [BenchBreakdown]? = nil,
+                comparisons: [BenchComparison]? = nil, notInBaseline: [String]? = nil) {
         self.createdAt = createdAt
         self.policy = policy
         self.pacing = pacing
@@ -97,5 +104,8 @@ public struct BenchResults: Codable, Sendable {
         self.summaries = summaries
         self.issues = issues
         self.gateFailures = gateFailures
+        self.breakdowns = breakdowns
+        self.comparisons = comparisons
+        self.notInBaseline = notInBaseline
     }
 }

@@ -108,11 +108,14 @@ enum BenchRunCommand {
     static func finish(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
                        out: String, console: Console) throws -> Int32 {
         let summaries = BenchSummary.summarize(records, peakRSSBytes: ProcessMemory.peakResidentBytes())
-        let failures = gates?.check(summaries) ?? []
+        let regressions = gates?.regressions(summaries, records: records) ?? (failures: [], notInBaseline: [])
+        let failures = (gates?.check(summaries) ?? []) + regressions.failures
         let formatter = ISO8601DateFormatter()
         let results = BenchResults(createdAt: formatter.string(from: Date()), policy: records.first?.policy ?? plan?.policy.name ?? "",
                                    pacing: plan?.pacing.rawValue ?? "merged", shard: plan?.shard.description ?? "merged",
-                                   summaries: summaries, issues: issues, gateFailures: failures)
+                                   summaries: summaries, issues: issues, gateFailures: failures,
+                                   breakdowns: BenchBreakdown.make(records), comparisons: BenchComparison.make(records),
+                                   notInBaseline: gates?.baseline == nil ? nil : regressions.notInBaseline)
         try BenchReports.writeAll(results: results, records: records, to: out)
         console.out(BenchReports.markdown(results))
         console.out("reports written to \(out)/ (results.json, junit/bench.xml, summary.md, index.html, trn/)")

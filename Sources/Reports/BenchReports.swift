@@ -114,8 +114,32 @@ public enum BenchReports {
             let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
             lines.append("| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |")
         }
+        if let comparisons = results.comparisons, !comparisons.isEmpty {
+            lines += ["", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", "",
+                      "| tier | A | B | utts | WER A | WER B | Δ | 95% CI | P(B better) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |"]
+            lines += comparisons.map { c in
+                let tier = safeName((c.manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? c.manifest)
+                return "| \(md(tier)) | \(md(c.a)) | \(md(c.b)) | \(c.utterances) | \(format(c.werA * 100, 1))% | \(format(c.werB * 100, 1))% | "
+                    + "\(format(c.difference * 100, 1)) | \(format(c.differenceCI95.first.map { $0 * 100 }, 1))…\(format(c.differenceCI95.last.map { $0 * 100 }, 1)) | "
+                    + "\(format(c.probabilityBBetter, 2)) |"
+            }
+        }
+        if let breakdowns = results.breakdowns, !breakdowns.isEmpty {
+            // The worst groups only: a breakdown is for finding where errors concentrate.
+            let worst = breakdowns.filter { $0.referenceWords > 0 }.sorted { ($1.wer, $0.key) < ($0.wer, $1.key) }.prefix(15)
+            lines += ["", "**Worst speakers and tasks** (all of them in results.json)", "",
+                      "| engine | tier | by | group | utts | words | WER | 95% CI |", "| --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
+            lines += worst.map { b in
+                let tier = safeName((b.manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? b.manifest)
+                let ci = b.werCI95.count == 2 ? "\(format(b.werCI95[0] * 100, 1))–\(format(b.werCI95[1] * 100, 1))%" : "–"
+                return "| \(md(b.engine)) | \(md(tier)) | \(b.dimension) | \(md(b.key)) | \(b.utterances) | \(b.referenceWords) | \(format(b.wer * 100, 1))% | \(ci) |"
+            }
+        }
         if !results.gateFailures.isEmpty {
             lines += ["", "**Gate failures**", ""] + results.gateFailures.map { "- " + md($0.description) }
+        }
+        if let missing = results.notInBaseline, !missing.isEmpty {
+            lines += ["", "Not in the regression baseline (not compared): " + missing.map(md).joined(separator: "; ")]
         }
         if !results.issues.isEmpty {
             lines += ["", "**Problems**", ""] + results.issues.prefix(50).map { "- \(md($0.engine ?? "corpus")): \(md($0.message))" }

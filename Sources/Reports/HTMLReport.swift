@@ -42,6 +42,18 @@ public enum HTMLReport {
             html += "<td>\(BenchReports.format(s.firstPartialP50, 2))</td><td>\(BenchReports.format(s.finalizationP50, 2))</td></tr>\n"
         }
         html += "</table>\n"
+        if let comparisons = results.comparisons, !comparisons.isEmpty {
+            html += "<h2>Engines compared on the same utterances (paired bootstrap)</h2>\n<table><tr><th class=l>tier</th><th class=l>A</th><th class=l>B</th>"
+                + "<th>utterances</th><th>WER A</th><th>WER B</th><th>WER B − A</th><th>95% interval</th><th>P(B better)</th></tr>\n"
+            for c in comparisons {
+                let tier = BenchReports.safeName((c.manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? c.manifest)
+                html += "<tr><td class=l>\(escape(tier))</td><td class=l>\(escape(c.a))</td><td class=l>\(escape(c.b))</td><td>\(c.utterances)</td>"
+                html += "<td>\(BenchReports.format(c.werA * 100, 1))%</td><td>\(BenchReports.format(c.werB * 100, 1))%</td><td>\(BenchReports.format(c.difference * 100, 1))</td>"
+                html += "<td>\(BenchReports.format(c.differenceCI95.first.map { $0 * 100 }, 1))…\(BenchReports.format(c.differenceCI95.last.map { $0 * 100 }, 1))</td>"
+                html += "<td>\(BenchReports.format(c.probabilityBBetter, 2))</td></tr>\n"
+            }
+            html += "</table>\n"
+        }
         if !results.issues.isEmpty || !results.gateFailures.isEmpty {
             html += "<h2>Problems</h2><ul>\n"
             for failure in results.gateFailures { html += "<li>gate: \(escape(failure.description))</li>\n" }

@@ -138,6 +138,55 @@ struct BenchmarkTests {
         #expect(report.checkpoints.map(\.sessions) == [0, 20, 40, 60])
     }
 
+    static func record(engine: String, id: String, speaker: String = "s", task: String = "digits", errors: Int, words: Int = 10,
+                       manifest: String = "corpus/tier/manifest.jsonl") -> UtteranceRecord {
+        UtteranceRecord(engine: engine, manifest: manifest, id: id, speaker: speaker, task: task, tier: "tier", audioSeconds: 1,
+                        reference: "r", hypothesis: "h", policy: "english", words: ErrorCounts(hits: words - errors, substitutions: errors),
+                        characters: ErrorCounts(hits: words * 4 - errors, substitutions: errors), computeSeconds: 0.01, loadSeconds: nil,
+                        timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1), measures: StreamingMeasures(),
+                        alignment: "", error: nil)
+    }
+
+    /// A stored run as the baseline: worse by more than the tolerance, and significantly so, is a
+    /// breach; a small change is not; an engine the baseline lacks is listed, not failed.
+    @Test func regressionsAgainstABaselineRun() throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.path("base"), withIntermediateDirectories: true)
+        let base = RecordStore(path: dir.path("base/utterances.jsonl"))
+        for i in 0..<40 { base.append(Self.record(engine: "e", id: "u\(i)", errors: 1)) }
+        try dir.write("gates.json", bytes: Array(#"{"rules": [], "baseline": {"directory": "base", "rules": [{"metric": "wer", "tolerance": 0.01, "significance": 0.05}, {"metric": "rtfx", "tolerance": 1}]}}"#.utf8))
+        let gates = try GateConfiguration.load(path: dir.path("gates.json"))
+        let worse = (0..<40).map { Self.record(engine: "e", id: "u\($0)", errors: 3) } + [Self.record(engine: "new", id: "u0", errors: 0)]
+        let found = gates.regressions(BenchSummary.summarize(worse), records: worse)
+        #expect(found.failures.map(\.metric) == ["wer"])
+        #expect(found.failures.first?.bound.contains("P(no worse) = 0.000 over 40 shared utterances") == true)
+        #expect(found.notInBaseline == ["new on corpus/tier/manifest.jsonl"])
+        let slightly = (0..<40).map { Self.record(engine: "e", id: "u\($0)", errors: $0 == 0 ? 2 : 1) }
+        #expect(gates.regressions(BenchSummary.summarize(slightly), records: slightly).failures.isEmpty)
+        #expect(throws: GateError.self) {
+            try dir.write("bad.json", bytes: Array(#"{"rules": [], "baseline": {"directory": "base", "rules": [{"metric": "rtfx", "tolerance": 1, "significance": 0.05}]}}"#.utf8))
+            _ = try GateConfiguration.load(path: dir.path("bad.json"))
+        }
+    }
+
+    @Test func breakdownsBySpeakerAndTaskAndPairedComparisons() {
+        var records: [UtteranceRecord] = []
+        for i in 0..<30 {
+            let speaker = i % 2 == 0 ? "alice" : "bob"
+            records.append(Self.record(engine: "a", id: "u\(i)", speaker: speaker, task: i < 15 ? "digits" : "commands", errors: speaker == "bob" ? 4 : 0))
+            records.append(Self.record(engine: "b", id: "u\(i)", speaker: speaker, task: i < 15 ? "digits" : "commands", errors: speaker == "bob" ? 1 : 0))
+        }
+        let breakdowns = BenchBreakdown.make(records)
+        let bobA = breakdowns.first { $0.engine == "a" && $0.dimension == "speaker" && $0.key == "bob" }
+        #expect(bobA?.wer == 0.4 && bobA?.utterances == 15)
+        #expect(breakdowns.filter { $0.dimension == "task" }.count == 4)
+        let comparisons = BenchComparison.make(records)
+        #expect(comparisons.count == 1)
+        #expect(comparisons[0].a == "a" && comparisons[0].b == "b" && comparisons[0].utterances == 30)
+        #expect(abs(comparisons[0].difference - (-0.15)) < 1e-9)
+        #expect(comparisons[0].probabilityBBetter > 0.99)
+    }
+
     @Test func gatesReportBreaches() throws {
         let dir = try TemporaryDirectory()
         let path = try dir.write("g.json", bytes: Array(#"{"rules":[{"engine":"pocket*","metric":"wer","max":0.1},{"metric":"rtfx","min":5}]}"#.utf8))
