@@ -16,6 +16,7 @@ enum BenchRunCommand {
             summary: "Measure engines on manifests: WER/CER with intervals, latency, stability, speed.",
             options: [
                 OptionSpec(name: "engine", value: "id", help: "Engine to run (repeatable; see 'speech-harness engines').", repeatable: true),
+                OptionSpec(name: "backend", value: "id", help: "Same as --engine; adapters such as whisper-streaming are backends too.", repeatable: true),
                 OptionSpec(name: "manifest", value: "file", help: "Manifest to run on (repeatable; any supported format).", repeatable: true),
                 OptionSpec(name: "normalizer", value: "none|basic|english", help: "Text normaliser for scoring (default english)."),
                 OptionSpec(name: "equivalence", value: "oh=zero|file", help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file."),
@@ -63,7 +64,7 @@ enum BenchRunCommand {
 
     static func bench(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let command = "bench"
-        let engines = arguments.all("engine"), manifests = arguments.all("manifest")
+        let engines = arguments.all("engine") + arguments.all("backend"), manifests = arguments.all("manifest")
         guard !engines.isEmpty else { throw UsageError(message: "give at least one --engine", command: command) }
         guard !manifests.isEmpty else { throw UsageError(message: "give at least one --manifest", command: command) }
         for id in engines where EngineRegistry.shared.entry(id) == nil {
