@@ -50,7 +50,6 @@ public struct SourceStructure: Sendable {
 
         var blocks: [Block] = []
         var guards: [(Range<Int>, Int)] = []
-        var blockIndexByOpen: [Int: Int] = [:]
         for (index, token) in tokens.enumerated() where token.is("{") {
             let close = partner[index] ?? tokens.count
             let start = Self.statementStart(tokens, partner, before: index)
@@ -77,7 +76,6 @@ public struct SourceStructure: Sendable {
             } else if words.contains(where: { ["class", "struct", "enum", "actor", "extension", "protocol"].contains($0.text) && $0.kind == .identifier }) {
                 kind = .type
             }
-            blockIndexByOpen[index] = blocks.count
             blocks.append(Block(open: index, close: close, kind: kind, header: header))
         }
         self.blocks = blocks
