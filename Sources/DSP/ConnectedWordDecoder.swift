@@ -38,6 +38,11 @@ public struct ConnectedWordDecoder: Sendable {
     private let centroids: [Vector]
     private let cellCodes: [UInt16]
     private var centroidDistance: [Float]
+    /// Per template, the highest cell (relative index) with a finite cost in the `previous` and
+    /// in the `current` buffer (−1: none). Cells past reach + maximum advance cannot be reached,
+    /// so they are not visited; the buffers hold infinity there.
+    private var reachPrevious: [Int32]
+    private var reachCurrent: [Int32]
 
     // Search state.
     private var previous: [Float]
@@ -85,6 +90,8 @@ public struct ConnectedWordDecoder: Sendable {
             cellCodes = []
         }
         centroidDistance = [Float](repeating: 0, count: centroids.count / lanes)
+        reachPrevious = [Int32](repeating: -1, count: starts.count)
+        reachCurrent = reachPrevious
         previous = [Float](repeating: .infinity, count: cellCount)
         current = previous
         previousStart = [Int32](repeating: 0, count: cellCount)
@@ -93,7 +100,8 @@ public struct ConnectedWordDecoder: Sendable {
 
     /// Starts a new utterance (forgets all hypotheses).
     public mutating func reset() {
-        for i in 0..<cellCount { previous[i] = .infinity }
+        for i in 0..<cellCount { previous[i] = .infinity; current[i] = .infinity }
+        for t in reachPrevious.indices { reachPrevious[t] = -1; reachCurrent[t] = -1 }
         silenceCost = .infinity
         bestPrevious = 0
         boundaryCost.removeAll(keepingCapacity: true)
@@ -144,9 +152,19 @@ public struct ConnectedWordDecoder: Sendable {
         currentStart.withUnsafeMutableBufferPointer { currentStart in
         wordEndCost.withUnsafeMutableBufferPointer { ends in
         wordEndStart.withUnsafeMutableBufferPointer { endStarts in
+        reachPrevious.withUnsafeBufferPointer { reachPrevious in
+        reachCurrent.withUnsafeMutableBufferPointer { reachCurrent in
+            let advance = skip3 ? 3 : 2
             for t in 0..<templateStart.count {
                 let base = templateStart[t], length = templateLength[t]
-                for j in 0..<length {
+                // Cells 0 and 1 can always be entered; the rest only from finite cells behind them.
+                let bound = min(length - 1, max(1, Int(reachPrevious[t]) + advance))
+                // The buffer being written still holds the frame before last: clear what lay past the bound.
+                if Int(reachCurrent[t]) > bound {
+                    for cell in (base + bound + 1)...(base + Int(reachCurrent[t])) { current[cell] = .infinity }
+                }
+                var reach: Int32 = -1
+                for j in 0...bound {
                     let cell = base + j
                     var p = previous[cell] + stay, s = previousStart[cell]
                     if j >= 1, previous[cell - 1] < p { p = previous[cell - 1]; s = previousStart[cell - 1] }
@@ -173,13 +191,15 @@ public struct ConnectedWordDecoder: Sendable {
                     current[cell] = c
                     currentStart[cell] = s
                     if c < best { best = c }
+                    reach = Int32(j)
                     evaluated += 1
                 }
+                reachCurrent[t] = reach
                 let last = base + length - 1
                 let w = wordBase + templateWord[t]
                 if current[last] < ends[w] { ends[w] = current[last]; endStarts[w] = currentStart[last] }
             }
-        }}}}}}}}}}
+        }}}}}}}}}}}}
         cellsEvaluated += evaluated
         // Silence: stay, or enter from the previous boundary.
         var sp = silenceCost, ss = silenceStart
@@ -206,6 +226,7 @@ public struct ConnectedWordDecoder: Sendable {
         bestPrevious = best
         swap(&previous, &current)
         swap(&previousStart, &currentStart)
+        swap(&reachPrevious, &reachCurrent)
         frameCount += 1
     }
 
