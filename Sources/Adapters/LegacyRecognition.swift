@@ -288,10 +288,9 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
 }
 
 /// A count of server requests against a limit, as the legacy service keeps per device and app.
-public final class LegacyServerQuota: @unchecked Sendable {
+public final class LegacyServerQuota: Sendable {
     public let limit: Int
-    private let lock = NSLock()
-    private var used = 0
+    private let used = Locked(0)
 
     public init(limit: Int) {
         self.limit = limit
@@ -299,7 +298,7 @@ public final class LegacyServerQuota: @unchecked Sendable {
 
     /// Counts one request; false when the quota was already used up.
     func take() -> Bool {
-        lock.withLock {
+        used.withLock { used in
             guard used < limit else { return false }
             used += 1
             return true
@@ -307,8 +306,8 @@ public final class LegacyServerQuota: @unchecked Sendable {
     }
 
     /// Requests counted so far.
-    public var requestsMade: Int { lock.withLock { used } }
+    public var requestsMade: Int { used.withLock { $0 } }
 
     /// Starts a new quota period.
-    public func reset() { lock.withLock { used = 0 } }
+    public func reset() { used.withLock { $0 = 0 } }
 }

@@ -43,7 +43,8 @@ public struct AnalyzerSoak: Sendable {
             buffer.frameLength = 1_600
             return buffer
         }
-        var checkpoints = [Checkpoint(sessions: 0, residentBytes: measure().residentBytes, openFiles: measure().openFiles)]
+        let initial = measure()
+        var checkpoints = [Checkpoint(sessions: 0, residentBytes: initial.residentBytes, openFiles: initial.openFiles)]
         var watched: [Weak] = []
         var wrong = 0
         for index in 1...sessions {

@@ -96,7 +96,7 @@ public struct BenchRunner: Sendable {
         for manifest in plan.manifests {
             let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
             issues += load.issues.map { BenchIssue(engine: nil, manifest: manifest, message: $0.description) }
-            var utterances = load.utterances.filter { plan.shard.contains($0.id) && (plan.split == nil || $0.split == nil || $0.split == plan.split) }
+            var utterances = load.utterances.filter { plan.shard.contains($0.id) && $0.isIncluded(in: plan.split) }
             if let limit = plan.limit { utterances = Array(utterances.prefix(limit)) }
             for engine in plan.engines {
                 for utterance in utterances {

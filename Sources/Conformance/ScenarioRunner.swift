@@ -139,12 +139,11 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     /// Every call of the volatile range handler, with the handler generation that received it.
-    final class RangeLog: @unchecked Sendable {
+    final class RangeLog: Sendable {
         struct Call { var range: CMTimeRange; var changedStart: Bool; var changedEnd: Bool; var generation: Int }
-        private let lock = NSLock()
-        private var items: [Call] = []
-        func append(_ call: Call) { lock.lock(); items.append(call); lock.unlock() }
-        var calls: [Call] { lock.lock(); defer { lock.unlock() }; return items }
+        private let items = Locked<[Call]>([])
+        func append(_ call: Call) { items.withLock { $0.append(call) } }
+        var calls: [Call] { items.withLock { $0 } }
         var all: [CMTimeRange] { calls.map(\.range) }
     }
 

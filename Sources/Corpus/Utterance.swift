@@ -28,6 +28,12 @@ public struct Utterance: Codable, Sendable, Hashable {
 
     public enum Split: String, Codable, Sendable, CaseIterable { case enrollment, test }
 
+    /// Whether a run restricted to `split` (nil: no restriction) takes this utterance; one
+    /// without a split of its own is taken by any run.
+    public func isIncluded(in split: Split?) -> Bool {
+        split == nil || self.split == nil || self.split == split
+    }
+
     /// A word and its span in the audio (seconds).
     public typealias AlignedWord = StreamingTimeline.TimedWord
 

@@ -45,7 +45,7 @@ enum MigrateDiffCommand {
 
         let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
         var problems = load.issues.map(\.description)
-        let utterances = Array(load.utterances.filter { split == nil || $0.split == nil || $0.split == split }.prefix(limit))
+        let utterances = Array(load.utterances.filter { $0.isIncluded(in: split) }.prefix(limit))
         let engine = try EngineRegistry.shared.make(id)
         let runner = MigrationRun(engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments.has("server-requests"),
                                   fastResults: arguments.has("fast-results"))

@@ -71,25 +71,31 @@ public struct MigrationRun: Sendable {
         let request = SFSpeechAudioBufferRecognitionRequest()
         request.shouldReportPartialResults = true
         request.requiresOnDeviceRecognition = !serverRequests
-        let log = TraceLog()
+        let log = Locked((events: [APITrace.Event](), finalWords: [APITrace.TimedWord]()))
         let task = recognizer.recognitionTask(with: request) { result, error in
             if let result {
                 let words = result.bestTranscription.segments.map {
                     APITrace.TimedWord(word: $0.substring, start: $0.timestamp, end: $0.timestamp + $0.duration)
                 }
-                log.append(APITrace.Event(kind: result.isFinal ? .final : .partial, audioTime: result.processedAudioDuration,
-                                          shown: words.map(\.word)), finalWords: result.isFinal ? words : nil)
+                log.withLock { log in
+                    log.events.append(APITrace.Event(kind: result.isFinal ? .final : .partial, audioTime: result.processedAudioDuration,
+                                                     shown: words.map(\.word)))
+                    if result.isFinal { log.finalWords = words }
+                }
             }
             if let error = error as NSError? {
-                log.append(APITrace.Event(kind: .error, audioTime: -1, shown: log.lastShown,
-                                          detail: "\(error.domain) \(error.code): \(error.localizedDescription)"), finalWords: nil)
+                log.withLock { log in
+                    log.events.append(APITrace.Event(kind: .error, audioTime: -1, shown: log.events.last?.shown ?? [],
+                                                     detail: "\(error.domain) \(error.code): \(error.localizedDescription)"))
+                }
             }
         }
         for buffer in buffers { request.append(buffer) }
         request.endAudio()
         await task.waitUntilCompleted()
         let audio = Self.seconds(buffers)
-        var events = log.events.map { event -> APITrace.Event in
+        let (logged, finalWords) = log.withLock { ($0.events, $0.finalWords) }
+        var events = logged.map { event -> APITrace.Event in
             var event = event
             if event.audioTime < 0 { event.audioTime = audio }
             return event
@@ -99,7 +105,7 @@ public struct MigrationRun: Sendable {
         if task.reachedServerAudioLimit {
             notes.append("stopped listening at the \(Int(SFSpeechRecognizer.serverAudioLimit)) s server-request limit; \(MigrationComparison.format(audio - SFSpeechRecognizer.serverAudioLimit)) s of audio not recognised")
         }
-        return APITrace(api: "legacy", events: events, finalWords: log.finalWords, audioSeconds: audio, notes: notes)
+        return APITrace(api: "legacy", events: events, finalWords: finalWords, audioSeconds: audio, notes: notes)
     }
 
     // MARK: SpeechAnalyzer side
@@ -167,22 +173,4 @@ public struct MigrationRun: Sendable {
         }
         return words
     }
-}
-
-/// Events recorded from the legacy callback queue.
-private final class TraceLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storedEvents: [APITrace.Event] = []
-    private var storedFinal: [APITrace.TimedWord] = []
-
-    func append(_ event: APITrace.Event, finalWords: [APITrace.TimedWord]?) {
-        lock.withLock {
-            storedEvents.append(event)
-            if let finalWords { storedFinal = finalWords }
-        }
-    }
-
-    var events: [APITrace.Event] { lock.withLock { storedEvents } }
-    var finalWords: [APITrace.TimedWord] { lock.withLock { storedFinal } }
-    var lastShown: [String] { lock.withLock { storedEvents.last?.shown ?? [] } }
 }

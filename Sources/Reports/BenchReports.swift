@@ -24,6 +24,11 @@ public enum BenchReports {
         }
     }
 
+    /// The folder a manifest sits in (its tier, in the corpus layout), file-name safe.
+    static func tierName(ofManifest manifest: String) -> String {
+        safeName((manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? manifest)
+    }
+
     /// A file-name-safe form of an id or a path.
     public static func safeName(_ text: String) -> String {
         let name = String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "_" })
@@ -118,7 +123,7 @@ public enum BenchReports {
             lines += ["", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", "",
                       "| tier | A | B | utts | WER A | WER B | Δ | 95% CI | P(B better) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |"]
             lines += comparisons.map { c in
-                let tier = safeName((c.manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? c.manifest)
+                let tier = tierName(ofManifest: c.manifest)
                 return "| \(md(tier)) | \(md(c.a)) | \(md(c.b)) | \(c.utterances) | \(format(c.werA * 100, 1))% | \(format(c.werB * 100, 1))% | "
                     + "\(format(c.difference * 100, 1)) | \(format(c.differenceCI95.first.map { $0 * 100 }, 1))…\(format(c.differenceCI95.last.map { $0 * 100 }, 1)) | "
                     + "\(format(c.probabilityBBetter, 2)) |"
@@ -130,7 +135,7 @@ public enum BenchReports {
             lines += ["", "**Worst speakers and tasks** (all of them in results.json)", "",
                       "| engine | tier | by | group | utts | words | WER | 95% CI |", "| --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
             lines += worst.map { b in
-                let tier = safeName((b.manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? b.manifest)
+                let tier = tierName(ofManifest: b.manifest)
                 let ci = b.werCI95.count == 2 ? "\(format(b.werCI95[0] * 100, 1))–\(format(b.werCI95[1] * 100, 1))%" : "–"
                 return "| \(md(b.engine)) | \(md(tier)) | \(b.dimension) | \(md(b.key)) | \(b.utterances) | \(b.referenceWords) | \(format(b.wer * 100, 1))% | \(ci) |"
             }
@@ -166,7 +171,7 @@ public enum BenchReports {
     /// Reference and hypothesis trn files per engine × manifest, with the scored (normalised) texts.
     public static func trn(_ records: [UtteranceRecord]) -> [String: (String, String)] {
         var out: [String: (String, String)] = [:]
-        let groups = Dictionary(grouping: records.filter { $0.error == nil }) { "\($0.engine).\(safeName(($0.manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? $0.manifest))" }
+        let groups = Dictionary(grouping: records.filter { $0.error == nil }) { "\($0.engine).\(tierName(ofManifest: $0.manifest))" }
         for (name, group) in groups {
             var ref = "", hyp = ""
             let policy = policyFor(group[0].policy)

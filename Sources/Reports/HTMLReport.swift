@@ -46,7 +46,7 @@ public enum HTMLReport {
             html += "<h2>Engines compared on the same utterances (paired bootstrap)</h2>\n<table><tr><th class=l>tier</th><th class=l>A</th><th class=l>B</th>"
                 + "<th>utterances</th><th>WER A</th><th>WER B</th><th>WER B − A</th><th>95% interval</th><th>P(B better)</th></tr>\n"
             for c in comparisons {
-                let tier = BenchReports.safeName((c.manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? c.manifest)
+                let tier = BenchReports.tierName(ofManifest: c.manifest)
                 html += "<tr><td class=l>\(escape(tier))</td><td class=l>\(escape(c.a))</td><td class=l>\(escape(c.b))</td><td>\(c.utterances)</td>"
                 html += "<td>\(BenchReports.format(c.werA * 100, 1))%</td><td>\(BenchReports.format(c.werB * 100, 1))%</td><td>\(BenchReports.format(c.difference * 100, 1))</td>"
                 html += "<td>\(BenchReports.format(c.differenceCI95.first.map { $0 * 100 }, 1))…\(BenchReports.format(c.differenceCI95.last.map { $0 * 100 }, 1))</td>"

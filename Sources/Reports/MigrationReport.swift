@@ -5,7 +5,7 @@ import MigrationDiff
 /// different) and as Markdown for a CI step summary.
 public enum MigrationReport {
     public static func junit(_ summary: MigrationSummary) -> JUnitReport {
-        let classname = "migrate-diff.\(summary.engine).\(safeName(summary.manifest))"
+        let classname = "migrate-diff.\(summary.engine).\(BenchReports.tierName(ofManifest: summary.manifest))"
         var cases = summary.utterances.map { diff -> JUnitReport.Case in
             var properties: [(String, String)] = [
                 ("legacyText", diff.legacy.finalText), ("analyzerText", diff.analyzer.finalText),
@@ -66,8 +66,4 @@ public enum MigrationReport {
 
     static func seconds(_ value: Double) -> String { BenchReports.format(value, 3) }
     static func format(_ value: Double, _ digits: Int) -> String { BenchReports.format(value, digits) }
-    /// The manifest's folder name (the tier), file-name safe.
-    static func safeName(_ manifest: String) -> String {
-        BenchReports.safeName((manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? manifest)
-    }
 }
