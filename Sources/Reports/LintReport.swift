@@ -7,17 +7,20 @@ public enum LintReport {
     public static func junit(files: [String], new: [LintFinding], accepted: [LintFinding], unreadable: [(file: String, reason: String)]) -> JUnitReport {
         var cases: [JUnitReport.Case] = []
         let classname: (String) -> String = { "migrate-lint." + $0.replacingOccurrences(of: "/", with: ".") }
+        // Findings by file and rule, once: a run can cover thousands of file × rule cases.
+        let newByPlace = Dictionary(grouping: new) { "\($0.file)\u{1F}\($0.rule.id)" }
+        let acceptedByPlace = Dictionary(grouping: accepted) { "\($0.file)\u{1F}\($0.rule.id)" }
         for file in files {
             for rule in LintRule.all where rule != .unreadableSource {
-                let found = new.filter { $0.file == file && $0.rule == rule }
-                let baselined = accepted.filter { $0.file == file && $0.rule == rule }.count
+                let found = newByPlace["\(file)\u{1F}\(rule.id)"] ?? []
+                let baselined = acceptedByPlace["\(file)\u{1F}\(rule.id)"]?.count ?? 0
                 let outcome: JUnitReport.Outcome = found.isEmpty ? .passed : .failure(
                     message: "\(found.count) finding\(found.count == 1 ? "" : "s"): \(rule.summary)",
                     details: found.map { "\($0.file):\($0.location.line):\($0.location.column): \($0.detail)" }.joined(separator: "\n"))
                 cases.append(JUnitReport.Case(classname: classname(file), name: rule.id, seconds: 0,
                                               properties: [("hint", rule.hint), ("baselined", String(baselined))], outcome: outcome))
             }
-            let lexical = new.filter { $0.file == file && $0.rule == .unreadableSource }
+            let lexical = newByPlace["\(file)\u{1F}\(LintRule.unreadableSource.id)"] ?? []
             if !lexical.isEmpty {
                 cases.append(JUnitReport.Case(classname: classname(file), name: LintRule.unreadableSource.id, seconds: 0, outcome: .error(
                     message: lexical[0].detail, details: lexical.map { "\($0.location): \($0.detail)" }.joined(separator: "\n"))))
