@@ -24,20 +24,13 @@ public struct ConnectedWordDecoder: Sendable {
     }
 
     typealias Vector = SIMD8<Float>
+    typealias Starts = SIMD8<Int32>
 
-    public let vocabularySize: Int
-    public let parameters: DecoderParameters
-    let lanes: Int
-    /// Template frames, `lanes` vectors each.
-    private let frames: [Vector]
-    private let templateStart: [Int]
-    private let templateLength: [Int]
-    private let templateWord: [Int]
-    private let cellCount: Int
-    /// With a codebook: packed centroids and each cell's code; distances are looked up.
-    private let centroids: [Vector]
-    private let cellCodes: [UInt16]
-    private var centroidDistance: [Float]
+    public var vocabularySize: Int { model.vocabularySize }
+    public var parameters: DecoderParameters { model.parameters }
+    public let model: DecoderModel
+    /// Distance from the current frame to every centroid, then +∞ for padding cells.
+    private var distanceTable: [Float]
     /// Per template, the highest cell (relative index) with a finite cost in the `previous` and
     /// in the `current` buffer (−1: none). Cells past reach + maximum advance cannot be reached,
     /// so they are not visited; the buffers hold infinity there.
@@ -60,47 +53,26 @@ public struct ConnectedWordDecoder: Sendable {
     private var wordEndCost: [Float] = []
     private var wordEndStart: [Int32] = []
     public private(set) var frameCount = 0
-    /// Cells whose distance was computed (for profiling the beam).
-    public private(set) var cellsEvaluated = 0
 
     public init(templates: TemplateSet) {
-        let dimension = templates.frontEnd.dimension
-        lanes = (dimension + 7) / 8
-        vocabularySize = templates.vocabulary.count
-        parameters = templates.parameters
-        var frames: [Vector] = []
-        var starts: [Int] = [], lengths: [Int] = [], words: [Int] = []
-        for template in templates.templates {
-            let count = template.frames.count / dimension
-            starts.append(frames.count / lanes)
-            lengths.append(count)
-            words.append(template.word)
-            frames += VectorQuantizer.pack(template.frames, dimension: dimension, lanes: lanes)
-        }
-        self.frames = frames
-        templateStart = starts
-        templateLength = lengths
-        templateWord = words
-        cellCount = frames.count / lanes
-        if templates.codebookSize > 0 && templates.codes.count == templates.templates.count {
-            centroids = VectorQuantizer.pack(templates.codebook, dimension: dimension, lanes: lanes)
-            cellCodes = templates.codes.flatMap { $0 }
-        } else {
-            centroids = []
-            cellCodes = []
-        }
-        centroidDistance = [Float](repeating: 0, count: centroids.count / lanes)
-        reachPrevious = [Int32](repeating: -1, count: starts.count)
+        self.init(model: DecoderModel(templates: templates))
+    }
+
+    /// A decoder over a prepared model (share one model between decoders of the same set).
+    public init(model: DecoderModel) {
+        self.model = model
+        distanceTable = [Float](repeating: .infinity, count: model.groupCount * DecoderModel.blockWidth + 1)
+        reachPrevious = [Int32](repeating: -1, count: model.templateCount)
         reachCurrent = reachPrevious
-        previous = [Float](repeating: .infinity, count: cellCount)
+        previous = [Float](repeating: .infinity, count: model.bufferSize)
         current = previous
-        previousStart = [Int32](repeating: 0, count: cellCount)
+        previousStart = [Int32](repeating: 0, count: model.bufferSize)
         currentStart = previousStart
     }
 
     /// Starts a new utterance (forgets all hypotheses).
     public mutating func reset() {
-        for i in 0..<cellCount { previous[i] = .infinity; current[i] = .infinity }
+        for i in 0..<model.bufferSize { previous[i] = .infinity; current[i] = .infinity }
         for t in reachPrevious.indices { reachPrevious[t] = -1; reachCurrent[t] = -1 }
         silenceCost = .infinity
         bestPrevious = 0
@@ -115,37 +87,17 @@ public struct ConnectedWordDecoder: Sendable {
     /// Consumes one normalised feature frame and the current noise estimate (same dimension);
     /// `speechLike` frames cost the silence model ``DecoderParameters/silenceSpeechPenalty`` more.
     public mutating func step(_ feature: [Float], noise: [Float], speechLike: Bool = false) {
-        let x = VectorQuantizer.pack(feature, dimension: feature.count, lanes: lanes)
         let f = frameCount
         let entry: Float = f == 0 ? 0 : boundaryCost[f - 1]
-        let wordEntry = entry + parameters.wordPenalty
-        let limit = bestPrevious + parameters.beam
-        let stay = parameters.stayPenalty
-        let skip3 = parameters.maximumAdvance >= 3
-        let entryStart = Int32(f)
-        var best = Float.infinity
-        var evaluated = 0
         let wordBase = wordEndCost.count
         wordEndCost.append(contentsOf: repeatElement(Float.infinity, count: vocabularySize))
         wordEndStart.append(contentsOf: repeatElement(Int32(0), count: vocabularySize))
-        let lanes = self.lanes
-        let quantised = !cellCodes.isEmpty
-        if quantised {
-            centroids.withUnsafeBufferPointer { centroids in
-                for c in 0..<centroidDistance.count {
-                    var acc = Vector.zero
-                    for l in 0..<lanes {
-                        let d = x[l] - centroids[c * lanes + l]
-                        acc += d * d
-                    }
-                    centroidDistance[c] = acc.sum().squareRoot()
-                }
-            }
-        }
-        centroidDistance.withUnsafeBufferPointer { lookup in
-        cellCodes.withUnsafeBufferPointer { codes in
-        frames.withUnsafeBufferPointer { templateFrames in
-        x.withUnsafeBufferPointer { input in
+        let model = self.model
+        let parameters = model.parameters
+        let limit = bestPrevious + parameters.beam
+        distanceTable.withUnsafeMutableBufferPointer { model.distances(to: feature, into: $0) }
+        var best = Float.infinity
+        distanceTable.withUnsafeBufferPointer { table in
         previous.withUnsafeBufferPointer { previous in
         previousStart.withUnsafeBufferPointer { previousStart in
         current.withUnsafeMutableBufferPointer { current in
@@ -154,56 +106,51 @@ public struct ConnectedWordDecoder: Sendable {
         wordEndStart.withUnsafeMutableBufferPointer { endStarts in
         reachPrevious.withUnsafeBufferPointer { reachPrevious in
         reachCurrent.withUnsafeMutableBufferPointer { reachCurrent in
-            let advance = skip3 ? 3 : 2
-            for t in 0..<templateStart.count {
-                let base = templateStart[t], length = templateLength[t]
+        model.cellCodes.withUnsafeBufferPointer { codes in
+            let search = BlockSearch(
+                previous: previous.baseAddress!, previousStart: previousStart.baseAddress!,
+                current: current.baseAddress!, currentStart: currentStart.baseAddress!,
+                table: table.baseAddress!, codes: codes.baseAddress!,
+                stay: parameters.stayPenalty, limit: limit,
+                wordEntry: entry + parameters.wordPenalty, entryStart: Int32(f), skip3: parameters.maximumAdvance >= 3)
+            let advance = search.skip3 ? 3 : 2
+            let infinity = Vector(repeating: .infinity)
+            var bestLanes = infinity
+            for t in 0..<model.templateCount {
+                let base = model.regionStart[t], length = model.templateLength[t]
                 // Cells 0 and 1 can always be entered; the rest only from finite cells behind them.
                 let bound = min(length - 1, max(1, Int(reachPrevious[t]) + advance))
-                // The buffer being written still holds the frame before last: clear what lay past the bound.
-                if Int(reachCurrent[t]) > bound {
-                    for cell in (base + bound + 1)...(base + Int(reachCurrent[t])) { current[cell] = .infinity }
+                let blocks = bound / DecoderModel.blockWidth + 1
+                // The buffer being written still holds the frame before last: clear what lies past
+                // the blocks updated now.
+                let updatedEnd = blocks * DecoderModel.blockWidth
+                if Int(reachCurrent[t]) >= updatedEnd {
+                    for cell in (base + updatedEnd)...(base + Int(reachCurrent[t])) { current[cell] = .infinity }
+                }
+                var lastFinite = -1
+                var lastMask = SIMDMask<Starts>()
+                for b in 0..<blocks {
+                    let costs = search.update(cell: base + b * DecoderModel.blockWidth, entering: b == 0)
+                    bestLanes.replace(with: costs, where: costs .< bestLanes)
+                    let finite = costs .< infinity
+                    if any(finite) { lastFinite = b; lastMask = finite }
                 }
                 var reach: Int32 = -1
-                for j in 0...bound {
-                    let cell = base + j
-                    var p = previous[cell] + stay, s = previousStart[cell]
-                    if j >= 1, previous[cell - 1] < p { p = previous[cell - 1]; s = previousStart[cell - 1] }
-                    if j >= 2, previous[cell - 2] < p { p = previous[cell - 2]; s = previousStart[cell - 2] }
-                    if skip3, j >= 3, previous[cell - 3] < p { p = previous[cell - 3]; s = previousStart[cell - 3] }
-                    if j <= 1, wordEntry < p { p = wordEntry; s = entryStart }
-                    guard p <= limit else {
-                        current[cell] = .infinity
-                        continue
-                    }
-                    let distance: Float
-                    if quantised {
-                        distance = lookup[Int(codes[cell])]
-                    } else {
-                        var acc = Vector.zero
-                        let row = cell * lanes
-                        for l in 0..<lanes {
-                            let d = input[l] - templateFrames[row + l]
-                            acc += d * d
-                        }
-                        distance = acc.sum().squareRoot()
-                    }
-                    let c = p + distance
-                    current[cell] = c
-                    currentStart[cell] = s
-                    if c < best { best = c }
-                    reach = Int32(j)
-                    evaluated += 1
+                if lastFinite >= 0 {
+                    var lane = DecoderModel.blockWidth - 1
+                    while !lastMask[lane] { lane -= 1 }
+                    reach = Int32(lastFinite * DecoderModel.blockWidth + lane)
                 }
                 reachCurrent[t] = reach
                 let last = base + length - 1
-                let w = wordBase + templateWord[t]
+                let w = wordBase + model.templateWord[t]
                 if current[last] < ends[w] { ends[w] = current[last]; endStarts[w] = currentStart[last] }
             }
-        }}}}}}}}}}}}
-        cellsEvaluated += evaluated
+            best = bestLanes.min()
+        }}}}}}}}}}
         // Silence: stay, or enter from the previous boundary.
         var sp = silenceCost, ss = silenceStart
-        if entry < sp { sp = entry; ss = entryStart }
+        if entry < sp { sp = entry; ss = Int32(f) }
         var noiseDistance: Float = 0
         for k in 0..<min(feature.count, noise.count) {
             let d = feature[k] - noise[k]
@@ -230,6 +177,76 @@ public struct ConnectedWordDecoder: Sendable {
         frameCount += 1
     }
 
+    /// One frame's update of eight consecutive cells of a template.
+    ///
+    /// Each cell takes the cheapest of staying (plus the stay penalty) or advancing one, two or
+    /// three template frames from the previous frame, or, for cells 0 and 1, entering the word;
+    /// ties keep the earlier choice in that order. A predecessor worse than the beam limit leaves
+    /// the cell at +∞.
+    private struct BlockSearch {
+        let previous: UnsafePointer<Float>
+        let previousStart: UnsafePointer<Int32>
+        let current: UnsafeMutablePointer<Float>
+        let currentStart: UnsafeMutablePointer<Int32>
+        let table: UnsafePointer<Float>
+        let codes: UnsafePointer<UInt32>
+        let stay: Vector
+        let limit: Vector
+        let wordEntry: Vector
+        let entryStart: Starts
+        let skip3: Bool
+        static let entryLanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: 2)
+
+        init(previous: UnsafePointer<Float>, previousStart: UnsafePointer<Int32>, current: UnsafeMutablePointer<Float>,
+             currentStart: UnsafeMutablePointer<Int32>, table: UnsafePointer<Float>, codes: UnsafePointer<UInt32>,
+             stay: Float, limit: Float, wordEntry: Float, entryStart: Int32, skip3: Bool) {
+            self.previous = previous
+            self.previousStart = previousStart
+            self.current = current
+            self.currentStart = currentStart
+            self.table = table
+            self.codes = codes
+            self.stay = Vector(repeating: stay)
+            self.limit = Vector(repeating: limit)
+            self.wordEntry = Vector(repeating: wordEntry)
+            self.entryStart = Starts(repeating: entryStart)
+            self.skip3 = skip3
+        }
+
+        @inline(__always) private func costs(at cell: Int) -> Vector {
+            UnsafeRawPointer(previous + cell).loadUnaligned(as: Vector.self)
+        }
+
+        @inline(__always) private func starts(at cell: Int) -> Starts {
+            UnsafeRawPointer(previousStart + cell).loadUnaligned(as: Starts.self)
+        }
+
+        /// Updates cells `cell`…`cell + 7` and returns their new costs.
+        @inline(__always) func update(cell: Int, entering: Bool) -> Vector {
+            var p = costs(at: cell) + stay
+            var s = starts(at: cell)
+            for back in 1...(skip3 ? 3 : 2) {
+                let q = costs(at: cell - back)
+                let better = q .< p
+                p.replace(with: q, where: better)
+                s.replace(with: starts(at: cell - back), where: better)
+            }
+            if entering {
+                let enter = Self.entryLanes .& (wordEntry .< p)
+                p.replace(with: wordEntry, where: enter)
+                s.replace(with: entryStart, where: enter)
+            }
+            let c = codes + cell
+            let distance = Vector(table[Int(c[0])], table[Int(c[1])], table[Int(c[2])], table[Int(c[3])],
+                                  table[Int(c[4])], table[Int(c[5])], table[Int(c[6])], table[Int(c[7])])
+            var cost = p + distance
+            cost.replace(with: .infinity, where: p .> limit)
+            UnsafeMutableRawPointer(current + cell).storeBytes(of: cost, as: Vector.self)
+            UnsafeMutableRawPointer(currentStart + cell).storeBytes(of: s, as: Starts.self)
+            return cost
+        }
+    }
+
     private func boundary(before frame: Int) -> Float { frame <= 0 ? 0 : boundaryCost[frame - 1] }
 
     /// The best word sequence ending at a boundary at the last frame.
@@ -241,18 +258,18 @@ public struct ConnectedWordDecoder: Sendable {
     public func partialPath() -> [Word] {
         guard frameCount > 0 else { return [] }
         var words = trace(from: frameCount - 1)
-        // `previous` holds the last frame's costs after the swap.
+        // `previous` holds the last frame's costs after the swap; guard and padding cells are +∞.
         var bestCell = -1
         var bestCost = boundaryCost[frameCount - 1]
-        for cell in 0..<cellCount where previous[cell] < bestCost {
+        for cell in 0..<model.bufferSize where previous[cell] < bestCost {
             bestCost = previous[cell]
             bestCell = cell
         }
-        guard bestCell >= 0, let t = templateStart.lastIndex(where: { $0 <= bestCell }) else { return words }
+        guard bestCell >= 0, let t = model.template(ofCell: bestCell) else { return words }
         let start = Int(previousStart[bestCell])
         words = trace(from: start - 1)
         let cost = (bestCost - boundary(before: start)) / Float(frameCount - start)
-        words.append(Word(word: templateWord[t], firstFrame: start, lastFrame: frameCount - 1, costPerFrame: cost))
+        words.append(Word(word: model.templateWord[t], firstFrame: start, lastFrame: frameCount - 1, costPerFrame: cost))
         return words
     }
 

@@ -59,7 +59,8 @@ public struct TemplateRecognizer: Sendable {
     private var finalizedThrough: MediaTime = .zero
     private var consumedEnd: MediaTime = .zero
 
-    public init(templates: TemplateSet, sampleRate: Double, options: Options = Options()) {
+    /// `model` is the search layout of `templates`; pass a shared one to avoid rebuilding it per stream.
+    public init(templates: TemplateSet, model: DecoderModel? = nil, sampleRate: Double, options: Options = Options()) {
         self.templates = templates
         self.sampleRate = sampleRate
         self.options = options
@@ -73,7 +74,7 @@ public struct TemplateRecognizer: Sendable {
         vad = VoiceActivityDetector(configuration: voiceActivity)
         preRollFrames = frames(options.preRollSeconds)
         maximumSegmentFrames = frames(options.maximumSegmentSeconds)
-        decoder = ConnectedWordDecoder(templates: templates)
+        decoder = ConnectedWordDecoder(model: model ?? DecoderModel(templates: templates))
         meanSum = templates.cepstralMean.map { Double($0) * options.priorWeightFrames }
         meanCount = options.priorWeightFrames
     }

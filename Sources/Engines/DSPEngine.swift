@@ -67,11 +67,11 @@ public struct DSPEngine: RecognitionEngine {
               let file = AssetStore.current.installedFile("templates.shdt", of: package) else {
             throw EngineError.notInstalled(engine: id, locale: configuration.locale)
         }
-        let templates = try TemplateCache.shared.templates(path: file.path, sha256: package.files[0].sha256, task: task)
+        let (templates, model) = try TemplateCache.shared.templates(path: file.path, sha256: package.files[0].sha256, task: task)
         var options = TemplateRecognizer.Options()
         options.reportsPartials = configuration.reportsPartialResults
         options.maximumAlternatives = configuration.maximumAlternatives
-        return DSPSession(engine: id, templates: templates, options: options)
+        return DSPSession(engine: id, templates: templates, model: model, options: options)
     }
 }
 
@@ -85,12 +85,14 @@ final class DSPSession: RecognitionSession, @unchecked Sendable {
 
     private let engine: String
     private let templates: TemplateSet
+    private let model: DecoderModel
     private let options: TemplateRecognizer.Options
     private let state = Locked(State())
 
-    init(engine: String, templates: TemplateSet, options: TemplateRecognizer.Options) {
+    init(engine: String, templates: TemplateSet, model: DecoderModel, options: TemplateRecognizer.Options) {
         self.engine = engine
         self.templates = templates
+        self.model = model
         self.options = options
     }
 
@@ -111,7 +113,7 @@ final class DSPSession: RecognitionSession, @unchecked Sendable {
         let samples = audio.floatChannels[0]
         return try timed { recognizer in
             if recognizer == nil {
-                recognizer = TemplateRecognizer(templates: templates, sampleRate: audio.format.sampleRate, options: options)
+                recognizer = TemplateRecognizer(templates: templates, model: model, sampleRate: audio.format.sampleRate, options: options)
             }
             guard recognizer!.sampleRate == audio.format.sampleRate else {
                 throw EngineError.unsupportedFormat(engine: engine, format: "\(audio.format.sampleRate) Hz after \(recognizer!.sampleRate) Hz in one session")
@@ -136,12 +138,13 @@ final class DSPSession: RecognitionSession, @unchecked Sendable {
     }
 }
 
-/// Decoded template sets, by installed file and checksum, shared by sessions in a process.
+/// Decoded template sets and their search layouts, by installed file and checksum, shared by
+/// sessions in a process.
 final class TemplateCache: Sendable {
     static let shared = TemplateCache()
-    private let sets = Locked<[String: TemplateSet]>([:])
+    private let sets = Locked<[String: (TemplateSet, DecoderModel)]>([:])
 
-    func templates(path: String, sha256: String, task: DSPEngine.Task) throws -> TemplateSet {
+    func templates(path: String, sha256: String, task: DSPEngine.Task) throws -> (TemplateSet, DecoderModel) {
         let key = "\(sha256)|\(task.rawValue)"
         if let cached = sets.withLock({ $0[key] }) { return cached }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -160,8 +163,9 @@ final class TemplateCache: Sendable {
         guard !set.templates.isEmpty else {
             throw EngineError.failed(engine: "dsp", reason: "\(path) has no templates for the \(task.rawValue) task")
         }
-        sets.withLock { $0[key] = set }
-        return set
+        let entry = (set, DecoderModel(templates: set))
+        sets.withLock { $0[key] = entry }
+        return entry
     }
 }
 
