@@ -20,6 +20,10 @@ public struct TemplateRecognizer: Sendable {
         public var hangoverSeconds = 0.3
         /// Audio kept before a detected onset and decoded with the segment.
         public var preRollSeconds = 0.1
+        /// Audio that opens with speech makes that speech the detector's first floor. Until a
+        /// segment starts, this much of a stream's opening is kept; if the floor then falls by the
+        /// detector's margin, the kept frames are judged again against it and decoded.
+        public var openingSeconds = 0.5
         /// Frames of speech-like audio the prior cepstral mean counts for.
         public var priorWeightFrames = 100.0
         /// Longest segment decoded as one: bounds memory on endless speech.
@@ -55,6 +59,11 @@ public struct TemplateRecognizer: Sendable {
 
     // Segmentation and decoding.
     private var recent: [(frame: Int, feature: [Float], speechLike: Bool)] = []
+    /// The stream's opening frames, kept while they may be judged again (see ``Options/openingSeconds``).
+    private var opening: [(frame: Int, feature: [Float], energy: Float, flatness: Float)] = []
+    private var openingFloor: Float?
+    private var openingClosed = false
+    private let openingFrames: Int
     private var segmentFirstFrame: Int?
     private var finalizedThrough: MediaTime = .zero
     private var consumedEnd: MediaTime = .zero
@@ -73,6 +82,8 @@ public struct TemplateRecognizer: Sendable {
         voiceActivity.floorRiseDB = options.voiceActivity.floorRiseDB * Float(hop / 0.01)
         vad = VoiceActivityDetector(configuration: voiceActivity)
         preRollFrames = frames(options.preRollSeconds)
+        openingFrames = options.openingSeconds > 0 ? frames(options.openingSeconds) : 0
+        openingClosed = openingFrames == 0
         maximumSegmentFrames = frames(options.maximumSegmentSeconds)
         decoder = ConnectedWordDecoder(model: model ?? DecoderModel(templates: templates))
         meanSum = templates.cepstralMean.map { Double($0) * options.priorWeightFrames }
@@ -109,7 +120,7 @@ public struct TemplateRecognizer: Sendable {
         while emitted + lookAhead < rawCount { emitFull(into: &update) }
         if segmentFirstFrame == nil {
             // Nothing can be recognised before the oldest frame a future onset may reach back to.
-            let safe = max(0, emitted - preRollFrames - vad.configuration.onsetFrames)
+            let safe = opening.first?.frame ?? max(0, emitted - preRollFrames - vad.configuration.onsetFrames)
             advanceFinalized(to: time(ofFrame: safe), into: &update)
         } else if options.reportsPartials {
             update.volatile = segment(decoder.partialPath(), alternatives: false)
@@ -128,6 +139,7 @@ public struct TemplateRecognizer: Sendable {
 
     /// Drops the segment in progress: nothing heard so far will be reported.
     public mutating func cancel() -> HypothesisUpdate {
+        closeOpening()
         segmentFirstFrame = nil
         decoder.reset()
         vad.resetSpeechState()
@@ -141,6 +153,11 @@ public struct TemplateRecognizer: Sendable {
 
     private mutating func addRaw(_ frame: RawFrame) {
         let c = templates.frontEnd.cepstra
+        // Before the detector has judged a frame, its floor is the quietest frame so far (the
+        // look-ahead included), so the cepstral mean counts speech from the first frame.
+        if vad.floorDB == nil || openingFloor == nil && !openingClosed {
+            vad.primeFloor(levelDB: min(vad.floorDB ?? frame.energyDB, frame.energyDB))
+        }
         if vad.isLoud(frame.energyDB) {
             for k in 0..<c { meanSum[k] += Double(frame.cepstra[k]) }
             meanCount += 1
@@ -174,6 +191,11 @@ public struct TemplateRecognizer: Sendable {
     }
 
     private mutating func process(_ feature: [Float], frame: Int, energy: Float, flatness: Float, into update: inout HypothesisUpdate) {
+        if !openingClosed {
+            if openingFloor == nil { openingFloor = vad.floorDB }
+            opening.append((frame, feature, energy, flatness))
+        }
+        defer { if !openingClosed { reviewOpening(into: &update) } }
         let event = vad.feed(energyDB: energy, flatness: flatness, frame: frame)
         if !vad.lastFrameSpeechLike {
             if var n = noise {
@@ -205,9 +227,33 @@ public struct TemplateRecognizer: Sendable {
         }
     }
 
+    /// After each opening frame: once a segment has started or the window is full, the opening is
+    /// over; if instead the floor has fallen well below where it began, the opening was speech
+    /// taken for noise, and its frames are judged again (nothing of them has been shown yet).
+    private mutating func reviewOpening(into update: inout HypothesisUpdate) {
+        if segmentFirstFrame != nil || opening.count >= openingFrames {
+            closeOpening()
+        } else if let first = openingFloor, let floor = vad.floorDB, floor <= first - vad.configuration.marginDB {
+            let held = opening
+            closeOpening()
+            vad.resetSpeechState()
+            recent = []
+            // The quietest opening frame is the first noise estimate: the frames averaged so far were speech.
+            let quietest = held.indices.min { (held[$0].energy, $0) < (held[$1].energy, $1) }!
+            noise = held[quietest].feature
+            for item in held { process(item.feature, frame: item.frame, energy: item.energy, flatness: item.flatness, into: &update) }
+        }
+    }
+
+    private mutating func closeOpening() {
+        openingClosed = true
+        opening = []
+    }
+
     /// Decodes the look-ahead frames (edges replicated) and commits the segment in progress.
     private mutating func flush(into update: inout HypothesisUpdate) {
         while emitted < rawCount { emitFull(into: &update) }
+        closeOpening()
         if segmentFirstFrame != nil { commit(into: &update) }
     }
 

@@ -74,6 +74,12 @@ public struct VoiceActivityDetector: Sendable {
         return energyDB >= configuration.minimumSpeechDB && energyDB - floor >= configuration.marginDB
     }
 
+    /// Sets the floor to `levelDB` before the first frame is fed (the quietest level of the
+    /// opening audio): audio that opens with speech would otherwise make that speech the floor.
+    public mutating func primeFloor(levelDB: Float) {
+        floorDB = max(levelDB, configuration.floorMinimumDB)
+    }
+
     /// Forgets the speech state (after skipped audio); the floor is kept.
     public mutating func resetSpeechState() {
         inSpeech = false

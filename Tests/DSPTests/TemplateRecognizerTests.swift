@@ -42,8 +42,8 @@ struct TemplateRecognizerTests {
         return (samples, truth)
     }
 
-    static func decode(_ samples: [Float], chunk: Int) -> (finals: [HypothesisSegment], updates: [HypothesisUpdate]) {
-        var recognizer = TemplateRecognizer(templates: templates, sampleRate: 16_000)
+    static func decode(_ samples: [Float], chunk: Int, options: TemplateRecognizer.Options = .init()) -> (finals: [HypothesisSegment], updates: [HypothesisUpdate]) {
+        var recognizer = TemplateRecognizer(templates: templates, sampleRate: 16_000, options: options)
         var updates: [HypothesisUpdate] = []
         var offset = 0
         while offset < samples.count {
@@ -73,6 +73,16 @@ struct TemplateRecognizerTests {
         for chunk in [160, 1_600, 593] {
             #expect(Self.decode(samples, chunk: chunk).finals == batch, "chunk \(chunk)")
         }
+    }
+
+    @Test(.enabled(if: available)) func audioThatOpensWithSpeechKeepsItsFirstWord() throws {
+        let (samples, truth) = try Self.string([8, 5, 3])
+        let opensWithSpeech = Array(samples[4_800...])
+        #expect(Self.decode(opensWithSpeech, chunk: 1_600).finals.flatMap(\.words).map(\.text) == truth.map(\.0))
+        // Without the opening window the first word is taken for the noise floor and lost.
+        var unprimed = TemplateRecognizer.Options()
+        unprimed.openingSeconds = 0
+        #expect(Self.decode(opensWithSpeech, chunk: 1_600, options: unprimed).finals.flatMap(\.words).first?.text != "eight")
     }
 
     @Test(.enabled(if: available)) func partialsComeBeforeTheFinalWords() throws {
