@@ -23,8 +23,8 @@ public struct ConnectedWordDecoder: Sendable {
         public var margin: Float
     }
 
-    typealias Vector = SIMD8<Float>
-    typealias Starts = SIMD8<Int32>
+    typealias Vector = SIMD4<Float>
+    typealias Starts = SIMD4<Int32>
 
     public var vocabularySize: Int { model.vocabularySize }
     public var parameters: DecoderParameters { model.parameters }
@@ -61,7 +61,7 @@ public struct ConnectedWordDecoder: Sendable {
     /// A decoder over a prepared model (share one model between decoders of the same set).
     public init(model: DecoderModel) {
         self.model = model
-        distanceTable = [Float](repeating: .infinity, count: model.groupCount * DecoderModel.blockWidth + 1)
+        distanceTable = [Float](repeating: .infinity, count: model.groupCount * DecoderModel.groupWidth + 1)
         reachPrevious = [Int32](repeating: -1, count: model.templateCount)
         reachCurrent = reachPrevious
         previous = [Float](repeating: .infinity, count: model.bufferSize)
@@ -127,19 +127,23 @@ public struct ConnectedWordDecoder: Sendable {
                 if Int(reachCurrent[t]) >= updatedEnd {
                     for cell in (base + updatedEnd)...(base + Int(reachCurrent[t])) { current[cell] = .infinity }
                 }
-                var lastFinite = -1
-                var lastMask = SIMDMask<Starts>()
                 for b in 0..<blocks {
                     let costs = search.update(cell: base + b * DecoderModel.blockWidth, entering: b == 0)
                     bestLanes.replace(with: costs, where: costs .< bestLanes)
-                    let finite = costs .< infinity
-                    if any(finite) { lastFinite = b; lastMask = finite }
                 }
+                // The highest finite cell, scanning back from the last block (usually found there).
                 var reach: Int32 = -1
-                if lastFinite >= 0 {
-                    var lane = DecoderModel.blockWidth - 1
-                    while !lastMask[lane] { lane -= 1 }
-                    reach = Int32(lastFinite * DecoderModel.blockWidth + lane)
+                var b = blocks - 1
+                while b >= 0 {
+                    let first = base + b * DecoderModel.blockWidth
+                    let finite = UnsafeRawPointer(current.baseAddress! + first).loadUnaligned(as: Vector.self) .< infinity
+                    if any(finite) {
+                        var lane = DecoderModel.blockWidth - 1
+                        while !finite[lane] { lane -= 1 }
+                        reach = Int32(b * DecoderModel.blockWidth + lane)
+                        break
+                    }
+                    b -= 1
                 }
                 reachCurrent[t] = reach
                 let last = base + length - 1
@@ -195,7 +199,7 @@ public struct ConnectedWordDecoder: Sendable {
         let wordEntry: Vector
         let entryStart: Starts
         let skip3: Bool
-        static let entryLanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: 2)
+        static let entryLanes = Starts(0, 1, 2, 3) .< Starts(repeating: 2)
 
         init(previous: UnsafePointer<Float>, previousStart: UnsafePointer<Int32>, current: UnsafeMutablePointer<Float>,
              currentStart: UnsafeMutablePointer<Int32>, table: UnsafePointer<Float>, codes: UnsafePointer<UInt32>,
@@ -237,8 +241,7 @@ public struct ConnectedWordDecoder: Sendable {
                 s.replace(with: entryStart, where: enter)
             }
             let c = codes + cell
-            let distance = Vector(table[Int(c[0])], table[Int(c[1])], table[Int(c[2])], table[Int(c[3])],
-                                  table[Int(c[4])], table[Int(c[5])], table[Int(c[6])], table[Int(c[7])])
+            let distance = Vector(table[Int(c[0])], table[Int(c[1])], table[Int(c[2])], table[Int(c[3])])
             var cost = p + distance
             cost.replace(with: .infinity, where: p .> limit)
             UnsafeMutableRawPointer(current + cell).storeBytes(of: cost, as: Vector.self)
@@ -258,14 +261,19 @@ public struct ConnectedWordDecoder: Sendable {
     public func partialPath() -> [Word] {
         guard frameCount > 0 else { return [] }
         var words = trace(from: frameCount - 1)
-        // `previous` holds the last frame's costs after the swap; guard and padding cells are +∞.
-        var bestCell = -1
+        // After the swap `previous` holds the last frame's costs, finite only up to each template's reach.
+        var bestCell = -1, bestTemplate = -1
         var bestCost = boundaryCost[frameCount - 1]
-        for cell in 0..<model.bufferSize where previous[cell] < bestCost {
-            bestCost = previous[cell]
-            bestCell = cell
+        for t in 0..<model.templateCount where reachPrevious[t] >= 0 {
+            let base = model.regionStart[t]
+            for cell in base...(base + Int(reachPrevious[t])) where previous[cell] < bestCost {
+                bestCost = previous[cell]
+                bestCell = cell
+                bestTemplate = t
+            }
         }
-        guard bestCell >= 0, let t = model.template(ofCell: bestCell) else { return words }
+        guard bestCell >= 0 else { return words }
+        let t = bestTemplate
         let start = Int(previousStart[bestCell])
         words = trace(from: start - 1)
         let cost = (bestCost - boundary(before: start)) / Float(frameCount - start)

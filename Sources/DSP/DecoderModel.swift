@@ -10,7 +10,10 @@ public final class DecoderModel: Sendable {
     typealias Vector = SIMD8<Float>
 
     static let guardCells = 3
-    static let blockWidth = 8
+    /// Cells updated together (one SIMD4 per step).
+    static let blockWidth = 4
+    /// Centroids scored together, and the lanes of the dimension sum whose order fixes the bits.
+    static let groupWidth = 8
 
     public let vocabularySize: Int
     public let parameters: DecoderParameters
@@ -54,13 +57,13 @@ public final class DecoderModel: Sendable {
                 for f in 0..<count { rows.append(Array(template.frames[f * dimension..<(f + 1) * dimension])) }
             }
         }
-        groupCount = (rows.count + Self.blockWidth - 1) / Self.blockWidth
+        groupCount = (rows.count + Self.groupWidth - 1) / Self.groupWidth
         var groups = [Vector](repeating: .zero, count: groupCount * dimension)
         for (index, row) in rows.enumerated() {
             for k in 0..<dimension { groups[index / 8 * dimension + k][index % 8] = row[k] }
         }
         centroidGroups = groups
-        let padding = UInt32(groupCount * Self.blockWidth)
+        let padding = UInt32(groupCount * Self.groupWidth)
         var codes: [UInt32] = []
         var starts: [Int] = [], lengths: [Int] = [], words: [Int] = []
         for (t, template) in templates.templates.enumerated() {
@@ -82,17 +85,6 @@ public final class DecoderModel: Sendable {
 
     var templateCount: Int { regionStart.count }
 
-    /// The template owning buffer cell `cell`, if it is one of its real cells.
-    func template(ofCell cell: Int) -> Int? {
-        var low = 0, high = regionStart.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if regionStart[middle] <= cell { low = middle } else { high = middle - 1 }
-        }
-        let offset = cell - regionStart[low]
-        return offset >= 0 && offset < templateLength[low] ? low : nil
-    }
-
     /// Distances from `feature` to every centroid (then the +∞ padding entry) into `table`.
     func distances(to feature: [Float], into table: UnsafeMutableBufferPointer<Float>) {
         let dimension = self.dimension
@@ -104,21 +96,21 @@ public final class DecoderModel: Sendable {
                     // accumulates dimensions m, m+8, …; then the lanes in order), so a frame's
                     // distance to a centroid has the same bits whichever way it is computed.
                     var total = Vector(repeating: -0.0)
-                    for m in 0..<Self.blockWidth {
+                    for m in 0..<Self.groupWidth {
                         var lane = Vector.zero
                         var k = m
                         while k < dimension {
                             let d = Vector(repeating: x[k]) - groups[row + k]
                             lane += d * d
-                            k += Self.blockWidth
+                            k += Self.groupWidth
                         }
                         total += lane
                     }
                     let root = total.squareRoot()
-                    for i in 0..<Self.blockWidth { table[g * Self.blockWidth + i] = root[i] }
+                    for i in 0..<Self.groupWidth { table[g * Self.groupWidth + i] = root[i] }
                 }
             }
         }
-        table[groupCount * Self.blockWidth] = .infinity
+        table[groupCount * Self.groupWidth] = .infinity
     }
 }

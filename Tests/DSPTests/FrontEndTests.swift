@@ -36,17 +36,19 @@ struct FrontEndTests {
         #expect(got == expected)
     }
 
-    @Test func theFFTMatchesADirectTransform() {
-        let n = 64
-        let x = (0..<n).map { Float(sin(Double($0) * 0.7) + 0.25 * cos(Double($0) * 2.1)) }
+    @Test(arguments: [(4, 4), (8, 5), (64, 64), (512, 400)])
+    func theFFTMatchesADirectTransform(size n: Int, samples count: Int) {
+        // `count` samples, zero-padded to `n`.
+        let x = (0..<count).map { Float(sin(Double($0) * 0.7) + 0.25 * cos(Double($0) * 2.1)) }
         let power = RealFFT(size: n).powerSpectrum(x)
+        #expect(power.count == n / 2 + 1)
         for k in 0...n / 2 {
             var re = 0.0, im = 0.0
             for (i, v) in x.enumerated() {
                 re += Double(v) * cos(-2 * Double.pi * Double(k * i) / Double(n))
                 im += Double(v) * sin(-2 * Double.pi * Double(k * i) / Double(n))
             }
-            #expect(abs(Double(power[k]) - (re * re + im * im)) < 1e-3 * max(1, re * re + im * im))
+            #expect(abs(Double(power[k]) - (re * re + im * im)) < 1e-3 * max(1, re * re + im * im), "bin \(k) of \(n)")
         }
     }
 }
