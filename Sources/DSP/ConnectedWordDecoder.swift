@@ -45,6 +45,8 @@ public struct ConnectedWordDecoder: Sendable {
     private var silenceCost: Float = .infinity
     private var silenceStart: Int32 = 0
     private var bestPrevious: Float = 0
+    /// Cells with a finite cost after the previous frame (drives the adaptive beam).
+    private var activePrevious = 0
     /// Per frame: the best boundary (end of a word or of silence) and how it was reached.
     private var boundaryCost: [Float] = []
     private var boundaryWord: [Int32] = []
@@ -76,6 +78,7 @@ public struct ConnectedWordDecoder: Sendable {
         for t in reachPrevious.indices { reachPrevious[t] = -1; reachCurrent[t] = -1 }
         silenceCost = .infinity
         bestPrevious = 0
+        activePrevious = 0
         boundaryCost.removeAll(keepingCapacity: true)
         boundaryWord.removeAll(keepingCapacity: true)
         boundaryStart.removeAll(keepingCapacity: true)
@@ -94,9 +97,14 @@ public struct ConnectedWordDecoder: Sendable {
         wordEndStart.append(contentsOf: repeatElement(Int32(0), count: vocabularySize))
         let model = self.model
         let parameters = model.parameters
-        let limit = bestPrevious + parameters.beam
+        var beam = parameters.beam
+        if parameters.activeTarget > 0 && activePrevious > parameters.activeTarget {
+            beam = max(min(parameters.minimumBeam, beam), beam * Float(parameters.activeTarget) / Float(activePrevious))
+        }
+        let limit = bestPrevious + beam
         distanceTable.withUnsafeMutableBufferPointer { model.distances(to: feature, into: $0) }
         var best = Float.infinity
+        var active = 0
         distanceTable.withUnsafeBufferPointer { table in
         previous.withUnsafeBufferPointer { previous in
         previousStart.withUnsafeBufferPointer { previousStart in
@@ -107,6 +115,9 @@ public struct ConnectedWordDecoder: Sendable {
         reachPrevious.withUnsafeBufferPointer { reachPrevious in
         reachCurrent.withUnsafeMutableBufferPointer { reachCurrent in
         model.cellCodes.withUnsafeBufferPointer { codes in
+        model.regionStart.withUnsafeBufferPointer { regionStart in
+        model.templateLength.withUnsafeBufferPointer { templateLength in
+        model.templateWord.withUnsafeBufferPointer { templateWord in
             let search = BlockSearch(
                 previous: previous.baseAddress!, previousStart: previousStart.baseAddress!,
                 current: current.baseAddress!, currentStart: currentStart.baseAddress!,
@@ -116,8 +127,10 @@ public struct ConnectedWordDecoder: Sendable {
             let advance = search.skip3 ? 3 : 2
             let infinity = Vector(repeating: .infinity)
             var bestLanes = infinity
-            for t in 0..<model.templateCount {
-                let base = model.regionStart[t], length = model.templateLength[t]
+            let ones = Starts(repeating: 1)
+            var activeLanes = Starts.zero
+            for t in 0..<regionStart.count {
+                let base = regionStart[t], length = templateLength[t]
                 // Cells 0 and 1 can always be entered; the rest only from finite cells behind them.
                 let bound = min(length - 1, max(1, Int(reachPrevious[t]) + advance))
                 let blocks = bound / DecoderModel.blockWidth + 1
@@ -127,9 +140,13 @@ public struct ConnectedWordDecoder: Sendable {
                 if Int(reachCurrent[t]) >= updatedEnd {
                     for cell in (base + updatedEnd)...(base + Int(reachCurrent[t])) { current[cell] = .infinity }
                 }
-                for b in 0..<blocks {
-                    let costs = search.update(cell: base + b * DecoderModel.blockWidth, entering: b == 0)
+                var costs = search.update(cell: base, entering: true)
+                bestLanes.replace(with: costs, where: costs .< bestLanes)
+                activeLanes &+= ones.replacing(with: 0, where: costs .== infinity)
+                for b in 1..<max(1, blocks) {
+                    costs = search.update(cell: base + b * DecoderModel.blockWidth, entering: false)
                     bestLanes.replace(with: costs, where: costs .< bestLanes)
+                    activeLanes &+= ones.replacing(with: 0, where: costs .== infinity)
                 }
                 // The highest finite cell, scanning back from the last block (usually found there).
                 var reach: Int32 = -1
@@ -147,11 +164,12 @@ public struct ConnectedWordDecoder: Sendable {
                 }
                 reachCurrent[t] = reach
                 let last = base + length - 1
-                let w = wordBase + model.templateWord[t]
+                let w = wordBase + templateWord[t]
                 if current[last] < ends[w] { ends[w] = current[last]; endStarts[w] = currentStart[last] }
             }
             best = bestLanes.min()
-        }}}}}}}}}}
+            active = Int(activeLanes.wrappedSum())
+        }}}}}}}}}}}}}
         // Silence: stay, or enter from the previous boundary.
         var sp = silenceCost, ss = silenceStart
         if entry < sp { sp = entry; ss = Int32(f) }
@@ -175,6 +193,7 @@ public struct ConnectedWordDecoder: Sendable {
         boundaryWord.append(label)
         boundaryStart.append(start)
         bestPrevious = best
+        activePrevious = active
         swap(&previous, &current)
         swap(&previousStart, &currentStart)
         swap(&reachPrevious, &reachCurrent)

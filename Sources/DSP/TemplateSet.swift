@@ -10,6 +10,11 @@ public struct DecoderParameters: Sendable, Hashable, Codable {
     public var maximumAdvance = 3
     /// Hypotheses worse than the best by more than this are dropped.
     public var beam: Float = 30
+    /// When more cells than this survived the previous frame, the beam narrows in proportion
+    /// (0: never), down to ``minimumBeam``. Most frames stay under it; it trims the frames where
+    /// many templates fit about equally badly.
+    public var activeTarget = 4_000
+    public var minimumBeam: Float = 15
     /// Weight on the distance to the noise estimate in the silence model.
     public var silenceWeight: Float = 0.7
     /// Extra silence cost on frames the voice-activity detector finds speech-like.
@@ -18,6 +23,24 @@ public struct DecoderParameters: Sendable, Hashable, Codable {
     public var confidenceScale: Float = 0.5
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case wordPenalty, stayPenalty, maximumAdvance, beam, activeTarget, minimumBeam, silenceWeight, silenceSpeechPenalty, confidenceScale
+    }
+
+    /// Files written before the adaptive beam existed decode with it off (as they were tuned).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        wordPenalty = try container.decode(Float.self, forKey: .wordPenalty)
+        stayPenalty = try container.decode(Float.self, forKey: .stayPenalty)
+        maximumAdvance = try container.decode(Int.self, forKey: .maximumAdvance)
+        beam = try container.decode(Float.self, forKey: .beam)
+        activeTarget = try container.decodeIfPresent(Int.self, forKey: .activeTarget) ?? 0
+        minimumBeam = try container.decodeIfPresent(Float.self, forKey: .minimumBeam) ?? beam
+        silenceWeight = try container.decode(Float.self, forKey: .silenceWeight)
+        silenceSpeechPenalty = try container.decode(Float.self, forKey: .silenceSpeechPenalty)
+        confidenceScale = try container.decode(Float.self, forKey: .confidenceScale)
+    }
 }
 
 /// The DSP engine's asset for one locale: word templates (normalised feature sequences, several

@@ -22,6 +22,8 @@ enum EnrollCommand {
                 OptionSpec(name: "stay-penalty", value: "X", help: "Decoder cost per frame that stays on a template frame (default \(DecoderParameters().stayPenalty))."),
                 OptionSpec(name: "advance", value: "N", help: "Template frames one input frame may advance, 2 or 3 (default \(DecoderParameters().maximumAdvance))."),
                 OptionSpec(name: "beam", value: "X", help: "Decoder beam (default \(DecoderParameters().beam))."),
+                OptionSpec(name: "active-target", value: "N", help: "Narrow the beam when more cells than this survive a frame (default \(DecoderParameters().activeTarget); 0: fixed beam)."),
+                OptionSpec(name: "minimum-beam", value: "X", help: "The narrowest the adaptive beam goes (default \(DecoderParameters().minimumBeam))."),
                 OptionSpec(name: "silence-weight", value: "X", help: "Weight of the silence model's distance (default \(DecoderParameters().silenceWeight))."),
                 OptionSpec(name: "warp", value: "W", help: "Filterbank warp to analyse exemplars at (repeatable; default 0.88, 1, 1.12): each warp adds a template per exemplar.", repeatable: true),
                 OptionSpec(name: "bands", value: "N", help: "Mel bands (default \(FrontEndConfiguration().melBands))."),
@@ -58,6 +60,8 @@ enum EnrollCommand {
         parameters.wordPenalty = try number("word-penalty") ?? parameters.wordPenalty
         parameters.stayPenalty = try number("stay-penalty") ?? parameters.stayPenalty
         parameters.beam = try number("beam") ?? parameters.beam
+        parameters.activeTarget = try arguments.int("active-target", default: parameters.activeTarget, in: 0...10_000_000, command: path)
+        parameters.minimumBeam = try number("minimum-beam") ?? parameters.minimumBeam
         parameters.silenceWeight = try number("silence-weight") ?? parameters.silenceWeight
         parameters.silenceSpeechPenalty = try number("silence-speech-penalty") ?? parameters.silenceSpeechPenalty
         let warps = try arguments.all("warp").map { text -> Double in

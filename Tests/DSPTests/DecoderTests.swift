@@ -63,6 +63,30 @@ struct DecoderTests {
         #expect(competitors[0].margin > 0 && competitors[0].margin < competitors[1].margin)
     }
 
+    @Test func theAdaptiveBeamNarrowsOnlyWhenManyCellsSurvive() {
+        let words = Self.words + [("near", (0..<6).map { Self.frame($0 % 3, 3) })]
+        let silence = [Float](repeating: 0, count: Self.dimension)
+        func decode(target: Int, minimumBeam: Float) -> (path: [ConnectedWordDecoder.Word], competitors: [Int]) {
+            var set = Self.set(words)
+            set.parameters.beam = 10
+            set.parameters.wordPenalty = 0
+            set.parameters.activeTarget = target
+            set.parameters.minimumBeam = minimumBeam
+            var decoder = ConnectedWordDecoder(templates: set)
+            for x in (0..<6).map({ Self.frame($0 % 3) }) + [silence] { decoder.step(x, noise: silence) }
+            let path = decoder.bestPath()
+            return (path, path.first.map { decoder.competitors(of: $0).map(\.word) } ?? [])
+        }
+        let fixed = decode(target: 0, minimumBeam: 0.5)
+        // Under the target the beam stays as it is.
+        #expect(decode(target: 1_000_000, minimumBeam: 0.5).path == fixed.path)
+        #expect(decode(target: 1_000_000, minimumBeam: 0.5).competitors == fixed.competitors)
+        // Over it, a close competitor ("near", one unit per frame behind) falls outside the narrowed beam.
+        let narrowed = decode(target: 1, minimumBeam: 0.5)
+        #expect(narrowed.path.map(\.word) == [0])
+        #expect(fixed.competitors.contains(2) && !narrowed.competitors.contains(2))
+    }
+
     @Test func partialsIncludeTheWordInProgress() {
         var decoder = ConnectedWordDecoder(templates: Self.set(Self.words))
         let silence = [Float](repeating: 0, count: Self.dimension)
