@@ -2,28 +2,27 @@
 /// that set.
 ///
 /// Each template gets a region of the search buffers: three guard cells (always +∞, so the first
-/// cells need no bounds tests), then its cells padded to a multiple of eight so the search can
-/// update eight cells at a time. Every cell is scored by the distance from the input frame to one
+/// cells need no bounds tests), then its cells padded to a multiple of four so the search can
+/// update four cells at a time. Every cell is scored by the distance from the input frame to one
 /// centroid; padding cells point at an extra entry whose distance is +∞, so they never hold a
 /// finite cost. Without a codebook every template frame is its own centroid (exact distances).
 public final class DecoderModel: Sendable {
-    typealias Vector = SIMD8<Float>
+    typealias Vector = SIMD4<Float>
 
     static let guardCells = 3
-    /// Cells updated together (one SIMD4 per step).
+    /// Cells updated together, and centroids scored together (one SIMD4 each).
     static let blockWidth = 4
-    /// Centroids scored together, and the lanes of the dimension sum whose order fixes the bits.
-    static let groupWidth = 8
+    static let groupWidth = 4
 
     public let vocabularySize: Int
     public let parameters: DecoderParameters
     let dimension: Int
-    /// Centroids in groups of eight, transposed: `groups[g * dimension + k]` holds dimension `k`
-    /// of centroids 8g…8g+7 (zero past the last centroid).
+    /// Centroids in groups of four, transposed: `groups[g * dimension + k]` holds dimension `k`
+    /// of centroids 4g…4g+3 (zero past the last centroid).
     let centroidGroups: [Vector]
     let groupCount: Int
     /// Per buffer cell, the index of its distance in the per-frame distance table; padding and
-    /// guard cells index the +∞ entry at `groupCount * 8`.
+    /// guard cells index the +∞ entry at `groupCount * groupWidth`.
     let cellCodes: [UInt32]
     /// Per template: buffer index of its cell 0, its length in frames, its vocabulary entry.
     let regionStart: [Int]
@@ -60,7 +59,7 @@ public final class DecoderModel: Sendable {
         groupCount = (rows.count + Self.groupWidth - 1) / Self.groupWidth
         var groups = [Vector](repeating: .zero, count: groupCount * dimension)
         for (index, row) in rows.enumerated() {
-            for k in 0..<dimension { groups[index / 8 * dimension + k][index % 8] = row[k] }
+            for k in 0..<dimension { groups[index / Self.groupWidth * dimension + k][index % Self.groupWidth] = row[k] }
         }
         centroidGroups = groups
         let padding = UInt32(groupCount * Self.groupWidth)
@@ -86,26 +85,39 @@ public final class DecoderModel: Sendable {
     var templateCount: Int { regionStart.count }
 
     /// Distances from `feature` to every centroid (then the +∞ padding entry) into `table`.
+    ///
+    /// The squares are summed the way one SIMD8 over the dimensions would sum them (eight running
+    /// sums over dimensions m, m+8, …, then the eight in order), so the bits do not depend on
+    /// the layout: exact distances without a codebook equal the codebook's for the same frames.
     func distances(to feature: [Float], into table: UnsafeMutableBufferPointer<Float>) {
         let dimension = self.dimension
-        centroidGroups.withUnsafeBufferPointer { groups in
-            feature.withUnsafeBufferPointer { x in
+        let full = dimension / 8 * 8
+        withUnsafeTemporaryAllocation(of: Vector.self, capacity: dimension) { x in
+            for k in 0..<dimension { x[k] = Vector(repeating: feature[k]) }
+            centroidGroups.withUnsafeBufferPointer { groups in
                 for g in 0..<groupCount {
-                    let row = g * dimension
-                    // The sum runs in the order a SIMD8 over dimensions would take (lane m
-                    // accumulates dimensions m, m+8, …; then the lanes in order), so a frame's
-                    // distance to a centroid has the same bits whichever way it is computed.
-                    var total = Vector(repeating: -0.0)
-                    for m in 0..<Self.groupWidth {
-                        var lane = Vector.zero
-                        var k = m
-                        while k < dimension {
-                            let d = Vector(repeating: x[k]) - groups[row + k]
-                            lane += d * d
-                            k += Self.groupWidth
-                        }
-                        total += lane
+                    let c = groups.baseAddress! + g * dimension
+                    var s0 = Vector.zero, s1 = Vector.zero, s2 = Vector.zero, s3 = Vector.zero
+                    var s4 = Vector.zero, s5 = Vector.zero, s6 = Vector.zero, s7 = Vector.zero
+                    @inline(__always) func square(_ k: Int) -> Vector {
+                        let d = x[k] - c[k]
+                        return d * d
                     }
+                    var k = 0
+                    while k < full {
+                        s0 += square(k); s1 += square(k + 1); s2 += square(k + 2); s3 += square(k + 3)
+                        s4 += square(k + 4); s5 += square(k + 5); s6 += square(k + 6); s7 += square(k + 7)
+                        k += 8
+                    }
+                    if k < dimension { s0 += square(k) }
+                    if k + 1 < dimension { s1 += square(k + 1) }
+                    if k + 2 < dimension { s2 += square(k + 2) }
+                    if k + 3 < dimension { s3 += square(k + 3) }
+                    if k + 4 < dimension { s4 += square(k + 4) }
+                    if k + 5 < dimension { s5 += square(k + 5) }
+                    if k + 6 < dimension { s6 += square(k + 6) }
+                    var total = Vector(repeating: -0.0) + s0
+                    total += s1; total += s2; total += s3; total += s4; total += s5; total += s6; total += s7
                     let root = total.squareRoot()
                     for i in 0..<Self.groupWidth { table[g * Self.groupWidth + i] = root[i] }
                 }
