@@ -143,7 +143,7 @@ public struct ConnectedWordDecoder: Sendable {
                 var costs = search.update(cell: base, entering: true)
                 bestLanes.replace(with: costs, where: costs .< bestLanes)
                 activeLanes &+= ones.replacing(with: 0, where: costs .== infinity)
-                for b in 1..<max(1, blocks) {
+                for b in 1..<blocks {
                     costs = search.update(cell: base + b * DecoderModel.blockWidth, entering: false)
                     bestLanes.replace(with: costs, where: costs .< bestLanes)
                     activeLanes &+= ones.replacing(with: 0, where: costs .== infinity)
