@@ -49,7 +49,7 @@ public enum VectorQuantizer {
         }
     }
 
-    /// Rows of `dimension` values as `lanes` SIMD vectors each, zero-padded (the decoder's layout too).
+    /// Rows of `dimension` values as `lanes` SIMD vectors each, zero-padded.
     static func pack(_ values: [Float], dimension: Int, lanes: Int) -> [Vector] {
         let rows = values.count / dimension
         var out = [Vector](repeating: .zero, count: rows * lanes)

@@ -76,7 +76,7 @@ public struct DSPEngine: RecognitionEngine {
 }
 
 /// One DSP recognition stream. The recogniser is a value guarded by a lock; every call is a short
-/// burst of arithmetic (about a millisecond per 100 ms of audio), so it runs inline.
+/// burst of arithmetic (about a third of a millisecond per 100 ms of audio), so it runs inline.
 final class DSPSession: RecognitionSession, @unchecked Sendable {
     private struct State {
         var recognizer: TemplateRecognizer?
