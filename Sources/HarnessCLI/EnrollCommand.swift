@@ -25,7 +25,7 @@ enum EnrollCommand {
                 OptionSpec(name: "active-target", value: "N", help: "Narrow the beam when more cells than this survive a frame (default \(DecoderParameters().activeTarget); 0: fixed beam)."),
                 OptionSpec(name: "minimum-beam", value: "X", help: "The narrowest the adaptive beam goes (default \(DecoderParameters().minimumBeam))."),
                 OptionSpec(name: "silence-weight", value: "X", help: "Weight of the silence model's distance (default \(DecoderParameters().silenceWeight))."),
-                OptionSpec(name: "warp", value: "W", help: "Filterbank warp to analyse exemplars at (repeatable; default 0.88, 1, 1.12): each warp adds a template per exemplar.", repeatable: true),
+                OptionSpec(name: "warp", value: "W", help: "Filterbank warp to analyse exemplars at (repeatable; default 0.84, 0.92, 1, 1.08): each warp adds a template per exemplar.", repeatable: true),
                 OptionSpec(name: "bands", value: "N", help: "Mel bands (default \(FrontEndConfiguration().melBands))."),
                 OptionSpec(name: "hop-ms", value: "ms", help: "Frame hop (default \(Int(FrontEndConfiguration().hopSeconds * 1000)) ms): longer hops decode faster."),
                 OptionSpec(name: "cepstra", value: "N", help: "Cepstra per frame, c0 included (default \(FrontEndConfiguration().cepstra))."),
@@ -67,7 +67,7 @@ enum EnrollCommand {
         let warps = try arguments.all("warp").map { text -> Double in
             guard let w = Double(text), (0.5...2).contains(w) else { throw UsageError(message: "--warp expects a factor in 0.5…2, got '\(text)'", command: path) }
             return w
-        }.nilIfEmpty ?? [0.88, 1, 1.12]
+        }.nilIfEmpty ?? [0.84, 0.92, 1, 1.08]
         var frontEnd = FrontEndConfiguration()
         frontEnd.melBands = try arguments.int("bands", default: frontEnd.melBands, in: 8...40, command: path)
         frontEnd.hopSeconds = Double(try arguments.int("hop-ms", default: Int(frontEnd.hopSeconds * 1000), in: 5...30, command: path)) / 1000
