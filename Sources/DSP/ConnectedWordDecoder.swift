@@ -23,17 +23,18 @@ public struct ConnectedWordDecoder: Sendable {
         public var margin: Float
     }
 
-    typealias Vector = SIMD4<Float>
-    typealias Starts = SIMD4<Int32>
+    /// One row of a bundle: the same frame of eight templates.
+    typealias Vector = SIMD8<Float>
+    typealias Starts = SIMD8<Int32>
 
     public var vocabularySize: Int { model.vocabularySize }
     public var parameters: DecoderParameters { model.parameters }
     public let model: DecoderModel
     /// Distance from the current frame to every centroid, then +∞ for padding cells.
     private var distanceTable: [Float]
-    /// Per template, the highest cell (relative index) with a finite cost in the `previous` and
-    /// in the `current` buffer (−1: none). Cells past reach + maximum advance cannot be reached,
-    /// so they are not visited; the buffers hold infinity there.
+    /// Per bundle, the highest row with a finite cost in the `previous` and in the `current`
+    /// buffer (−1: none). Rows past reach + maximum advance cannot be reached, so they are not
+    /// visited; the buffers hold infinity there.
     private var reachPrevious: [Int32]
     private var reachCurrent: [Int32]
 
@@ -54,6 +55,8 @@ public struct ConnectedWordDecoder: Sendable {
     /// Per frame and word: the best cost of that word ending there, and its start frame.
     private var wordEndCost: [Float] = []
     private var wordEndStart: [Int32] = []
+    /// This frame's template behind each word's end cost (ties go to the earlier template).
+    private var wordEndTemplate: [Int32]
     public private(set) var frameCount = 0
 
     public init(templates: TemplateSet) {
@@ -64,8 +67,9 @@ public struct ConnectedWordDecoder: Sendable {
     public init(model: DecoderModel) {
         self.model = model
         distanceTable = [Float](repeating: .infinity, count: model.groupCount * DecoderModel.groupWidth + 1)
-        reachPrevious = [Int32](repeating: -1, count: model.templateCount)
+        reachPrevious = [Int32](repeating: -1, count: model.bundleCount)
         reachCurrent = reachPrevious
+        wordEndTemplate = [Int32](repeating: 0, count: model.vocabularySize)
         previous = [Float](repeating: .infinity, count: model.bufferSize)
         current = previous
         previousStart = [Int32](repeating: 0, count: model.bufferSize)
@@ -110,66 +114,27 @@ public struct ConnectedWordDecoder: Sendable {
         previousStart.withUnsafeBufferPointer { previousStart in
         current.withUnsafeMutableBufferPointer { current in
         currentStart.withUnsafeMutableBufferPointer { currentStart in
-        wordEndCost.withUnsafeMutableBufferPointer { ends in
-        wordEndStart.withUnsafeMutableBufferPointer { endStarts in
         reachPrevious.withUnsafeBufferPointer { reachPrevious in
         reachCurrent.withUnsafeMutableBufferPointer { reachCurrent in
+        wordEndCost.withUnsafeMutableBufferPointer { ends in
+        wordEndStart.withUnsafeMutableBufferPointer { endStarts in
+        wordEndTemplate.withUnsafeMutableBufferPointer { endTemplates in
+        model.laneEnds.withUnsafeBufferPointer { laneEnds in
         model.cellCodes.withUnsafeBufferPointer { codes in
-        model.regionStart.withUnsafeBufferPointer { regionStart in
-        model.templateLength.withUnsafeBufferPointer { templateLength in
-        model.templateWord.withUnsafeBufferPointer { templateWord in
-            let search = BlockSearch(
+        model.bundleStart.withUnsafeBufferPointer { bundleStart in
+        model.bundleLength.withUnsafeBufferPointer { bundleLength in
+            let search = RowSearch(
                 previous: previous.baseAddress!, previousStart: previousStart.baseAddress!,
                 current: current.baseAddress!, currentStart: currentStart.baseAddress!,
                 table: table.baseAddress!, codes: codes.baseAddress!,
                 stay: parameters.stayPenalty, limit: limit,
                 wordEntry: entry + parameters.wordPenalty, entryStart: Int32(f), skip3: parameters.maximumAdvance >= 3)
-            let advance = search.skip3 ? 3 : 2
-            let infinity = Vector(repeating: .infinity)
-            var bestLanes = infinity
-            let ones = Starts(repeating: 1)
-            var activeLanes = Starts.zero
-            for t in 0..<regionStart.count {
-                let base = regionStart[t], length = templateLength[t]
-                // Cells 0 and 1 can always be entered; the rest only from finite cells behind them.
-                let bound = min(length - 1, max(1, Int(reachPrevious[t]) + advance))
-                let blocks = bound / DecoderModel.blockWidth + 1
-                // The buffer being written still holds the frame before last: clear what lies past
-                // the blocks updated now.
-                let updatedEnd = blocks * DecoderModel.blockWidth
-                if Int(reachCurrent[t]) >= updatedEnd {
-                    for cell in (base + updatedEnd)...(base + Int(reachCurrent[t])) { current[cell] = .infinity }
-                }
-                var costs = search.update(cell: base, entering: true)
-                bestLanes.replace(with: costs, where: costs .< bestLanes)
-                activeLanes &+= ones.replacing(with: 0, where: costs .== infinity)
-                for b in 1..<blocks {
-                    costs = search.update(cell: base + b * DecoderModel.blockWidth, entering: false)
-                    bestLanes.replace(with: costs, where: costs .< bestLanes)
-                    activeLanes &+= ones.replacing(with: 0, where: costs .== infinity)
-                }
-                // The highest finite cell, scanning back from the last block (usually found there).
-                var reach: Int32 = -1
-                var b = blocks - 1
-                while b >= 0 {
-                    let first = base + b * DecoderModel.blockWidth
-                    let finite = UnsafeRawPointer(current.baseAddress! + first).loadUnaligned(as: Vector.self) .< infinity
-                    if any(finite) {
-                        var lane = DecoderModel.blockWidth - 1
-                        while !finite[lane] { lane -= 1 }
-                        reach = Int32(b * DecoderModel.blockWidth + lane)
-                        break
-                    }
-                    b -= 1
-                }
-                reachCurrent[t] = reach
-                let last = base + length - 1
-                let w = wordBase + templateWord[t]
-                if current[last] < ends[w] { ends[w] = current[last]; endStarts[w] = currentStart[last] }
-            }
-            best = bestLanes.min()
-            active = Int(activeLanes.wrappedSum())
-        }}}}}}}}}}}}}
+            (best, active) = search.run(
+                bundleCount: bundleStart.count, bundleStart: bundleStart.baseAddress!, bundleLength: bundleLength.baseAddress!,
+                reachPrevious: reachPrevious.baseAddress!, reachCurrent: reachCurrent.baseAddress!,
+                ends: WordEnds(lanes: laneEnds.baseAddress!, cost: ends.baseAddress! + wordBase,
+                               start: endStarts.baseAddress! + wordBase, template: endTemplates.baseAddress!))
+        }}}}}}}}}}}}}}
         // Silence: stay, or enter from the previous boundary.
         var sp = silenceCost, ss = silenceStart
         if entry < sp { sp = entry; ss = Int32(f) }
@@ -200,13 +165,40 @@ public struct ConnectedWordDecoder: Sendable {
         frameCount += 1
     }
 
-    /// One frame's update of eight consecutive cells of a template.
+    /// This frame's word ends: per word, the cheapest cost of a template ending now, its start
+    /// frame and the template (of equal costs, the earlier template keeps the end).
+    private struct WordEnds {
+        let lanes: UnsafePointer<DecoderModel.LaneEnd>
+        let cost: UnsafeMutablePointer<Float>
+        let start: UnsafeMutablePointer<Int32>
+        let template: UnsafeMutablePointer<Int32>
+
+        /// Records the lanes of `bundle` whose last row is within `reach`.
+        @inline(never)
+        func collect(bundle: Int, base: Int, reach: Int, current: UnsafePointer<Float>, currentStart: UnsafePointer<Int32>) {
+            let width = DecoderModel.lanes
+            for lane in 0..<width {
+                let end = lanes[bundle * width + lane]
+                guard end.template >= 0, Int(end.lastRow) <= reach else { continue }
+                let cell = base + Int(end.lastRow) * width + lane
+                let c = current[cell], w = Int(end.word)
+                if c < cost[w] || (c == cost[w] && c < .infinity && end.template < template[w]) {
+                    cost[w] = c
+                    start[w] = currentStart[cell]
+                    template[w] = end.template
+                }
+            }
+        }
+    }
+
+    /// One frame's update of a bundle row by row.
     ///
     /// Each cell takes the cheapest of staying (plus the stay penalty) or advancing one, two or
-    /// three template frames from the previous frame, or, for cells 0 and 1, entering the word;
+    /// three template frames from the previous frame, or, in rows 0 and 1, entering the word;
     /// ties keep the earlier choice in that order. A predecessor worse than the beam limit leaves
-    /// the cell at +∞.
-    private struct BlockSearch {
+    /// the cell at +∞. The three rows behind the current one ride along in a ``Window``, so each
+    /// row loads only its own costs.
+    private struct RowSearch {
         let previous: UnsafePointer<Float>
         let previousStart: UnsafePointer<Int32>
         let current: UnsafeMutablePointer<Float>
@@ -218,7 +210,12 @@ public struct ConnectedWordDecoder: Sendable {
         let wordEntry: Vector
         let entryStart: Starts
         let skip3: Bool
-        static let entryLanes = Starts(0, 1, 2, 3) .< Starts(repeating: 2)
+
+        /// The previous frame's costs and starts of the three rows behind the current one.
+        struct Window {
+            var cost1: Vector, cost2: Vector, cost3: Vector
+            var start1: Starts, start2: Starts, start3: Starts
+        }
 
         init(previous: UnsafePointer<Float>, previousStart: UnsafePointer<Int32>, current: UnsafeMutablePointer<Float>,
              currentStart: UnsafeMutablePointer<Int32>, table: UnsafePointer<Float>, codes: UnsafePointer<UInt32>,
@@ -236,6 +233,52 @@ public struct ConnectedWordDecoder: Sendable {
             self.skip3 = skip3
         }
 
+        /// Updates every bundle for this frame; returns the best cost and the number of finite cells.
+        func run(bundleCount: Int, bundleStart: UnsafePointer<Int>, bundleLength: UnsafePointer<Int>,
+                 reachPrevious: UnsafePointer<Int32>, reachCurrent: UnsafeMutablePointer<Int32>,
+                 ends: WordEnds) -> (best: Float, active: Int) {
+            let advance = skip3 ? 3 : 2
+            let lanes = DecoderModel.lanes
+            let infinity = Vector(repeating: .infinity)
+            var bestLanes = infinity
+            let ones = Starts(repeating: 1)
+            var activeLanes = Starts.zero
+            for bundle in 0..<bundleCount {
+                let base = bundleStart[bundle]
+                // Rows 0 and 1 can always be entered; the rest only from finite rows behind them.
+                let bound = min(bundleLength[bundle] - 1, max(1, Int(reachPrevious[bundle]) + advance))
+                // The buffer being written still holds the frame before last: clear what lies past
+                // the rows updated now.
+                if Int(reachCurrent[bundle]) > bound {
+                    for row in (bound + 1)...Int(reachCurrent[bundle]) {
+                        UnsafeMutableRawPointer(current + base + row * lanes).storeBytes(of: infinity, as: Vector.self)
+                    }
+                }
+                var window = start(at: base)
+                var reach: Int32 = -1
+                for row in 0...bound {
+                    let costs = update(cell: base + row * lanes, window: &window, entering: row < 2)
+                    bestLanes.replace(with: costs, where: costs .< bestLanes)
+                    let finite = costs .< infinity
+                    activeLanes &+= ones.replacing(with: 0, where: .!finite)
+                    if any(finite) { reach = Int32(row) }
+                }
+                reachCurrent[bundle] = reach
+                // Word ends: each lane's last row, if it was reached.
+                if reach >= 0 {
+                    ends.collect(bundle: bundle, base: base, reach: Int(reach), current: current, currentStart: currentStart)
+                }
+            }
+            return (bestLanes.min(), Int(activeLanes.wrappedSum()))
+        }
+
+        /// The window before row 0 of the bundle at `base`: its guard rows.
+        @inline(__always) func start(at base: Int) -> Window {
+            let lanes = DecoderModel.lanes
+            return Window(cost1: costs(at: base - lanes), cost2: costs(at: base - 2 * lanes), cost3: costs(at: base - 3 * lanes),
+                          start1: starts(at: base - lanes), start2: starts(at: base - 2 * lanes), start3: starts(at: base - 3 * lanes))
+        }
+
         @inline(__always) private func costs(at cell: Int) -> Vector {
             UnsafeRawPointer(previous + cell).loadUnaligned(as: Vector.self)
         }
@@ -244,23 +287,32 @@ public struct ConnectedWordDecoder: Sendable {
             UnsafeRawPointer(previousStart + cell).loadUnaligned(as: Starts.self)
         }
 
-        /// Updates cells `cell`…`cell + 7` and returns their new costs.
-        @inline(__always) func update(cell: Int, entering: Bool) -> Vector {
-            var p = costs(at: cell) + stay
-            var s = starts(at: cell)
-            for back in 1...(skip3 ? 3 : 2) {
-                let q = costs(at: cell - back)
-                let better = q .< p
-                p.replace(with: q, where: better)
-                s.replace(with: starts(at: cell - back), where: better)
+        /// Updates the row at `cell`, moves the window on by one row, and returns the row's costs.
+        @inline(__always) func update(cell: Int, window: inout Window, entering: Bool) -> Vector {
+            let here = costs(at: cell), hereStart = starts(at: cell)
+            var p = here + stay
+            var s = hereStart
+            var better = window.cost1 .< p
+            p.replace(with: window.cost1, where: better)
+            s.replace(with: window.start1, where: better)
+            better = window.cost2 .< p
+            p.replace(with: window.cost2, where: better)
+            s.replace(with: window.start2, where: better)
+            if skip3 {
+                better = window.cost3 .< p
+                p.replace(with: window.cost3, where: better)
+                s.replace(with: window.start3, where: better)
             }
             if entering {
-                let enter = Self.entryLanes .& (wordEntry .< p)
+                let enter = wordEntry .< p
                 p.replace(with: wordEntry, where: enter)
                 s.replace(with: entryStart, where: enter)
             }
+            window.cost3 = window.cost2; window.cost2 = window.cost1; window.cost1 = here
+            window.start3 = window.start2; window.start2 = window.start1; window.start1 = hereStart
             let c = codes + cell
-            let distance = Vector(table[Int(c[0])], table[Int(c[1])], table[Int(c[2])], table[Int(c[3])])
+            let distance = Vector(table[Int(c[0])], table[Int(c[1])], table[Int(c[2])], table[Int(c[3])],
+                                  table[Int(c[4])], table[Int(c[5])], table[Int(c[6])], table[Int(c[7])])
             var cost = p + distance
             cost.replace(with: .infinity, where: p .> limit)
             UnsafeMutableRawPointer(current + cell).storeBytes(of: cost, as: Vector.self)
@@ -281,14 +333,29 @@ public struct ConnectedWordDecoder: Sendable {
         guard frameCount > 0 else { return [] }
         var words = trace(from: frameCount - 1)
         // After the swap `previous` holds the last frame's costs, finite only up to each template's reach.
-        var bestCell = -1, bestTemplate = -1
-        var bestCost = boundaryCost[frameCount - 1]
-        for t in 0..<model.templateCount where reachPrevious[t] >= 0 {
-            let base = model.regionStart[t]
-            for cell in base...(base + Int(reachPrevious[t])) where previous[cell] < bestCost {
-                bestCost = previous[cell]
-                bestCell = cell
-                bestTemplate = t
+        // The cheapest cell of the last frame, if cheaper than its boundary; ties go to the
+        // earlier template, then to its earlier frame.
+        let lanes = DecoderModel.lanes
+        var lowest = Vector(repeating: .infinity)
+        for bundle in 0..<model.bundleCount where reachPrevious[bundle] >= 0 {
+            let base = model.bundleStart[bundle]
+            previous.withUnsafeBufferPointer { previous in
+                for row in 0...Int(reachPrevious[bundle]) {
+                    let costs = UnsafeRawPointer(previous.baseAddress! + base + row * lanes).loadUnaligned(as: Vector.self)
+                    lowest.replace(with: costs, where: costs .< lowest)
+                }
+            }
+        }
+        let bestCost = lowest.min()
+        guard bestCost < boundaryCost[frameCount - 1] else { return words }
+        var bestCell = -1, bestTemplate = Int.max
+        for bundle in 0..<model.bundleCount where reachPrevious[bundle] >= 0 {
+            let base = model.bundleStart[bundle]
+            for row in 0...Int(reachPrevious[bundle]) {
+                for lane in 0..<lanes where previous[base + row * lanes + lane] == bestCost {
+                    let t = Int(model.laneEnds[bundle * lanes + lane].template)
+                    if t < bestTemplate { bestTemplate = t; bestCell = base + row * lanes + lane }
+                }
             }
         }
         guard bestCell >= 0 else { return words }

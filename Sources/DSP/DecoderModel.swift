@@ -1,33 +1,46 @@
 /// A template set laid out for the one-pass DTW search, built once and shared by every decoder of
 /// that set.
 ///
-/// Each template gets a region of the search buffers: three guard cells (always +∞, so the first
-/// cells need no bounds tests), then its cells padded to a multiple of four so the search can
-/// update four cells at a time. Every cell is scored by the distance from the input frame to one
-/// centroid; padding cells point at an extra entry whose distance is +∞, so they never hold a
-/// finite cost. Without a codebook every template frame is its own centroid (exact distances).
+/// Templates are searched eight at a time, one per SIMD lane: sorted by word and length, they
+/// are grouped into bundles of eight, and a bundle's cells are stored row by row (row `j` holds
+/// frame `j` of its eight templates), after three guard rows that are always +∞. A frame's update
+/// then walks each bundle's rows with whole-vector loads and pays the per-template bookkeeping once
+/// per bundle; templates of one word tend to stay alive together, so few lanes idle. Every cell is scored by the distance from the input frame to one centroid; cells
+/// past a template's end (and lanes without a template) point at an extra entry whose distance is
+/// +∞, so they never hold a finite cost. Without a codebook every template frame is its own
+/// centroid (exact distances).
 public final class DecoderModel: Sendable {
-    typealias Vector = SIMD4<Float>
+    typealias Vector = SIMD8<Float>
 
-    static let guardCells = 3
-    /// Cells updated together, and centroids scored together (one SIMD4 each).
-    static let blockWidth = 4
-    static let groupWidth = 4
+    static let guardRows = 3
+    /// Templates searched together (one SIMD lane each).
+    static let lanes = 8
+    /// Centroids scored together (one SIMD8 each).
+    static let groupWidth = 8
 
     public let vocabularySize: Int
     public let parameters: DecoderParameters
     let dimension: Int
-    /// Centroids in groups of four, transposed: `groups[g * dimension + k]` holds dimension `k`
-    /// of centroids 4g…4g+3 (zero past the last centroid).
+    /// Centroids in groups of eight, transposed: `groups[g * dimension + k]` holds dimension `k`
+    /// of centroids 8g…8g+7 (zero past the last centroid).
     let centroidGroups: [Vector]
     let groupCount: Int
     /// Per buffer cell, the index of its distance in the per-frame distance table; padding and
     /// guard cells index the +∞ entry at `groupCount * groupWidth`.
     let cellCodes: [UInt32]
-    /// Per template: buffer index of its cell 0, its length in frames, its vocabulary entry.
-    let regionStart: [Int]
-    let templateLength: [Int]
+    /// Per bundle: buffer index of row 0 (lane 0), and its rows (its longest template's length).
+    let bundleStart: [Int]
+    let bundleLength: [Int]
+    /// Per template, in the template set's order: its vocabulary entry.
     let templateWord: [Int]
+    /// A bundle lane's template (−1: none), that template's last row and vocabulary entry.
+    struct LaneEnd: Sendable {
+        var template: Int32
+        var lastRow: Int32
+        var word: Int32
+    }
+    /// Per bundle lane, at `bundle * lanes + lane`.
+    let laneEnds: [LaneEnd]
     let bufferSize: Int
 
     public init(templates: TemplateSet) {
@@ -63,26 +76,39 @@ public final class DecoderModel: Sendable {
         }
         centroidGroups = groups
         let padding = UInt32(groupCount * Self.groupWidth)
+        let lengths = templates.templates.map { $0.frames.count / dimension }
+        let words = templates.templates.map(\.word)
+        let order = lengths.indices.sorted { (words[$0], lengths[$0], $0) < (words[$1], lengths[$1], $1) }
         var codes: [UInt32] = []
-        var starts: [Int] = [], lengths: [Int] = [], words: [Int] = []
-        for (t, template) in templates.templates.enumerated() {
-            let length = template.frames.count / dimension
-            let padded = (length + Self.blockWidth - 1) / Self.blockWidth * Self.blockWidth
-            codes += repeatElement(padding, count: Self.guardCells)
-            starts.append(codes.count)
-            codes += frameRows[t].map { UInt32($0) }
-            codes += repeatElement(padding, count: padded - length)
-            lengths.append(length)
-            words.append(template.word)
+        var bundleStart: [Int] = [], bundleLength: [Int] = []
+        var laneEnds: [LaneEnd] = []
+        for first in stride(from: 0, to: order.count, by: Self.lanes) {
+            let members = Array(order[first..<min(first + Self.lanes, order.count)])
+            let rows = members.map { lengths[$0] }.max()!
+            codes += repeatElement(padding, count: Self.guardRows * Self.lanes)
+            let start = codes.count
+            var block = [UInt32](repeating: padding, count: rows * Self.lanes)
+            for (lane, t) in members.enumerated() {
+                for (j, row) in frameRows[t].enumerated() { block[j * Self.lanes + lane] = UInt32(row) }
+            }
+            for lane in 0..<Self.lanes {
+                let t = lane < members.count ? members[lane] : -1
+                laneEnds.append(LaneEnd(template: Int32(t), lastRow: t >= 0 ? Int32(lengths[t] - 1) : -1,
+                                        word: t >= 0 ? Int32(words[t]) : -1))
+            }
+            codes += block
+            bundleStart.append(start)
+            bundleLength.append(rows)
         }
         cellCodes = codes
-        regionStart = starts
-        templateLength = lengths
+        self.bundleStart = bundleStart
+        self.bundleLength = bundleLength
         templateWord = words
+        self.laneEnds = laneEnds
         bufferSize = codes.count
     }
 
-    var templateCount: Int { regionStart.count }
+    var bundleCount: Int { bundleStart.count }
 
     /// Distances from `feature` to every centroid (then the +∞ padding entry) into `table`.
     ///
