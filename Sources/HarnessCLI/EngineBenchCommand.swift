@@ -50,8 +50,8 @@ enum EngineBenchCommand {
             try await measure(engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
         }
         let report = try result.get()
-        console.out(String(format: "engine: %@\nutterances: %d\naudio: %.1f s\nengine compute: %.3f s (%.0fx real time, one thread)\nengine-reported compute: %.3f s\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
-                           id, report.sessions, report.audioSeconds, report.callSeconds, report.audioSeconds / max(report.callSeconds, 1e-9),
+        console.out(String(format: "engine: %@\nbuild: %@\nutterances: %d\naudio: %.1f s\nengine compute: %.3f s (%.0fx real time, one thread)\nengine-reported compute: %.3f s\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
+                           id, BuildInfo.description, report.sessions, report.audioSeconds, report.callSeconds, report.audioSeconds / max(report.callSeconds, 1e-9),
                            report.reportedSeconds, report.words, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576, report.digest))
         return 0
     }
