@@ -29,6 +29,10 @@ public struct RawFrame: Sendable, Hashable {
     public var cepstra: [Float]
     /// Frame energy in dB (10·log10 of the mean square, floor −120).
     public var energyDB: Float
+    /// Mean-square level in dB of the speech band only (the filterbank's edges), pre-emphasis
+    /// undone: what voice activity is judged on, since broadband noise outside the band and the
+    /// pre-emphasis tilt (which lifts noise and lowers voiced speech) no longer mask it.
+    public var speechBandDB: Float
     /// Spectral flatness in the speech band, 0 (tonal/peaky) … 1 (white noise).
     public var flatness: Float
     /// Natural-log mel filterbank energies, lowest band first.
@@ -49,6 +53,8 @@ public struct FeatureExtractor: Sendable {
     private let dct: [[Float]]
     private let lifterWeights: [Float]
     private let bandBins: Range<Int>
+    /// Per bin of `bandBins`: undoes pre-emphasis and scales one-sided power to a mean square.
+    private let bandGains: [Float]
     /// Centre frequency of each mel band (Hz).
     public let bandCentres: [Double]
 
@@ -96,6 +102,12 @@ public struct FeatureExtractor: Sendable {
             configuration.lifter > 0 ? Float(1 + Double(configuration.lifter) / 2 * sin(Double.pi * Double(k) / Double(configuration.lifter))) : 1
         }
         bandBins = max(1, Int(configuration.lowHz / binHz))..<min(bins, Int(high / binHz) + 1)
+        let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
+        let a = Double(configuration.preEmphasis)
+        bandGains = bandBins.map { bin in
+            let emphasis = 1 + a * a - 2 * a * cos(2 * Double.pi * Double(bin) / Double(size))
+            return Float(2 / (Double(size) * windowEnergy * max(emphasis, 1e-6)))
+        }
     }
 
     /// Feeds samples (±1 full scale) and returns the frames they complete.
@@ -149,9 +161,12 @@ public struct FeatureExtractor: Sendable {
             logSum += log(p)
             linSum += p
         }
+        var band: Float = 0
+        for (i, bin) in bandBins.enumerated() { band += power[bin] * bandGains[i] }
         let count = Double(bandBins.count)
         let flatness = Float(exp(logSum / count) / max(linSum / count, 1e-12))
         let meanSquare = energy / Float(frameLength)
-        return RawFrame(cepstra: cepstra, energyDB: max(-120, 10 * log10(max(meanSquare, 1e-12))), flatness: flatness, logMel: logMel)
+        return RawFrame(cepstra: cepstra, energyDB: max(-120, 10 * log10(max(meanSquare, 1e-12))),
+                        speechBandDB: max(-120, 10 * log10(max(band, 1e-12))), flatness: flatness, logMel: logMel)
     }
 }

@@ -48,7 +48,7 @@ public struct TemplateRecognizer: Sendable {
     /// Normalised static cepstra of the run from `windowStart`.
     private var statics: [[Float]] = []
     private var windowStart = 0
-    private var energies: [(Float, Float)] = []
+    private var measures: [VoiceActivityDetector.Measures] = []
     /// The next full frame to emit.
     private var emitted = 0
 
@@ -60,7 +60,7 @@ public struct TemplateRecognizer: Sendable {
     // Segmentation and decoding.
     private var recent: [(frame: Int, feature: [Float], speechLike: Bool)] = []
     /// The stream's opening frames, kept while they may be judged again (see ``Options/openingSeconds``).
-    private var opening: [(frame: Int, feature: [Float], energy: Float, flatness: Float)] = []
+    private var opening: [(frame: Int, feature: [Float], measures: VoiceActivityDetector.Measures)] = []
     private var openingFloor: Float?
     private var openingClosed = false
     private let openingFrames: Int
@@ -103,7 +103,7 @@ public struct TemplateRecognizer: Sendable {
             vad.resetSpeechState()
             rawCount = 0
             statics = []
-            energies = []
+            measures = []
             windowStart = 0
             emitted = 0
             recent = []
@@ -156,16 +156,16 @@ public struct TemplateRecognizer: Sendable {
         // Before the detector has judged a frame, its floor is the quietest frame so far (the
         // look-ahead included), so the cepstral mean counts speech from the first frame.
         if vad.floorDB == nil || openingFloor == nil && !openingClosed {
-            vad.primeFloor(levelDB: min(vad.floorDB ?? frame.energyDB, frame.energyDB))
+            vad.primeFloor(VoiceActivityDetector.Measures(frame))
         }
-        if vad.isLoud(frame.energyDB) {
+        if vad.isLoud(VoiceActivityDetector.Measures(frame)) {
             for k in 0..<c { meanSum[k] += Double(frame.cepstra[k]) }
             meanCount += 1
         }
         var normalised = [Float](repeating: 0, count: c)
         for k in 0..<c { normalised[k] = frame.cepstra[k] - Float(meanSum[k] / meanCount) }
         statics.append(normalised)
-        energies.append((frame.energyDB, frame.flatness))
+        measures.append(VoiceActivityDetector.Measures(frame))
         rawCount += 1
     }
 
@@ -178,25 +178,25 @@ public struct TemplateRecognizer: Sendable {
         let t = emitted
         var feature = Deltas.frame(at: t, cepstra: templates.frontEnd.cepstra) { staticFrame($0) }
         for k in feature.indices { feature[k] /= templates.scale[k] }
-        let (energy, flatness) = energies[t - windowStart]
+        let frameMeasures = measures[t - windowStart]
         emitted += 1
         // Drop what no later frame needs.
         let keepFrom = emitted - lookAhead
         if keepFrom > windowStart + 64 {
             statics.removeFirst(keepFrom - windowStart)
-            energies.removeFirst(keepFrom - windowStart)
+            measures.removeFirst(keepFrom - windowStart)
             windowStart = keepFrom
         }
-        process(feature, frame: t, energy: energy, flatness: flatness, into: &update)
+        process(feature, frame: t, measures: frameMeasures, into: &update)
     }
 
-    private mutating func process(_ feature: [Float], frame: Int, energy: Float, flatness: Float, into update: inout HypothesisUpdate) {
+    private mutating func process(_ feature: [Float], frame: Int, measures: VoiceActivityDetector.Measures, into update: inout HypothesisUpdate) {
         if !openingClosed {
             if openingFloor == nil { openingFloor = vad.floorDB }
-            opening.append((frame, feature, energy, flatness))
+            opening.append((frame, feature, measures))
         }
         defer { if !openingClosed { reviewOpening(into: &update) } }
-        let event = vad.feed(energyDB: energy, flatness: flatness, frame: frame)
+        let event = vad.feed(measures, frame: frame)
         if !vad.lastFrameSpeechLike {
             if var n = noise {
                 for k in n.indices { n[k] = 0.95 * n[k] + 0.05 * feature[k] }
@@ -239,9 +239,9 @@ public struct TemplateRecognizer: Sendable {
             vad.resetSpeechState()
             recent = []
             // The quietest opening frame is the first noise estimate: the frames averaged so far were speech.
-            let quietest = held.indices.min { (held[$0].energy, $0) < (held[$1].energy, $1) }!
+            let quietest = held.indices.min { (held[$0].measures.energyDB, $0) < (held[$1].measures.energyDB, $1) }!
             noise = held[quietest].feature
-            for item in held { process(item.feature, frame: item.frame, energy: item.energy, flatness: item.flatness, into: &update) }
+            for item in held { process(item.feature, frame: item.frame, measures: item.measures, into: &update) }
         }
     }
 

@@ -1,6 +1,31 @@
-/// Speech/non-speech decisions per frame from energy and spectral flatness, against a noise floor
-/// that adapts (falls at once, rises slowly), with an onset count and a hangover.
+/// Speech/non-speech decisions per frame from energy and spectral flatness, against noise floors
+/// that adapt (fall at once, rise slowly), with an onset count and a hangover.
+///
+/// Two levels are judged, each against its own floor, and either can make a frame speech-like:
+/// the broadband pre-emphasised energy, which keeps weak fricatives in quiet audio, and the
+/// speech-band level with pre-emphasis undone, which keeps voiced speech in broadband noise (there
+/// the pre-emphasis tilt lifts the noise and lowers the vowels).
 public struct VoiceActivityDetector: Sendable {
+    /// What the detector reads from one frame.
+    public struct Measures: Sendable, Hashable {
+        /// Broadband energy (dB), the pre-emphasised signal's.
+        public var energyDB: Float
+        /// Speech-band level (dB) without pre-emphasis.
+        public var speechBandDB: Float
+        /// Spectral flatness in the speech band, 0…1.
+        public var flatness: Float
+
+        public init(energyDB: Float, speechBandDB: Float, flatness: Float) {
+            self.energyDB = energyDB
+            self.speechBandDB = speechBandDB
+            self.flatness = flatness
+        }
+
+        public init(_ frame: RawFrame) {
+            self.init(energyDB: frame.energyDB, speechBandDB: frame.speechBandDB, flatness: frame.flatness)
+        }
+    }
+
     public struct Configuration: Sendable, Hashable, Codable {
         /// A frame is speech-like when its energy is this far above the floor…
         public var marginDB: Float = 12
@@ -9,6 +34,10 @@ public struct VoiceActivityDetector: Sendable {
         public var loudMarginDB: Float = 25
         /// Below this level nothing is speech (dBFS).
         public var minimumSpeechDB: Float = -55
+        /// The speech-band level speaks only from this level up (dBFS): quieter frames that only
+        /// it would call speech are mostly the decaying ends of words, which templates (trimmed on
+        /// the broadband level) do not hold; in loud noise the voiced speech is above it.
+        public var minimumBandSpeechDB: Float = -30
         /// The floor never goes below this (digital silence would make any noise speech).
         public var floorMinimumDB: Float = -80
         /// dB the floor rises per frame while the signal stays above it.
@@ -29,7 +58,10 @@ public struct VoiceActivityDetector: Sendable {
     }
 
     public let configuration: Configuration
+    /// Floor of the broadband energy.
     public private(set) var floorDB: Float?
+    /// Floor of the speech-band level.
+    public private(set) var bandFloorDB: Float?
     public private(set) var inSpeech = false
     /// Whether the last frame fed was speech-like (before onset and hangover smoothing).
     public private(set) var lastFrameSpeechLike = false
@@ -39,15 +71,14 @@ public struct VoiceActivityDetector: Sendable {
         self.configuration = configuration
     }
 
-    /// Feeds frame number `frame`: its energy (dB) and flatness; returns a state change, if any.
-    public mutating func feed(energyDB: Float, flatness: Float, frame: Int) -> Event? {
+    /// Feeds frame number `frame`; returns a state change, if any.
+    public mutating func feed(_ measures: Measures, frame: Int) -> Event? {
         let c = configuration
-        let level = max(energyDB, c.floorMinimumDB)
-        var floor = floorDB ?? level
-        if level < floor { floor = level } else { floor = min(level, floor + c.floorRiseDB) }
-        floorDB = floor
-        let above = energyDB - floor
-        let speechLike = isLoud(energyDB) && (flatness <= c.maximumFlatness || above >= c.loudMarginDB)
+        floorDB = Self.follow(floorDB, measures.energyDB, c)
+        bandFloorDB = Self.follow(bandFloorDB, measures.speechBandDB, c)
+        let speechLike = Self.speechLike(measures.energyDB, floor: floorDB!, flatness: measures.flatness, c)
+            || measures.speechBandDB >= c.minimumBandSpeechDB
+            && Self.speechLike(measures.speechBandDB, floor: bandFloorDB!, flatness: measures.flatness, c)
         lastFrameSpeechLike = speechLike
         if inSpeech {
             run = speechLike ? 0 : run + 1
@@ -67,17 +98,34 @@ public struct VoiceActivityDetector: Sendable {
         return nil
     }
 
-    /// Whether a frame of this energy is loud enough for speech: above the absolute minimum and
-    /// the margin over the current floor (the level half of the speech-like test).
-    public func isLoud(_ energyDB: Float) -> Bool {
-        let floor = floorDB ?? energyDB
-        return energyDB >= configuration.minimumSpeechDB && energyDB - floor >= configuration.marginDB
+    /// The floor after a frame at `level`: down at once, up slowly, never below the minimum.
+    private static func follow(_ floor: Float?, _ level: Float, _ c: Configuration) -> Float {
+        let level = max(level, c.floorMinimumDB)
+        let floor = floor ?? level
+        return level < floor ? level : min(level, floor + c.floorRiseDB)
     }
 
-    /// Sets the floor to `levelDB` before the first frame is fed (the quietest level of the
-    /// opening audio): audio that opens with speech would otherwise make that speech the floor.
-    public mutating func primeFloor(levelDB: Float) {
-        floorDB = max(levelDB, configuration.floorMinimumDB)
+    private static func loud(_ level: Float, floor: Float, _ c: Configuration) -> Bool {
+        level >= c.minimumSpeechDB && level - floor >= c.marginDB
+    }
+
+    private static func speechLike(_ level: Float, floor: Float, flatness: Float, _ c: Configuration) -> Bool {
+        loud(level, floor: floor, c) && (flatness <= c.maximumFlatness || level - floor >= c.loudMarginDB)
+    }
+
+    /// Whether a frame is loud enough for speech on either level: above the absolute minimum and
+    /// the margin over the current floor (the level half of the speech-like test).
+    public func isLoud(_ measures: Measures) -> Bool {
+        Self.loud(measures.energyDB, floor: floorDB ?? measures.energyDB, configuration)
+            || measures.speechBandDB >= configuration.minimumBandSpeechDB
+            && Self.loud(measures.speechBandDB, floor: bandFloorDB ?? measures.speechBandDB, configuration)
+    }
+
+    /// Lowers the floors to this frame's levels where they are lower (or sets them before the
+    /// first frame is fed): audio that opens with speech would otherwise make that speech the floor.
+    public mutating func primeFloor(_ measures: Measures) {
+        floorDB = max(min(floorDB ?? measures.energyDB, measures.energyDB), configuration.floorMinimumDB)
+        bandFloorDB = max(min(bandFloorDB ?? measures.speechBandDB, measures.speechBandDB), configuration.floorMinimumDB)
     }
 
     /// Forgets the speech state (after skipped audio); the floor is kept.

@@ -20,6 +20,24 @@ struct FrontEndTests {
         }
     }
 
+    @Test(arguments: [16_000.0, 8_000.0])
+    func theSpeechBandLevelIsTheMeanSquareOfWhatLiesInTheBand(rate: Double) {
+        // A sine of amplitude A has mean square A²/2, whatever the pre-emphasis did to it; one
+        // above the band's top edge (3800 Hz) leaves almost nothing.
+        for (frequency, amplitude) in [(500.0, Float(0.5)), (1_500.0, 0.1), (3_000.0, 0.02)] {
+            var extractor = FeatureExtractor(sampleRate: rate)
+            let middle = extractor.process(Signal.sine(frequency: frequency, sampleRate: rate, seconds: 0.3, amplitude: amplitude))[14]
+            let expected = Float(10 * log10(amplitude * amplitude / 2))
+            #expect(abs(middle.speechBandDB - expected) < 0.6, "\(frequency) Hz at \(rate) Hz: \(middle.speechBandDB) dB, expected \(expected)")
+        }
+        if rate == 16_000 {
+            var extractor = FeatureExtractor(sampleRate: rate)
+            let high = extractor.process(Signal.sine(frequency: 6_000, sampleRate: rate, seconds: 0.3, amplitude: 0.5))[14]
+            #expect(high.speechBandDB < -30, "6 kHz: \(high.speechBandDB) dB in the band")
+            #expect(high.energyDB > -10, "the broadband level still sees it")
+        }
+    }
+
     @Test func framesDoNotDependOnHowAudioIsChunked() {
         var rng = SystemRandomNumberGenerator()
         let samples = (0..<16_000).map { i in Float(sin(Double(i) * 0.05)) * 0.3 + Float.random(in: -0.01...0.01, using: &rng) }
@@ -59,7 +77,7 @@ struct VoiceActivityTests {
         var extractor = FeatureExtractor(sampleRate: rate)
         var vad = VoiceActivityDetector()
         return extractor.process(samples).enumerated().compactMap { index, frame in
-            vad.feed(energyDB: frame.energyDB, flatness: frame.flatness, frame: index)
+            vad.feed(VoiceActivityDetector.Measures(frame), frame: index)
         }
     }
 
@@ -81,6 +99,32 @@ struct VoiceActivityTests {
         // Frames are 10 ms apart; the burst spans 0.5–1.0 s (frames overlap its edges by 25 ms).
         #expect((47...51).contains(start), "start frame \(start)")
         #expect((98...102).contains(end), "end frame \(end)")
+    }
+
+    @Test func aVoicedBurstUnderWhiteNoiseIsFoundByTheSpeechBandLevel() {
+        // A 150 Hz pulse-like tone (harmonics falling 6 dB per octave) 10 dB above white noise
+        // over the whole band: the pre-emphasis tilt buries it in the broadband level; the
+        // speech-band level, pre-emphasis undone, still sees it.
+        let rate = 16_000.0
+        var generator = SeededNoise(seed: 11)
+        let noiseAmplitude = Float(0.02 * 3.0.squareRoot())  // uniform in ±a has mean square a²/3
+        func noise(_ count: Int) -> [Float] { (0..<count).map { _ in generator.next() * noiseAmplitude } }
+        var voiced = [Float](repeating: 0, count: 8_000)
+        for harmonic in 1...20 {
+            let tone = Signal.sine(frequency: 150 * Double(harmonic), sampleRate: rate, seconds: 0.5, amplitude: 0.14 / Float(harmonic))
+            for i in voiced.indices { voiced[i] += tone[i] }
+        }
+        let signal = noise(16_000) + zip(voiced, noise(8_000)).map { $0 + $1 } + noise(16_000)
+        var extractor = FeatureExtractor(sampleRate: rate)
+        let frames = extractor.process(signal)
+        let inside = frames[110], before = frames[60]
+        #expect(inside.energyDB - before.energyDB < 12, "broadband rise \(inside.energyDB - before.energyDB) dB")
+        #expect(inside.speechBandDB - before.speechBandDB > 12, "speech-band rise \(inside.speechBandDB - before.speechBandDB) dB")
+        let found = events(signal)
+        #expect(found.count == 2)
+        guard found.count == 2, case .started(let start) = found[0], case .ended(let end) = found[1] else { return }
+        #expect((97...101).contains(start), "start frame \(start)")
+        #expect((148...152).contains(end), "end frame \(end)")
     }
 }
 
