@@ -8,9 +8,10 @@ import Foundation
 public struct RealFFT: Sendable {
     public let size: Int
     private let half: Int
-    /// Twiddles of the half-size complex FFT: e^(−2πik/half).
-    private let cosTable: [Float]
-    private let sinTable: [Float]
+    /// Twiddles of the half-size complex FFT, stage by stage: the stage that joins spans of
+    /// `span` points uses e^(−2πik/(2·span)) for k < span, stored from index span − 1.
+    private let stageCos: [Float]
+    private let stageSin: [Float]
     /// Twiddles of the split: e^(−2πik/size) for k in 0...size/2.
     private let splitCos: [Float]
     private let splitSin: [Float]
@@ -22,8 +23,18 @@ public struct RealFFT: Sendable {
         self.size = size
         let half = size / 2
         self.half = half
-        cosTable = (0..<half / 2).map { Float(cos(-2 * Double.pi * Double($0) / Double(half))) }
-        sinTable = (0..<half / 2).map { Float(sin(-2 * Double.pi * Double($0) / Double(half))) }
+        let cosTable = (0..<half / 2).map { Float(cos(-2 * Double.pi * Double($0) / Double(half))) }
+        let sinTable = (0..<half / 2).map { Float(sin(-2 * Double.pi * Double($0) / Double(half))) }
+        var stageCos: [Float] = [], stageSin: [Float] = []
+        var span = 1
+        while span < half {
+            let step = half / (span * 2)
+            stageCos += (0..<span).map { cosTable[$0 * step] }
+            stageSin += (0..<span).map { sinTable[$0 * step] }
+            span *= 2
+        }
+        self.stageCos = stageCos
+        self.stageSin = stageSin
         splitCos = (0...half).map { Float(cos(-2 * Double.pi * Double($0) / Double(size))) }
         splitSin = (0...half).map { Float(sin(-2 * Double.pi * Double($0) / Double(size))) }
         let bits = half.trailingZeroBitCount
@@ -32,6 +43,18 @@ public struct RealFFT: Sendable {
             for bit in 0..<bits where index & (1 << bit) != 0 { reversed |= 1 << (bits - 1 - bit) }
             return reversed
         }
+    }
+
+    @inline(__always) private static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inline(__always) private static func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inline(__always) private static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
     }
 
     /// |X[k]|² for k in 0...size/2 of `frame` (zero-padded or truncated to `size`).
@@ -49,22 +72,40 @@ public struct RealFFT: Sendable {
                     if 2 * i + 1 < n { im[r] = x[2 * i + 1] }
                 }
             }
-            cosTable.withUnsafeBufferPointer { cosTable in
-                sinTable.withUnsafeBufferPointer { sinTable in
+            stageCos.withUnsafeBufferPointer { stageCos in
+                stageSin.withUnsafeBufferPointer { stageSin in
                     var span = 1
                     while span < half {
-                        let step = half / (span * 2)
+                        let wc = stageCos.baseAddress! + span - 1, ws = stageSin.baseAddress! + span - 1
                         var start = 0
                         while start < half {
-                            for k in 0..<span {
-                                let wr = cosTable[k * step], wi = sinTable[k * step]
-                                let a = start + k, b = a + span
-                                let tr = wr * re[b] - wi * im[b]
-                                let ti = wr * im[b] + wi * re[b]
-                                re[b] = re[a] - tr
-                                im[b] = im[a] - ti
-                                re[a] += tr
-                                im[a] += ti
+                            if span >= 4 {
+                                // Four butterflies at once: the same operations on each lane.
+                                var k = 0
+                                while k < span {
+                                    let wr = Self.load(wc + k), wi = Self.load(ws + k)
+                                    let a = start + k, b = a + span
+                                    let rb = Self.load(re + b), ib = Self.load(im + b)
+                                    let ra = Self.load(re + a), ia = Self.load(im + a)
+                                    let tr = wr * rb - wi * ib
+                                    let ti = wr * ib + wi * rb
+                                    Self.store(ra - tr, re + b)
+                                    Self.store(ia - ti, im + b)
+                                    Self.store(ra + tr, re + a)
+                                    Self.store(ia + ti, im + a)
+                                    k += 4
+                                }
+                            } else {
+                                for k in 0..<span {
+                                    let wr = wc[k], wi = ws[k]
+                                    let a = start + k, b = a + span
+                                    let tr = wr * re[b] - wi * im[b]
+                                    let ti = wr * im[b] + wi * re[b]
+                                    re[b] = re[a] - tr
+                                    im[b] = im[a] - ti
+                                    re[a] += tr
+                                    im[a] += ti
+                                }
                             }
                             start += span * 2
                         }
