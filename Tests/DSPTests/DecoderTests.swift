@@ -95,6 +95,156 @@ struct DecoderTests {
         }
         #expect(decoder.partialPath().map(\.word) == [0, 1])
     }
+
+    /// The bundled SIMD search against a plain scalar one-pass DTW written from the documented
+    /// rules, on integer-valued frames (so distances are exact whatever the summation order):
+    /// every best path and every partial path must agree to the bit.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theSearchEqualsAPlainOnePassDTW(seed: UInt64) {
+        var rng = SplitMix(seed: seed)
+        let dimension = Self.dimension
+        func randomFrame() -> [Float] { (0..<dimension).map { $0 < 6 ? Float(Int(rng.next() % 5) - 2) : 0 } }
+        // 23 templates over five words, 2…20 frames long: bundles of eight with a partial last one.
+        let words = ["a", "b", "c", "d", "e"]
+        var templates: [(word: Int, frames: [[Float]])] = []
+        for n in 0..<23 { templates.append((n % 5, (0..<(2 + Int(rng.next() % 19))).map { _ in randomFrame() })) }
+        var parameters = DecoderParameters()
+        parameters.beam = 1e9
+        parameters.activeTarget = 0
+        parameters.wordPenalty = 3
+        parameters.stayPenalty = 0.5
+        let set = TemplateSet(locale: "en-US", frontEnd: FrontEndConfiguration(), vocabulary: words, tasks: words.map { _ in "digits" },
+                              cepstralMean: [Float](repeating: 0, count: 13), scale: [Float](repeating: 1, count: dimension),
+                              parameters: parameters,
+                              templates: templates.enumerated().map { .init(word: $1.word, frames: $1.frames.flatMap { $0 }, source: "t\($0)") })
+        var decoder = ConnectedWordDecoder(templates: set)
+        var reference = PlainOnePassDTW(templates: templates, vocabularySize: words.count, parameters: parameters)
+        let noise = [Float](repeating: 0, count: dimension)
+        for f in 0..<80 {
+            // Mostly pieces of templates, some silence, some noise.
+            let x: [Float]
+            switch rng.next() % 4 {
+            case 0: x = noise
+            case 1: x = randomFrame()
+            default:
+                let t = templates[Int(rng.next() % UInt64(templates.count))].frames
+                x = t[Int(rng.next() % UInt64(t.count))]
+            }
+            let speechLike = f % 3 == 0
+            decoder.step(x, noise: noise, speechLike: speechLike)
+            reference.step(x, noise: noise, speechLike: speechLike)
+            if f % 7 == 0 { #expect(decoder.partialPath() == reference.partialPath(), "partial path at frame \(f)") }
+        }
+        #expect(decoder.bestPath() == reference.bestPath())
+        #expect(!decoder.bestPath().isEmpty)
+    }
+}
+
+/// A deterministic 64-bit generator for test data.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// One-pass DTW cell by cell, as ``ConnectedWordDecoder`` documents it: stay (plus the stay
+/// penalty) or advance one to three template frames, enter cells 0 and 1 from the previous frame's
+/// best boundary plus the word penalty, ties to the earlier choice; a self-looping silence state.
+struct PlainOnePassDTW {
+    let templates: [(word: Int, frames: [[Float]])]
+    let vocabularySize: Int
+    let parameters: DecoderParameters
+    var cost: [[Float]]
+    var start: [[Int]]
+    var silenceCost = Float.infinity, silenceStart = 0
+    var boundaryCost: [Float] = [], boundaryWord: [Int] = [], boundaryStart: [Int] = []
+    var frames = 0
+
+    init(templates: [(word: Int, frames: [[Float]])], vocabularySize: Int, parameters: DecoderParameters) {
+        self.templates = templates
+        self.vocabularySize = vocabularySize
+        self.parameters = parameters
+        cost = templates.map { [Float](repeating: .infinity, count: $0.frames.count) }
+        start = templates.map { [Int](repeating: 0, count: $0.frames.count) }
+    }
+
+    static func distance(_ a: [Float], _ b: [Float]) -> Float {
+        var sum: Float = 0
+        for k in a.indices { sum += (a[k] - b[k]) * (a[k] - b[k]) }
+        return sum.squareRoot()
+    }
+
+    mutating func step(_ x: [Float], noise: [Float], speechLike: Bool) {
+        let f = frames
+        let entry: Float = f == 0 ? 0 : boundaryCost[f - 1]
+        let wordEntry = entry + parameters.wordPenalty
+        var ends = [Float](repeating: .infinity, count: vocabularySize), endStarts = [Int](repeating: 0, count: vocabularySize)
+        var next = cost, nextStart = start
+        for (t, template) in templates.enumerated() {
+            for j in template.frames.indices {
+                var p = cost[t][j] + parameters.stayPenalty, s = start[t][j]
+                for back in 1...parameters.maximumAdvance where j - back >= 0 && cost[t][j - back] < p {
+                    p = cost[t][j - back]
+                    s = start[t][j - back]
+                }
+                if j < 2 && wordEntry < p { p = wordEntry; s = f }
+                next[t][j] = p + Self.distance(x, template.frames[j])
+                nextStart[t][j] = s
+            }
+            let last = template.frames.count - 1
+            if next[t][last] < ends[template.word] { ends[template.word] = next[t][last]; endStarts[template.word] = nextStart[t][last] }
+        }
+        cost = next
+        start = nextStart
+        var sp = silenceCost, ss = silenceStart
+        if entry < sp { sp = entry; ss = f }
+        var squares: Float = 0
+        for k in x.indices { squares += (x[k] - noise[k]) * (x[k] - noise[k]) }
+        silenceCost = sp + parameters.silenceWeight * squares.squareRoot() + (speechLike ? parameters.silenceSpeechPenalty : 0)
+        silenceStart = ss
+        var boundary = silenceCost, label = -1, from = ss
+        for w in 0..<vocabularySize where ends[w] < boundary { boundary = ends[w]; label = w; from = endStarts[w] }
+        boundaryCost.append(boundary)
+        boundaryWord.append(label)
+        boundaryStart.append(from)
+        frames += 1
+    }
+
+    func trace(from last: Int) -> [ConnectedWordDecoder.Word] {
+        var words: [ConnectedWordDecoder.Word] = []
+        var i = last
+        while i >= 0 {
+            let from = boundaryStart[i]
+            if boundaryWord[i] >= 0 {
+                let before: Float = from <= 0 ? 0 : boundaryCost[from - 1]
+                let perFrame = (boundaryCost[i] - before - parameters.wordPenalty) / Float(i - from + 1)
+                words.append(.init(word: boundaryWord[i], firstFrame: from, lastFrame: i, costPerFrame: perFrame))
+            }
+            guard from <= i else { break }
+            i = from - 1
+        }
+        return words.reversed()
+    }
+
+    func bestPath() -> [ConnectedWordDecoder.Word] { trace(from: frames - 1) }
+
+    func partialPath() -> [ConnectedWordDecoder.Word] {
+        var best = boundaryCost[frames - 1], bestTemplate = -1, bestFrame = -1
+        for t in templates.indices {
+            for j in cost[t].indices where cost[t][j] < best { best = cost[t][j]; bestTemplate = t; bestFrame = j }
+        }
+        guard bestTemplate >= 0 else { return bestPath() }
+        let from = start[bestTemplate][bestFrame]
+        let before: Float = from <= 0 ? 0 : boundaryCost[from - 1]
+        return trace(from: from - 1) + [.init(word: templates[bestTemplate].word, firstFrame: from, lastFrame: frames - 1,
+                                              costPerFrame: (best - before) / Float(frames - from))]
+    }
 }
 
 @Suite("Template files")
