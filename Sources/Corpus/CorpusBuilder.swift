@@ -197,7 +197,7 @@ public struct CorpusBuilder {
         let perVoice = task == "digits" ? s.digitStringsPerVoiceAndRate : s.commandsPerVoiceAndRate
         var commandCursor = 0
         for voice in s.voices {
-            let settings: [String] = voice.synthesizer == "flite" ? s.fliteStretches.map { String($0) } : s.espeakRates.map(String.init)
+            let settings = Self.settings(for: voice, s)
             for setting in settings {
                 for n in 0..<perVoice {
                     let text: String
@@ -250,7 +250,7 @@ public struct CorpusBuilder {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let vocabulary = (SpokenForm.digitWords["en"]! + ["oh"]).map { ($0, "digits") } + s.commands.map { ($0, "commands") }
         for voice in s.voices where voice.split == .enrollment {
-            let settings: [String] = voice.synthesizer == "flite" ? s.fliteStretches.map { String($0) } : s.espeakRates.map(String.init)
+            let settings = Self.settings(for: voice, s)
             for setting in settings {
                 for (text, task) in vocabulary {
                     let wav = scratch.appendingPathComponent("word.wav").path
@@ -266,12 +266,25 @@ public struct CorpusBuilder {
         return try writer.finish()
     }
 
+    /// A voice's speaking-rate settings: words per minute for espeak-ng, duration stretches for
+    /// the unit-selection and diphone synthesizers (flite, festival).
+    static func settings(for voice: CorpusRecipe.Voice, _ s: CorpusRecipe.Synthetic) -> [String] {
+        voice.synthesizer == "espeak-ng" ? s.espeakRates.map(String.init) : s.fliteStretches.map { String($0) }
+    }
+
     func synthesize(text: String, voice: CorpusRecipe.Voice, setting: String, to path: String) throws {
         switch voice.synthesizer {
         case "espeak-ng":
             _ = try ExternalTool.run("espeak-ng", ["-v", voice.voice, "-s", setting, "-w", path, text])
         case "flite":
             _ = try ExternalTool.run("flite", ["-voice", voice.voice, "--setf", "duration_stretch=\(setting)", "-t", text, "-o", path])
+        case "festival":
+            // text2wave reads the text from a file; the voice is a Scheme call (voice_<name>).
+            let textFile = path + ".txt"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: textFile))
+            defer { try? FileManager.default.removeItem(atPath: textFile) }
+            _ = try ExternalTool.run("text2wave", ["-o", path, "-eval", "(voice_\(voice.voice))",
+                                                   "-eval", "(Parameter.set 'Duration_Stretch \(setting))", textFile])
         default:
             throw CorpusBuildError.recipe(path: "recipe", reason: "unknown synthesizer '\(voice.synthesizer)'")
         }

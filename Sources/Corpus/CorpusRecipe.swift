@@ -45,7 +45,9 @@ public struct CorpusRecipe: Codable, Sendable {
         public var maxDigits: Int
         public var ohShare: Double
         public var snrs: [Double]
+        /// espeak-ng speaking rates (words per minute).
         public var espeakRates: [Int]
+        /// Duration stretches for the flite and festival voices (1 = the voice's own pace).
         public var fliteStretches: [Double]
         public var voices: [Voice]
         public var commands: [String]

@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 import Metrics
 import Testing
@@ -66,6 +67,33 @@ struct CorpusRecipeTests {
         let test = Set(recipe.synthetic.voices.filter { $0.split == .test }.map { "\($0.synthesizer):\($0.voice)" })
         #expect(!enrollment.isEmpty && !test.isEmpty)
         #expect(enrollment.isDisjoint(with: test))
+        // Different voices recorded from one person count as one speaker.
+        let samePerson: [Set<String>] = [
+            ["flite:kal", "flite:kal16", "festival:kal_diphone"],
+            ["flite:slt", "festival:cmu_us_slt_arctic_hts"],
+            ["flite:awb", "festival:cmu_us_awb_cg"],
+            ["flite:rms", "festival:cmu_us_rms_cg"],
+        ]
+        for person in samePerson {
+            #expect(person.isDisjoint(with: enrollment) || person.isDisjoint(with: test), "\(person) on both sides")
+        }
+    }
+
+    @Test(arguments: [("espeak-ng", "en-us", "175"), ("flite", "slt", "1.0"), ("festival", "ked_diphone", "1.25")])
+    func everySynthesizerOfTheRecipeSpeaks(synthesizer: String, voice: String, setting: String) throws {
+        let recipePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/recipe.json").path
+        let dir = try TemporaryDirectory()
+        let builder = CorpusBuilder(recipe: try CorpusRecipe.load(path: recipePath), output: dir.url.path, log: { _ in })
+        let wav = dir.url.appendingPathComponent("two.wav").path
+        try builder.synthesize(text: "two", voice: .init(synthesizer: synthesizer, voice: voice, split: .test), setting: setting, to: wav)
+        let (samples, rate) = try AudioFileReader.readMono(path: wav)
+        let seconds = Double(samples.count) / rate
+        #expect((0.2...1.5).contains(seconds), "\(synthesizer) \(voice): \(seconds) s")
+        #expect(samples.map(abs).max()! > 0.05)
+        #expect(throws: CorpusBuildError.self) {
+            try builder.synthesize(text: "two", voice: .init(synthesizer: "sam", voice: "x", split: .test), setting: "1", to: wav)
+        }
     }
 
     @Test func badRecipeNamesTheProblem() throws {
