@@ -255,18 +255,18 @@ public struct ConnectedWordDecoder: Sendable {
                     }
                 }
                 var window = start(at: base)
-                var reach: Int32 = -1
+                var reach = -1
                 for row in 0...bound {
                     let costs = update(cell: base + row * lanes, window: &window, entering: row < 2)
                     bestLanes.replace(with: costs, where: costs .< bestLanes)
                     let finite = costs .< infinity
                     activeLanes &+= ones.replacing(with: 0, where: .!finite)
-                    if any(finite) { reach = Int32(row) }
+                    reach = any(finite) ? row : reach
                 }
-                reachCurrent[bundle] = reach
+                reachCurrent[bundle] = Int32(truncatingIfNeeded: reach)
                 // Word ends: each lane's last row, if it was reached.
                 if reach >= 0 {
-                    ends.collect(bundle: bundle, base: base, reach: Int(reach), current: current, currentStart: currentStart)
+                    ends.collect(bundle: bundle, base: base, reach: reach, current: current, currentStart: currentStart)
                 }
             }
             return (bestLanes.min(), Int(activeLanes.wrappedSum()))
