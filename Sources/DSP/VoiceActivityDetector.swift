@@ -34,7 +34,7 @@ public struct VoiceActivityDetector: Sendable {
         public var loudMarginDB: Float = 25
         /// Below this level nothing is speech (dBFS).
         public var minimumSpeechDB: Float = -55
-        /// The speech-band level speaks only from this level up (dBFS): quieter frames that only
+        /// The speech-band level counts only from this level up (dBFS): quieter frames that only
         /// it would call speech are mostly the decaying ends of words, which templates (trimmed on
         /// the broadband level) do not hold; in loud noise the voiced speech is above it.
         public var minimumBandSpeechDB: Float = -30
