@@ -5,10 +5,12 @@
 /// are grouped into bundles of eight, and a bundle's cells are stored row by row (row `j` holds
 /// frame `j` of its eight templates), after three guard rows that are always +∞. A frame's update
 /// then walks each bundle's rows with whole-vector loads and pays the per-template bookkeeping once
-/// per bundle; templates of one word tend to stay alive together, so few lanes idle. Every cell is scored by the distance from the input frame to one centroid; cells
-/// past a template's end (and lanes without a template) point at an extra entry whose distance is
-/// +∞, so they never hold a finite cost. Without a codebook every template frame is its own
-/// centroid (exact distances).
+/// per bundle; templates of one word tend to stay alive together, so few lanes idle.
+///
+/// Every cell is scored by the distance from the input frame to one centroid; cells past a
+/// template's end (and lanes without a template) point at an extra entry whose distance is +∞, so
+/// they never hold a finite cost. Without a codebook every template frame is its own centroid
+/// (exact distances).
 public final class DecoderModel: Sendable {
     typealias Vector = SIMD8<Float>
 

@@ -30,8 +30,8 @@ public struct RawFrame: Sendable, Hashable {
     /// Frame energy in dB (10·log10 of the mean square, floor −120).
     public var energyDB: Float
     /// Mean-square level in dB of the speech band only (the filterbank's edges), pre-emphasis
-    /// undone: what voice activity is judged on, since broadband noise outside the band and the
-    /// pre-emphasis tilt (which lifts noise and lowers voiced speech) no longer mask it.
+    /// undone: voice activity's second level, on which broadband noise outside the band and the
+    /// pre-emphasis tilt (which lifts noise and lowers voiced speech) do not mask vowels.
     public var speechBandDB: Float
     /// Spectral flatness in the speech band, 0 (tonal/peaky) … 1 (white noise).
     public var flatness: Float
@@ -156,13 +156,13 @@ public struct FeatureExtractor: Sendable {
         }
         // Spectral flatness: geometric over arithmetic mean of the band's power.
         var logSum = 0.0, linSum = 0.0
-        for bin in bandBins {
+        var band: Float = 0
+        for (i, bin) in bandBins.enumerated() {
             let p = Double(max(power[bin], 1e-12))
             logSum += log(p)
             linSum += p
+            band += power[bin] * bandGains[i]
         }
-        var band: Float = 0
-        for (i, bin) in bandBins.enumerated() { band += power[bin] * bandGains[i] }
         let count = Double(bandBins.count)
         let flatness = Float(exp(logSum / count) / max(linSum / count, 1e-12))
         let meanSquare = energy / Float(frameLength)

@@ -153,19 +153,20 @@ public struct TemplateRecognizer: Sendable {
 
     private mutating func addRaw(_ frame: RawFrame) {
         let c = templates.frontEnd.cepstra
-        // Before the detector has judged a frame, its floor is the quietest frame so far (the
+        let frameMeasures = VoiceActivityDetector.Measures(frame)
+        // Before the detector has judged a frame, its floors are the quietest frame so far (the
         // look-ahead included), so the cepstral mean counts speech from the first frame.
         if vad.floorDB == nil || openingFloor == nil && !openingClosed {
-            vad.primeFloor(VoiceActivityDetector.Measures(frame))
+            vad.primeFloor(frameMeasures)
         }
-        if vad.isLoud(VoiceActivityDetector.Measures(frame)) {
+        if vad.isLoud(frameMeasures) {
             for k in 0..<c { meanSum[k] += Double(frame.cepstra[k]) }
             meanCount += 1
         }
         var normalised = [Float](repeating: 0, count: c)
         for k in 0..<c { normalised[k] = frame.cepstra[k] - Float(meanSum[k] / meanCount) }
         statics.append(normalised)
-        measures.append(VoiceActivityDetector.Measures(frame))
+        measures.append(frameMeasures)
         rawCount += 1
     }
 
