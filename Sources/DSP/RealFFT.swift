@@ -45,16 +45,12 @@ public struct RealFFT: Sendable {
         }
     }
 
-    @inline(__always) private static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
-        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    @inline(__always) private static func load(_ p: UnsafeRawPointer) -> SIMD4<Float> {
+        p.loadUnaligned(as: SIMD4<Float>.self)
     }
 
-    @inline(__always) private static func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
-        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
-    }
-
-    @inline(__always) private static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    @inline(__always) private static func store(_ v: SIMD4<Float>, _ p: UnsafeMutableRawPointer) {
+        p.storeBytes(of: v, as: SIMD4<Float>.self)
     }
 
     /// |X[k]|² for k in 0...size/2 of `frame` (zero-padded or truncated to `size`).
