@@ -23,7 +23,9 @@ enum EngineBenchCommand {
             details: """
             Every call is timed on the calling thread (one utterance at a time), so the figure is the engine's own \
             compute: audio seconds / seconds inside accept and finalize. The digest is a SHA-256 over every final \
-            word with its times; two runs of a deterministic engine print the same digest.
+            word with its times; two runs of a deterministic engine print the same digest. The build line says \
+            whether this binary was compiled for the host CPU (scripts/build-tool) or for baseline x86-64: the \
+            speed depends on it, the digest does not.
             """),
     ]
 
