@@ -132,7 +132,7 @@ public struct ConnectedWordDecoder: Sendable {
             (best, active) = search.run(
                 bundleCount: bundleStart.count, bundleStart: bundleStart.baseAddress!, bundleLength: bundleLength.baseAddress!,
                 reachPrevious: reachPrevious.baseAddress!, reachCurrent: reachCurrent.baseAddress!,
-                ends: WordEnds(lanes: laneEnds.baseAddress!, cost: ends.baseAddress! + wordBase,
+                ends: WordEnds(laneEnds: laneEnds.baseAddress!, cost: ends.baseAddress! + wordBase,
                                start: endStarts.baseAddress! + wordBase, template: endTemplates.baseAddress!))
         }}}}}}}}}}}}}}
         // Silence: stay, or enter from the previous boundary.
@@ -168,7 +168,7 @@ public struct ConnectedWordDecoder: Sendable {
     /// This frame's word ends: per word, the cheapest cost of a template ending now, its start
     /// frame and the template (of equal costs, the earlier template keeps the end).
     private struct WordEnds {
-        let lanes: UnsafePointer<DecoderModel.LaneEnd>
+        let laneEnds: UnsafePointer<DecoderModel.LaneEnd>
         let cost: UnsafeMutablePointer<Float>
         let start: UnsafeMutablePointer<Int32>
         let template: UnsafeMutablePointer<Int32>
@@ -178,7 +178,7 @@ public struct ConnectedWordDecoder: Sendable {
         func collect(bundle: Int, base: Int, reach: Int, current: UnsafePointer<Float>, currentStart: UnsafePointer<Int32>) {
             let width = DecoderModel.lanes
             for lane in 0..<width {
-                let end = lanes[bundle * width + lane]
+                let end = laneEnds[bundle * width + lane]
                 guard end.template >= 0, Int(end.lastRow) <= reach else { continue }
                 let cell = base + Int(end.lastRow) * width + lane
                 let c = current[cell], w = Int(end.word)
@@ -331,23 +331,22 @@ public struct ConnectedWordDecoder: Sendable {
     /// The best hypothesis now, including a word still in progress (for partial results).
     public func partialPath() -> [Word] {
         guard frameCount > 0 else { return [] }
-        var words = trace(from: frameCount - 1)
-        // After the swap `previous` holds the last frame's costs, finite only up to each template's reach.
-        // The cheapest cell of the last frame, if cheaper than its boundary; ties go to the
-        // earlier template, then to its earlier frame.
+        // After the swap `previous` holds the last frame's costs, finite only up to each bundle's
+        // reach. The cheapest cell, if cheaper than the frame's boundary, is a word in progress;
+        // ties go to the earlier template, then to its earlier frame.
         let lanes = DecoderModel.lanes
-        var lowest = Vector(repeating: .infinity)
-        for bundle in 0..<model.bundleCount where reachPrevious[bundle] >= 0 {
-            let base = model.bundleStart[bundle]
-            previous.withUnsafeBufferPointer { previous in
+        let bestCost = previous.withUnsafeBufferPointer { previous in
+            var lowest = Vector(repeating: .infinity)
+            for bundle in 0..<model.bundleCount where reachPrevious[bundle] >= 0 {
+                let base = model.bundleStart[bundle]
                 for row in 0...Int(reachPrevious[bundle]) {
                     let costs = UnsafeRawPointer(previous.baseAddress! + base + row * lanes).loadUnaligned(as: Vector.self)
                     lowest.replace(with: costs, where: costs .< lowest)
                 }
             }
+            return lowest.min()
         }
-        let bestCost = lowest.min()
-        guard bestCost < boundaryCost[frameCount - 1] else { return words }
+        guard bestCost < boundaryCost[frameCount - 1] else { return trace(from: frameCount - 1) }
         var bestCell = -1, bestTemplate = Int.max
         for bundle in 0..<model.bundleCount where reachPrevious[bundle] >= 0 {
             let base = model.bundleStart[bundle]
@@ -358,13 +357,10 @@ public struct ConnectedWordDecoder: Sendable {
                 }
             }
         }
-        guard bestCell >= 0 else { return words }
-        let t = bestTemplate
         let start = Int(previousStart[bestCell])
-        words = trace(from: start - 1)
         let cost = (bestCost - boundary(before: start)) / Float(frameCount - start)
-        words.append(Word(word: model.templateWord[t], firstFrame: start, lastFrame: frameCount - 1, costPerFrame: cost))
-        return words
+        return trace(from: start - 1)
+            + [Word(word: model.templateWord[bestTemplate], firstFrame: start, lastFrame: frameCount - 1, costPerFrame: cost)]
     }
 
     private func trace(from last: Int) -> [Word] {
