@@ -16,8 +16,45 @@ public struct FrontEndConfiguration: Sendable, Hashable, Codable {
     /// Frequency warp of the filterbank (vocal tract length): band edges are multiplied by it.
     /// Enrollment analyses exemplars at several warps to stand in for other speakers.
     public var warp = 1.0
+    /// Poles of a perceptual-linear-prediction model whose cepstrum replaces c1…c(n-1) (0: MFCC,
+    /// the cosine transform of the log filterbank). c0 stays the filterbank's in either case.
+    public var plpOrder = 0
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case frameSeconds, hopSeconds, preEmphasis, melBands, lowHz, highHz, cepstra, lifter, warp, plpOrder
+    }
+
+    /// Files from before PLP existed are MFCC; MFCC configurations are written without the key,
+    /// exactly as they were.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        frameSeconds = try container.decode(Double.self, forKey: .frameSeconds)
+        hopSeconds = try container.decode(Double.self, forKey: .hopSeconds)
+        preEmphasis = try container.decode(Float.self, forKey: .preEmphasis)
+        melBands = try container.decode(Int.self, forKey: .melBands)
+        lowHz = try container.decode(Double.self, forKey: .lowHz)
+        highHz = try container.decode(Double.self, forKey: .highHz)
+        cepstra = try container.decode(Int.self, forKey: .cepstra)
+        lifter = try container.decode(Int.self, forKey: .lifter)
+        warp = try container.decode(Double.self, forKey: .warp)
+        plpOrder = try container.decodeIfPresent(Int.self, forKey: .plpOrder) ?? 0
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(frameSeconds, forKey: .frameSeconds)
+        try container.encode(hopSeconds, forKey: .hopSeconds)
+        try container.encode(preEmphasis, forKey: .preEmphasis)
+        try container.encode(melBands, forKey: .melBands)
+        try container.encode(lowHz, forKey: .lowHz)
+        try container.encode(highHz, forKey: .highHz)
+        try container.encode(cepstra, forKey: .cepstra)
+        try container.encode(lifter, forKey: .lifter)
+        try container.encode(warp, forKey: .warp)
+        if plpOrder > 0 { try container.encode(plpOrder, forKey: .plpOrder) }
+    }
 
     /// Feature dimension: cepstra, deltas, delta-deltas.
     public var dimension: Int { cepstra * 3 }
@@ -40,7 +77,8 @@ public struct RawFrame: Sendable, Hashable {
 }
 
 /// Turns samples into raw frames, streaming: pre-emphasis, Hamming window, FFT power spectrum,
-/// mel filterbank, log, DCT, lifter. Frames come out the same however the audio is chunked.
+/// mel filterbank, log, DCT (or, with ``FrontEndConfiguration/plpOrder``, an all-pole model's
+/// cepstrum for c1 on), lifter. Frames come out the same however the audio is chunked.
 public struct FeatureExtractor: Sendable {
     public let configuration: FrontEndConfiguration
     public let sampleRate: Double
@@ -57,6 +95,7 @@ public struct FeatureExtractor: Sendable {
     private let bandGains: [Float]
     /// Centre frequency of each mel band (Hz).
     public let bandCentres: [Double]
+    private let plp: PerceptualLinearPrediction?
 
     private var pending: [Float] = []
     private var lastSample: Float = 0
@@ -98,6 +137,7 @@ public struct FeatureExtractor: Sendable {
         dct = (0..<configuration.cepstra).map { k in
             (0..<n).map { m in Float(cos(Double.pi * Double(k) * (Double(m) + 0.5) / Double(n)) * sqrt(2.0 / Double(n))) }
         }
+        plp = configuration.plpOrder > 0 ? PerceptualLinearPrediction(bandCentres: bandCentres, order: configuration.plpOrder) : nil
         lifterWeights = (0..<configuration.cepstra).map { k in
             configuration.lifter > 0 ? Float(1 + Double(configuration.lifter) / 2 * sin(Double.pi * Double(k) / Double(configuration.lifter))) : 1
         }
@@ -153,6 +193,10 @@ public struct FeatureExtractor: Sendable {
             var sum: Float = 0
             for m in 0..<logMel.count { sum += dct[k][m] * logMel[m] }
             cepstra[k] = sum * lifterWeights[k]
+        }
+        if let plp {
+            let model = plp.cepstra(logBands: logMel, count: cepstra.count)
+            for k in 1..<cepstra.count { cepstra[k] = Float(model[k]) * lifterWeights[k] }
         }
         // Spectral flatness: geometric over arithmetic mean of the band's power.
         var logSum = 0.0, linSum = 0.0

@@ -61,7 +61,10 @@ public struct TemplateSet: Sendable, Hashable {
         }
     }
 
-    public static let formatVersion: UInt32 = 1
+    /// The newest format this build reads and writes. Version 2 adds PLP front ends
+    /// (``FrontEndConfiguration/plpOrder``), which a version-1 reader would take for MFCC; sets
+    /// without PLP are still written as version 1, byte for byte as before.
+    public static let formatVersion: UInt32 = 2
     static let magic: [UInt8] = Array("SHDT".utf8)
 
     public var locale: String
@@ -146,7 +149,8 @@ public struct TemplateSet: Sendable, Hashable {
         encoder.outputFormatting = [.sortedKeys]
         let json = Array(try encoder.encode(header))
         var bytes = Self.magic
-        bytes += Self.littleEndian(Self.formatVersion) + Self.littleEndian(UInt32(json.count)) + json
+        let version: UInt32 = frontEnd.plpOrder > 0 ? 2 : 1
+        bytes += Self.littleEndian(version) + Self.littleEndian(UInt32(json.count)) + json
         bytes.reserveCapacity(bytes.count + templates.reduce(0) { $0 + $1.frames.count * 4 })
         for template in templates {
             for value in template.frames { bytes += Self.littleEndian(value.bitPattern) }
@@ -156,12 +160,20 @@ public struct TemplateSet: Sendable, Hashable {
         return bytes
     }
 
+    /// The format version a template file declares (nil when it is not one).
+    public static func declaredVersion(ofFileAt path: String) -> Int? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 8), head.count == 8, Array(head.prefix(4)) == magic else { return nil }
+        return Int(readUInt32(Array(head), at: 4))
+    }
+
     /// Reads a template file; `name` is used in errors.
     public static func decode(_ bytes: [UInt8], name: String) throws -> TemplateSet {
         func fail(_ reason: String) -> TemplateSetError { .malformed(file: name, reason: reason) }
         guard bytes.count >= 12, Array(bytes[0..<4]) == magic else { throw fail("not a template file (no SHDT signature)") }
         let version = readUInt32(bytes, at: 4)
-        guard version == formatVersion else { throw TemplateSetError.unsupportedVersion(file: name, version: Int(version), supported: Int(formatVersion)) }
+        guard (1...formatVersion).contains(version) else { throw TemplateSetError.unsupportedVersion(file: name, version: Int(version), supported: Int(formatVersion)) }
         let headerLength = Int(readUInt32(bytes, at: 8))
         guard 12 + headerLength <= bytes.count else { throw fail("header runs past the end of the file") }
         let header: Header
@@ -171,6 +183,8 @@ public struct TemplateSet: Sendable, Hashable {
             throw fail("header is not valid: \(error)")
         }
         let dimension = header.frontEnd.dimension
+        guard version >= 2 || header.frontEnd.plpOrder == 0 else { throw fail("a version-1 file cannot hold a PLP front end") }
+        guard header.frontEnd.plpOrder <= 40 else { throw fail("PLP order \(header.frontEnd.plpOrder) is out of range") }
         guard header.tasks.count == header.vocabulary.count else { throw fail("tasks and vocabulary differ in length") }
         guard header.cepstralMean.count == header.frontEnd.cepstra, header.scale.count == dimension else {
             throw fail("normalisation statistics do not match the feature dimension \(dimension)")
@@ -226,7 +240,7 @@ public enum TemplateSetError: Error, CustomStringConvertible, Sendable, Equatabl
         switch self {
         case .malformed(let file, let reason): return "\(file): \(reason)"
         case .unsupportedVersion(let file, let version, let supported):
-            return "\(file): template format version \(version); this build reads version \(supported)"
+            return "\(file): template format version \(version); this build reads versions 1 to \(supported)"
         }
     }
 }

@@ -51,7 +51,10 @@ public struct DSPEngine: RecognitionEngine {
         guard supports(locale: locale) else { return nil }
         let path = templateDirectory + "/" + Self.fileName(locale: locale)
         guard let digest = FileDigests.shared.digest(path: path) else { return nil }
-        return AssetPackage(id: "dsp/\(LocaleTag.normalized(locale))", version: Int(TemplateSet.formatVersion),
+        // The package version is the file's own format version, so MFCC sets written before
+        // version 2 existed stay installed.
+        let version = TemplateSet.declaredVersion(ofFileAt: path) ?? Int(TemplateSet.formatVersion)
+        return AssetPackage(id: "dsp/\(LocaleTag.normalized(locale))", version: version,
                             locale: LocaleTag.normalized(locale),
                             files: [AssetPackage.File(name: "templates.shdt", source: .file(path), sha256: digest.sha256, size: digest.size)])
     }

@@ -29,6 +29,7 @@ enum EnrollCommand {
                 OptionSpec(name: "bands", value: "N", help: "Mel bands (default \(FrontEndConfiguration().melBands))."),
                 OptionSpec(name: "hop-ms", value: "ms", help: "Frame hop (default \(Int(FrontEndConfiguration().hopSeconds * 1000)) ms): longer hops decode faster."),
                 OptionSpec(name: "cepstra", value: "N", help: "Cepstra per frame, c0 included (default \(FrontEndConfiguration().cepstra))."),
+                OptionSpec(name: "plp-order", value: "N", help: "Cepstra from an N-pole perceptual-linear-prediction model instead of MFCC (default 0: MFCC)."),
                 OptionSpec(name: "low-hz", value: "HZ", help: "Lower edge of the filterbank (default \(Int(FrontEndConfiguration().lowHz)))."),
                 OptionSpec(name: "high-hz", value: "HZ", help: "Upper edge of the filterbank (default \(Int(FrontEndConfiguration().highHz)))."),
                 OptionSpec(name: "silence-speech-penalty", value: "X", help: "Extra silence cost on speech-like frames (default \(DecoderParameters().silenceSpeechPenalty))."),
@@ -72,6 +73,7 @@ enum EnrollCommand {
         frontEnd.melBands = try arguments.int("bands", default: frontEnd.melBands, in: 8...40, command: path)
         frontEnd.hopSeconds = Double(try arguments.int("hop-ms", default: Int(frontEnd.hopSeconds * 1000), in: 5...30, command: path)) / 1000
         frontEnd.cepstra = try arguments.int("cepstra", default: frontEnd.cepstra, in: 4...24, command: path)
+        frontEnd.plpOrder = try arguments.int("plp-order", default: 0, in: 0...24, command: path)
         frontEnd.lowHz = Double(try arguments.int("low-hz", default: Int(frontEnd.lowHz), in: 0...2000, command: path))
         frontEnd.highHz = Double(try arguments.int("high-hz", default: Int(frontEnd.highHz), in: 1000...12000, command: path))
         let perWord = arguments.value("templates-per-word") == nil ? nil

@@ -269,7 +269,7 @@ struct TemplateFileTests {
         }
         var newer = bytes
         newer[4] = 9
-        #expect(throws: TemplateSetError.unsupportedVersion(file: "x.shdt", version: 9, supported: 1)) {
+        #expect(throws: TemplateSetError.unsupportedVersion(file: "x.shdt", version: 9, supported: 2)) {
             try TemplateSet.decode(newer, name: "x.shdt")
         }
         #expect(throws: TemplateSetError.malformed(file: "x.shdt", reason: "4 bytes follow the last template")) {
