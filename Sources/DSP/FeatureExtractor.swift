@@ -19,6 +19,8 @@ public struct FrontEndConfiguration: Sendable, Hashable, Codable {
     /// Poles of a perceptual-linear-prediction model whose cepstrum replaces c1…c(n-1) (0: MFCC,
     /// the cosine transform of the log filterbank). c0 stays the filterbank's in either case.
     public var plpOrder = 0
+    /// The PLP orders a configuration may hold.
+    public static let plpOrders = 0...24
 
     public init() {}
 

@@ -149,6 +149,7 @@ public struct TemplateSet: Sendable, Hashable {
         encoder.outputFormatting = [.sortedKeys]
         let json = Array(try encoder.encode(header))
         var bytes = Self.magic
+        // The oldest version that can hold this set.
         let version: UInt32 = frontEnd.plpOrder > 0 ? 2 : 1
         bytes += Self.littleEndian(version) + Self.littleEndian(UInt32(json.count)) + json
         bytes.reserveCapacity(bytes.count + templates.reduce(0) { $0 + $1.frames.count * 4 })
@@ -184,7 +185,9 @@ public struct TemplateSet: Sendable, Hashable {
         }
         let dimension = header.frontEnd.dimension
         guard version >= 2 || header.frontEnd.plpOrder == 0 else { throw fail("a version-1 file cannot hold a PLP front end") }
-        guard header.frontEnd.plpOrder <= 40 else { throw fail("PLP order \(header.frontEnd.plpOrder) is out of range") }
+        guard FrontEndConfiguration.plpOrders.contains(header.frontEnd.plpOrder) else {
+            throw fail("PLP order \(header.frontEnd.plpOrder) is outside \(FrontEndConfiguration.plpOrders)")
+        }
         guard header.tasks.count == header.vocabulary.count else { throw fail("tasks and vocabulary differ in length") }
         guard header.cepstralMean.count == header.frontEnd.cepstra, header.scale.count == dimension else {
             throw fail("normalisation statistics do not match the feature dimension \(dimension)")

@@ -73,7 +73,7 @@ enum EnrollCommand {
         frontEnd.melBands = try arguments.int("bands", default: frontEnd.melBands, in: 8...40, command: path)
         frontEnd.hopSeconds = Double(try arguments.int("hop-ms", default: Int(frontEnd.hopSeconds * 1000), in: 5...30, command: path)) / 1000
         frontEnd.cepstra = try arguments.int("cepstra", default: frontEnd.cepstra, in: 4...24, command: path)
-        frontEnd.plpOrder = try arguments.int("plp-order", default: 0, in: 0...24, command: path)
+        frontEnd.plpOrder = try arguments.int("plp-order", default: 0, in: FrontEndConfiguration.plpOrders, command: path)
         frontEnd.lowHz = Double(try arguments.int("low-hz", default: Int(frontEnd.lowHz), in: 0...2000, command: path))
         frontEnd.highHz = Double(try arguments.int("high-hz", default: Int(frontEnd.highHz), in: 1000...12000, command: path))
         let perWord = arguments.value("templates-per-word") == nil ? nil

@@ -58,5 +58,9 @@ struct PerceptualLinearPredictionTests {
         #expect(throws: TemplateSetError.malformed(file: "p.shdt", reason: "a version-1 file cannot hold a PLP front end")) {
             try TemplateSet.decode(mislabelled, name: "p.shdt")
         }
+        set.frontEnd.plpOrder = 30
+        #expect(throws: TemplateSetError.malformed(file: "p.shdt", reason: "PLP order 30 is outside 0...24")) {
+            try TemplateSet.decode(try set.encoded(), name: "p.shdt")
+        }
     }
 }
