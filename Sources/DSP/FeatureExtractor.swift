@@ -191,7 +191,8 @@ public struct FeatureExtractor: Sendable {
             logMel[band] = log(max(sum, 1e-10))
         }
         var cepstra = [Float](repeating: 0, count: dct.count)
-        for k in 0..<dct.count {
+        // With PLP only c0 comes from the cosine transform.
+        for k in 0..<(plp == nil ? dct.count : 1) {
             var sum: Float = 0
             for m in 0..<logMel.count { sum += dct[k][m] * logMel[m] }
             cepstra[k] = sum * lifterWeights[k]
