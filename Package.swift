@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSpanDSP"]),
         // Linux stand-ins for Apple's CoreMedia and AVFAudio names (CMTime, AVAudioPCMBuffer, AVAudioFile…).
         .target(name: "CoreMedia", dependencies: ["SpeechCore"]),
-        .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO"]),
+        .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO", "VirtualDevice"]),
+        // The simulated device under Apple-style code: virtual microphone, capture pacing, permissions.
+        .target(name: "VirtualDevice", dependencies: ["SpeechCore", "AudioIO", "Corpus"]),
         .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
         // Signal processing and template recognition for the DSP engine: pure Swift, no I/O.
         .target(name: "DSP", dependencies: ["SpeechCore"]),
@@ -57,7 +59,7 @@ let package = Package(
         // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
         .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"]),
         // Older designs over any engine: the SFSpeechRecognizer API, the Whisper-style streaming policy.
-        .target(name: "Adapters", dependencies: ["SpeechCore", "Engines", "SpeechReference", "AVFAudio", "CoreMedia"]),
+        .target(name: "Adapters", dependencies: ["SpeechCore", "DSP", "Engines", "SpeechReference", "AVFAudio", "CoreMedia", "VirtualDevice"]),
         // `import Speech` on Linux: the reference plus the Apple names it is typed in.
         .target(name: "Speech", dependencies: ["SpeechReference", "Adapters", "AVFoundation", "CoreMedia"]),
         // Scoring: normalisers, alignment, WER/CER, confidence intervals, latency and stability.
@@ -82,18 +84,21 @@ let package = Package(
         // Apple-style programs that must compile unchanged against `import Speech` on Linux.
         .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
         .executableTarget(name: "example-file-transcription", dependencies: ["Speech"]),
+        .executableTarget(name: "example-live-dictation", dependencies: ["Speech"]),
+        .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
 
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["SpeechReference", "AudioIO"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
-        .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "Speech", "Engines", "SpeechCore", "TestSupport"]),
+        .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "Speech", "Engines", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO"]),
         .testTarget(name: "MigrationDiffTests", dependencies: ["MigrationDiff", "Reports", "Engines", "SpeechCore", "TestSupport", "AudioIO"]),
         .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
-        .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia"]),
+        .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia", "VirtualDevice", "AudioIO", "SpeechCore"]),
+        .testTarget(name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),
         .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),
         .testTarget(name: "SpeechReferenceTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),
         .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),

@@ -110,3 +110,7 @@ public let AVNumberOfChannelsKey = "AVNumberOfChannelsKey"
 public let AVLinearPCMBitDepthKey = "AVLinearPCMBitDepthKey"
 public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
 public let AVFormatIDKey = "AVFormatIDKey"
+public let AVLinearPCMIsNonInterleaved = "AVLinearPCMIsNonInterleaved"
+public let AVLinearPCMIsBigEndianKey = "AVLinearPCMIsBigEndianKey"
+/// Core Audio's format ID for linear PCM ('lpcm').
+public let kAudioFormatLinearPCM: UInt32 = 0x6C70_636D

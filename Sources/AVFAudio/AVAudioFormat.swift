@@ -54,6 +54,25 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         return AudioFormat(sampleRate: sampleRate, channelCount: Int(channelCount), sampleType: type, isInterleaved: isInterleaved)
     }
 
+    /// What a bus reports when there is no device behind it: 0 Hz, no channels (Apple's
+    /// initialisers refuse such a format, but hardware queries return it).
+    init(invalidHardwareFormat: Void) {
+        sampleRate = 0
+        channelCount = 0
+        commonFormat = .pcmFormatFloat32
+        isInterleaved = false
+    }
+
+    /// Whether rate and channel count describe real audio (a bus without a device reports 0 and 0).
+    var isValidForAudio: Bool { sampleRate > 0 && channelCount > 0 }
+
+    /// The format as settings keys, for `AVAudioFile(forWriting:settings:)` and the like.
+    public var settings: [String: Any] {
+        [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: sampleRate, AVNumberOfChannelsKey: Int(channelCount),
+         AVLinearPCMBitDepthKey: bytesPerSample * 8, AVLinearPCMIsFloatKey: commonFormat == .pcmFormatFloat32 || commonFormat == .pcmFormatFloat64,
+         AVLinearPCMIsNonInterleaved: !isInterleaved, AVLinearPCMIsBigEndianKey: false]
+    }
+
     public convenience init?(_ format: AudioFormat) {
         self.init(commonFormat: format.sampleType == .float32 ? .pcmFormatFloat32 : .pcmFormatInt16,
                   sampleRate: format.sampleRate, channels: AVAudioChannelCount(format.channelCount),
@@ -97,18 +116,5 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         case .otherFormat: type = "other"
         }
         return "<AVAudioFormat: \(channelCount) ch, \(Int(sampleRate)) Hz, \(type)\(isInterleaved ? ", interleaved" : ", deinterleaved")>"
-    }
-}
-
-/// A moment on an audio timeline: a sample time at a rate (host time is not modelled).
-public final class AVAudioTime: NSObject, @unchecked Sendable {
-    public let sampleTime: AVAudioFramePosition
-    public let sampleRate: Double
-    public let isSampleTimeValid: Bool
-
-    public init(sampleTime: AVAudioFramePosition, atRate sampleRate: Double) {
-        self.sampleTime = sampleTime
-        self.sampleRate = sampleRate
-        self.isSampleTimeValid = true
     }
 }

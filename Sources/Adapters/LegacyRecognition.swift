@@ -4,12 +4,22 @@ import Engines
 import Foundation
 import SpeechCore
 import SpeechReference
+import VirtualDevice
 
 // The SFSpeechRecognizer programming model on Linux, over any engine of the harness, so code
 // written for the legacy API runs here and can be compared with SpeechAnalyzer on the same audio.
 
 public enum SFSpeechRecognizerAuthorizationStatus: Int, Sendable {
     case notDetermined, denied, restricted, authorized
+
+    init(_ state: PermissionState) {
+        switch state {
+        case .notDetermined: self = .notDetermined
+        case .denied: self = .denied
+        case .restricted: self = .restricted
+        case .authorized: self = .authorized
+        }
+    }
 }
 
 public enum SFSpeechRecognitionTaskHint: Int, Sendable {
@@ -29,15 +39,27 @@ public final class SFTranscriptionSegment: NSObject, @unchecked Sendable {
     /// 0…1; 0 in partial results, as the legacy framework reports.
     public let confidence: Float
     public let alternativeSubstrings: [String]
+    private let analysis: VoiceAnalysisSource?
 
-    public init(substring: String, substringRange: NSRange, timestamp: TimeInterval, duration: TimeInterval,
-                confidence: Float, alternativeSubstrings: [String]) {
+    /// The segment's voice measures (final results only; Apple deprecated this in favour of the
+    /// result's `speechRecognitionMetadata`).
+    public var voiceAnalytics: SFVoiceAnalytics? { analysis?.analytics(from: timestamp, duration: duration) }
+
+    init(substring: String, substringRange: NSRange, timestamp: TimeInterval, duration: TimeInterval,
+         confidence: Float, alternativeSubstrings: [String], analysis: VoiceAnalysisSource?) {
         self.substring = substring
         self.substringRange = substringRange
         self.timestamp = timestamp
         self.duration = duration
         self.confidence = confidence
         self.alternativeSubstrings = alternativeSubstrings
+        self.analysis = analysis
+    }
+
+    public convenience init(substring: String, substringRange: NSRange, timestamp: TimeInterval, duration: TimeInterval,
+                confidence: Float, alternativeSubstrings: [String]) {
+        self.init(substring: substring, substringRange: substringRange, timestamp: timestamp, duration: duration,
+                  confidence: confidence, alternativeSubstrings: alternativeSubstrings, analysis: nil)
     }
 }
 
@@ -52,7 +74,8 @@ public final class SFTranscription: NSObject, @unchecked Sendable {
     }
 
     /// Words joined by spaces, each a segment.
-    convenience init(words: [RecognizedWord], origin: MediaTime, withConfidence: Bool, alternatives: [Int: [String]] = [:]) {
+    convenience init(words: [RecognizedWord], origin: MediaTime, withConfidence: Bool, alternatives: [Int: [String]] = [:],
+                     analysis: VoiceAnalysisSource? = nil) {
         var text = ""
         var segments: [SFTranscriptionSegment] = []
         for (index, word) in words.enumerated() {
@@ -62,7 +85,8 @@ public final class SFTranscription: NSObject, @unchecked Sendable {
             segments.append(SFTranscriptionSegment(
                 substring: word.text, substringRange: NSRange(location: location, length: word.text.utf16.count),
                 timestamp: (word.range.start - origin).seconds, duration: word.range.duration.seconds,
-                confidence: withConfidence ? Float(word.confidence ?? 0) : 0, alternativeSubstrings: alternatives[index] ?? []))
+                confidence: withConfidence ? Float(word.confidence ?? 0) : 0, alternativeSubstrings: alternatives[index] ?? [],
+                analysis: analysis))
         }
         self.init(formattedString: text, segments: segments)
     }
@@ -77,13 +101,17 @@ public final class SFSpeechRecognitionResult: NSObject, @unchecked Sendable {
     /// Harness extra (not in Apple's API): seconds of audio the engine had processed when this
     /// result was made, so a migration diff can place legacy partials on the audio timeline.
     public let processedAudioDuration: TimeInterval
+    /// Speaking rate, pauses and voice analytics of the speech; final results only, as Apple's.
+    public let speechRecognitionMetadata: SFSpeechRecognitionMetadata?
 
-    public init(transcriptions: [SFTranscription], isFinal: Bool, processedAudioDuration: TimeInterval = 0) {
+    public init(transcriptions: [SFTranscription], isFinal: Bool, processedAudioDuration: TimeInterval = 0,
+                speechRecognitionMetadata: SFSpeechRecognitionMetadata? = nil) {
         precondition(!transcriptions.isEmpty, "a result has at least one transcription")
         self.bestTranscription = transcriptions[0]
         self.transcriptions = transcriptions
         self.isFinal = isFinal
         self.processedAudioDuration = processedAudioDuration
+        self.speechRecognitionMetadata = speechRecognitionMetadata
     }
 }
 
@@ -207,6 +235,12 @@ public enum LegacyRecognitionError {
         NSError(domain: assistantDomain, code: 203, userInfo: [NSLocalizedDescriptionKey: "Retry: server request quota exceeded"])
     }
 
+    /// A request made without speech-recognition authorization. Apple does not document this
+    /// error; 1700 is the code users report when the system refuses a request.
+    public static var notAuthorized: NSError {
+        NSError(domain: assistantDomain, code: 1700, userInfo: [NSLocalizedDescriptionKey: "Speech recognition is not authorized"])
+    }
+
     public static func engineFailed(_ error: any Error) -> NSError {
         NSError(domain: assistantDomain, code: 1101, userInfo: [NSLocalizedDescriptionKey: "\(error)", NSUnderlyingErrorKey: error as NSError])
     }
@@ -244,11 +278,17 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
         return Set(tags.map { Locale(identifier: $0) })
     }
 
-    public static func authorizationStatus() -> SFSpeechRecognizerAuthorizationStatus { .authorized }
+    /// The configured authorization (`SPEECH_HARNESS_AUTHORIZATION`, `authorized` by default, or
+    /// `DeviceSettings.$override`), as the user's answer to a request leaves it.
+    public static func authorizationStatus() -> SFSpeechRecognizerAuthorizationStatus {
+        SFSpeechRecognizerAuthorizationStatus(PermissionLedger.current.speechAuthorization)
+    }
 
-    /// There is no privacy prompt on Linux: the handler is told `.authorized`.
+    /// There is no one to ask on Linux: a status not yet determined becomes `.authorized`, a
+    /// decided one is reported as it is. The handler runs on a background queue, as Apple's does.
     public static func requestAuthorization(_ handler: @escaping @Sendable (SFSpeechRecognizerAuthorizationStatus) -> Void) {
-        handler(.authorized)
+        let status = SFSpeechRecognizerAuthorizationStatus(PermissionLedger.current.requestSpeechAuthorization())
+        DispatchQueue.global().async { handler(status) }
     }
 
     public convenience init?() {

@@ -77,12 +77,19 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     private var alternatives: [Int: [String]] = [:]
     private var volatileWords: [RecognizedWord] = []
     private var lastPartial: [String] = []
+    /// The request's audio as the engine got it (mono), for voice analytics.
+    private var heardAudio: [Float] = []
+    private var heardRate: Double = 16_000
 
     private func drive() async {
         let engine = recognizer.engine
         let tag = recognizer.localeTag
         let limit = SFSpeechRecognizer.emulatesServerLimits && !request.requiresOnDeviceRecognition
             ? MediaTime(seconds: SFSpeechRecognizer.serverAudioLimit, preferredTimescale: 1_000) : nil
+        if SFSpeechRecognizer.authorizationStatus() != .authorized {
+            fail(LegacyRecognitionError.notAuthorized)
+            return
+        }
         if !request.requiresOnDeviceRecognition, let quota = recognizer.serverRequestQuota, !quota.take() {
             fail(LegacyRecognitionError.quotaExceeded)
             return
@@ -111,6 +118,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                         lock.withLock { reachedLimit = true }
                     }
                     if pcm.frameCount > 0 {
+                        hear(pcm)
                         let update = try await opened.accept(pcm, at: start)
                         end = start + pcm.duration
                         apply(update, processed: end)
@@ -122,6 +130,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                 for input in try converter.flush() {
                     guard let pcm = input.buffer.pcmBuffer, pcm.frameCount > 0 else { continue }
                     let start = input.bufferStartTime ?? end
+                    hear(pcm)
                     let update = try await opened.accept(pcm, at: start)
                     end = start + pcm.duration
                     apply(update, processed: end)
@@ -150,6 +159,11 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         }
     }
 
+    private func hear(_ pcm: PCMBuffer) {
+        heardRate = pcm.format.sampleRate
+        heardAudio += pcm.floatChannels.first ?? []
+    }
+
     private func apply(_ update: HypothesisUpdate, processed: MediaTime) {
         for segment in update.finalized {
             for (index, word) in segment.words.enumerated() {
@@ -169,7 +183,9 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     }
 
     private func makeResult(words: [RecognizedWord], isFinal: Bool, processed: MediaTime) -> SFSpeechRecognitionResult {
-        let best = SFTranscription(words: words, origin: .zero, withConfidence: isFinal, alternatives: isFinal ? alternatives : [:])
+        let analysis = isFinal ? VoiceAnalysisSource(samples: heardAudio, sampleRate: heardRate) : nil
+        let best = SFTranscription(words: words, origin: .zero, withConfidence: isFinal, alternatives: isFinal ? alternatives : [:],
+                                   analysis: analysis)
         var transcriptions = [best]
         if isFinal {
             // Other transcriptions: one word swapped for an alternative, in word order.
@@ -181,7 +197,12 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                 }
             }
         }
-        return SFSpeechRecognitionResult(transcriptions: transcriptions, isFinal: isFinal, processedAudioDuration: processed.seconds)
+        let metadata = analysis.map { analysis in
+            SFSpeechRecognitionMetadata(words: words.map { (($0.range.start).seconds, ($0.range.start + $0.range.duration).seconds) },
+                                        analysis: analysis)
+        }
+        return SFSpeechRecognitionResult(transcriptions: transcriptions, isFinal: isFinal, processedAudioDuration: processed.seconds,
+                                         speechRecognitionMetadata: metadata)
     }
 
     private func fail(_ error: NSError) {

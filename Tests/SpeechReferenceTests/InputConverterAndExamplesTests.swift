@@ -47,29 +47,10 @@ struct AnalyzerInputConverterTests {
 /// real corpus-style file on the scripted engine.
 @Suite("Apple-style examples", .isolatedResources)
 struct ExampleProgramTests {
-    static var binaries: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug")
-    }
-
-    func run(_ program: String, _ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = Self.binaries.appendingPathComponent(program)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
-
     @Test(arguments: ["example-perform-analysis", "example-file-transcription"],
           [(44_100.0, "real-looking 44.1 kHz file"), (16_000.0, "16 kHz file")])
     func examplePrintsTheScriptedTranscript(program: String, rate: (Double, String)) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binaries.appendingPathComponent(program).path) else {
+        guard PackageProgram.isBuilt(program) else {
             Issue.record("\(program) was not built; run swift build first")
             return
         }
@@ -84,7 +65,7 @@ struct ExampleProgramTests {
         let script = directory.appendingPathComponent("script.json")
         try Data(#"{"words":[{"text":"open","start":0.3,"end":0.7},{"text":"the","start":0.8,"end":0.9},{"text":"door","start":1.0,"end":1.4}]}"#.utf8)
             .write(to: script)
-        let (status, output) = try run(program, [audio.path], environment: [
+        let (status, output) = try PackageProgram.run(program, [audio.path], environment: [
             "SPEECH_HARNESS_ENGINE": "scripted", "SPEECH_HARNESS_SCRIPT": script.path,
             "SPEECH_HARNESS_ASSETS": directory.appendingPathComponent("assets").path, "LANG": "en_US.UTF-8",
         ])

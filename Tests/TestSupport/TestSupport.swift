@@ -95,3 +95,27 @@ public enum AudioIOBridge {
         try AudioFileWriter.writeMono(samples, sampleRate: sampleRate, to: path)
     }
 }
+
+/// The package's own programs, run as a user would: output and error merged, exit status.
+public enum PackageProgram {
+    public static var binaries: URL { URL(fileURLWithPath: SystemFixture.packageRoot).appendingPathComponent(".build/debug") }
+
+    public static func isBuilt(_ program: String) -> Bool {
+        FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent(program).path)
+    }
+
+    /// Runs `program` with `environment` added to this process's; returns its status and output.
+    public static func run(_ program: String, _ arguments: [String] = [], environment: [String: String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent(program)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}

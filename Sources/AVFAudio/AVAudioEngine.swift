@@ -1,0 +1,188 @@
+import Foundation
+import SpeechCore
+import VirtualDevice
+
+extension Notification.Name {
+    /// Posted (object: the engine) when the engine stops because its hardware changed; the
+    /// virtual microphone posts it when its recording has run out and it is set to stop
+    /// (`SPEECH_HARNESS_MICROPHONE_END`), as a device does when its input goes away.
+    public static let AVAudioEngineConfigurationChange = Notification.Name("AVAudioEngineConfigurationChangeNotification")
+}
+
+/// A graph of audio nodes with the microphone at its input. On Linux the microphone is the
+/// virtual one of `DeviceSettings` (read when the engine is made: `DeviceSettings.$override` in
+/// tests, else `SPEECH_HARNESS_MICROPHONE` and friends); nothing is played through the output.
+open class AVAudioEngine: NSObject, @unchecked Sendable {
+    private struct State {
+        var running = false
+        var inputNode: AVAudioInputNode?
+        var attached: Set<AVAudioNode> = []
+        /// node → the nodes its output feeds.
+        var connections: [ObjectIdentifier: [AVAudioNode]] = [:]
+        var capture: CaptureLoop?
+    }
+
+    private let device: DeviceSettings
+    private let permissions: PermissionLedger
+    private let state = Locked(State())
+    public let outputNode = AVAudioOutputNode()
+    public let mainMixerNode = AVAudioMixerNode()
+
+    public override init() {
+        device = DeviceSettings.current
+        permissions = PermissionLedger.current
+        super.init()
+        for node in [outputNode, mainMixerNode] as [AVAudioNode] {
+            node.engine = self
+            state.withLock { _ = $0.attached.insert(node) }
+        }
+        connect(mainMixerNode, to: outputNode, format: nil)
+    }
+
+    /// The microphone; made on first use, as Apple's engine enables input only once it is asked for.
+    open var inputNode: AVAudioInputNode {
+        state.withLock { state in
+            if let node = state.inputNode { return node }
+            let node = AVAudioInputNode(device: device)
+            node.engine = self
+            state.inputNode = node
+            state.attached.insert(node)
+            return node
+        }
+    }
+
+    open var isRunning: Bool { state.withLock { $0.running } }
+    open var attachedNodes: Set<AVAudioNode> { state.withLock { $0.attached } }
+
+    open func attach(_ node: AVAudioNode) {
+        node.engine = self
+        state.withLock { _ = $0.attached.insert(node) }
+    }
+
+    open func detach(_ node: AVAudioNode) {
+        state.withLock { state in
+            state.attached.remove(node)
+            state.connections[ObjectIdentifier(node)] = nil
+            for key in state.connections.keys { state.connections[key]?.removeAll { $0 === node } }
+        }
+    }
+
+    /// Connects `node1`'s output to `node2`'s input. A connection from the microphone must keep
+    /// the hardware sample rate, or the program terminates as it does on a device.
+    open func connect(_ node1: AVAudioNode, to node2: AVAudioNode, format: AVAudioFormat?) {
+        if let input = node1 as? AVAudioInputNode, let format {
+            let hardware = input.hardwareFormat
+            if !format.isValidForAudio || !hardware.isValidForAudio {
+                AVFAudioException.requiredConditionFailed("IsFormatSampleRateAndChannelCountValid(format)", hint: input.noDeviceHint)
+            }
+            if format.sampleRate != hardware.sampleRate {
+                AVFAudioException.requiredConditionFailed("format.sampleRate == hwFormat.sampleRate",
+                    hint: "the connection asks for \(format) but the input runs at \(hardware.sampleRate) Hz")
+            }
+        }
+        let carried = format ?? node1.outputFormat(forBus: 0)
+        node2.buses.withLock { $0.inputFormats[0] = carried }
+        if node2 is AVAudioMixerNode, node1 is AVAudioInputNode, node2.buses.withLock({ $0.outputFormats[0] }) == nil, carried.isValidForAudio {
+            node2.buses.withLock { $0.outputFormats[0] = AVAudioFormat(standardFormatWithSampleRate: carried.sampleRate, channels: 2)! }
+        }
+        if format != nil && !(node1 is AVAudioInputNode) { node1.buses.withLock { $0.outputFormats[0] = format } }
+        attach(node1)
+        attach(node2)
+        state.withLock { state in
+            var targets = state.connections[ObjectIdentifier(node1), default: []]
+            if !targets.contains(where: { $0 === node2 }) { targets.append(node2) }
+            state.connections[ObjectIdentifier(node1)] = targets
+        }
+    }
+
+    open func disconnectNodeOutput(_ node: AVAudioNode) {
+        state.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(node)) }
+    }
+
+    open func disconnectNodeInput(_ node: AVAudioNode) {
+        state.withLock { state in
+            for key in state.connections.keys { state.connections[key]?.removeAll { $0 === node } }
+        }
+    }
+
+    /// Allocates what starting needs (the microphone's recording is read at `start()`).
+    open func prepare() {}
+
+    /// Starts the microphone, if the program asked for it. Throws when a tap or connection needs
+    /// input and there is no input device (Core Audio's -10851, as users observe), or when the
+    /// virtual microphone's source cannot be read (the error names the file).
+    open func start() throws {
+        let input = state.withLock { $0.inputNode }
+        guard !isRunning else { return }
+        if let input, input.device.microphone.source == .none, usesInput(input) {
+            throw NSError(domain: AVFAudioErrorDomain, code: -10851, userInfo: [
+                NSLocalizedDescriptionKey: "The operation couldn’t be completed. (com.apple.coreaudio.avfaudio error -10851.) "
+                    + "There is no input device: \(input.noDeviceHint)"])
+        }
+        if let input, input.device.microphone.source != .none {
+            let loop = try state.withLock({ $0.capture }) ?? makeCapture(for: input)
+            state.withLock { $0.running = true; $0.capture = loop }
+            loop.start()
+        } else {
+            state.withLock { $0.running = true }
+        }
+    }
+
+    /// Pauses the microphone; `start()` resumes where it left off.
+    open func pause() { halt() }
+
+    /// Stops the microphone. Taps stay installed, as on Apple's platforms; sample times go on
+    /// from where they stopped when the engine starts again.
+    open func stop() { halt() }
+
+    /// Resets the nodes' processing state.
+    open func reset() {
+        for node in attachedNodes { node.reset() }
+    }
+
+    private func halt() {
+        let loop = state.withLock { state -> CaptureLoop? in
+            state.running = false
+            return state.capture
+        }
+        loop?.stop()
+    }
+
+    private func usesInput(_ input: AVAudioInputNode) -> Bool {
+        input.hasTaps || state.withLock { !($0.connections[ObjectIdentifier(input)] ?? []).isEmpty }
+    }
+
+    private func makeCapture(for input: AVAudioInputNode) throws -> CaptureLoop {
+        let mic = input.device.microphone
+        let recording = try MicrophoneRecording.load(mic.source, sampleRate: mic.sampleRate, channelCount: mic.channelCount)
+        let requested = input.requestedTapFrames ?? UInt32(mic.sampleRate * 0.1)
+        let muted = permissions.recordPermission != .authorized
+        return CaptureLoop(recording: recording, settings: mic, schedule: CaptureSchedule(sampleRate: mic.sampleRate, requestedFrames: requested),
+                           muted: muted, deliver: { [weak self] captured in self?.route(captured, from: input, sampleRate: mic.sampleRate) },
+                           ended: { [weak self] _ in self?.inputEnded() })
+    }
+
+    /// Delivers a microphone buffer to the input's tap and to every node downstream of it.
+    private func route(_ captured: CapturedBuffer, from input: AVAudioInputNode, sampleRate: Double) {
+        var seen: Set<ObjectIdentifier> = []
+        var pending: [AVAudioNode] = [input]
+        let connections = state.withLock { $0.connections }
+        while let node = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+            node.deliverToTap(captured, sampleRate: sampleRate)
+            pending += connections[ObjectIdentifier(node)] ?? []
+        }
+    }
+
+    private func inputEnded() {
+        state.withLock { $0.running = false }
+        NotificationCenter.default.post(name: .AVAudioEngineConfigurationChange, object: self)
+    }
+
+    /// A tap was installed or removed: the capture schedule is made for the first tap's size.
+    func tapsChanged() {
+        state.withLock { state in
+            if !state.running, state.capture?.nextSampleTime == 0 { state.capture = nil }
+        }
+    }
+}

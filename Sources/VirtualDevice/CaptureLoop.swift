@@ -1,0 +1,130 @@
+import Foundation
+import SpeechCore
+
+/// One tap buffer as the microphone captured it: samples per hardware channel, the position of
+/// its first sample, and the host time (nanoseconds) at that sample.
+public struct CapturedBuffer: Sendable {
+    public var channels: [[Float]]
+    public var sampleTime: Int64
+    public var hostTime: UInt64
+}
+
+/// The thread that plays the virtual microphone: it cuts the recording into tap buffers by the
+/// schedule, paces them (real time, or back to back on a virtual clock), and hands each one to
+/// `deliver` on its own thread, never on the cooperative pool.
+public final class CaptureLoop: @unchecked Sendable {
+    /// Why the loop ended on its own.
+    public enum Ending: Sendable { case sourceEnded }
+
+    private struct State {
+        var schedule: CaptureSchedule
+        var running = false
+        var thread: Thread?
+        var finished: DispatchSemaphore?
+    }
+
+    private let recording: MicrophoneRecording
+    private let settings: MicrophoneSettings
+    private let muted: Bool
+    private let deliver: @Sendable (CapturedBuffer) -> Void
+    private let ended: @Sendable (Ending) -> Void
+    private let state: Locked<State>
+    /// Host time of sample 0: the monotonic clock at the first start (real time), or 0 (fast).
+    private let hostOrigin: Locked<UInt64?> = Locked(nil)
+
+    /// `muted`: deliver silence whatever the source (microphone access denied).
+    public init(recording: MicrophoneRecording, settings: MicrophoneSettings, schedule: CaptureSchedule, muted: Bool,
+                deliver: @escaping @Sendable (CapturedBuffer) -> Void, ended: @escaping @Sendable (Ending) -> Void) {
+        self.recording = recording
+        self.settings = settings
+        self.muted = muted
+        self.deliver = deliver
+        self.ended = ended
+        self.state = Locked(State(schedule: schedule))
+    }
+
+    public var isRunning: Bool { state.withLock { $0.running } }
+    /// The first sample of the next buffer.
+    public var nextSampleTime: Int64 { state.withLock { $0.schedule.nextSampleTime } }
+
+    /// Starts (or resumes) delivery.
+    public func start() {
+        let finished = DispatchSemaphore(value: 0)
+        let started = state.withLock { state -> Bool in
+            guard !state.running else { return false }
+            state.running = true
+            state.finished = finished
+            return true
+        }
+        guard started else { return }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "SpeechHarness virtual microphone"
+        thread.threadDictionary[Self.threadKey] = ObjectIdentifier(self).hashValue
+        state.withLock { $0.thread = thread }
+        thread.start()
+    }
+
+    /// Stops delivery. Called from elsewhere it returns once the tap block will not be called
+    /// again; called from the tap block itself it returns at once and no further buffer follows.
+    public func stop() {
+        let finished = state.withLock { state -> DispatchSemaphore? in
+            guard state.running else { return nil }
+            state.running = false
+            return state.finished
+        }
+        guard let finished, !isOnLoopThread else { return }
+        finished.wait()
+    }
+
+    private static let threadKey = "SpeechHarness.CaptureLoop"
+    private var isOnLoopThread: Bool {
+        (Thread.current.threadDictionary[Self.threadKey] as? Int) == ObjectIdentifier(self).hashValue
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    private func run() {
+        let rate = settings.sampleRate
+        let realtime = settings.pacing == .realtime
+        let endFrame: Int64? = {
+            guard case .stopEngine(let silence) = settings.end else { return nil }
+            return Int64(recording.frameCount) + Int64((silence * rate).rounded())
+        }()
+        // Wall time (ns) that sample `resumeSample` corresponds to, for pacing after a pause.
+        let resumeWall = Self.monotonicNanoseconds()
+        let resumeSample = nextSampleTime
+        let origin = hostOrigin.withLock { origin -> UInt64 in
+            if let origin { return origin }
+            let value = realtime ? resumeWall &- UInt64(Double(resumeSample) / rate * 1e9) : 0
+            origin = value
+            return value
+        }
+        while true {
+            guard let range = state.withLock({ state -> Range<Int64>? in state.running ? state.schedule.next() : nil }) else { return }
+            if let endFrame, range.lowerBound >= endFrame {
+                state.withLock { $0.running = false }
+                ended(.sourceEnded)
+                return
+            }
+            if realtime {
+                let schedule = state.withLock { $0.schedule }
+                let due = resumeWall + UInt64((schedule.readySeconds(of: range) - schedule.seconds(at: resumeSample)) * 1e9)
+                let now = Self.monotonicNanoseconds()
+                if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
+                guard isRunning else { return }
+            }
+            let frames = Int(range.lowerBound)..<Int(range.upperBound)
+            let channels = muted ? Array(repeating: [Float](repeating: 0, count: frames.count), count: recording.channels.count)
+                : recording.frames(frames)
+            deliver(CapturedBuffer(channels: channels, sampleTime: range.lowerBound,
+                                   hostTime: origin &+ UInt64(Double(range.lowerBound) / rate * 1e9)))
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import SpeechCore
+
+/// A privacy permission as the user left it. The words are the Speech framework's; the record
+/// permission maps them onto AVFAudio's three states (`restricted` reads as denied there).
+public enum PermissionState: String, Sendable, CaseIterable {
+    case notDetermined, denied, restricted, authorized
+
+    /// Reads a setting: `authorized`/`granted`, `denied`, `restricted`, `notDetermined`/`undetermined`
+    /// (case-insensitive).
+    public init?(setting: String) {
+        switch setting.lowercased() {
+        case "authorized", "granted": self = .authorized
+        case "denied": self = .denied
+        case "restricted": self = .restricted
+        case "notdetermined", "undetermined": self = .notDetermined
+        default: return nil
+        }
+    }
+
+    /// What asking the user leaves: a state not yet determined is answered "allow" (there is no
+    /// one to ask in CI); a decided one stays as it is, as on a device.
+    public var afterRequest: PermissionState { self == .notDetermined ? .authorized : self }
+}
+
+/// The virtual microphone behind `AVAudioEngine.inputNode`: what it hears, in which hardware
+/// format, how fast it delivers, and what happens when its recording runs out.
+public struct MicrophoneSettings: Sendable, Hashable {
+    public enum Source: Sendable, Hashable {
+        /// An audio file (any format libsndfile reads), resampled to the hardware rate.
+        case file(path: String)
+        /// One utterance of a corpus manifest (`manifest.jsonl#id`).
+        case utterance(manifest: String, id: String)
+        /// A device that hears nothing.
+        case silence
+        /// No input device at all, as on a CI runner or a Mac mini without a microphone.
+        case none
+    }
+
+    public enum Pacing: String, Sendable, Hashable, CaseIterable {
+        /// One tap buffer per buffer duration of wall time, as a device delivers them.
+        case realtime
+        /// Each buffer as soon as the previous tap call returns; time stamps follow the samples.
+        case fast
+    }
+
+    /// What the microphone does once its recording has played out.
+    public enum SourceEnd: Sendable, Hashable {
+        /// Goes on delivering silence, as a real microphone does.
+        case silence
+        /// Delivers this many seconds of silence, then the engine stops and posts
+        /// `AVAudioEngineConfigurationChange`, as when the input device goes away.
+        case stopEngine(afterSilence: Double)
+    }
+
+    public var source: Source
+    /// The hardware format: an iPhone's built-in microphone reports 48 kHz mono Float32.
+    public var sampleRate: Double
+    public var channelCount: Int
+    public var pacing: Pacing
+    public var end: SourceEnd
+
+    public init(source: Source, sampleRate: Double = 48_000, channelCount: Int = 1, pacing: Pacing = .realtime,
+                end: SourceEnd = .silence) {
+        self.source = source
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.pacing = pacing
+        self.end = end
+    }
+}
+
+/// The simulated device an Apple-style program runs on: its microphone and the permissions the
+/// user gave. Chosen without touching the program: by `DeviceSettings.$override` in tests, else
+/// by the environment (see ``fromEnvironment(_:)``).
+public struct DeviceSettings: Sendable, Hashable {
+    public var microphone: MicrophoneSettings
+    /// Microphone access (`AVAudioSession.recordPermission`, `AVAudioApplication.recordPermission`).
+    public var recordPermission: PermissionState
+    /// Speech recognition (`SFSpeechRecognizer.authorizationStatus()`).
+    public var speechAuthorization: PermissionState
+
+    public init(microphone: MicrophoneSettings = MicrophoneSettings(source: .none), recordPermission: PermissionState = .authorized,
+                speechAuthorization: PermissionState = .authorized) {
+        self.microphone = microphone
+        self.recordPermission = recordPermission
+        self.speechAuthorization = speechAuthorization
+    }
+
+    /// Settings for code under test, in place of the environment: `DeviceSettings.$override.withValue(…) { … }`.
+    @TaskLocal public static var override: DeviceSettings?
+
+    /// The environment's names.
+    public enum Variable {
+        public static let microphone = "SPEECH_HARNESS_MICROPHONE"
+        public static let pacing = "SPEECH_HARNESS_MICROPHONE_PACING"
+        public static let end = "SPEECH_HARNESS_MICROPHONE_END"
+        public static let sampleRate = "SPEECH_HARNESS_MICROPHONE_RATE"
+        public static let channels = "SPEECH_HARNESS_MICROPHONE_CHANNELS"
+        public static let recordPermission = "SPEECH_HARNESS_RECORD_PERMISSION"
+        public static let authorization = "SPEECH_HARNESS_AUTHORIZATION"
+    }
+
+    /// Reads the settings from the environment. `SPEECH_HARNESS_MICROPHONE`: an audio file path,
+    /// `manifest.jsonl#id`, `silence` or `none` (the default: a machine without a microphone);
+    /// `…_PACING`: `realtime` (default) or `fast`; `…_END`: `silence` (default), `stop`, or seconds
+    /// of silence before the engine stops; `…_RATE` (48000) and `…_CHANNELS` (1); the permissions
+    /// `SPEECH_HARNESS_RECORD_PERMISSION` and `SPEECH_HARNESS_AUTHORIZATION` (`authorized` by default).
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(DeviceSettingsError) -> DeviceSettings {
+        func value(_ name: String) -> String? {
+            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            return text
+        }
+        func permission(_ name: String) throws(DeviceSettingsError) -> PermissionState {
+            guard let text = value(name) else { return .authorized }
+            guard let state = PermissionState(setting: text) else {
+                throw DeviceSettingsError(variable: name, value: text, expected: "authorized, denied, restricted or notDetermined")
+            }
+            return state
+        }
+        var microphone = MicrophoneSettings(source: .none)
+        if let text = value(Variable.microphone) { microphone.source = source(text) }
+        if let text = value(Variable.pacing) {
+            guard let pacing = MicrophoneSettings.Pacing(rawValue: text.lowercased()) else {
+                throw DeviceSettingsError(variable: Variable.pacing, value: text, expected: "realtime or fast")
+            }
+            microphone.pacing = pacing
+        }
+        if let text = value(Variable.end) {
+            switch text.lowercased() {
+            case "silence": microphone.end = .silence
+            case "stop": microphone.end = .stopEngine(afterSilence: 0)
+            default:
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                    throw DeviceSettingsError(variable: Variable.end, value: text, expected: "silence, stop, or seconds of silence before stopping")
+                }
+                microphone.end = .stopEngine(afterSilence: seconds)
+            }
+        }
+        if let text = value(Variable.sampleRate) {
+            guard let rate = Double(text), rate >= 8_000, rate <= 192_000 else {
+                throw DeviceSettingsError(variable: Variable.sampleRate, value: text, expected: "a sample rate from 8000 to 192000 Hz")
+            }
+            microphone.sampleRate = rate
+        }
+        if let text = value(Variable.channels) {
+            guard let channels = Int(text), (1...8).contains(channels) else {
+                throw DeviceSettingsError(variable: Variable.channels, value: text, expected: "a channel count from 1 to 8")
+            }
+            microphone.channelCount = channels
+        }
+        return DeviceSettings(microphone: microphone, recordPermission: try permission(Variable.recordPermission),
+                              speechAuthorization: try permission(Variable.authorization))
+    }
+
+    /// `silence`, `none`, `manifest.jsonl#id`, or a file path.
+    public static func source(_ text: String) -> MicrophoneSettings.Source {
+        switch text.lowercased() {
+        case "silence": return .silence
+        case "none": return .none
+        default:
+            if let hash = text.lastIndex(of: "#"), text[..<hash].hasSuffix(".jsonl") || text[..<hash].hasSuffix(".json") {
+                return .utterance(manifest: String(text[..<hash]), id: String(text[text.index(after: hash)...]))
+            }
+            return .file(path: text)
+        }
+    }
+
+    /// The override, else the environment. A malformed variable stops the program with a message
+    /// naming it: the Apple API that reads these settings cannot throw, and guessing would hide it.
+    public static var current: DeviceSettings {
+        if let override { return override }
+        do {
+            return try fromEnvironment()
+        } catch {
+            FileHandle.standardError.write(Data("speech-harness: \(error)\n".utf8))
+            exit(2)
+        }
+    }
+}
+
+/// An environment variable of the simulated device that does not hold a value it can take.
+public struct DeviceSettingsError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var variable: String
+    public var value: String
+    public var expected: String
+
+    public var description: String { "\(variable)='\(value)': expected \(expected)" }
+}
+
+/// Permissions the running program has asked for: a request moves a state not yet determined to
+/// the user's answer for the rest of the process, as the system remembers it on a device. Tests
+/// that must not see each other's answers give each their own ledger through `$current`.
+public final class PermissionLedger: Sendable {
+    private struct Answers {
+        var record: PermissionState?
+        var speech: PermissionState?
+    }
+
+    private let answers = Locked(Answers())
+
+    public init() {}
+
+    /// The process's ledger.
+    public static let process = PermissionLedger()
+    @TaskLocal public static var current: PermissionLedger = .process
+
+    /// The record permission now.
+    public var recordPermission: PermissionState {
+        answers.withLock { $0.record } ?? DeviceSettings.current.recordPermission
+    }
+
+    /// Asks for microphone access; returns the answer.
+    public func requestRecordPermission() -> PermissionState {
+        let state = recordPermission.afterRequest
+        answers.withLock { $0.record = state }
+        return state
+    }
+
+    /// The speech-recognition authorization now.
+    public var speechAuthorization: PermissionState {
+        answers.withLock { $0.speech } ?? DeviceSettings.current.speechAuthorization
+    }
+
+    /// Asks for speech recognition; returns the answer.
+    public func requestSpeechAuthorization() -> PermissionState {
+        let state = speechAuthorization.afterRequest
+        answers.withLock { $0.speech = state }
+        return state
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The live example programs (AVAudioSession, an AVAudioEngine tap, the legacy buffer request or
+/// SpeechAnalyzer) on the virtual microphone playing a real recording, with real engines.
+@Suite("Live examples on the virtual microphone", .serialized)
+struct LiveExampleTests {
+    /// LibriVox read speech shipped by pocketsphinx-testdata: "he might even have been made amiable himself".
+    static let recording = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
+
+    static func environment(_ engine: String, microphone: String = recording, extra: [String: String] = [:]) -> [String: String] {
+        ["SPEECH_HARNESS_ENGINE": engine, "SPEECH_HARNESS_MICROPHONE": microphone, "SPEECH_HARNESS_MICROPHONE_PACING": "fast",
+         "SPEECH_HARNESS_MICROPHONE_END": "1", "SPEECH_HARNESS_ROOT": SystemFixture.packageRoot, "LANG": "en_US.UTF-8"]
+            .merging(extra) { $1 }
+    }
+
+    static func finalLine(_ output: String) -> String {
+        output.split(separator: "\n").last { $0.hasPrefix("final: ") }.map { String($0.dropFirst(7)).lowercased() } ?? ""
+    }
+
+    @Test(arguments: ["example-live-dictation", "example-live-analyzer"], ["pocketsphinx", "whisper"])
+    func theSpokenWordsArePrinted(program: String, engine: String) throws {
+        guard SystemFixture.available(Self.recording), PackageProgram.isBuilt(program) else { return }
+        let (status, output) = try PackageProgram.run(program, environment: Self.environment(engine))
+        #expect(status == 0, "\(output)")
+        #expect(Self.finalLine(output).hasPrefix("he might even have been made"), "\(output)")
+        if program == "example-live-dictation" {
+            // The legacy result's metadata, measured from the words and the audio.
+            #expect(output.contains("metadata: ") && output.contains("voice analytics: "), "\(output)")
+        }
+    }
+
+    @Test func deniedMicrophoneAccessIsTheAppsDeniedPath() throws {
+        guard PackageProgram.isBuilt("example-live-dictation") else { return }
+        let (status, output) = try PackageProgram.run("example-live-dictation", environment: Self.environment(
+            "scripted", extra: ["SPEECH_HARNESS_RECORD_PERMISSION": "denied"]))
+        #expect(status == 1)
+        #expect(output.contains("microphone access denied"))
+    }
+
+    @Test func deniedSpeechRecognitionIsTheAppsDeniedPath() throws {
+        guard PackageProgram.isBuilt("example-live-dictation") else { return }
+        let (status, output) = try PackageProgram.run("example-live-dictation", environment: Self.environment(
+            "scripted", extra: ["SPEECH_HARNESS_AUTHORIZATION": "restricted"]))
+        #expect(status == 1)
+        #expect(output.contains("speech recognition not authorized: restricted"))
+    }
+
+    @Test func aMachineWithoutMicrophoneStopsTheAppAsADeviceWould() throws {
+        guard PackageProgram.isBuilt("example-live-analyzer") else { return }
+        let (status, output) = try PackageProgram.run("example-live-analyzer", environment: Self.environment("scripted", microphone: "none"))
+        #expect(status != 0)
+        #expect(output.contains("required condition is false: IsFormatSampleRateAndChannelCountValid(format)"), "\(output)")
+    }
+}
