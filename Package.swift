@@ -1,22 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Apple's module names, for compiling Apple-style code on Linux. Offered on Linux only, where they
-/// cannot clash with the real frameworks.
-#if os(Linux)
+/// Apple's module names: on Linux the stand-ins that let Apple-style code compile and run, and
+/// `SpeechHarnessTesting` with the test helpers. On Apple platforms (below) the same products
+/// are thin pass-throughs, so one dependency line works on a developer's Mac and on Linux CI.
 let appleNamedProducts: [Product] = [
     .library(name: "Speech", targets: ["Speech"]),
     .library(name: "CoreMedia", targets: ["CoreMedia"]),
     .library(name: "AVFAudio", targets: ["AVFAudio"]),
     .library(name: "AVFoundation", targets: ["AVFoundation"]),
+    .library(name: "SpeechHarnessTesting", targets: ["SpeechHarnessTesting"]),
 ]
-#else
-let appleNamedProducts: [Product] = []
-#endif
 
 /// SpeechHarness: a Linux reference of Apple's SpeechAnalyzer semantics, pluggable speech engines,
 /// a conformance suite and benchmarks. C libraries come from Debian through pkg-config.
-let package = Package(
+let linuxPackage = Package(
     name: "SpeechHarness",
     products: [
         .library(name: "SpeechCore", targets: ["SpeechCore"]),
@@ -88,6 +86,9 @@ let package = Package(
         .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
 
         // Helpers shared by the test targets.
+        // What test code needs from the harness (virtual device, engine selection, scripted engine).
+        .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines"]),
+
         .target(name: "TestSupport", dependencies: ["SpeechReference", "AudioIO"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
@@ -111,3 +112,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// On Apple platforms the products add nothing: `import Speech` and `import AVFoundation` reach
+/// Apple's frameworks, and `SpeechHarnessTesting` is empty (guard its use with `#if os(Linux)`).
+let applePackage = Package(
+    name: "SpeechHarness",
+    products: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
+        .library(name: $0, targets: ["ApplePlatforms\($0)"])
+    },
+    targets: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
+        .target(name: "ApplePlatforms\($0)", path: "Sources/ApplePlatforms/\($0)")
+    }
+)
+
+#if os(Linux)
+let package = linuxPackage
+#else
+let package = applePackage
+#endif

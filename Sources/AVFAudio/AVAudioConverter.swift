@@ -73,6 +73,7 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
     }
 
     /// Pulls input from `inputBlock` as needed and fills `outputBuffer` (up to its capacity).
+    @discardableResult
     public func convert(to outputBuffer: AVAudioPCMBuffer, error outError: NSErrorPointer,
                         withInputFrom inputBlock: AVAudioConverterInputBlock) -> AVAudioConverterOutputStatus {
         outputBuffer.frameLength = 0

@@ -1,0 +1,1 @@
+// On Apple platforms the product "CoreMedia" adds nothing: `import CoreMedia` reaches Apple's framework.
