@@ -14,7 +14,8 @@ let appleNamedProducts: [Product] = [
 
 /// SpeechHarness: a Linux reference of Apple's SpeechAnalyzer semantics, pluggable speech engines,
 /// a conformance suite and benchmarks. C libraries come from Debian through pkg-config.
-let linuxPackage = Package(
+#if os(Linux)
+let package = Package(
     name: "SpeechHarness",
     products: [
         .library(name: "SpeechCore", targets: ["SpeechCore"]),
@@ -67,7 +68,7 @@ let linuxPackage = Package(
         // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
         .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "Conformance", "MigrationLint", "MigrationDiff", "CLibXML2"], resources: [.copy("junit.xsd")]),
         // Declarative conformance scenarios, tied to documented clauses, and their runner.
-        .target(name: "Conformance", dependencies: ["SpeechCore", "AVFAudio", "CoreMedia", "Engines", "SpeechReference"],
+        .target(name: "Conformance", dependencies: ["SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "Engines", "SpeechReference", "Adapters", "VirtualDevice"],
                 resources: [.copy("Scenarios"), .copy("clauses.json")]),
         // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
         .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
@@ -113,9 +114,10 @@ let linuxPackage = Package(
     swiftLanguageModes: [.v6]
 )
 
+#else
 /// On Apple platforms the products add nothing: `import Speech` and `import AVFoundation` reach
 /// Apple's frameworks, and `SpeechHarnessTesting` is empty (guard its use with `#if os(Linux)`).
-let applePackage = Package(
+let package = Package(
     name: "SpeechHarness",
     products: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
         .library(name: $0, targets: ["ApplePlatforms\($0)"])
@@ -124,9 +126,4 @@ let applePackage = Package(
         .target(name: "ApplePlatforms\($0)", path: "Sources/ApplePlatforms/\($0)")
     }
 )
-
-#if os(Linux)
-let package = linuxPackage
-#else
-let package = applePackage
 #endif
