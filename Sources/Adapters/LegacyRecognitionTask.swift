@@ -1,5 +1,6 @@
 import AVFAudio
 import CoreMedia
+import DSP
 import Engines
 import Foundation
 import SpeechCore
@@ -159,9 +160,21 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Keeps the audio for voice analytics, moves the task to running, and tells the delegate
+    /// when speech is first heard: a voiced 40 ms window (the DSP pitch tracker), as Apple's
+    /// detector hears speech before any words are recognised.
     private func hear(_ pcm: PCMBuffer) {
         heardRate = pcm.format.sampleRate
-        heardAudio += pcm.floatChannels.first ?? []
+        let samples = pcm.floatChannels.first ?? []
+        heardAudio += samples
+        let window = Int(heardRate * VoiceAnalyzer.windowDuration)
+        var voiced = false
+        if !lock.withLock({ machine.detectedSpeech }), samples.count >= window {
+            let start = (samples.count - window) / 2
+            let frame = VoiceAnalyzer.measure(samples[start..<(start + window)], sampleRate: heardRate)
+            voiced = frame.pitchHz > 0 && frame.voicing > 0.7
+        }
+        deliver(lock.withLock { machine.processedAudio(heardWords: voiced) }, result: nil)
     }
 
     private func apply(_ update: HypothesisUpdate, processed: MediaTime) {

@@ -99,6 +99,15 @@ public struct Scenario: Codable, Sendable, Hashable {
     /// recognisedWords: words heard in the generated audio, which only the scripted engine has);
     /// backends without them skip it with the reason.
     public var requires: [String]?
+    /// Real speech for the scenario: digit names said by Allison (asterisk-core-sounds-en); the
+    /// scripted engine is given the same words at their times.
+    public var speech: [String]?
+    /// The legacy `SFSpeechRecognizer` run this scenario makes instead of analyzer steps.
+    public var legacy: LegacyRun?
+    public var legacyExpect: LegacyExpectations?
+    /// The live capture run (virtual microphone → tap → converter → analyzer) instead of steps.
+    public var capture: CaptureRun?
+    public var captureExpect: CaptureExpectations?
     public var steps: [Step]
     public var expect: Expectations
     /// Expectations that hold on the scripted engine only (e.g. `finalText`).
