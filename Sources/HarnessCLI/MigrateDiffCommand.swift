@@ -19,7 +19,8 @@ enum MigrateDiffCommand {
                 OptionSpec(name: "server-requests", value: nil, help: "Legacy requests as server requests (one-minute limit emulated); default on-device."),
                 OptionSpec(name: "fast-results", value: nil, help: "The analyzer side also asks for .fastResults (default: .volatileResults only)."),
                 OptionSpec(name: "time-tolerance", value: "s", help: "Word time shift still counted as the same (default 0.05)."),
-                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per utterance, failing when the two differ."),
+                OptionSpec(name: "gates", value: "file", help: "Bounds on expected differences: the file's 'migrateDiff' list, e.g. [{\"metric\": \"finalDelay\", \"max\": 0.5}]."),
+                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per utterance, failing on a difference a user would notice or a breached gate."),
                 OptionSpec(name: "markdown", value: "file", help: "Write a Markdown summary here."),
                 OptionSpec(name: "json", value: "file", help: "Write every trace and diff as JSON here."),
             ],
@@ -27,8 +28,11 @@ enum MigrateDiffCommand {
             details: """
             Compared per utterance: final transcripts (aligned, legacy as the reference), word times, display \
             updates and revisions of shown text, the order of partial/final/error events, and behaviours one side \
-            has alone (the emulated one-minute limit, 'no speech detected'). Exit status: 0 the two agree on every \
-            utterance, 1 something differs or could not be run, 2 usage error.
+            has alone (the emulated one-minute limit, 'no speech detected'). Differences a user would notice (other \
+            final words, an error on one side, a lost tail, the one-minute cut) fail; the new API's documented ones \
+            (earlier finals, fewer revisions, another update cadence, moved word times: metrics finalDelay, \
+            extraRevisions, extraUpdates, maximumTimeShift) pass with their figures unless --gates bounds them. \
+            Exit status: 0 nothing fails, 1 something fails or could not be run, 2 usage error.
             """),
     ]
 
@@ -66,13 +70,15 @@ enum MigrateDiffCommand {
         }
         let (diffs, failures) = try outcome.get()
         problems += failures
-        let summary = MigrationSummary(engine: id, manifest: manifest, utterances: diffs, problems: problems)
+        let gates = try arguments.value("gates").map { path in try MigrationGate.load(path: path) } ?? []
+        let summary = MigrationSummary(engine: id, manifest: manifest, utterances: diffs, problems: problems, gates: gates)
         for diff in diffs where !diff.isSame {
-            console.out("DIFF \(diff.id): \(diff.differences.joined(separator: "; "))")
+            let failures = summary.failures(diff)
+            console.out("\(failures.isEmpty ? "EXPECTED" : "DIFF") \(diff.id): \((failures + diff.expected).joined(separator: "; "))")
         }
         for problem in problems { console.err("speech-harness migrate diff: \(problem)") }
         let updates = summary.meanUpdates
-        console.out("\(diffs.count) utterances on \(id): \(summary.differing) differ; final words S/D/I \(summary.transcript.substitutions)/\(summary.transcript.deletions)/\(summary.transcript.insertions) of \(summary.transcript.referenceLength); "
+        console.out("\(diffs.count) utterances on \(id): \(summary.failing) fail, \(summary.differing - summary.noticeablyDiffering) differ only as the new API is expected to; final words S/D/I \(summary.transcript.substitutions)/\(summary.transcript.deletions)/\(summary.transcript.insertions) of \(summary.transcript.referenceLength); "
                     + "display updates per utterance legacy \(String(format: "%.1f", updates.legacy)), analyzer \(String(format: "%.1f", updates.analyzer))"
                     + (problems.isEmpty ? "" : "; \(problems.count) problems"))
         if let junit = arguments.value("junit") {
@@ -88,6 +94,6 @@ enum MigrateDiffCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
         }
-        return summary.differing == 0 && problems.isEmpty ? 0 : 1
+        return summary.failing == 0 && problems.isEmpty ? 0 : 1
     }
 }

@@ -96,6 +96,9 @@ public struct APITrace: Codable, Sendable, Hashable {
         return parts.map { $0.1 == 1 ? $0.0.rawValue : "\($0.0.rawValue)×\($0.1)" }.joined(separator: " ")
     }
 
+    /// Seconds of audio processed when the last final result came; nil without one.
+    public var lastFinalAudioTime: Double? { events.last { $0.kind == .final }?.audioTime }
+
     /// Final events made before the last of the audio had been processed.
     public var finalsBeforeEndOfAudio: Int {
         events.filter { $0.kind == .final && $0.audioTime < audioSeconds - 1e-6 }.count

@@ -14,10 +14,21 @@ public struct UtteranceDiff: Codable, Sendable, Hashable {
     public var matchedWords: Int
     public var meanStartShift: Double?
     public var maximumTimeShift: Double?
-    /// What differs, one line each (empty: the app would see the same thing).
-    public var differences: [String]
+    /// Differences a user would notice: other final words, an error on one side only, a lost or
+    /// truncated tail, the legacy one-minute cut. Each fails the utterance.
+    public var noticeable: [String]
+    /// Differences the new API is documented to have (finals at endpoints, fewer revisions,
+    /// another update cadence, moved word times), with their figures. They pass unless a gate
+    /// bounds them.
+    public var expected: [String]
+    /// When the last final result came, analyzer minus legacy, in seconds of audio (negative:
+    /// the analyzer finished sooner); nil when a side has no final result.
+    public var finalDelay: Double?
 
+    /// Every difference, noticeable first.
+    public var differences: [String] { noticeable + expected }
     public var isSame: Bool { differences.isEmpty }
+    public var changesWhatUsersSee: Bool { !noticeable.isEmpty }
 }
 
 /// Compares two traces of the same utterance. Pure: no engines, no files.
@@ -37,33 +48,42 @@ public enum MigrationComparison {
             }
         }
         let maximumShift = shifts.map { max(abs($0.start), abs($0.end)) }.max()
-        var differences: [String] = []
+        var noticeable: [String] = [], expected: [String] = []
         let counts = alignment.counts
         if counts.errors > 0 {
-            differences.append("final transcript differs: \(counts.substitutions) substituted, \(counts.deletions) only in legacy, \(counts.insertions) only in analyzer")
-        }
-        if let maximumShift, maximumShift > timeTolerance {
-            differences.append("word times move by up to \(format(maximumShift)) s (tolerance \(format(timeTolerance)) s)")
+            noticeable.append("final transcript differs: \(counts.substitutions) substituted, \(counts.deletions) only in legacy, \(counts.insertions) only in analyzer")
+            let lostTail = alignment.steps.reversed().prefix { if case .deletion = $0 { return true } else { return false } }.count
+            if lostTail > 0 {
+                noticeable.append("lost or truncated tail: the analyzer's final text lacks the last \(lostTail) legacy word\(lostTail == 1 ? "" : "s")")
+            }
         }
         switch (legacy.error, analyzer.error) {
-        case (let l?, nil): differences.append("only legacy fails: \(l)")
-        case (nil, let a?): differences.append("only the analyzer fails: \(a)")
-        case (let l?, let a?) where l != a: differences.append("both fail, differently: legacy \(l); analyzer \(a)")
+        case (let l?, nil): noticeable.append("only legacy fails: \(l)")
+        case (nil, let a?): noticeable.append("only the analyzer fails: \(a)")
+        case (let l?, let a?) where l != a: noticeable.append("both fail, differently: legacy \(l); analyzer \(a)")
         default: break
         }
+        for note in legacy.notes { noticeable.append("legacy only: \(note)") }
+        for note in analyzer.notes { noticeable.append("analyzer only: \(note)") }
+        if let maximumShift, maximumShift > timeTolerance {
+            expected.append("word times move by up to \(format(maximumShift)) s (tolerance \(format(timeTolerance)) s)")
+        }
         if (legacy.finalsBeforeEndOfAudio == 0) != (analyzer.finalsBeforeEndOfAudio == 0) {
-            differences.append("final results before the end of audio: legacy \(legacy.finalsBeforeEndOfAudio), analyzer \(analyzer.finalsBeforeEndOfAudio)")
+            expected.append("final results before the end of audio: legacy \(legacy.finalsBeforeEndOfAudio), analyzer \(analyzer.finalsBeforeEndOfAudio)")
         }
         if (legacy.revisions == 0) != (analyzer.revisions == 0) {
-            differences.append("revised partial text: legacy \(legacy.revisions) times, analyzer \(analyzer.revisions) times")
+            expected.append("revised partial text: legacy \(legacy.revisions) times, analyzer \(analyzer.revisions) times")
         }
-        for note in legacy.notes { differences.append("legacy only: \(note)") }
-        for note in analyzer.notes { differences.append("analyzer only: \(note)") }
+        let (legacyUpdates, analyzerUpdates) = (legacy.displayUpdates.count, analyzer.displayUpdates.count)
+        if max(legacyUpdates, analyzerUpdates) >= 2 * max(1, min(legacyUpdates, analyzerUpdates)) {
+            expected.append("update cadence: legacy \(legacyUpdates) display updates, analyzer \(analyzerUpdates)")
+        }
+        let finalDelay = analyzer.lastFinalAudioTime.flatMap { a in legacy.lastFinalAudioTime.map { a - $0 } }
         return UtteranceDiff(
             id: id, audioSeconds: max(legacy.audioSeconds, analyzer.audioSeconds), legacy: legacy, analyzer: analyzer,
             transcript: counts, alignment: alignment.pralign, matchedWords: shifts.count,
             meanStartShift: shifts.isEmpty ? nil : shifts.map(\.start).reduce(0, +) / Double(shifts.count),
-            maximumTimeShift: maximumShift, differences: differences)
+            maximumTimeShift: maximumShift, noticeable: noticeable, expected: expected, finalDelay: finalDelay)
     }
 
     static func format(_ seconds: Double) -> String {
@@ -78,14 +98,26 @@ public struct MigrationSummary: Codable, Sendable {
     public var utterances: [UtteranceDiff]
     /// Utterances that could not be run at all (audio unreadable, engine unavailable), with why.
     public var problems: [String]
+    /// Bounds on expected differences (from a gates file's `migrateDiff` key).
+    public var gates: [MigrationGate]
 
-    public init(engine: String, manifest: String, utterances: [UtteranceDiff], problems: [String]) {
+    public init(engine: String, manifest: String, utterances: [UtteranceDiff], problems: [String], gates: [MigrationGate] = []) {
         self.engine = engine
         self.manifest = manifest
         self.utterances = utterances
         self.problems = problems
+        self.gates = gates
     }
 
+    /// Why an utterance fails: its noticeable differences, then the gates it breaches.
+    public func failures(_ diff: UtteranceDiff) -> [String] { diff.noticeable + MigrationGate.breaches(gates, diff) }
+
+    /// Utterances whose difference a user would notice.
+    public var noticeablyDiffering: Int { utterances.filter(\.changesWhatUsersSee).count }
+
+    /// Utterances that fail: a difference a user would notice, or a breached gate.
+    public var failing: Int { utterances.filter { !failures($0).isEmpty }.count }
+    /// Utterances with any difference, expected ones included.
     public var differing: Int { utterances.filter { !$0.isSame }.count }
     /// Pooled word disagreement between the two finals (legacy as the reference).
     public var transcript: ErrorCounts { utterances.reduce(ErrorCounts()) { $0 + $1.transcript } }

@@ -17,8 +17,11 @@ public enum MigrationReport {
             if let shift = diff.maximumTimeShift { properties.append(("maximumTimeShift", seconds(shift))) }
             if let interval = diff.legacy.meanUpdateInterval { properties.append(("legacyUpdateInterval", seconds(interval))) }
             if let interval = diff.analyzer.meanUpdateInterval { properties.append(("analyzerUpdateInterval", seconds(interval))) }
-            let outcome: JUnitReport.Outcome = diff.isSame ? .passed
-                : .failure(message: diff.differences[0], details: diff.differences.joined(separator: "\n") + "\n\n" + diff.alignment)
+            if let delay = diff.finalDelay { properties.append(("finalDelay", seconds(delay))) }
+            if !diff.expected.isEmpty { properties.append(("expectedDifferences", diff.expected.joined(separator: "; "))) }
+            let failures = summary.failures(diff)
+            let outcome: JUnitReport.Outcome = failures.isEmpty ? .passed
+                : .failure(message: failures[0], details: (failures + diff.expected).joined(separator: "\n") + "\n\n" + diff.alignment)
             return JUnitReport.Case(classname: classname, name: diff.id, seconds: 0, properties: properties, outcome: outcome,
                                     systemOut: "legacy:   \(diff.legacy.eventOrder)\nanalyzer: \(diff.analyzer.eventOrder)")
         }
@@ -33,9 +36,15 @@ public enum MigrationReport {
         let md = BenchReports.md
         let transcript = summary.transcript
         let updates = summary.meanUpdates, revisions = summary.revisions
+        let gated = summary.gates.isEmpty ? "" : " or beyond a gate"
+        let expectedOnly = summary.differing - summary.noticeablyDiffering
+        let manifestName = summary.manifest.replacingOccurrences(of: "`", with: "'")
+        let counts: String = "Manifest `\(manifestName)` · \(summary.utterances.count) utterances · \(summary.failing) with differences a user "
+            + "would notice\(gated) · \(expectedOnly) with only the new API's expected differences"
+            + (summary.problems.isEmpty ? "" : " · \(summary.problems.count) could not be run")
         var lines = [
             "## Migration diff: SFSpeechRecognizer vs SpeechAnalyzer on \(md(summary.engine))", "",
-            "Manifest `\(summary.manifest.replacingOccurrences(of: "`", with: "'"))` · \(summary.utterances.count) utterances · \(summary.differing) differ"
+            counts
                 + (summary.problems.isEmpty ? "" : " · \(summary.problems.count) could not be run"), "",
             "| | legacy API | SpeechAnalyzer |", "| --- | --- | --- |",
             "| display updates per utterance (mean) | \(format(updates.legacy, 1)) | \(format(updates.analyzer, 1)) |",
@@ -48,14 +57,19 @@ public enum MigrationReport {
                 + "\(transcript.insertions) only in the analyzer, of \(transcript.referenceLength) legacy words"
                 + (summary.maximumTimeShift.map { "; word times move by at most \(seconds($0)) s" } ?? "") + ".",
         ]
-        if !summary.differenceKinds.isEmpty {
-            lines += ["", "| difference | utterances |", "| --- | ---: |"] + summary.differenceKinds.map { "| \(md($0.kind)) | \($0.count) |" }
+        let failing = summary.utterances.filter { !summary.failures($0).isEmpty }
+        if !failing.isEmpty {
+            lines += ["", "### Changes a user would notice", "", "| utterance | legacy final | analyzer final | what changes |", "| --- | --- | --- | --- |"]
+            lines += failing.prefix(100).map { "| \(md($0.id)) | \(md($0.legacy.finalText)) | \(md($0.analyzer.finalText)) | \(md(summary.failures($0).joined(separator: "; "))) |" }
+            if failing.count > 100 { lines += ["", "\(failing.count - 100) more in the JUnit file."] }
         }
-        let differing = summary.utterances.filter { !$0.isSame }
-        if !differing.isEmpty {
-            lines += ["", "| utterance | legacy final | analyzer final | what differs |", "| --- | --- | --- | --- |"]
-            lines += differing.prefix(100).map { "| \(md($0.id)) | \(md($0.legacy.finalText)) | \(md($0.analyzer.finalText)) | \(md($0.differences.joined(separator: "; "))) |" }
-            if differing.count > 100 { lines += ["", "\(differing.count - 100) more in the JUnit file."] }
+        if !summary.differenceKinds.isEmpty {
+            lines += ["", "### Every kind of difference", "", "| difference | utterances |", "| --- | ---: |"] + summary.differenceKinds.map { "| \(md($0.kind)) | \($0.count) |" }
+        }
+        let delays = summary.utterances.compactMap(\.finalDelay).sorted()
+        if !delays.isEmpty {
+            lines += ["", "Expected differences of the new API pass unless a gate bounds them (`migrateDiff` in a gates file). "
+                      + "Last final result, analyzer minus legacy: median \(seconds(delays[delays.count / 2])) s, latest \(seconds(delays.last!)) s of audio."]
         }
         if !summary.problems.isEmpty {
             lines += ["", "**Could not be run**", ""] + summary.problems.prefix(50).map { "- " + md($0) }

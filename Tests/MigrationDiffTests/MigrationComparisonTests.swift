@@ -1,5 +1,6 @@
 import MigrationDiff
 import Testing
+import TestSupport
 
 /// The comparison on constructed traces: every kind of difference, and none when the app would
 /// see the same thing.
@@ -40,16 +41,50 @@ struct MigrationComparisonTests {
             analyzer: Self.trace("analyzer", analyzerEvents, words: analyzerWords))
         #expect(diff.transcript.substitutions == 1)
         #expect(diff.alignment.contains("TWO") && diff.alignment.contains("TOO"))
-        #expect(diff.differences == [
+        // What a user would notice fails; what the new API is documented to do differently passes.
+        #expect(diff.noticeable == [
             "final transcript differs: 1 substituted, 0 only in legacy, 0 only in analyzer",
+            "legacy only: stopped at the limit",
+        ])
+        #expect(diff.expected == [
             "word times move by up to 0.100 s (tolerance 0.050 s)",
             "final results before the end of audio: legacy 0, analyzer 1",
             "revised partial text: legacy 1 times, analyzer 0 times",
-            "legacy only: stopped at the limit",
         ])
+        #expect(diff.finalDelay == 0)
         let summary = MigrationSummary(engine: "e", manifest: "m/manifest.jsonl", utterances: [diff, diff], problems: [])
-        #expect(summary.differing == 2)
+        #expect(summary.differing == 2 && summary.failing == 2)
         #expect(summary.differenceKinds.first! == ("final results before the end of audio", 2))
+    }
+
+    @Test func earlierFinalsPassUnlessAGateBoundsThem() {
+        // Same words; the analyzer's last final comes at an endpoint 0.4 s before the end of audio.
+        let analyzerEvents = [Event(kind: .partial, audioTime: 0.5, shown: ["one"]), Event(kind: .final, audioTime: 0.8, shown: ["one", "two"]),
+                              Event(kind: .end, audioTime: 1.2, shown: ["one", "two"])]
+        let diff = MigrationComparison.compare(id: "u", legacy: Self.trace("legacy", Self.legacyEvents), analyzer: Self.trace("analyzer", analyzerEvents))
+        #expect(diff.noticeable.isEmpty && !diff.expected.isEmpty && !diff.changesWhatUsersSee)
+        #expect(abs(diff.finalDelay! + 0.4) < 1e-9)
+        #expect(MigrationSummary(engine: "e", manifest: "m", utterances: [diff], problems: []).failing == 0)
+        let strict = MigrationSummary(engine: "e", manifest: "m", utterances: [diff], problems: [],
+                                      gates: [MigrationGate(metric: .finalDelay, max: -0.5), MigrationGate(metric: .extraRevisions, max: 0)])
+        #expect(strict.failures(diff) == ["gate finalDelay ≤ -0.500 breached: -0.400"])
+    }
+
+    @Test func aLostTailIsNamed() {
+        let shortWords = [Self.words[0]]
+        let analyzerEvents = [Event(kind: .final, audioTime: 0.6, shown: ["one"]), Event(kind: .end, audioTime: 1.2, shown: ["one"])]
+        let diff = MigrationComparison.compare(id: "u", legacy: Self.trace("legacy", Self.legacyEvents),
+                                               analyzer: Self.trace("analyzer", analyzerEvents, words: shortWords))
+        #expect(diff.noticeable.contains("lost or truncated tail: the analyzer's final text lacks the last 1 legacy word"))
+    }
+
+    @Test func gatesAreReadFromTheGatesFile() throws {
+        let directory = try TemporaryDirectory()
+        let good = try directory.write("gates.json", bytes: Array(#"{"rules": [], "migrateDiff": [{"metric": "finalDelay", "max": 0.5}]}"#.utf8))
+        #expect(try MigrationGate.load(path: good) == [MigrationGate(metric: .finalDelay, max: 0.5)])
+        let bad = try directory.write("bad.json", bytes: Array(#"{"migrateDiff": [{"metric": "soon", "max": 0.5}]}"#.utf8))
+        #expect(throws: MigrationGateError.self) { try MigrationGate.load(path: bad) }
+        #expect(try MigrationGate.load(path: try directory.write("bench.json", bytes: Array(#"{"rules": []}"#.utf8))) == [])
     }
 
     @Test func oneSidedErrors() {

@@ -64,7 +64,7 @@ struct MigrationRunTests {
         #expect(xml.contains(#"classname="migrate-diff.scripted.x" name="quiet""#))
         #expect(xml.contains("<failure") && xml.contains("<error"))
         let markdown = MigrationReport.markdown(summary)
-        #expect(markdown.contains("2 utterances · 1 differ · 1 could not be run"))
+        #expect(markdown.contains("2 utterances · 1 with differences a user would notice · 0 with only the new API's expected differences · 1 could not be run"), "\(markdown)")
         #expect(!markdown.contains("<b>") && !markdown.contains("id|<x>"))
     }
 }
