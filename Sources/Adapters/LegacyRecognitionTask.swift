@@ -81,6 +81,8 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     /// The request's audio as the engine got it (mono), for voice analytics.
     private var heardAudio: [Float] = []
     private var heardRate: Double = 16_000
+    /// Seconds of audio heard so far (read by the trace from any thread).
+    private let heardSeconds = Locked(0.0)
 
     private func drive() async {
         let engine = recognizer.engine
@@ -167,6 +169,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         heardRate = pcm.format.sampleRate
         let samples = pcm.floatChannels.first ?? []
         heardAudio += samples
+        heardSeconds.withLock { $0 += Double(samples.count) / heardRate }
         let window = Int(heardRate * VoiceAnalyzer.windowDuration)
         var voiced = false
         if !lock.withLock({ machine.detectedSpeech }), samples.count >= window {
@@ -237,11 +240,34 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
 
     // MARK: Callbacks
 
+    /// Writes what the app is shown to the process's API trace (`SPEECH_HARNESS_TRACE`), if any.
+    private func trace(_ callbacks: [LegacyTaskStateMachine.Callback], result: SFSpeechRecognitionResult?, error: (any Error)?) {
+        guard let trace = APICallTrace.current else { return }
+        let processed = result?.processedAudioDuration ?? heardSeconds.withLock { $0 }
+        let words = (result?.bestTranscription.segments ?? []).map {
+            APICallTrace.Word(word: $0.substring, start: $0.timestamp, end: $0.timestamp + $0.duration)
+        }
+        for callback in callbacks {
+            switch callback {
+            case .hypothesized: trace.record(.init(api: "legacy", kind: "partial", audioTime: processed, words: words))
+            case .finishedRecognition: trace.record(.init(api: "legacy", kind: "final", audioTime: processed, words: words))
+            case .finishedSuccessfully(let success):
+                if !success, let error = error as NSError? {
+                    trace.record(.init(api: "legacy", kind: "error", audioTime: processed, words: [],
+                                       detail: "\(error.domain) \(error.code): \(error.localizedDescription)"))
+                }
+                trace.record(.init(api: "legacy", kind: "end", audioTime: processed, words: []))
+            default: break
+            }
+        }
+    }
+
     /// Runs the callbacks on the recogniser's queue, in order. A result handler sees partial and
     /// final results and the error; a delegate sees the documented sequence.
     private func deliver(_ callbacks: [LegacyTaskStateMachine.Callback], result: SFSpeechRecognitionResult?,
                          error: (any Error)? = nil, audioSeconds: Double? = nil) {
         guard !callbacks.isEmpty, let sink = lock.withLock({ sink }) else { return }
+        trace(callbacks, result: result, error: error)
         let completes = callbacks.contains { if case .finishedSuccessfully = $0 { return true } else { return false } }
         if completes { lock.withLock { self.sink = nil } }
         recognizer.queue.addOperation { [self] in

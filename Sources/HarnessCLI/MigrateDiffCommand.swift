@@ -13,6 +13,9 @@ enum MigrateDiffCommand {
             options: [
                 OptionSpec(name: "engine", value: "E", help: "Engine id behind both APIs (see 'speech-harness engines')."),
                 OptionSpec(name: "manifest", value: "M", help: "Manifest of the utterances."),
+                OptionSpec(name: "old-program", value: "path", help: "Instead of the built-in emulations: the app's old program (e.g. its SFSpeechRecognizer controller) …"),
+                OptionSpec(name: "new-program", value: "path", help: "… and its new one, each run on the virtual microphone playing every utterance, traced and compared."),
+                OptionSpec(name: "program-timeout", value: "s", help: "Seconds a program may take for one utterance (default 120)."),
                 OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
                 OptionSpec(name: "limit", value: "n", help: "At most n utterances."),
                 OptionSpec(name: "chunk-ms", value: "ms", help: "Buffer duration both sides receive (default 100)."),
@@ -32,6 +35,11 @@ enum MigrateDiffCommand {
             final words, an error on one side, a lost tail, the one-minute cut) fail; the new API's documented ones \
             (earlier finals, fewer revisions, another update cadence, moved word times: metrics finalDelay, \
             extraRevisions, extraUpdates, maximumTimeShift) pass with their figures unless --gates bounds them. \
+            With --old-program and --new-program the two sides are programs of the team's own, compiled against \
+            `import Speech`: each runs once per utterance with SPEECH_HARNESS_MICROPHONE set to it (fast pacing, \
+            the engine stopping 1 s after the recording), SPEECH_HARNESS_ENGINE set to the engine, and \
+            SPEECH_HARNESS_TRACE recording what the speech APIs showed it; the old program's trace is compared \
+            as the legacy side, the new one's as the analyzer side. \
             Exit status: 0 nothing fails, 1 something fails or could not be run, 2 usage error.
             """),
     ]
@@ -50,10 +58,29 @@ enum MigrateDiffCommand {
         let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
         var problems = load.issues.map(\.description)
         let utterances = Array(load.utterances.filter { $0.isIncluded(in: split) }.prefix(limit))
+        let root = load.root
+        var programs: ProgramDiff?
+        switch (arguments.value("old-program"), arguments.value("new-program")) {
+        case (let old?, let new?):
+            let timeout = try arguments.double("program-timeout", command: path) ?? 120
+            programs = ProgramDiff(oldProgram: [old], newProgram: [new], engine: id, timeout: timeout, timeTolerance: tolerance)
+        case (nil, nil): break
+        default: throw UsageError(message: "--old-program and --new-program go together", command: path)
+        }
+        if let programs {
+            var diffs: [UtteranceDiff] = []
+            for utterance in utterances {
+                do {
+                    diffs.append(try programs.run(id: utterance.id, microphone: "\(manifest)#\(utterance.id)", audioSeconds: utterance.duration))
+                } catch {
+                    problems.append("\(utterance.id): \(error)")
+                }
+            }
+            return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, arguments, console, path)
+        }
         let engine = try EngineRegistry.shared.make(id)
         let runner = MigrationRun(engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments.has("server-requests"),
                                   fastResults: arguments.has("fast-results"))
-        let root = load.root
         let outcome = BlockingTask.run { () -> ([UtteranceDiff], [String]) in
             var diffs: [UtteranceDiff] = []
             var failures: [String] = []
@@ -70,6 +97,12 @@ enum MigrateDiffCommand {
         }
         let (diffs, failures) = try outcome.get()
         problems += failures
+        return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, arguments, console, path)
+    }
+
+    /// Prints, writes the reports, and gives the exit status.
+    static func report(diffs: [UtteranceDiff], problems: [String], engine id: String, manifest: String,
+                       _ arguments: ParsedArguments, _ console: Console, _ path: String) throws -> Int32 {
         let gates = try arguments.value("gates").map { path in try MigrationGate.load(path: path) } ?? []
         let summary = MigrationSummary(engine: id, manifest: manifest, utterances: diffs, problems: problems, gates: gates)
         for diff in diffs where !diff.isSame {

@@ -88,6 +88,10 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     }
     private let state = Locked(State())
 
+    /// What the channel publishes, for the process's API trace (set by modules that trace).
+    enum TraceEvent { case results([R], consumedEnd: Double), end((any Error)?) }
+    var tracer: (@Sendable (TraceEvent) -> Void)?
+
     init(moduleName: String, locale: String, engine: (any RecognitionEngine)?, engineProblem: String?,
          settings: TranscriptionSettings, makeResult: @escaping @Sendable (CMTimeRange, CMTime, [AttributedString]) -> R) {
         self.moduleName = moduleName
@@ -154,6 +158,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     func endResults(throwing error: (any Error)?) {
         state.withLock { $0.ended = true }
         broadcast.finish(throwing: error)
+        tracer?(.end(error))
     }
 
     func close() async {
@@ -200,6 +205,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
             return out
         }
         results.forEach(broadcast.publish)
+        if let tracer, !results.isEmpty { tracer(.results(results, consumedEnd: consumedEnd.seconds)) }
     }
 
     private func clipped(to finalized: MediaTime) -> (HypothesisSegment) -> HypothesisSegment {

@@ -112,6 +112,30 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
                                 engine: engine, engineProblem: engineProblem, settings: settings) { range, time, alternatives in
             Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
         }
+        if let trace = APICallTrace.current { channel.tracer = Self.tracer(trace) }
+    }
+
+    /// Writes published results to the API trace: each result's words with their time ranges
+    /// (the run's `audioTimeRange`, else the result's range), at the audio consumed so far.
+    static func tracer(_ trace: APICallTrace) -> @Sendable (EngineChannel<Result>.TraceEvent) -> Void {
+        { event in
+            switch event {
+            case .results(let results, let consumedEnd):
+                for result in results {
+                    var words: [APICallTrace.Word] = []
+                    for run in result.text.runs {
+                        let range = run.audioTimeRange ?? result.range
+                        for word in String(result.text[run.range].characters).split(whereSeparator: \.isWhitespace) {
+                            words.append(APICallTrace.Word(word: String(word), start: range.start.seconds, end: range.end.seconds))
+                        }
+                    }
+                    trace.record(.init(api: "analyzer", kind: result.isFinal ? "final" : "partial", audioTime: consumedEnd, words: words))
+                }
+            case .end(let error):
+                if let error { trace.record(.init(api: "analyzer", kind: "error", audioTime: -1, words: [], detail: "\(error)")) }
+                trace.record(.init(api: "analyzer", kind: "end", audioTime: -1, words: []))
+            }
+        }
     }
 
     /// The engine behind this transcriber (harness extension).

@@ -1,0 +1,137 @@
+import Foundation
+import SpeechCore
+
+/// Two Apple-style programs — an app's old controller and its new one — run on the same
+/// microphone input, each traced by the harness's Speech runtime (`SPEECH_HARNESS_TRACE`), and
+/// compared like the built-in emulations: the team diffs its own code, not the harness's.
+public struct ProgramDiff: Sendable {
+    public var oldProgram: [String]
+    public var newProgram: [String]
+    /// Engine id both programs get (`SPEECH_HARNESS_ENGINE`).
+    public var engine: String
+    /// Seconds a program may run for one utterance before it is stopped.
+    public var timeout: Double
+    public var timeTolerance: Double
+    /// More environment for both programs (e.g. `SPEECH_HARNESS_SCRIPT` for the scripted engine).
+    public var environment: [String: String]
+
+    public init(oldProgram: [String], newProgram: [String], engine: String, timeout: Double = 120, timeTolerance: Double = 0.05,
+                environment: [String: String] = [:]) {
+        self.environment = environment
+        self.oldProgram = oldProgram
+        self.newProgram = newProgram
+        self.engine = engine
+        self.timeout = timeout
+        self.timeTolerance = timeTolerance
+    }
+
+    public enum ProgramError: Error, CustomStringConvertible, Sendable {
+        case cannotRun(program: String, reason: String)
+        case timedOut(program: String, seconds: Double)
+        case noTrace(program: String, status: Int32, output: String)
+        case badTrace(path: String, line: Int, reason: String)
+
+        public var description: String {
+            switch self {
+            case .cannotRun(let program, let reason): return "\(program): cannot run: \(reason)"
+            case .timedOut(let program, let seconds): return "\(program): still running after \(Int(seconds)) s; stopped"
+            case .noTrace(let program, let status, let output):
+                return "\(program): exited \(status) without using a speech API; output: \(output.suffix(400))"
+            case .badTrace(let path, let line, let reason): return "\(path):\(line): \(reason)"
+            }
+        }
+    }
+
+    /// Both programs on `microphone` (a file or `manifest.jsonl#id`), compared.
+    public func run(id: String, microphone: String, audioSeconds: Double) throws -> UtteranceDiff {
+        let old = try trace(oldProgram, microphone: microphone, audioSeconds: audioSeconds)
+        let new = try trace(newProgram, microphone: microphone, audioSeconds: audioSeconds)
+        return MigrationComparison.compare(id: id, legacy: old, analyzer: new, timeTolerance: timeTolerance)
+    }
+
+    /// Runs one program with the fast virtual microphone and reads what it was shown.
+    func trace(_ command: [String], microphone: String, audioSeconds: Double) throws -> APITrace {
+        let name = command.first ?? "?"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("speech-trace-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: name)
+        process.arguments = Array(command.dropFirst())
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "SPEECH_HARNESS_MICROPHONE": microphone, "SPEECH_HARNESS_MICROPHONE_PACING": "fast", "SPEECH_HARNESS_MICROPHONE_END": "1",
+            "SPEECH_HARNESS_ENGINE": engine, APICallTrace.variable: path,
+        ].merging(environment) { $1 }) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        do { try process.run() } catch { throw ProgramError.cannotRun(program: name, reason: "\(error)") }
+        let reader = Locked(Data())
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            reader.withLock { $0 = data }
+            drained.signal()
+        }
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            _ = finished.wait(timeout: .now() + 5)
+            throw ProgramError.timedOut(program: name, seconds: timeout)
+        }
+        drained.wait()
+        let text = String(decoding: reader.withLock { $0 }, as: UTF8.self)
+        let records = try Self.read(path)
+        guard !records.isEmpty else { throw ProgramError.noTrace(program: name, status: process.terminationStatus, output: text) }
+        return Self.apiTrace(records, program: name, audioSeconds: audioSeconds)
+    }
+
+    /// The trace file's records, each line decoded; a bad line is an error naming it.
+    static func read(_ path: String) throws -> [APICallTrace.Record] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var records: [APICallTrace.Record] = []
+        for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
+            do { records.append(try JSONDecoder().decode(APICallTrace.Record.self, from: Data(line.utf8))) } catch {
+                throw ProgramError.badTrace(path: path, line: index + 1, reason: "\(error)")
+            }
+        }
+        return records
+    }
+
+    /// The records as one trace in the shape the comparison takes: for the legacy API each event
+    /// shows the whole best transcription; for the analyzer, finals so far plus the current
+    /// volatile result.
+    public static func apiTrace(_ records: [APICallTrace.Record], program: String, audioSeconds: Double) -> APITrace {
+        var events: [APITrace.Event] = []
+        var finalWords: [APITrace.TimedWord] = []
+        var volatile: [APITrace.TimedWord] = []
+        let apis = Set(records.map(\.api)).sorted()
+        for record in records {
+            let words = record.words.map { APITrace.TimedWord(word: $0.word, start: $0.start, end: $0.end) }
+            let time = record.audioTime < 0 ? audioSeconds : record.audioTime
+            var shown = events.last?.shown ?? []
+            switch (record.api, record.kind) {
+            case ("legacy", "final"):
+                finalWords = words
+                shown = words.map(\.word)
+            case ("legacy", "partial"):
+                shown = words.map(\.word)
+            case (_, "final"):
+                finalWords += words
+                volatile = []
+                shown = finalWords.map(\.word)
+            case (_, "partial"):
+                volatile = words
+                shown = (finalWords + volatile).map(\.word)
+            default:
+                break
+            }
+            guard let kind = ["partial": APITrace.Kind.partial, "final": .final, "error": .error][record.kind] else { continue }
+            events.append(APITrace.Event(kind: kind, audioTime: time, shown: shown, detail: record.detail))
+        }
+        events.append(APITrace.Event(kind: .end, audioTime: audioSeconds, shown: events.last?.shown ?? []))
+        let label = "\((program as NSString).lastPathComponent) (\(apis.joined(separator: "+")))"
+        return APITrace(api: label, events: events, finalWords: finalWords, audioSeconds: audioSeconds)
+    }
+}

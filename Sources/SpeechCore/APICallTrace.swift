@@ -1,0 +1,69 @@
+import Foundation
+
+/// What an Apple-style program was shown by the speech APIs, written as it happens to the file
+/// named by `SPEECH_HARNESS_TRACE` (JSON lines), so `migrate diff` can compare two programs —
+/// an old controller and a new one — on the same microphone input without touching their code.
+public final class APICallTrace: Sendable {
+    public struct Word: Codable, Sendable, Hashable {
+        public var word: String
+        public var start: Double
+        public var end: Double
+
+        public init(word: String, start: Double, end: Double) {
+            self.word = word
+            self.start = start
+            self.end = end
+        }
+    }
+
+    public struct Record: Codable, Sendable, Hashable {
+        /// `legacy` (SFSpeechRecognizer) or `analyzer` (SpeechTranscriber).
+        public var api: String
+        /// `partial`, `final`, `error` or `end`.
+        public var kind: String
+        /// Seconds of audio the engine had processed.
+        public var audioTime: Double
+        /// Legacy: the whole best transcription; analyzer: this result's words.
+        public var words: [Word]
+        public var detail: String?
+
+        public init(api: String, kind: String, audioTime: Double, words: [Word], detail: String? = nil) {
+            self.api = api
+            self.kind = kind
+            self.audioTime = audioTime
+            self.words = words
+            self.detail = detail
+        }
+    }
+
+    public static let variable = "SPEECH_HARNESS_TRACE"
+    /// The trace of this process; nil unless `SPEECH_HARNESS_TRACE` names a file.
+    public static let current: APICallTrace? = ProcessInfo.processInfo.environment[variable]
+        .flatMap { $0.isEmpty ? nil : APICallTrace(path: $0) }
+
+    public let path: String
+    private let handle: Locked<FileHandle?>
+
+    /// Opens (creates, or truncates) the trace file; a file that cannot be written is reported on
+    /// standard error once and nothing is traced.
+    public init?(path: String) {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            FileHandle.standardError.write(Data("speech-harness: \(Self.variable)=\(path): cannot write the trace file\n".utf8))
+            return nil
+        }
+        self.handle = Locked(handle)
+    }
+
+    public func record(_ record: Record) {
+        guard let line = try? JSONEncoder().encode(record) else { return }
+        handle.withLock { handle in
+            do {
+                try handle?.write(contentsOf: line + Data("\n".utf8))
+            } catch {
+                FileHandle.standardError.write(Data("speech-harness: \(path): trace write failed: \(error); tracing stops\n".utf8))
+                handle = nil
+            }
+        }
+    }
+}
