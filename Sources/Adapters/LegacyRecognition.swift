@@ -125,6 +125,8 @@ public class SFSpeechRecognitionRequest: NSObject, @unchecked Sendable {
     /// Every engine here runs locally; when false the emulated server limits apply.
     public var requiresOnDeviceRecognition = false
     public var addsPunctuation = false
+    /// A prepared custom language model; its phrases go to the engine (see `SFSpeechLanguageModel`).
+    public var customizedLanguageModel: SFSpeechLanguageModel.Configuration?
 
     /// The audio, in order; nil at its end.
     func audioSource() -> AsyncThrowingStream<AVAudioPCMBuffer, any Error> {

@@ -106,7 +106,8 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
             let hints: Set<String> = [String(describing: request.taskHint)]
             let opened = try await engine.makeSession(EngineSessionConfiguration(
                 locale: tag, reportsPartialResults: request.shouldReportPartialResults, maximumAlternatives: 3,
-                contextualStrings: request.contextualStrings, hints: hints))
+                contextualStrings: request.contextualStrings, hints: hints,
+                customPhrases: try request.customizedLanguageModel?.phrases() ?? []))
             session = opened
             let converter = AnalyzerInputConverter(analyzerFormat: target)
             reading: for try await buffer in request.audioSource() {

@@ -53,7 +53,33 @@ public struct PocketSphinxEngine: RecognitionEngine {
         supports(locale: locale) && Self.modelFiles.allSatisfy { FileManager.default.fileExists(atPath: $0) }
     }
 
-    func configuration() throws -> PocketSphinxConfiguration {
+    /// A weighted JSGF grammar of the custom phrases whose words the dictionary knows (the others
+    /// cannot be decoded and are left out): one or more phrases per utterance. PocketSphinx 0.8
+    /// cannot blend a grammar with its n-gram model, so custom phrases restrict what it hears, a
+    /// stronger bias than Apple's customized language model.
+    static func customGrammar(_ phrases: [CustomPhrase], dictionary: Set<String>) -> String? {
+        let usable = phrases.compactMap { phrase -> (String, Int)? in
+            let words = phrase.text.lowercased().split { !$0.isLetter && $0 != "'" }.map(String.init)
+            guard !words.isEmpty, words.allSatisfy(dictionary.contains) else { return nil }
+            return (words.joined(separator: " "), max(1, phrase.count))
+        }
+        guard !usable.isEmpty else { return nil }
+        let alternatives = usable.map { "/\($0.1)/ \($0.0)" }.joined(separator: " | ")
+        return "#JSGF V1.0;\ngrammar custom;\npublic <phrases> = <phrase>+;\n<phrase> = \(alternatives);\n"
+    }
+
+    /// The words of the pronunciation dictionary (read once).
+    static let dictionaryWords: Set<String> = {
+        guard let text = try? String(contentsOfFile: PocketSphinxConfiguration.modelRoot + "/cmudict-en-us.dict", encoding: .utf8) else { return [] }
+        return Set(text.split(separator: "\n").compactMap { line in line.split(separator: " ").first.map(String.init) })
+    }()
+
+    func configuration(customPhrases: [CustomPhrase] = []) throws -> PocketSphinxConfiguration {
+        if !customPhrases.isEmpty, let grammar = Self.customGrammar(customPhrases, dictionary: Self.dictionaryWords) {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("speech-harness-custom-\(SHA256.hex(Array(grammar.utf8)).prefix(16)).gram").path
+            if !FileManager.default.fileExists(atPath: path) { try grammar.write(toFile: path, atomically: true, encoding: .utf8) }
+            return .englishGrammar(path: path)
+        }
         switch search {
         case .languageModel:
             return .englishLanguageModel()
@@ -71,7 +97,7 @@ public struct PocketSphinxEngine: RecognitionEngine {
         guard isInstalled(locale: configuration.locale) else { throw EngineError.notInstalled(engine: id, locale: configuration.locale) }
         let session = PocketSphinxSession(decoding: decoding, reportsPartials: configuration.reportsPartialResults,
                                           alternatives: configuration.maximumAlternatives)
-        try await session.load(try self.configuration())
+        try await session.load(try self.configuration(customPhrases: configuration.customPhrases))
         return session
     }
 }

@@ -83,14 +83,29 @@ public struct EngineSessionConfiguration: Sendable, Hashable {
     public var contextualStrings: [String]
     /// Free-form hints such as `shortForm`, `farField`, `dictation`.
     public var hints: Set<String>
+    /// A custom language model's phrases with their weights (the legacy API's
+    /// `customizedLanguageModel`); engines that can restrict or bias to them do, others ignore them.
+    public var customPhrases: [CustomPhrase]
 
     public init(locale: String, reportsPartialResults: Bool = true, maximumAlternatives: Int = 0,
-                contextualStrings: [String] = [], hints: Set<String> = []) {
+                contextualStrings: [String] = [], hints: Set<String> = [], customPhrases: [CustomPhrase] = []) {
         self.locale = locale
         self.reportsPartialResults = reportsPartialResults
         self.maximumAlternatives = maximumAlternatives
         self.contextualStrings = contextualStrings
         self.hints = hints
+        self.customPhrases = customPhrases
+    }
+}
+
+/// A phrase of a custom language model and how often it is expected.
+public struct CustomPhrase: Sendable, Hashable, Codable {
+    public var text: String
+    public var count: Int
+
+    public init(text: String, count: Int) {
+        self.text = text
+        self.count = count
     }
 }
 

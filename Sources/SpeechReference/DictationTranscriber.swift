@@ -133,18 +133,3 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
 extension DictationTranscriber: ModuleChannelOwner {
     var moduleChannel: any ModuleChannel { channel }
 }
-
-/// A custom language model's files, for `DictationTranscriber.ContentHint.customizedLanguage`.
-public enum SFSpeechLanguageModel {
-    public struct Configuration: Sendable, Hashable {
-        public let languageModel: URL
-        public let vocabulary: URL?
-        public let weight: Double?
-
-        public init(languageModel: URL, vocabulary: URL? = nil, weight: Double? = nil) {
-            self.languageModel = languageModel
-            self.vocabulary = vocabulary
-            self.weight = weight
-        }
-    }
-}
