@@ -59,7 +59,10 @@ actor LiveTranscriber {
         if let request = try await AssetInventory.assetInstallationRequest(supporting: [transcriber]) {
             try await request.downloadAndInstall()
         }
-        analyzerFormat = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+        guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]) else {
+            throw NSError(domain: "example", code: 2, userInfo: [NSLocalizedDescriptionKey: "no audio format: the transcriber's assets are missing"])
+        }
+        analyzerFormat = format
         let analyzer = SpeechAnalyzer(modules: [transcriber])
         self.analyzer = analyzer
         let (inputSequence, inputBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
@@ -70,7 +73,7 @@ actor LiveTranscriber {
                     let text = String(result.text.characters)
                     if result.isFinal {
                         print("final: \(text)")
-                        await self.appendFinal(text)
+                        self.appendFinal(text)
                     } else {
                         print("volatile: \(text)")
                     }
