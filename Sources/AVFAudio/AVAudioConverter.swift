@@ -127,15 +127,7 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
         for c in pending.indices { pending[c] += try converters[c].process(mapped[c], endOfInput: end) }
     }
 
-    private func mapChannels(_ channels: [[Float]]) -> [[Float]] {
-        let outCount = Int(outputFormat.channelCount)
-        if channels.count == outCount { return channels }
-        if outCount == 1 {
-            let frames = channels.first?.count ?? 0
-            return [(0..<frames).map { i in channels.reduce(0) { $0 + $1[i] } / Float(channels.count) }]
-        }
-        return Array(repeating: channels[0], count: outCount)
-    }
+    private func mapChannels(_ channels: [[Float]]) -> [[Float]] { ChannelMap.map(channels, to: Int(outputFormat.channelCount)) }
 }
 
 extension AudioFormat {

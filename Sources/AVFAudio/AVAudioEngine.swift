@@ -39,6 +39,9 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         connect(mainMixerNode, to: outputNode, format: nil)
     }
 
+    /// An engine let go while running stops its microphone (the capture thread holds it weakly).
+    deinit { state.withLock { $0.capture }?.stop() }
+
     /// The microphone; made on first use, as Apple's engine enables input only once it is asked for.
     open var inputNode: AVAudioInputNode {
         state.withLock { state in

@@ -121,7 +121,7 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
     /// Hands a captured buffer to the tap on bus 0, in the tap's format.
     func deliverToTap(_ captured: CapturedBuffer, sampleRate: Double) {
         guard let tap = buses.withLock({ $0.taps[0] }) else { return }
-        var channels = Self.mapChannels(captured.channels, to: Int(tap.format.channelCount))
+        var channels = ChannelMap.map(captured.channels, to: Int(tap.format.channelCount))
         var sampleTime = captured.sampleTime
         if tap.format.sampleRate != sampleRate {
             channels = resample(channels, from: sampleRate, to: tap.format.sampleRate)
@@ -141,16 +141,6 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
             guard let converters = buses.resampler?.converters, converters.count == channels.count else { return channels }
             return zip(converters, channels).map { (try? $0.process($1)) ?? [] }
         }
-    }
-
-    static func mapChannels(_ channels: [[Float]], to count: Int) -> [[Float]] {
-        if channels.count == count || channels.isEmpty { return channels }
-        if count < channels.count {
-            let frames = channels[0].count
-            let mono = (0..<frames).map { i in channels.reduce(0) { $0 + $1[i] } / Float(channels.count) }
-            return Array(repeating: mono, count: count)
-        }
-        return (0..<count).map { channels[$0 % channels.count] }
     }
 
     var noDeviceHint: String {

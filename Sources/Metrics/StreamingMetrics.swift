@@ -1,3 +1,4 @@
+import SpeechCore
 /// What a recogniser showed, and when, while one utterance streamed: the input to latency and
 /// stability metrics. Times are seconds from the first sample (t = 0), on the pacing clock.
 public struct StreamingTimeline: Sendable, Hashable, Codable {
@@ -20,17 +21,7 @@ public struct StreamingTimeline: Sendable, Hashable, Codable {
     }
 
     /// A reference word and where it is in the audio.
-    public struct TimedWord: Sendable, Hashable, Codable {
-        public var word: String
-        public var start: Double
-        public var end: Double
-
-        public init(word: String, start: Double, end: Double) {
-            self.word = word
-            self.start = start
-            self.end = end
-        }
-    }
+    public typealias TimedWord = SpeechCore.TimedWord
 
     public var events: [Event]
     /// Reference words with their spans (from the corpus alignment); empty when unknown.

@@ -4,17 +4,7 @@ import Foundation
 /// named by `SPEECH_HARNESS_TRACE` (JSON lines), so `migrate diff` can compare two programs —
 /// an old controller and a new one — on the same microphone input without touching their code.
 public final class APICallTrace: Sendable {
-    public struct Word: Codable, Sendable, Hashable {
-        public var word: String
-        public var start: Double
-        public var end: Double
-
-        public init(word: String, start: Double, end: Double) {
-            self.word = word
-            self.start = start
-            self.end = end
-        }
-    }
+    public typealias Word = TimedWord
 
     public struct Record: Codable, Sendable, Hashable {
         /// `legacy` (SFSpeechRecognizer) or `analyzer` (SpeechTranscriber).

@@ -206,26 +206,24 @@ public final class PermissionLedger: Sendable {
     @TaskLocal public static var current: PermissionLedger = .process
 
     /// The record permission now.
-    public var recordPermission: PermissionState {
-        answers.withLock { $0.record } ?? DeviceSettings.current.recordPermission
-    }
+    public var recordPermission: PermissionState { state(\.record, configured: \.recordPermission) }
 
     /// Asks for microphone access; returns the answer.
-    public func requestRecordPermission() -> PermissionState {
-        let state = recordPermission.afterRequest
-        answers.withLock { $0.record = state }
-        return state
-    }
+    public func requestRecordPermission() -> PermissionState { request(\.record, configured: \.recordPermission) }
 
     /// The speech-recognition authorization now.
-    public var speechAuthorization: PermissionState {
-        answers.withLock { $0.speech } ?? DeviceSettings.current.speechAuthorization
-    }
+    public var speechAuthorization: PermissionState { state(\.speech, configured: \.speechAuthorization) }
 
     /// Asks for speech recognition; returns the answer.
-    public func requestSpeechAuthorization() -> PermissionState {
-        let state = speechAuthorization.afterRequest
-        answers.withLock { $0.speech = state }
+    public func requestSpeechAuthorization() -> PermissionState { request(\.speech, configured: \.speechAuthorization) }
+
+    private func state(_ answer: KeyPath<Answers, PermissionState?>, configured: KeyPath<DeviceSettings, PermissionState>) -> PermissionState {
+        answers.withLock { $0[keyPath: answer] } ?? DeviceSettings.current[keyPath: configured]
+    }
+
+    private func request(_ answer: WritableKeyPath<Answers, PermissionState?>, configured: KeyPath<DeviceSettings, PermissionState>) -> PermissionState {
+        let state = state(answer, configured: configured).afterRequest
+        answers.withLock { $0[keyPath: answer] = state }
         return state
     }
 }

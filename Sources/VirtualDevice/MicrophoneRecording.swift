@@ -1,6 +1,7 @@
 import AudioIO
 import Corpus
 import Foundation
+import SpeechCore
 
 /// Why the virtual microphone cannot play its source.
 public enum MicrophoneError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -69,21 +70,13 @@ public struct MicrophoneRecording: Sendable {
                 let last = min(fileChannels[0].count, first + Int((window.duration * fileRate).rounded()))
                 fileChannels = fileChannels.map { Array($0[first..<last]) }
             }
-            let mapped = Self.map(fileChannels, to: channelCount)
+            let mapped = ChannelMap.map(fileChannels, to: channelCount)
             let resampled = try fileRate == sampleRate ? mapped
                 : mapped.map { try SampleRateConverter.convert($0, from: fileRate, to: sampleRate) }
             return MicrophoneRecording(channels: resampled, sampleRate: sampleRate)
         } catch {
             throw .unreadableSource(path: path, reason: "\(error)")
         }
-    }
-
-    static func map(_ channels: [[Float]], to count: Int) -> [[Float]] {
-        if channels.count == count { return channels }
-        let frames = channels.first?.count ?? 0
-        let mono = channels.count == 1 ? channels[0]
-            : (0..<frames).map { i in channels.reduce(0) { $0 + $1[i] } / Float(channels.count) }
-        return Array(repeating: mono, count: count)
     }
 
     /// Samples `range` of every channel; silence past the end of the recording.
