@@ -112,6 +112,14 @@ public struct MigrationSummary: Codable, Sendable {
     /// Why an utterance fails: its noticeable differences, then the gates it breaches.
     public func failures(_ diff: UtteranceDiff) -> [String] { diff.noticeable + MigrationGate.breaches(gates, diff) }
 
+    /// What the two sides are: the APIs of the emulations, or the programs that were compared.
+    public var sides: (old: String, new: String) {
+        guard let first = utterances.first, first.legacy.api != "legacy" || first.analyzer.api != "analyzer" else {
+            return ("SFSpeechRecognizer", "SpeechAnalyzer")
+        }
+        return (first.legacy.api, first.analyzer.api)
+    }
+
     /// Utterances whose difference a user would notice.
     public var noticeablyDiffering: Int { utterances.filter(\.changesWhatUsersSee).count }
 

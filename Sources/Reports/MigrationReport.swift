@@ -43,10 +43,10 @@ public enum MigrationReport {
             + "would notice\(gated) · \(expectedOnly) with only the new API's expected differences"
             + (summary.problems.isEmpty ? "" : " · \(summary.problems.count) could not be run")
         var lines = [
-            "## Migration diff: SFSpeechRecognizer vs SpeechAnalyzer on \(md(summary.engine))", "",
+            "## Migration diff: \(md(summary.sides.old)) vs \(md(summary.sides.new)) on \(md(summary.engine))", "",
             counts
                 + (summary.problems.isEmpty ? "" : " · \(summary.problems.count) could not be run"), "",
-            "| | legacy API | SpeechAnalyzer |", "| --- | --- | --- |",
+            "| | \(md(summary.sides.old)) | \(md(summary.sides.new)) |", "| --- | --- | --- |",
             "| display updates per utterance (mean) | \(format(updates.legacy, 1)) | \(format(updates.analyzer, 1)) |",
             "| audio seconds between updates (mean) | \(BenchReports.format(summary.meanUpdateInterval.legacy, 2)) | \(BenchReports.format(summary.meanUpdateInterval.analyzer, 2)) |",
             "| revisions of shown text (total) | \(revisions.legacy) | \(revisions.analyzer) |",

@@ -1,6 +1,7 @@
 import AudioIO
 import Foundation
 import MigrationDiff
+import Reports
 import SpeechCore
 import Testing
 import TestSupport
@@ -49,6 +50,8 @@ struct ProgramDiffTests {
         #expect(diff.analyzer.finalText == "open the door", "\(diff.analyzer.events)")
         #expect(diff.noticeable.isEmpty, "\(diff.noticeable)")
         #expect(diff.legacy.api == "example-live-dictation (legacy)" && diff.analyzer.api == "example-live-analyzer (analyzer)")
+        let markdown = MigrationReport.markdown(MigrationSummary(engine: "scripted", manifest: "m", utterances: [diff], problems: []))
+        #expect(markdown.hasPrefix("## Migration diff: example-live-dictation (legacy) vs example-live-analyzer (analyzer) on scripted"))
     }
 
     @Test func aProgramThatUsesNoSpeechAPIIsAnError() throws {
