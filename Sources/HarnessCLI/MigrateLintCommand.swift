@@ -19,7 +19,9 @@ enum MigrateLintCommand {
             details: """
             Folders are searched for .swift files (skipping hidden folders and .build). Findings print as
             file:line:column: warning: [rule] … with a fix hint. Nothing inside comments or string text is
-            reported; code in string interpolations is checked.
+            reported; code in string interpolations is checked. The usage-description rule applies to app targets \
+            only (an Info.plist, an .xcodeproj application, a project.yml application, INFOPLIST_KEY_ settings); \
+            elsewhere a note says why it was not applied.
             Exit status: 0 no new findings, 1 new findings or unreadable files, 2 usage error.
             """),
     ]
@@ -63,11 +65,16 @@ enum MigrateLintCommand {
         let (new, accepted, stale) = baseline.apply(to: findings)
         for finding in new { console.out(finding.description) }
         for entry in stale { console.err("speech-harness migrate lint: baseline entry no longer found: \(entry.file) [\(entry.rule)] \(entry.line)") }
+        if let reason = inputs.project.usageRuleSkipReason {
+            console.out("note: [\(LintRule.missingUsageDescription.id)] not applied: \(reason)")
+        }
         console.out("\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
                     + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
                     + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
         if let junit = arguments.value("junit") {
-            try JUnitWriter.write(LintReport.junit(files: inputs.swiftFiles, new: new, accepted: accepted, unreadable: unreadable), to: junit)
+            let skipped = inputs.project.usageRuleSkipReason.map { [LintRule.missingUsageDescription.id: $0] } ?? [:]
+            try JUnitWriter.write(LintReport.junit(files: inputs.swiftFiles, new: new, accepted: accepted, unreadable: unreadable,
+                                                   skippedRules: skipped), to: junit)
             let problems = JUnitWriter.validate(path: junit)
             if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
         }
@@ -87,6 +94,7 @@ struct LintInputs {
     static func collect(_ paths: [String], infoPlists: [String]) -> LintInputs {
         var inputs = LintInputs()
         var settingsFiles: [String] = infoPlists
+        var projectSpecs: [String] = []
         let manager = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -107,22 +115,33 @@ struct LintInputs {
                 case "swift": inputs.swiftFiles.append(relative)
                 case "pbxproj", "xcconfig": settingsFiles.append(relative)
                 case "plist" where url.lastPathComponent.hasSuffix("Info.plist") && infoPlists.isEmpty: settingsFiles.append(relative)
+                case "yml", "yaml" where url.deletingPathExtension().lastPathComponent == "project": projectSpecs.append(relative)
                 default: break
                 }
             }
         }
         inputs.swiftFiles.sort()
-        if !settingsFiles.isEmpty {
-            var keys: Set<String> = []
-            for file in settingsFiles {
-                switch usageKeys(in: file) {
-                case .success(let found): keys.formUnion(found)
-                case .failure(let reason): inputs.unreadable.append((file, reason.message))
-                }
+        var keys: Set<String> = []
+        for file in settingsFiles {
+            switch usageKeys(in: file) {
+            case .success(let found): keys.formUnion(found)
+            case .failure(let reason): inputs.unreadable.append((file, reason.message))
             }
-            inputs.project.usageDescriptionKeys = keys
         }
+        inputs.project.appTarget = settingsFiles.first { isAppEvidence($0) } ?? projectSpecs.first { isAppEvidence($0) }
+        if inputs.project.appTarget != nil { inputs.project.usageDescriptionKeys = keys }
         return inputs
+    }
+
+    /// Whether a file shows an app target: an Info.plist; a project with an application product
+    /// or INFOPLIST_KEY_ settings; an XcodeGen spec with `type: application`.
+    static func isAppEvidence(_ file: String) -> Bool {
+        if file.hasSuffix(".plist") { return true }
+        guard let text = FileManager.default.contents(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else { return false }
+        if file.hasSuffix(".yml") || file.hasSuffix(".yaml") {
+            return text.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "") == "type:application" }
+        }
+        return text.contains("com.apple.product-type.application") || text.contains("INFOPLIST_KEY_")
     }
 
     struct Unreadable: Error { var message: String }

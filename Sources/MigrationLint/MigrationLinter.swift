@@ -1,11 +1,24 @@
-/// What the lint knows about the app around the sources: the usage-description keys its
-/// Info.plist files (or INFOPLIST_KEY_ build settings) declare.
+/// What the lint knows about the app around the sources: whether they belong to an app target
+/// at all, and the usage-description keys its Info.plist files (or INFOPLIST_KEY_ build settings)
+/// declare.
 public struct ProjectContext: Sendable {
-    /// Keys declared by the property lists found; nil when no Info.plist or build setting was found.
+    /// What marks the sources as an app's (an Info.plist, an .xcodeproj application target, an
+    /// XcodeGen `type: application`, INFOPLIST_KEY_ settings); nil: nothing found, as for a
+    /// command-line tool or a package, which declare no usage descriptions.
+    public var appTarget: String?
+    /// Keys declared by the property lists and build settings found; nil when none was found.
     public var usageDescriptionKeys: Set<String>?
 
-    public init(usageDescriptionKeys: Set<String>? = nil) {
+    public init(appTarget: String? = nil, usageDescriptionKeys: Set<String>? = nil) {
+        self.appTarget = appTarget
         self.usageDescriptionKeys = usageDescriptionKeys
+    }
+
+    /// Why the usage-description rule does not apply here; nil when it does.
+    public var usageRuleSkipReason: String? {
+        guard appTarget == nil, usageDescriptionKeys == nil else { return nil }
+        return "no app target found (no Info.plist, .xcodeproj application target, project.yml application or INFOPLIST_KEY_ setting); "
+            + "command-line tools and packages declare no usage descriptions"
     }
 }
 
@@ -351,8 +364,10 @@ struct RuleContext {
             return
         }
         let required = ["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]
+        guard project.usageRuleSkipReason == nil else { return }
         guard let keys = project.usageDescriptionKeys else {
-            report(.missingUsageDescription, at: capture.location, "\(capture.text) used, and no Info.plist found to declare \(required.joined(separator: " and "))")
+            report(.missingUsageDescription, at: capture.location,
+                   "\(capture.text) used in an app target (\(project.appTarget ?? "?")), and no Info.plist declares \(required.joined(separator: " and "))")
             return
         }
         let missing = required.filter { !keys.contains($0) }

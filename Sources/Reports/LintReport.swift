@@ -4,7 +4,9 @@ import MigrationLint
 /// Migration-lint results as JUnit: one suite, a case per rule per file (classname
 /// `migrate-lint.<file>`, name the rule id), failing when the rule found something new there.
 public enum LintReport {
-    public static func junit(files: [String], new: [LintFinding], accepted: [LintFinding], unreadable: [(file: String, reason: String)]) -> JUnitReport {
+    /// `skippedRules`: rules that do not apply to this project, with why (JUnit `skipped`).
+    public static func junit(files: [String], new: [LintFinding], accepted: [LintFinding], unreadable: [(file: String, reason: String)],
+                             skippedRules: [String: String] = [:]) -> JUnitReport {
         var cases: [JUnitReport.Case] = []
         let classname: (String) -> String = { "migrate-lint." + $0.replacingOccurrences(of: "/", with: ".") }
         // Findings by file and rule, once: a run can cover thousands of file × rule cases.
@@ -14,7 +16,7 @@ public enum LintReport {
             for rule in LintRule.all where rule != .unreadableSource {
                 let found = newByPlace["\(file)\u{1F}\(rule.id)"] ?? []
                 let baselined = acceptedByPlace["\(file)\u{1F}\(rule.id)"]?.count ?? 0
-                let outcome: JUnitReport.Outcome = found.isEmpty ? .passed : .failure(
+                let outcome: JUnitReport.Outcome = found.isEmpty ? skippedRules[rule.id].map { .skipped(reason: $0) } ?? .passed : .failure(
                     message: "\(found.count) finding\(found.count == 1 ? "" : "s"): \(rule.summary)",
                     details: found.map { "\($0.file):\($0.location.line):\($0.location.column): \($0.detail)" }.joined(separator: "\n"))
                 cases.append(JUnitReport.Case(classname: classname(file), name: rule.id, seconds: 0,

@@ -12,7 +12,9 @@ struct MigrateLintCommandTests {
     }()
 
     func write(_ name: String, _ text: String) throws {
-        try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
     func plist(_ keys: [String]) -> String {
@@ -51,6 +53,25 @@ struct MigrateLintCommandTests {
         try write("App/Info.plist", plist(["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]))
         let (_, third) = run([root, "--baseline", baseline])
         #expect(third.stderr.contains("baseline entry no longer found: \(root)/Mic.swift [missing-usage-description]"))
+    }
+
+    @Test func theMicrophoneRuleAppliesToAppTargetsOnly() throws {
+        try write("Tool/main.swift", "let engine = AVAudioEngine()\n")
+        let tool = folder.appendingPathComponent("Tool").path
+        let junit = folder.appendingPathComponent("tool.xml").path
+        let (clean, c) = run([tool, "--junit", junit])
+        #expect(clean == 0)
+        #expect(c.stdout.contains("note: [missing-usage-description] not applied: no app target found"))
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("<skipped message=\"no app target found"))
+        // A framework's project is no app either; an XcodeGen application, or an app target in a project, is.
+        try write("Tool/Tool.xcodeproj/project.pbxproj", "productType = \"com.apple.product-type.framework\";\n")
+        #expect(run([tool]).0 == 0)
+        try write("Tool/project.yml", "targets:\n  Dictation:\n    type: application\n    platform: iOS\n")
+        let (app, a) = run([tool])
+        #expect(app == 1 && a.stdout.contains("Info.plist lacks NSMicrophoneUsageDescription"))
+        try FileManager.default.removeItem(atPath: tool + "/project.yml")
+        try write("Tool/Tool.xcodeproj/project.pbxproj", "productType = \"com.apple.product-type.application\";\n")
+        #expect(run([tool]).0 == 1)
     }
 
     @Test func badInputIsNamed() throws {

@@ -181,7 +181,12 @@ struct MigrationLinterTests {
 
     @Test func microphoneCaptureNeedsUsageDescriptions() {
         let source = "let engine = AVAudioEngine()\nengine.inputNode.installTap(onBus: 0, bufferSize: 4096, format: nil) { _, _ in }"
-        #expect(Self.rules(source, project: ProjectContext()) == ["missing-usage-description"])
+        // An app target without the keys: found. No app target at all (a command-line tool, a
+        // package): the rule does not apply, and says why.
+        #expect(Self.rules(source, project: ProjectContext(appTarget: "App.xcodeproj")) == ["missing-usage-description"])
+        #expect(Self.rules(source, project: ProjectContext()).isEmpty)
+        #expect(ProjectContext().usageRuleSkipReason?.hasPrefix("no app target found") == true)
+        #expect(ProjectContext(appTarget: "App/Info.plist", usageDescriptionKeys: []).usageRuleSkipReason == nil)
         let partial = MigrationLinter.lint(source: source, file: "M.swift", project: ProjectContext(usageDescriptionKeys: ["NSMicrophoneUsageDescription"]))
         #expect(partial.map(\.detail) == ["AVAudioEngine used; Info.plist lacks NSSpeechRecognitionUsageDescription"])
         #expect(Self.rules(source).isEmpty)
@@ -198,7 +203,7 @@ struct MigrationLinterTests {
 
     /// The same controller with the draft-era mistakes: each one found, on its line.
     @Test func draftControllerMistakesAreEachFound() {
-        let found = MigrationLinter.lint(source: LintFixtures.draft, file: "Draft.swift", project: ProjectContext())
+        let found = MigrationLinter.lint(source: LintFixtures.draft, file: "Draft.swift", project: ProjectContext(appTarget: "an iOS app"))
         let byRule = Dictionary(grouping: found, by: \.rule.id).mapValues { $0.map(\.location.line) }
         #expect(byRule["allocate-locale"] == [12])
         #expect(byRule["unguarded-best-format"] == [14])
