@@ -243,6 +243,9 @@ public enum LegacyRecognitionError {
         NSError(domain: assistantDomain, code: 1700, userInfo: [NSLocalizedDescriptionKey: "Speech recognition is not authorized"])
     }
 
+    /// An error as traces and diffs show it: `domain code: description`.
+    public static func describe(_ error: NSError) -> String { "\(error.domain) \(error.code): \(error.localizedDescription)" }
+
     public static func engineFailed(_ error: any Error) -> NSError {
         NSError(domain: assistantDomain, code: 1101, userInfo: [NSLocalizedDescriptionKey: "\(error)", NSUnderlyingErrorKey: error as NSError])
     }

@@ -255,7 +255,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
             case .finishedSuccessfully(let success):
                 if !success, let error = error as NSError? {
                     trace.record(.init(api: "legacy", kind: "error", audioTime: processed, words: [],
-                                       detail: "\(error.domain) \(error.code): \(error.localizedDescription)"))
+                                       detail: LegacyRecognitionError.describe(error)))
                 }
                 trace.record(.init(api: "legacy", kind: "end", audioTime: processed, words: []))
             default: break

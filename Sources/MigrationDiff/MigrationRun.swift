@@ -86,7 +86,7 @@ public struct MigrationRun: Sendable {
             if let error = error as NSError? {
                 log.withLock { log in
                     log.events.append(APITrace.Event(kind: .error, audioTime: -1, shown: log.events.last?.shown ?? [],
-                                                     detail: "\(error.domain) \(error.code): \(error.localizedDescription)"))
+                                                     detail: LegacyRecognitionError.describe(error)))
                 }
             }
         }
@@ -127,7 +127,7 @@ public struct MigrationRun: Sendable {
         func collect() {
             let published = transcriber.publishedResults
             for result in published[seen...] {
-                let words = Self.timedWords(result.text)
+                let words = result.text.timedWords()
                 if result.isFinal {
                     finals += words
                     volatile = []
@@ -161,16 +161,4 @@ public struct MigrationRun: Sendable {
         return APITrace(api: "analyzer", events: events, finalWords: finals, audioSeconds: Self.seconds(buffers))
     }
 
-    /// Words of a result with the time range attribute of their run.
-    static func timedWords(_ text: AttributedString) -> [APITrace.TimedWord] {
-        var words: [APITrace.TimedWord] = []
-        for run in text.runs {
-            let piece = String(text[run.range].characters)
-            guard let range = run.audioTimeRange else { continue }
-            for word in piece.split(whereSeparator: \.isWhitespace) {
-                words.append(APITrace.TimedWord(word: String(word), start: range.start.seconds, end: range.end.seconds))
-            }
-        }
-        return words
-    }
 }

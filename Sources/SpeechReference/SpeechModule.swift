@@ -63,6 +63,19 @@ extension AttributeDynamicLookup {
 }
 
 extension AttributedString {
+    /// Each word with the audio time range of its run; a run without one takes `fallback`, or is
+    /// left out when `fallback` is nil.
+    public func timedWords(fallback: CMTimeRange? = nil) -> [TimedWord] {
+        var words: [TimedWord] = []
+        for run in runs {
+            guard let range = run[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] ?? fallback else { continue }
+            for word in String(self[run.range].characters).split(whereSeparator: \.isWhitespace) {
+                words.append(TimedWord(word: String(word), start: range.start.seconds, end: range.end.seconds))
+            }
+        }
+        return words
+    }
+
     /// The span of runs whose audio time ranges meet `timeRange`, or nil.
     public func rangeOfAudioTimeRangeAttributes(intersecting timeRange: CMTimeRange) -> Range<AttributedString.Index>? {
         var lower: AttributedString.Index?

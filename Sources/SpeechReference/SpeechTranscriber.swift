@@ -122,14 +122,8 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
             switch event {
             case .results(let results, let consumedEnd):
                 for result in results {
-                    var words: [APICallTrace.Word] = []
-                    for run in result.text.runs {
-                        let range = run.audioTimeRange ?? result.range
-                        for word in String(result.text[run.range].characters).split(whereSeparator: \.isWhitespace) {
-                            words.append(APICallTrace.Word(word: String(word), start: range.start.seconds, end: range.end.seconds))
-                        }
-                    }
-                    trace.record(.init(api: "analyzer", kind: result.isFinal ? "final" : "partial", audioTime: consumedEnd, words: words))
+                    trace.record(.init(api: "analyzer", kind: result.isFinal ? "final" : "partial", audioTime: consumedEnd,
+                                       words: result.text.timedWords(fallback: result.range)))
                 }
             case .end(let error):
                 if let error { trace.record(.init(api: "analyzer", kind: "error", audioTime: -1, words: [], detail: "\(error)")) }

@@ -19,7 +19,6 @@ public final class CaptureLoop: @unchecked Sendable {
     private struct State {
         var schedule: CaptureSchedule
         var running = false
-        var thread: Thread?
         var finished: DispatchSemaphore?
     }
 
@@ -63,7 +62,6 @@ public final class CaptureLoop: @unchecked Sendable {
         }
         thread.name = "SpeechHarness virtual microphone"
         thread.threadDictionary[Self.threadKey] = ObjectIdentifier(self).hashValue
-        state.withLock { $0.thread = thread }
         thread.start()
     }
 
