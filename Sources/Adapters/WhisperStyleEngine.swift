@@ -30,6 +30,13 @@ public struct WhisperStyleEngine: RecognitionEngine {
         capabilities = c
     }
 
+    /// The policy's parameters and the base engine's settings, e.g.
+    /// `whisper-streaming[la2,chunk1s,tiny.en,int8,beam1,t1]`.
+    public var name: String {
+        EngineName.make(id: id, settings: ["la\(policy.agreement)", "chunk\(EngineName.number(policy.minimumChunkSeconds))s"]
+                            + EngineName.settings(of: base.name))
+    }
+
     public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
     public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
 
@@ -37,6 +44,7 @@ public struct WhisperStyleEngine: RecognitionEngine {
         guard base.supports(locale: configuration.locale) else { throw UnsupportedLocale(engine: id, locale: configuration.locale) }
         var inner = configuration
         inner.reportsPartialResults = false
+        inner.wordTimes = true    // LocalAgreement matches words by their times
         return WhisperStyleSession(base: base, configuration: inner, policy: policy)
     }
 
@@ -188,6 +196,6 @@ extension EngineRegistry {
     /// policy (1 s chunks, LocalAgreement-2, 15 s trim, 30 s window).
     public func registerAdapters() {
         register(Entry(id: "whisper-streaming", summary: "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming policy)",
-                       preference: 15, make: { WhisperStyleEngine(base: WhisperWorker.engine(), id: "whisper-streaming") }))
+                       preference: 15, make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-streaming") }))
     }
 }

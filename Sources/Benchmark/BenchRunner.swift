@@ -56,6 +56,8 @@ public struct BenchPlan: Sendable {
     public var limit: Int?
     /// Only utterances of this split (e.g. `test`), when set.
     public var split: Utterance.Split?
+    /// Whether transcribers ask for word times (see ``UtteranceRun/wordTimes``).
+    public var wordTimes = false
 
     public init(engines: [String], manifests: [String], policy: ScoringPolicy) {
         self.engines = engines
@@ -89,9 +91,18 @@ public struct BenchRunner: Sendable {
         self.isInterrupted = isInterrupted
     }
 
-    /// Runs the plan; returns manifest and engine problems (utterance failures are in the records).
-    public func run() async -> [BenchIssue] {
+    /// What a run found besides the records.
+    public struct Outcome: Sendable {
+        /// Manifest and engine problems (utterance failures are in the records).
+        public var issues: [BenchIssue] = []
+        /// Per worker engine (by name): the peak resident memory of each of its processes, bytes.
+        public var workerPeakMemory: [String: [Int]] = [:]
+    }
+
+    /// Runs the plan.
+    public func run() async -> Outcome {
         var issues: [BenchIssue] = []
+        var workerMemory: [String: [Int]] = [:]
         var work: [(engine: String, manifest: String, utterance: Utterance, audio: String)] = []
         for manifest in plan.manifests {
             let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
@@ -104,44 +115,47 @@ public struct BenchRunner: Sendable {
                 }
             }
         }
+        // Engines are made once and shared by the jobs (a worker engine keeps a pool of processes,
+        // one per session running at a time); records carry the engine's name with its settings.
+        var engines: [String: any RecognitionEngine] = [:]
+        for id in plan.engines where engines[id] == nil {
+            do { engines[id] = try EngineRegistry.shared.make(id) } catch {
+                issues.append(BenchIssue(engine: id, manifest: "*", message: "\(error)"))
+            }
+        }
+        work.removeAll { engines[$0.engine] == nil }
         let done = store.completedKeys()
-        work.removeAll { done.contains(UtteranceRecord.key(engine: $0.engine, manifest: $0.manifest, id: $0.utterance.id)) }
-        let total = work.count
-        progress("\(total) utterance runs to do (\(done.count) already in the store)")
-        // Engines are made once per job (a worker process, a model) and reused for its utterances.
-        var engineProblems: [String: String] = [:]
-        for id in plan.engines {
-            do { _ = try EngineRegistry.shared.make(id) } catch { engineProblems[id] = "\(error)" }
-        }
-        for (id, problem) in engineProblems.sorted(by: { $0.key < $1.key }) {
-            issues.append(BenchIssue(engine: id, manifest: "*", message: problem))
-        }
-        work.removeAll { engineProblems[$0.engine] != nil }
+        work.removeAll { done.contains(UtteranceRecord.key(engine: engines[$0.engine]!.name, manifest: $0.manifest, id: $0.utterance.id)) }
+        progress("\(work.count) utterance runs to do (\(done.count) already in the store)")
         let queue = WorkQueue(items: work)
         let counter = ProgressCounter(total: work.count)
+        let shared = engines
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, plan.jobs) {
                 group.addTask {
-                    var engines: [String: any RecognitionEngine] = [:]
                     while !isInterrupted(), let item = await queue.next() {
-                        let engine: any RecognitionEngine
-                        if let existing = engines[item.engine] { engine = existing } else {
-                            guard let made = try? EngineRegistry.shared.make(item.engine) else { continue }
-                            engines[item.engine] = made
-                            engine = made
-                        }
-                        let run = UtteranceRun(engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds, policy: plan.policy)
+                        let engine = shared[item.engine]!
+                        let run = UtteranceRun(engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds,
+                                               policy: plan.policy, wordTimes: plan.wordTimes)
                         let record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
                         store.append(record)
                         let n = await counter.increment()
-                        progress("[\(n)/\(counter.total)] \(item.engine) \(item.utterance.id): WER \(String(format: "%.2f", record.words.errorRate))"
+                        progress("[\(n)/\(counter.total)] \(record.engine) \(item.utterance.id): WER \(String(format: "%.2f", record.words.errorRate))"
                                  + (record.error.map { " ERROR \($0.prefix(120))" } ?? ""))
                     }
-                    for engine in engines.values { await (engine as? WorkerEngine)?.shutdown() }
                 }
             }
         }
-        return issues
+        for engine in engines.values {
+            guard let worker = engine as? WorkerEngine else { continue }
+            let usage = await worker.shutdown()
+            if !usage.isEmpty {
+                let peaks = usage.map { String(format: "%.0f MiB", Double($0) / 1_048_576) }.joined(separator: ", ")
+                progress("\(worker.name): \(usage.count) worker process(es), peak resident memory \(peaks)")
+            }
+            workerMemory[worker.name] = usage
+        }
+        return Outcome(issues: issues, workerPeakMemory: workerMemory)
     }
 }
 

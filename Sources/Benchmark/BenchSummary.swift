@@ -19,7 +19,12 @@ public struct BenchSummary: Codable, Sendable, Hashable {
     public var werCI95: [Double]
     public var cer: Double
     public var ser: Double
+    /// Audio seconds per compute second (CPU-based: see ``UtteranceRecord/computeSeconds``).
     public var rtfx: Double
+    /// Audio seconds per second of wall time in the calls, waiting included.
+    public var wallRTFx: Double?
+    /// `cpu` when every utterance's compute was measured as CPU time, else `wall`.
+    public var computeClock: String?
     public var loadSeconds: Double?
     public var peakRSSBytes: Int?
     public var firstPartialP50: Double?
@@ -40,6 +45,7 @@ public struct BenchSummary: Codable, Sendable, Hashable {
         let characters = scored.reduce(ErrorCounts()) { $0 + $1.characters }
         let interval = ErrorRateStatistics.bootstrapInterval(scored.map(\.words)).map { [$0.lowerBound, $0.upperBound] } ?? []
         let audio = scored.reduce(0) { $0 + $1.audioSeconds }, compute = scored.reduce(0) { $0 + $1.computeSeconds }
+        let wall = scored.reduce(0) { $0 + ($1.wallSeconds ?? $1.computeSeconds) }
         let measures = scored.map(\.measures)
         func p(_ values: [Double], _ q: Double) -> Double? {
             values.isEmpty ? nil : ErrorRateStatistics.percentile(values.sorted(), q)
@@ -59,6 +65,8 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             insertions: words.insertions, wer: words.errorRate, werCI95: interval, cer: characters.errorRate,
             ser: scored.isEmpty ? 0 : Double(scored.filter { $0.words.errors > 0 }.count) / Double(scored.count),
             rtfx: compute > 0 ? audio / compute : 0,
+            wallRTFx: wall > 0 ? audio / wall : nil,
+            computeClock: scored.allSatisfy { $0.computeClock == "cpu" } ? "cpu" : "wall",
             loadSeconds: loadSeconds ?? p(scored.compactMap(\.loadSeconds), 0.5), peakRSSBytes: peakRSSBytes,
             firstPartialP50: p(firstPartial, 0.5), firstPartialP90: p(firstPartial, 0.9),
             finalizationP50: p(finalization, 0.5), finalizationP90: p(finalization, 0.9),
@@ -93,6 +101,8 @@ public struct BenchResults: Codable, Sendable {
     public var comparisons: [BenchComparison]?
     /// Engine × manifest pairs the regression baseline has no figures for.
     public var notInBaseline: [String]?
+    /// Per worker engine: each worker process's peak resident memory, bytes.
+    public var workerPeakMemory: [String: [Int]]?
 
     public init(createdAt: String, policy: String, pacing: String, shard: String, summaries: [BenchSummary],
                 issues: [BenchIssue], gateFailures: [GateFailure], breakdowns: [BenchBreakdown]? = nil,

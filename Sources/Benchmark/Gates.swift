@@ -1,4 +1,5 @@
 import Foundation
+import SpeechCore
 import Metrics
 
 /// Thresholds a CI can gate on: each rule names a metric of ``BenchSummary`` and a bound, for all
@@ -80,7 +81,7 @@ public struct GateConfiguration: Codable, Sendable {
     public func check(_ summaries: [BenchSummary]) -> [GateFailure] {
         var failures: [GateFailure] = []
         for summary in summaries {
-            for rule in rules where Self.matches(rule.engine, summary.engine) && Self.matches(rule.manifest, summary.manifest) {
+            for rule in rules where Self.matchesEngine(rule.engine, summary.engine) && Self.matches(rule.manifest, summary.manifest) {
                 guard let value = summary.metric(rule.metric) else { continue }
                 if let max = rule.max, !(value <= max) {
                     failures.append(GateFailure(engine: summary.engine, manifest: summary.manifest, metric: rule.metric, value: value, bound: "≤ \(max)"))
@@ -102,7 +103,7 @@ public struct GateConfiguration: Codable, Sendable {
         var failures: [GateFailure] = []
         var missing: [String] = []
         for summary in summaries {
-            let rules = baseline.rules.filter { Self.matches($0.engine, summary.engine) && Self.matches($0.manifest, summary.manifest) }
+            let rules = baseline.rules.filter { Self.matchesEngine($0.engine, summary.engine) && Self.matches($0.manifest, summary.manifest) }
             guard !rules.isEmpty else { continue }
             guard let before = oldSummaries["\(summary.engine)\u{1F}\(summary.manifest)"] else {
                 missing.append("\(summary.engine) on \(summary.manifest)")
@@ -130,6 +131,12 @@ public struct GateConfiguration: Codable, Sendable {
             }
         }
         return (failures, missing)
+    }
+
+    /// An engine pattern matches the engine's name (`whisper[tiny.en,int8,beam1]`) or its id
+    /// alone (`whisper`), so a gate need not spell out the settings.
+    static func matchesEngine(_ pattern: String?, _ name: String) -> Bool {
+        matches(pattern, name) || matches(pattern, EngineName.id(of: name))
     }
 
     static func matches(_ pattern: String?, _ text: String) -> Bool {

@@ -33,9 +33,17 @@ public struct UtteranceRecord: Codable, Sendable, Hashable {
     public var policy: String
     public var words: ErrorCounts
     public var characters: ErrorCounts
-    /// Engine and analyzer compute for the utterance (seconds of wall time spent in calls), model
-    /// loading excluded.
+    /// Compute for the utterance, model loading excluded: the engine's CPU time in its calls (its
+    /// thread's CPU clock in process, a worker's own CPU time). Waiting for a core, a lock or a busy
+    /// worker is not in it, so it does not depend on what else runs; RTFx and the simulated
+    /// latencies use it. The analyzer's own cost is measured apart (`bench analyzer`,
+    /// `scripts/bench-overhead`).
     public var computeSeconds: Double
+    /// Wall time spent in the analyzer calls, waiting included (what a caller waited for).
+    public var wallSeconds: Double?
+    /// `cpu` when the engine measured its CPU time on every call; `wall` when it did not (then
+    /// its wall time stands in for compute, waiting included).
+    public var computeClock: String?
     /// Time to prepare the engine for this utterance (session and model load), apart from compute.
     public var loadSeconds: Double?
     public var timeline: StreamingTimeline
@@ -56,17 +64,22 @@ public struct UtteranceRun: Sendable {
     public var pacing: Pacing
     public var chunkMilliseconds: Int
     public var policy: ScoringPolicy
+    /// Whether the transcriber asks for word times (`audioTimeRange`). Off by default: the scores
+    /// and latencies do not use them, and some engines (Whisper) pay for them.
+    public var wordTimes: Bool
 
-    public init(engine: any RecognitionEngine, pacing: Pacing = .simulated, chunkMilliseconds: Int = 100, policy: ScoringPolicy) {
+    public init(engine: any RecognitionEngine, pacing: Pacing = .simulated, chunkMilliseconds: Int = 100, policy: ScoringPolicy,
+                wordTimes: Bool = false) {
         self.engine = engine
         self.pacing = pacing
         self.chunkMilliseconds = chunkMilliseconds
         self.policy = policy
+        self.wordTimes = wordTimes
     }
 
     public func run(_ utterance: Utterance, audioPath: String, manifest: String) async -> UtteranceRecord {
         var record = UtteranceRecord(
-            engine: engine.id, manifest: manifest, id: utterance.id, speaker: utterance.speaker, task: utterance.task,
+            engine: engine.name, manifest: manifest, id: utterance.id, speaker: utterance.speaker, task: utterance.task,
             tier: utterance.tier ?? (manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? "",
             audioSeconds: utterance.duration, reference: utterance.reference, hypothesis: "", policy: policy.name,
             words: ErrorCounts(), characters: ErrorCounts(), computeSeconds: 0, loadSeconds: nil,
@@ -78,6 +91,8 @@ public struct UtteranceRun: Sendable {
             }
             record.audioSeconds = outcome.audioSeconds
             record.computeSeconds = outcome.computeSeconds
+            record.wallSeconds = outcome.wallSeconds
+            record.computeClock = outcome.computeClock
             record.loadSeconds = outcome.loadSeconds
             record.hypothesis = outcome.hypothesis
             record.timeline = outcome.timeline
@@ -114,6 +129,8 @@ public struct UtteranceRun: Sendable {
         var hypothesis: String
         var timeline: StreamingTimeline
         var computeSeconds: Double
+        var wallSeconds: Double
+        var computeClock: String
         var loadSeconds: Double
         var audioSeconds: Double
     }
@@ -127,10 +144,11 @@ public struct UtteranceRun: Sendable {
         if let offset = utterance.offset, offset > 0 {
             throw EngineError.unsupportedFormat(engine: engine.id, format: "segments with an offset (\(offset) s) are not streamed yet")
         }
+        let meter = ComputeMeter()
         let transcriber = SpeechTranscriber(
             locale: Locale(identifier: utterance.locale), transcriptionOptions: [],
             reportingOptions: engine.capabilities.partialResults ? [.volatileResults, .fastResults] : [],
-            attributeOptions: [.audioTimeRange], engine: engine)
+            attributeOptions: wordTimes ? [.audioTimeRange] : [], engine: MeteredEngine(base: engine, meter: meter))
         let analyzer = SpeechAnalyzer(modules: [transcriber],
                                       options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
         let avFormat = AVAudioFormat(standardFormatWithSampleRate: format.sampleRate, channels: 1)!
@@ -141,7 +159,7 @@ public struct UtteranceRun: Sendable {
         let load = loadStart.duration(to: clock.now).seconds
         let wallStart = clock.now
         var virtualNow = 0.0
-        var compute = 0.0
+        var compute = 0.0, wall = 0.0
         var seen = 0
         var events: [StreamingTimeline.Event] = []
         var audioEnd = 0.0
@@ -157,11 +175,16 @@ public struct UtteranceRun: Sendable {
             seen = published.count
         }
 
+        /// One analyzer call's compute: the engine's CPU time in it. The call's wall time (waiting
+        /// and the analyzer's own work included) is kept beside it.
         func timed(_ body: () async throws -> Void) async rethrows -> Double {
+            let before = meter.reading.engineCPU
             let start = clock.now
             try await body()
-            let elapsed = start.duration(to: clock.now)
-            return elapsed.seconds
+            let spent = meter.reading.engineCPU - before
+            compute += spent
+            wall += start.duration(to: clock.now).seconds
+            return spent
         }
 
         while let chunk = try chunker.next() {
@@ -176,12 +199,10 @@ public struct UtteranceRun: Sendable {
             try buffer.replaceFrames(with: chunk.buffer, at: 0)
             let input = AnalyzerInput(buffer: buffer, bufferStartTime: chunk.startTime)
             let spent = try await timed { _ = try await analyzer.analyzeSequence(SingleInput(input: input)) }
-            compute += spent
             virtualNow = pacing == .simulated ? max(virtualNow, arrival) + spent : wallStart.duration(to: clock.now).seconds
             collect(at: virtualNow)
         }
         let spent = try await timed { try await analyzer.finalizeAndFinish(through: endTime) }
-        compute += spent
         virtualNow = pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
         collect(at: virtualNow)
         let hypothesis = transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }
@@ -191,7 +212,8 @@ public struct UtteranceRun: Sendable {
         }
         return Outcome(hypothesis: hypothesis,
                        timeline: StreamingTimeline(events: events, referenceWords: reference, audioEnd: audioEnd),
-                       computeSeconds: compute, loadSeconds: load, audioSeconds: audioEnd)
+                       computeSeconds: compute, wallSeconds: wall, computeClock: meter.reading.unmeasuredCalls == 0 ? "cpu" : "wall",
+                       loadSeconds: load, audioSeconds: audioEnd)
     }
 }
 

@@ -100,12 +100,14 @@ final class DSPSession: RecognitionSession, @unchecked Sendable {
     }
 
     private func timed(_ body: (inout TemplateRecognizer?) throws -> HypothesisUpdate) throws -> HypothesisUpdate {
-        let started = DispatchTime.now()
-        var update = try state.withLock { state -> HypothesisUpdate in
-            guard !state.closed else { throw CancellationError() }
-            return try body(&state.recognizer)
+        // The body runs synchronously on this thread, so its thread CPU time is the engine's compute.
+        var (update, seconds) = try CPUClock.measure {
+            try state.withLock { state -> HypothesisUpdate in
+                guard !state.closed else { throw CancellationError() }
+                return try body(&state.recognizer)
+            }
         }
-        update.computeSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        update.computeSeconds = seconds
         return update
     }
 

@@ -42,8 +42,8 @@ public final class EngineRegistry: Sendable {
             registry.register(Entry(id: DSPEngine(task: task).id, summary: "DSP reference: MFCC and one-pass DTW over enrolled templates, \(what)",
                                     preference: 40 + preference, make: { DSPEngine(task: task) }))
         }
-        registry.register(Entry(id: "whisper", summary: "Whisper tiny.en (faster-whisper, int8) in a worker process", preference: 10,
-                                make: { WhisperWorker.engine() }))
+        registry.register(Entry(id: "whisper", summary: "Whisper tiny.en (faster-whisper; int8, beam 1, 1 thread unless SPEECH_HARNESS_WHISPER_* say otherwise) in a pool of worker processes", preference: 10,
+                                make: { WhisperWorker.engine(settings: try .fromEnvironment()) }))
         registry.register(Entry(id: "fault-worker", summary: "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT)",
                                 preference: 1_000, make: { FaultWorker.fromEnvironment() }))
         return registry
@@ -125,13 +125,54 @@ public enum PackageRoot {
 
 /// The Whisper worker engine: the package's Python worker in the bootstrap environment.
 public enum WhisperWorker {
-    public static func engine(root: String = PackageRoot.path, threads: Int = 1, callTimeout: Duration = .seconds(120)) -> WorkerEngine {
-        WorkerEngine(id: "whisper", command: [root + "/.venv/bin/python", root + "/scripts/workers/whisper_worker.py"],
-                     environment: ["WHISPER_THREADS": String(threads), "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"],
+    /// What the worker decodes with; all of it is in the engine's name (`whisper[tiny.en,int8,beam1,t1]`).
+    public struct Settings: Sendable, Hashable {
+        /// The model: tiny.en, the one the bootstrap installs.
+        public var model = "tiny.en"
+        /// CTranslate2 compute type: int8 (default), int8_float32, float32.
+        public var computeType = "int8"
+        /// Beam size; 1 is greedy decoding.
+        public var beamSize = 1
+        /// CPU threads per worker process.
+        public var threads = 1
+
+        public init() {}
+
+        /// The settings named by `SPEECH_HARNESS_WHISPER_COMPUTE_TYPE`, `…_BEAM_SIZE` and `…_THREADS`
+        /// (what `--whisper-compute-type`, `--whisper-beam` and `--whisper-threads` set).
+        public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
+            var settings = Settings()
+            if let value = environment["SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"], !value.isEmpty {
+                guard computeTypes.contains(value) else {
+                    throw EngineError.failed(engine: "whisper", reason: "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE '\(value)': one of \(computeTypes.joined(separator: ", "))")
+                }
+                settings.computeType = value
+            }
+            for (key, range, path) in [("SPEECH_HARNESS_WHISPER_BEAM_SIZE", 1...16, \Settings.beamSize), ("SPEECH_HARNESS_WHISPER_THREADS", 1...64, \Settings.threads)] {
+                guard let value = environment[key], !value.isEmpty else { continue }
+                guard let number = Int(value), range.contains(number) else {
+                    throw EngineError.failed(engine: "whisper", reason: "\(key) '\(value)': a whole number from \(range.lowerBound) to \(range.upperBound)")
+                }
+                settings[keyPath: path] = number
+            }
+            return settings
+        }
+
+        public static let computeTypes = ["int8", "int8_float32", "float32"]
+
+        var names: [String] { [model, computeType, "beam\(beamSize)", "t\(threads)"] }
+    }
+
+    public static func engine(root: String = PackageRoot.path, settings: Settings = Settings(), callTimeout: Duration = .seconds(120),
+                              protocolVersion: Int = WorkerProtocol.latest) -> WorkerEngine {
+        WorkerEngine(id: "whisper", settings: settings.names,
+                     command: [root + "/.venv/bin/python", root + "/scripts/workers/whisper_worker.py"],
+                     environment: ["WHISPER_THREADS": String(settings.threads), "WHISPER_COMPUTE_TYPE": settings.computeType,
+                                   "WHISPER_BEAM_SIZE": String(settings.beamSize), "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"],
                      capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: true,
                                                       locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
                                                                                     AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16)]),
-                     callTimeout: callTimeout)
+                     callTimeout: callTimeout, protocolVersion: protocolVersion)
     }
 }
 
@@ -153,11 +194,12 @@ extension FaultWorker {
 public enum FaultWorker {
     /// `mode`: exit-at-start, crash-mid, hang, garbage, oversized, error, ok or random (see the script).
     public static func engine(mode: String, after: Int = 2, root: String = PackageRoot.path, callTimeout: Duration = .seconds(30),
-                              clock: any Clock<Duration> = ContinuousClock(), extra: [String: String] = [:]) -> WorkerEngine {
+                              clock: any Clock<Duration> = ContinuousClock(), extra: [String: String] = [:],
+                              protocolVersion: Int = WorkerProtocol.latest, maximumWorkers: Int = ProcessInfo.processInfo.activeProcessorCount) -> WorkerEngine {
         WorkerEngine(id: "fault-worker", command: ["/usr/bin/env", "python3", root + "/scripts/workers/fault_worker.py"],
                      environment: ["FAULT_MODE": mode, "FAULT_AFTER": String(after), "PYTHONUNBUFFERED": "1"].merging(extra) { $1 },
                      capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: false,
                                                       locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)]),
-                     callTimeout: callTimeout, clock: clock)
+                     callTimeout: callTimeout, clock: clock, maximumWorkers: maximumWorkers, protocolVersion: protocolVersion)
     }
 }

@@ -159,7 +159,7 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
             }
         }
         return try await onQueue { [self] in
-            let clock = DispatchTime.now()
+            let started = CPUClock.thread
             guard let decoder, !closed else { throw CancellationError() }
             var update = HypothesisUpdate()
             // Skipped audio ends the utterance in progress.
@@ -190,7 +190,7 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
             }
             expectedStart = end
             consumedEnd = end
-            update.computeSeconds = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
+            update.computeSeconds = CPUClock.thread - started
             return update
         }
     }
@@ -202,13 +202,13 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
 
     func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
         try await onQueue { [self] in
-            let clock = DispatchTime.now()
+            let started = CPUClock.thread
             guard let decoder, !closed else { throw CancellationError() }
             var update = HypothesisUpdate()
             if utteranceOrigin != nil { try closeUtterance(decoder, at: consumedEnd, into: &update) }
             finalizedThrough = MediaTime.maximum(finalizedThrough, MediaTime.minimum(time, consumedEnd))
             update.finalizedThrough = finalizedThrough
-            update.computeSeconds = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
+            update.computeSeconds = CPUClock.thread - started
             return update
         }
     }

@@ -1,151 +1,398 @@
 import Foundation
 import SpeechCore
 
-/// A reply from a worker (see WorkerProtocol.md); fields depend on `type`.
+/// The versions of the worker protocol (WorkerProtocol.md) the harness speaks.
+public enum WorkerProtocol {
+    /// Version 2: audio as binary frames, pipelined, with replies only for news and requests.
+    public static let latest = 2
+}
+
+/// A message from a worker (see WorkerProtocol.md), decoded at the boundary; fields depend on `type`.
 struct WorkerReply: Decodable, Sendable {
     struct Word: Decodable, Sendable { var text: String; var start: Double; var end: Double; var confidence: Double? }
     struct Segment: Decodable, Sendable { var start: Double; var end: Double; var words: [Word]; var alternatives: [[String]]? }
 
     var type: String
+    /// Protocol 2: the request this answers; nil for news (an unrequested hypothesis).
+    var id: Int?
     var session: Int?
     var message: String?
     var finalized: [Segment]?
     var volatile: Segment?
     var finalizedThrough: Double?
+    /// Protocol 1: the worker's CPU seconds for the request.
     var computeSeconds: Double?
+    /// Protocol 2: the worker's CPU seconds for the session since its previous message.
+    var cpuSeconds: Double?
     var engine: String?
     var locales: [String]?
     var sampleRate: Double?
     var loadSeconds: Double?
+    var protocolVersion: Int?
+    /// Protocol 2 handshake: whether the worker reports its CPU time.
+    var cpuTime: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case type, id, session, message, finalized, volatile, finalizedThrough, computeSeconds, cpuSeconds, engine, locales,
+             sampleRate, loadSeconds, cpuTime
+        case protocolVersion = "protocol"
+    }
 }
 
-/// An engine in another process speaking the worker protocol. One worker process serves all the
-/// engine's sessions, one request at a time; a worker that fails is stopped and the next session
-/// starts a new one.
+/// An engine in another process speaking the worker protocol. A session leases one worker process
+/// for its whole life; the engine keeps a pool that grows to as many processes as sessions run at
+/// once (at most `maximumWorkers`), so parallel sessions never queue behind one process. A worker
+/// that fails is stopped and replaced by the next session that needs one.
 public struct WorkerEngine: RecognitionEngine {
     public let id: String
+    public let name: String
     public let capabilities: EngineCapabilities
-    let connection: WorkerConnection
+    let pool: WorkerPool
 
     /// - Parameters:
+    ///   - settings: what the worker is run with, for the engine's name (`whisper[int8,beam1]`).
     ///   - command: the program and its arguments.
     ///   - capabilities: what the worker declares (checked against its handshake).
-    ///   - callTimeout: how long one request may take before the worker is considered hung.
+    ///   - callTimeout: how long the worker may stay silent when a reply is due before it is
+    ///     considered hung.
     ///   - clock: measures the timeout (a virtual clock in tests).
-    public init(id: String, command: [String], environment: [String: String] = [:], capabilities: EngineCapabilities,
-                callTimeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock()) {
+    ///   - maximumWorkers: the most processes run at once.
+    ///   - protocolVersion: the highest protocol version offered in the handshake.
+    public init(id: String, settings: [String] = [], command: [String], environment: [String: String] = [:],
+                capabilities: EngineCapabilities, callTimeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock(),
+                maximumWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, protocolVersion: Int = WorkerProtocol.latest) {
         self.id = id
+        name = EngineName.make(id: id, settings: settings)
         self.capabilities = capabilities
-        connection = WorkerConnection(id: id, command: command, environment: environment, timeout: callTimeout, clock: clock)
+        pool = WorkerPool(channel: WorkerChannel.Configuration(id: id, command: command, environment: environment, timeout: callTimeout,
+                                                               clock: clock, protocolVersion: protocolVersion),
+                          maximum: max(1, maximumWorkers))
     }
 
     public func isInstalled(locale: String) -> Bool {
-        supports(locale: locale) && connection.commandExists
+        supports(locale: locale) && pool.commandExists
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
         guard supports(locale: configuration.locale) else { throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale) }
-        let session = try await connection.startSession(configuration)
-        return WorkerSession(connection: connection, session: session)
+        let channel = try await pool.lease()
+        do {
+            let session = try await channel.start(configuration)
+            return WorkerSession(pool: pool, channel: channel, session: session)
+        } catch {
+            await pool.giveBack(channel)
+            throw error
+        }
     }
 
-    /// Seconds the current worker took to load its model (from its handshake).
-    public var loadSeconds: Double? { get async { await connection.loadSeconds } }
+    /// Seconds the most recently started worker took to load its model (from its handshake).
+    public var loadSeconds: Double? { get async { await pool.loadSeconds } }
 
-    /// Stops the worker process, if running.
-    public func shutdown() async { await connection.shutdown() }
+    /// The protocol version the most recently started worker agreed to.
+    public var negotiatedProtocol: Int? { get async { await pool.negotiatedProtocol } }
+
+    /// Stops the idle worker processes; returns the peak resident memory (bytes) of every process
+    /// the engine ran and has stopped since the last shutdown.
+    @discardableResult
+    public func shutdown() async -> [Int] { await pool.shutdown() }
 }
 
-/// The harness side of one worker process: handshake, one request at a time, timeouts, failure.
-actor WorkerConnection {
-    let id: String
-    let command: [String]
-    let environment: [String: String]
-    let timeout: Duration
-    let clock: any Clock<Duration>
-    private var process: WorkerProcess?
-    private var nextSession = 0
-    private var busy = false
-    private var queue: [CheckedContinuation<Void, Never>] = []
+/// The processes of one worker engine, leased to one session at a time each.
+actor WorkerPool {
+    let configuration: WorkerChannel.Configuration
+    let maximum: Int
+    private var idle: [WorkerChannel] = []
+    private var live = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var retiredPeaks: [Int] = []
     private(set) var loadSeconds: Double?
+    private(set) var negotiatedProtocol: Int?
 
-    init(id: String, command: [String], environment: [String: String], timeout: Duration, clock: any Clock<Duration>) {
-        self.id = id
-        self.command = command
-        self.environment = environment
-        self.timeout = timeout
-        self.clock = clock
+    init(channel configuration: WorkerChannel.Configuration, maximum: Int) {
+        self.configuration = configuration
+        self.maximum = maximum
     }
 
     nonisolated var commandExists: Bool {
-        guard let first = command.first else { return false }
+        guard let first = configuration.command.first else { return false }
         return FileManager.default.isExecutableFile(atPath: first)
-            && command.dropFirst().allSatisfy { !$0.hasSuffix(".py") || FileManager.default.fileExists(atPath: $0) }
+            && configuration.command.dropFirst().allSatisfy { !$0.hasSuffix(".py") || FileManager.default.fileExists(atPath: $0) }
     }
 
-    func startSession(_ configuration: EngineSessionConfiguration) async throws -> Int {
+    /// A healthy idle worker, a new one while fewer than `maximum` run, else the next one returned.
+    func lease() async throws -> WorkerChannel {
+        while true {
+            if let channel = idle.popLast() {
+                if await channel.isHealthy { return channel }
+                await retire(channel)
+                continue
+            }
+            if live < maximum {
+                live += 1
+                do {
+                    let channel = try await WorkerChannel.open(configuration)
+                    loadSeconds = await channel.loadSeconds
+                    negotiatedProtocol = await channel.version
+                    return channel
+                } catch {
+                    live -= 1
+                    wakeOne()
+                    throw error
+                }
+            }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+    }
+
+    func giveBack(_ channel: WorkerChannel) async {
+        if await channel.isHealthy { idle.append(channel) } else { await retire(channel) }
+        wakeOne()
+    }
+
+    func shutdown() async -> [Int] {
+        let stopping = idle
+        idle = []
+        for channel in stopping { await retire(channel) }
+        defer { retiredPeaks = [] }
+        return retiredPeaks
+    }
+
+    private func retire(_ channel: WorkerChannel) async {
+        if let peak = await channel.shutdown() { retiredPeaks.append(peak) }
+        live -= 1
+    }
+
+    private func wakeOne() {
+        if !waiters.isEmpty { waiters.removeFirst().resume() }
+    }
+}
+
+/// The harness side of one worker process: handshake, requests, audio, timeouts, failure. Calls
+/// are taken one at a time.
+actor WorkerChannel {
+    struct Configuration: Sendable {
+        var id: String
+        var command: [String]
+        var environment: [String: String]
+        var timeout: Duration
+        var clock: any Clock<Duration>
+        var protocolVersion: Int
+    }
+
+    let configuration: Configuration
+    private let process: WorkerProcess
+    private(set) var version = 1
+    private(set) var loadSeconds: Double?
+    /// Whether the worker reports its CPU time (protocol 2's `cpuTime` in the handshake).
+    private var reportsCPU = false
+    /// The session's tentative text as last reported.
+    private var volatile: HypothesisSegment?
+    /// Hears of the worker dying while no call waits for it.
+    private var failureHandler: (@Sendable (any Error) -> Void)?
+    private var failed = false
+    private var nextSession = 0
+    private var nextRequest = 0
+    private var busy = false
+    private var queue: [CheckedContinuation<Void, Never>] = []
+
+    private var id: String { configuration.id }
+
+    private init(configuration: Configuration, process: WorkerProcess) {
+        self.configuration = configuration
+        self.process = process
+    }
+
+    /// Starts the worker and shakes hands: the worker answers with the highest version it speaks
+    /// up to the one offered (a version 1 worker always says 1).
+    static func open(_ configuration: Configuration) async throws -> WorkerChannel {
+        let process: WorkerProcess
+        do {
+            process = try WorkerProcess(command: configuration.command, environment: configuration.environment)
+        } catch let error as EngineError {
+            if case .failed(_, let reason) = error { throw EngineError.failed(engine: configuration.id, reason: reason) }
+            throw error
+        }
+        let channel = WorkerChannel(configuration: configuration, process: process)
+        process.onOutputClosed { [weak channel] in
+            guard let channel else { return }
+            Task { await channel.outputClosed() }
+        }
+        try await channel.handshake()
+        return channel
+    }
+
+    private func handshake() async throws {
+        try await write(["type": "hello", "protocol": configuration.protocolVersion])
+        let ready = try await reply(expecting: "ready", id: nil).message
+        version = min(configuration.protocolVersion, max(1, ready.protocolVersion ?? 1))
+        loadSeconds = ready.loadSeconds
+        reportsCPU = version >= 2 && ready.cpuTime == true
+    }
+
+    var isHealthy: Bool { !failed && process.isRunning && !process.writeFailed }
+
+    var peakResidentBytes: Int? { process.peakResidentBytes }
+
+    /// Asks the worker to exit and stops it; returns its peak resident memory, when known.
+    func shutdown() async -> Int? {
+        let peak = process.peakResidentBytes
+        try? process.send(#"{"type":"shutdown"}"#)
+        await process.stop()
+        failed = true
+        return peak
+    }
+
+    func start(_ configuration: EngineSessionConfiguration) async throws -> Int {
         nextSession += 1
         let session = nextSession
-        let request: [String: Any] = ["type": "start", "session": session, "locale": configuration.locale,
-                                      "partials": configuration.reportsPartialResults,
-                                      "alternatives": configuration.maximumAlternatives,
-                                      "contextualStrings": configuration.contextualStrings]
-        _ = try await call(request, expecting: "started")
+        volatile = nil
+        failureHandler = nil
+        _ = try await request(["type": "start", "session": session, "locale": configuration.locale,
+                               "partials": configuration.reportsPartialResults, "alternatives": configuration.maximumAlternatives,
+                               "contextualStrings": configuration.contextualStrings, "wordTimes": configuration.wordTimes],
+                              expecting: "started")
         return session
     }
 
-    /// Sends one request and waits for its reply, restarting the worker first if needed.
-    func call(_ request: [String: Any], expecting type: String) async throws -> WorkerReply {
+    /// Gives the worker audio. Protocol 1 waits for the reply; protocol 2 sends a frame and
+    /// returns the news that has arrived meanwhile, without waiting.
+    func audio(session: Int, samples: [Int16], start: MediaTime) async throws -> HypothesisUpdate {
+        let bytes = samples.withUnsafeBufferPointer { Data(buffer: $0) }
+        if version == 1 {
+            return try await request(["type": "audio", "session": session, "start": start.seconds, "samples": bytes.base64EncodedString()],
+                                     expecting: "hypothesis").update
+        }
         await acquire()
         defer { release() }
-        let worker = try await running()
-        return try await exchange(worker, request, expecting: type)
-    }
-
-    private func running() async throws -> WorkerProcess {
-        if let process, process.isRunning { return process }
-        let worker = try WorkerProcess(command: command, environment: environment)
-        process = worker
-        let ready = try await exchange(worker, ["type": "hello", "protocol": 1], expecting: "ready")
-        loadSeconds = ready.loadSeconds
-        return worker
-    }
-
-    private func exchange(_ worker: WorkerProcess, _ request: [String: Any], expecting type: String) async throws -> WorkerReply {
-        let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+        try checkUsable()
+        let header = try json(["type": "audio", "session": session, "start": start.seconds, "bytes": bytes.count])
         do {
-            try worker.send(line)
+            try process.send(header + Data("\n".utf8) + bytes)
         } catch {
-            throw await fail(worker, "the worker is not reading (\(worker.exitDescription))")
+            throw await fail("the worker is not reading (\(process.exitDescription))")
         }
-        let event = await nextEvent(worker)
+        // Without news the tentative text stands: protocol 2 repeats nothing.
+        var update = HypothesisUpdate(volatile: volatile, computeSeconds: reportsCPU ? 0 : nil)
+        for event in process.receivedEvents() {
+            let message = try await decode(event)
+            guard message.type == "hypothesis", message.id == nil else {
+                throw await fail("expected news between requests, got '\(message.type)'")
+            }
+            update = WorkerSession.merge(update, message.update)
+        }
+        if process.writeFailed || !process.isRunning {
+            throw await fail("the worker stopped (\(process.exitDescription))")
+        }
+        volatile = update.volatile
+        return update
+    }
+
+    func finalize(session: Int, through time: MediaTime) async throws -> HypothesisUpdate {
+        try await request(["type": "finalize", "session": session, "through": time.seconds], expecting: "hypothesis").update
+    }
+
+    func cancel(session: Int, before time: MediaTime) async throws -> HypothesisUpdate {
+        try await request(["type": "cancel", "session": session, "before": time.seconds], expecting: "hypothesis").update
+    }
+
+    func end(session: Int) async throws {
+        failureHandler = nil
+        _ = try await request(["type": "end", "session": session], expecting: "ended")
+    }
+
+    func setFailureHandler(_ handler: @escaping @Sendable (any Error) -> Void) {
+        failureHandler = handler
+    }
+
+    /// The worker's output ended. A call in progress sees it itself; otherwise the session hears
+    /// of it now, instead of at its next call (which, with audio not awaited, may never come).
+    func outputClosed() async {
+        guard !busy, !failed, let handler = failureHandler else { return }
+        failureHandler = nil
+        await process.stop()    // reaped, so the message can give the exit status
+        handler(await fail("the worker stopped (\(process.exitDescription))"))
+    }
+
+    /// What a request got: its reply, with any news that arrived before it folded in.
+    struct Answer {
+        var message: WorkerReply
+        var update: HypothesisUpdate
+    }
+
+    /// Sends one request and waits for its reply (and, in protocol 2, the news before it).
+    private func request(_ body: [String: Any], expecting type: String) async throws -> Answer {
+        await acquire()
+        defer { release() }
+        try checkUsable()
+        var body = body
+        var id: Int?
+        if version >= 2 {
+            nextRequest += 1
+            id = nextRequest
+            body["id"] = nextRequest
+        }
+        try await write(body)
+        let answer = try await reply(expecting: type, id: id)
+        if type == "hypothesis" { volatile = answer.update.volatile }
+        return answer
+    }
+
+    private func write(_ body: [String: Any]) async throws {
+        let line = try json(body) + Data("\n".utf8)
+        do {
+            try process.send(line)
+        } catch {
+            throw await fail("the worker is not reading (\(process.exitDescription))")
+        }
+    }
+
+    private func json(_ body: [String: Any]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: body)
+    }
+
+    private func checkUsable() throws {
+        if failed { throw EngineError.failed(engine: id, reason: "the worker failed earlier in this session") }
+    }
+
+    /// Waits for the reply of `type` (to request `id` in protocol 2), folding news into it.
+    private func reply(expecting type: String, id: Int?) async throws -> Answer {
+        var news = HypothesisUpdate()
+        while true {
+            guard let event = await nextEvent() else { throw await fail("no reply within \(configuration.timeout)") }
+            let message = try await decode(event)
+            if version >= 2, message.id == nil, message.type == "hypothesis", type != "ready" {
+                news = WorkerSession.merge(news, message.update)
+                continue
+            }
+            guard message.type == type else { throw await fail("expected a '\(type)' reply, got '\(message.type)'") }
+            if let id, message.id != id { throw await fail("a reply to request \(message.id.map(String.init) ?? "none") where \(id) was due") }
+            return Answer(message: message, update: WorkerSession.merge(news, message.update))
+        }
+    }
+
+    /// A message from an event: errors and protocol violations become engine errors.
+    private func decode(_ event: WorkerProcess.Event) async throws -> WorkerReply {
         switch event {
-        case nil:
-            throw await fail(worker, "no reply within \(timeout)")
-        case .closed?:
-            // Give the reaper a moment to record the exit status for the message.
-            throw await fail(worker, "the worker stopped (\(worker.exitDescription))")
-        case .oversized(let bytes)?:
-            throw await fail(worker, "a reply line over \(WorkerProcess.maximumLine) bytes (\(bytes)+)")
-        case .line(let text)?:
-            guard let reply = try? JSONDecoder().decode(WorkerReply.self, from: Data(text.utf8)) else {
-                throw await fail(worker, "malformed reply: \(text.prefix(200))")
+        case .closed:
+            throw await fail("the worker stopped (\(process.exitDescription))")
+        case .oversized(let bytes):
+            throw await fail("a reply line over \(WorkerProcess.maximumLine) bytes (\(bytes)+)")
+        case .line(let text):
+            guard let message = try? JSONDecoder().decode(WorkerReply.self, from: Data(text.utf8)) else {
+                throw await fail("malformed reply: \(text.prefix(200))")
             }
-            if reply.type == "error" {
-                throw EngineError.failed(engine: id, reason: "worker error: \(reply.message ?? "no message")")
+            if message.type == "error" {
+                throw EngineError.failed(engine: id, reason: "worker error: \(message.message ?? "no message")")
             }
-            guard reply.type == type else {
-                throw await fail(worker, "expected a '\(type)' reply, got '\(reply.type)'")
-            }
-            return reply
+            return message
         }
     }
 
     /// The next event, or nil when the timeout passes first.
-    private func nextEvent(_ worker: WorkerProcess) async -> WorkerProcess.Event? {
-        let clock = self.clock, timeout = self.timeout
+    private func nextEvent() async -> WorkerProcess.Event? {
+        let clock = configuration.clock, timeout = configuration.timeout, process = self.process
         return await withTaskGroup(of: WorkerProcess.Event?.self) { group in
-            group.addTask { await worker.nextEvent() }
+            group.addTask { await process.nextEvent() }
             group.addTask {
                 try? await clock.sleep(for: timeout)
                 return nil
@@ -157,18 +404,11 @@ actor WorkerConnection {
     }
 
     /// Stops a misbehaving worker and describes what happened, with its stderr tail.
-    private func fail(_ worker: WorkerProcess, _ what: String) async -> EngineError {
-        await worker.stop()
-        if process === worker { process = nil }
-        let tail = worker.stderrTail
-        return EngineError.failed(engine: id, reason: what + (tail.isEmpty ? "" : "; worker stderr: …\(tail.suffix(600))"))
-    }
-
-    func shutdown() async {
-        guard let process else { return }
-        try? process.send(#"{"type":"shutdown"}"#)
+    private func fail(_ what: String) async -> EngineError {
+        failed = true
         await process.stop()
-        self.process = nil
+        let tail = process.stderrTail
+        return EngineError.failed(engine: id, reason: what + (tail.isEmpty ? "" : "; worker stderr: …\(tail.suffix(600))"))
     }
 
     private func acquire() async {
@@ -184,47 +424,71 @@ actor WorkerConnection {
     }
 }
 
-/// One recognition session on a worker.
-final class WorkerSession: RecognitionSession {
-    let connection: WorkerConnection
-    let session: Int
-
-    init(connection: WorkerConnection, session: Int) {
-        self.connection = connection
-        self.session = session
-    }
-
-    func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
-        let samples = audio.int16Channels.first ?? []
-        let bytes = samples.withUnsafeBufferPointer { Data(buffer: $0) }
-        let reply = try await connection.call(["type": "audio", "session": session, "start": start.seconds,
-                                               "samples": bytes.base64EncodedString()], expecting: "hypothesis")
-        return Self.update(reply)
-    }
-
-    func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
-        Self.update(try await connection.call(["type": "finalize", "session": session, "through": time.seconds], expecting: "hypothesis"))
-    }
-
-    func cancel(before time: MediaTime) async -> HypothesisUpdate {
-        (try? await connection.call(["type": "cancel", "session": session, "before": time.seconds], expecting: "hypothesis"))
-            .map(Self.update) ?? HypothesisUpdate()
-    }
-
-    func close() async {
-        _ = try? await connection.call(["type": "end", "session": session], expecting: "ended")
-    }
-
-    static func time(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 1_000_000) }
-
-    static func update(_ reply: WorkerReply) -> HypothesisUpdate {
-        func segment(_ s: WorkerReply.Segment) -> HypothesisSegment {
+extension WorkerReply {
+    /// The hypothesis this message carries (empty for other types).
+    var update: HypothesisUpdate {
+        func time(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 1_000_000) }
+        func segment(_ s: Segment) -> HypothesisSegment {
             HypothesisSegment(range: TimeRange(start: time(s.start), end: time(max(s.start, s.end))),
                               words: s.words.map { RecognizedWord(text: $0.text, range: TimeRange(start: time($0.start), end: time(max($0.start, $0.end))),
                                                                   confidence: $0.confidence) },
                               alternatives: s.alternatives ?? [])
         }
-        return HypothesisUpdate(finalized: (reply.finalized ?? []).map(segment), volatile: reply.volatile.map(segment),
-                                finalizedThrough: reply.finalizedThrough.map(time), computeSeconds: reply.computeSeconds)
+        return HypothesisUpdate(finalized: (finalized ?? []).map(segment), volatile: volatile.map(segment),
+                                finalizedThrough: finalizedThrough.map(time), computeSeconds: cpuSeconds ?? computeSeconds)
+    }
+}
+
+/// One recognition session on a leased worker; the worker goes back to the pool when it closes.
+final class WorkerSession: FailureReportingSession {
+    let pool: WorkerPool
+    let channel: WorkerChannel
+    let session: Int
+    private let closed = Locked(false)
+
+    init(pool: WorkerPool, channel: WorkerChannel, session: Int) {
+        self.pool = pool
+        self.channel = channel
+        self.session = session
+    }
+
+    func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
+        try await channel.audio(session: session, samples: audio.int16Channels.first ?? [], start: start)
+    }
+
+    func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
+        try await channel.finalize(session: session, through: time)
+    }
+
+    func cancel(before time: MediaTime) async -> HypothesisUpdate {
+        (try? await channel.cancel(session: session, before: time)) ?? HypothesisUpdate()
+    }
+
+    func onFailure(_ handler: @escaping @Sendable (any Error) -> Void) async {
+        await channel.setFailureHandler(handler)
+    }
+
+    func close() async {
+        guard closed.withLock({ done in defer { done = true }; return !done }) else { return }
+        try? await channel.end(session: session)
+        await pool.giveBack(channel)
+    }
+
+    /// A session dropped without `close()` still returns its worker, or the pool would run dry.
+    deinit {
+        guard !closed.withLock({ $0 }) else { return }
+        let pool = self.pool, channel = self.channel, session = self.session
+        Task {
+            try? await channel.end(session: session)
+            await pool.giveBack(channel)
+        }
+    }
+
+    /// `b` after `a`: finalized segments in order, `b`'s volatile segment, the later finalization
+    /// time, the CPU time of both.
+    static func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {
+        let compute: Double? = a.computeSeconds == nil && b.computeSeconds == nil ? nil : (a.computeSeconds ?? 0) + (b.computeSeconds ?? 0)
+        return HypothesisUpdate(finalized: a.finalized + b.finalized, volatile: b.volatile,
+                                finalizedThrough: b.finalizedThrough ?? a.finalizedThrough, computeSeconds: compute)
     }
 }

@@ -4,8 +4,10 @@ import SpeechCore
 import Glibc
 #endif
 
-/// A worker child process: JSON lines in on stdin, out on stdout, a tail of its stderr kept.
-/// Reading happens on threads of its own, never on Swift's cooperative pool.
+/// A worker child process: requests (JSON lines, and binary audio frames in protocol 2) in on
+/// stdin, JSON lines out on stdout, a tail of its stderr kept. Reading and writing happen on
+/// threads of their own, never on Swift's cooperative pool: a worker that stops reading fills the
+/// pipe and blocks only its writer thread, and the caller's timeout still fires.
 final class WorkerProcess: @unchecked Sendable {
     static let maximumLine = 8 * 1024 * 1024
     static let stderrTailBytes = 4096
@@ -23,6 +25,11 @@ final class WorkerProcess: @unchecked Sendable {
     /// Signalled when stderr reaches its end, so a failure message can quote all of it.
     private let stderrClosed = DispatchSemaphore(value: 0)
     private let stderrDrained = Locked(false)
+    /// Bytes waiting for the writer thread, and whether a write has failed (the worker is gone).
+    private let outbox = Locked<(pending: [Data], failed: Bool)>(([], false))
+    private let outboxReady = DispatchSemaphore(value: 0)
+    /// Called (on the reader thread) when the worker's output ends.
+    private let closedHandler = Locked<(@Sendable () -> Void)?>(nil)
     let command: [String]
 
     init(command: [String], environment: [String: String]) throws {
@@ -41,6 +48,7 @@ final class WorkerProcess: @unchecked Sendable {
             throw EngineError.failed(engine: "worker", reason: "cannot start \(command.joined(separator: " ")): \(error)")
         }
         startReaders()
+        startWriter()
     }
 
     /// SIGPIPE would kill the harness when a worker dies; writes report EPIPE instead.
@@ -51,7 +59,7 @@ final class WorkerProcess: @unchecked Sendable {
     /// alive by its own blocked readers.
     private func startReaders() {
         let out = stdoutPipe.fileHandleForReading.fileDescriptor
-        let inbox = self.inbox, tail = self.tail, stderrClosed = self.stderrClosed
+        let inbox = self.inbox, tail = self.tail, stderrClosed = self.stderrClosed, closedHandler = self.closedHandler
         @Sendable func deliver(_ event: Event) { WorkerProcess.deliver(event, to: inbox) }
         Thread.detachNewThread {
             var buffer: [UInt8] = []
@@ -77,6 +85,7 @@ final class WorkerProcess: @unchecked Sendable {
                 }
             }
             deliver(.closed)
+            closedHandler.withLock { $0 }?()
         }
         let err = stderrPipe.fileHandleForReading.fileDescriptor
         Thread.detachNewThread {
@@ -127,13 +136,71 @@ final class WorkerProcess: @unchecked Sendable {
         }
     }
 
-    func send(_ line: String) throws {
-        let data = Data((line + "\n").utf8)
-        do {
-            try stdinPipe.fileHandleForWriting.write(contentsOf: data)
-        } catch {
-            throw EngineError.failed(engine: "worker", reason: "cannot write to the worker: \(error)")
+    /// Queues one JSON line for the worker.
+    func send(_ line: String) throws { try send(Data((line + "\n").utf8)) }
+
+    /// Queues bytes for the worker; fails once an earlier write has failed (the worker is gone).
+    func send(_ data: Data) throws {
+        let failed = outbox.withLock { box -> Bool in
+            if !box.failed { box.pending.append(data) }
+            return box.failed
         }
+        if failed { throw EngineError.failed(engine: "worker", reason: "cannot write to the worker") }
+        outboxReady.signal()
+    }
+
+    /// Whether a write to the worker has failed.
+    var writeFailed: Bool { outbox.withLock { $0.failed } }
+
+    /// The writer thread holds the outbox, never `self` (see `startReaders`).
+    private func startWriter() {
+        let fd = stdinPipe.fileHandleForWriting.fileDescriptor
+        let outbox = self.outbox, ready = outboxReady
+        Thread.detachNewThread {
+            while true {
+                ready.wait()
+                guard let data = outbox.withLock({ box -> Data? in box.pending.isEmpty ? nil : box.pending.removeFirst() }) else {
+                    if outbox.withLock({ $0.failed }) { return }
+                    continue
+                }
+                var written = 0
+                let ok = data.withUnsafeBytes { raw -> Bool in
+                    while written < raw.count {
+                        let n = write(fd, raw.baseAddress! + written, raw.count - written)
+                        if n < 0 && errno == EINTR { continue }
+                        if n <= 0 { return false }
+                        written += n
+                    }
+                    return true
+                }
+                if !ok {
+                    outbox.withLock { $0 = ([], true) }
+                    return
+                }
+            }
+        }
+    }
+
+    /// Calls `handler` once the worker's output ends (it exited or closed stdout).
+    func onOutputClosed(_ handler: @escaping @Sendable () -> Void) {
+        closedHandler.withLock { $0 = handler }
+    }
+
+    /// Events already received, without waiting.
+    func receivedEvents() -> [Event] {
+        inbox.withLock { state in
+            defer { state.events.removeAll() }
+            return state.events
+        }
+    }
+
+    /// The worker's peak resident memory so far (VmHWM), bytes; nil once it has exited.
+    var peakResidentBytes: Int? {
+        guard process.isRunning,
+              let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) }) else { return nil }
+        return kilobytes * 1024
     }
 
     var stderrTail: String {
@@ -159,7 +226,14 @@ final class WorkerProcess: @unchecked Sendable {
     /// Stops the worker: SIGTERM, then SIGKILL if it is still there shortly after.
     func terminate() {
         Self.stop(process)
+        closeWriter()
         waitForStderr()
+    }
+
+    /// Lets the writer thread end (it holds no reference to the process).
+    private func closeWriter() {
+        outbox.withLock { $0 = ([], true) }
+        outboxReady.signal()
     }
 
     private static func stop(_ process: Process) {
@@ -181,6 +255,7 @@ final class WorkerProcess: @unchecked Sendable {
     /// cooperative pool, which must not wait for a process).
     deinit {
         let process = self.process
+        closeWriter()
         if process.isRunning { DispatchQueue.global().async { WorkerProcess.stop(process) } }
     }
 }

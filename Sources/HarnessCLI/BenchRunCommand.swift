@@ -97,8 +97,9 @@ enum BenchRunCommand {
         let runner = BenchRunner(plan: plan, store: store, progress: { line in
             if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
         }, isInterrupted: { interrupt.received != nil })
-        let issues = try BlockingTask.run { await runner.run() }.get()
-        let status = try finish(records: store.records(), issues: issues, gates: gates, plan: plan, out: out, console: console)
+        let outcome = try BlockingTask.run { await runner.run() }.get()
+        let status = try finish(records: store.records(), issues: outcome.issues, gates: gates, plan: plan, out: out, console: console,
+                                workerPeakMemory: outcome.workerPeakMemory)
         if let number = interrupt.received {
             console.err("speech-harness bench: stopped early; reports cover the finished utterances. Run again with --resume to complete.")
             return 128 + number
@@ -107,16 +108,17 @@ enum BenchRunCommand {
     }
 
     static func finish(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
-                       out: String, console: Console) throws -> Int32 {
+                       out: String, console: Console, workerPeakMemory: [String: [Int]]? = nil) throws -> Int32 {
         let summaries = BenchSummary.summarize(records, peakRSSBytes: ProcessMemory.peakResidentBytes())
         let regressions = gates?.regressions(summaries, records: records) ?? (failures: [], notInBaseline: [])
         let failures = (gates?.check(summaries) ?? []) + regressions.failures
         let formatter = ISO8601DateFormatter()
-        let results = BenchResults(createdAt: formatter.string(from: Date()), policy: records.first?.policy ?? plan?.policy.name ?? "",
+        var results = BenchResults(createdAt: formatter.string(from: Date()), policy: records.first?.policy ?? plan?.policy.name ?? "",
                                    pacing: plan?.pacing.rawValue ?? "merged", shard: plan?.shard.description ?? "merged",
                                    summaries: summaries, issues: issues, gateFailures: failures,
                                    breakdowns: BenchBreakdown.make(records), comparisons: BenchComparison.make(records),
                                    notInBaseline: gates?.baseline == nil ? nil : regressions.notInBaseline)
+        results.workerPeakMemory = workerPeakMemory.flatMap { $0.isEmpty ? nil : $0 }
         try BenchReports.writeAll(results: results, records: records, to: out)
         console.out(BenchReports.markdown(results))
         console.out("reports written to \(out)/ (results.json, junit/bench.xml, summary.md, index.html, trn/)")

@@ -38,7 +38,9 @@ public struct HypothesisUpdate: Sendable, Hashable {
     public var volatile: HypothesisSegment?
     /// All audio before this time is final; it never moves backwards. Nil: unchanged.
     public var finalizedThrough: MediaTime?
-    /// Engine compute time for this call, in seconds, when the engine measures it (for benchmarks).
+    /// CPU seconds the engine spent on this call (its thread's CPU clock in process, a worker's
+    /// own CPU time), when the engine measures it; benchmarks count it as compute. Nil: not
+    /// measured, and the caller falls back to wall time.
     public var computeSeconds: Double?
 
     public init(finalized: [HypothesisSegment] = [], volatile: HypothesisSegment? = nil,
@@ -86,9 +88,14 @@ public struct EngineSessionConfiguration: Sendable, Hashable {
     /// A custom language model's phrases with their weights (the legacy API's
     /// `customizedLanguageModel`); engines that can restrict or bias to them do, others ignore them.
     public var customPhrases: [CustomPhrase]
+    /// Whether the caller wants word times (a transcriber asking for `audioTimeRange`); engines
+    /// that pay for them (Whisper) skip them otherwise and give words their segment's range.
+    public var wordTimes: Bool
 
     public init(locale: String, reportsPartialResults: Bool = true, maximumAlternatives: Int = 0,
-                contextualStrings: [String] = [], hints: Set<String> = [], customPhrases: [CustomPhrase] = []) {
+                contextualStrings: [String] = [], hints: Set<String> = [], customPhrases: [CustomPhrase] = [],
+                wordTimes: Bool = true) {
+        self.wordTimes = wordTimes
         self.locale = locale
         self.reportsPartialResults = reportsPartialResults
         self.maximumAlternatives = maximumAlternatives
@@ -124,10 +131,20 @@ public protocol RecognitionSession: AnyObject, Sendable {
     func close() async
 }
 
+/// A session that can fail between calls: an engine in another process that dies while nobody is
+/// waiting for it (audio is sent to it without waiting for replies). The handler is called at most
+/// once, with the error the next call would have thrown.
+public protocol FailureReportingSession: RecognitionSession {
+    func onFailure(_ handler: @escaping @Sendable (any Error) -> Void) async
+}
+
 /// A speech recogniser the harness can drive: the scripted engine, the DSP engine, PocketSphinx,
 /// a worker process. Identified by a short id used on the command line and in reports.
 public protocol RecognitionEngine: Sendable {
     var id: String { get }
+    /// The id with the settings that change results or speed, e.g. `whisper[tiny.en,int8,beam1]`:
+    /// what reports call the engine, so that two runs with different settings never look like one.
+    var name: String { get }
     var capabilities: EngineCapabilities { get }
     /// Whether the engine's assets (models, templates) for `locale` are present.
     func isInstalled(locale: String) -> Bool
@@ -137,12 +154,36 @@ public protocol RecognitionEngine: Sendable {
 }
 
 extension RecognitionEngine {
+    public var name: String { id }
     public func isInstalled(locale: String) -> Bool { supports(locale: locale) }
     public func assetPackage(for locale: String) -> AssetPackage? { nil }
 
     /// Whether the engine handles `locale` (language and, where given, region).
     public func supports(locale: String) -> Bool {
         capabilities.locales.contains { LocaleTag.equivalent($0, locale) }
+    }
+}
+
+/// Engine names: an id, then the settings in brackets (`whisper[tiny.en,int8,beam1]`).
+public enum EngineName {
+    public static func make(id: String, settings: [String]) -> String {
+        settings.isEmpty ? id : id + "[" + settings.joined(separator: ",") + "]"
+    }
+
+    /// The id a name starts with.
+    public static func id(of name: String) -> String {
+        name.firstIndex(of: "[").map { String(name[..<$0]) } ?? name
+    }
+
+    /// The settings a name lists.
+    public static func settings(of name: String) -> [String] {
+        guard let open = name.firstIndex(of: "["), name.hasSuffix("]") else { return [] }
+        return name[name.index(after: open)..<name.index(before: name.endIndex)].split(separator: ",").map(String.init)
+    }
+
+    /// A setting's number without a needless fraction: 1 → "1", 0.5 → "0.5".
+    public static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
 

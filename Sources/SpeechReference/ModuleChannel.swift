@@ -17,8 +17,9 @@ protocol ModuleChannel: AnyObject, Sendable {
     var resourceKey: String? { get }
     /// Makes the module belong to `analyzer` for good; false when another analyzer has it.
     func claim(by analyzer: ObjectIdentifier) -> Bool
-    /// Prepares for analysis (engine session, model). Idempotent.
-    func open(context: AnalysisContext) async throws
+    /// Prepares for analysis (engine session, model). Idempotent. `onEngineFailure` hears of an
+    /// engine that fails between calls.
+    func open(context: AnalysisContext, onEngineFailure: @escaping @Sendable (any Error) -> Void) async throws
     /// Analyses `buffer` (starting at `start`); `end` is where consumed audio now ends.
     func process(_ buffer: PCMBuffer, at start: MediaTime, end: MediaTime) async throws
     /// Makes results final through `time` and publishes them.
@@ -110,7 +111,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
 
     func claim(by analyzer: ObjectIdentifier) -> Bool { ownership.claim(by: analyzer) }
 
-    func open(context: AnalysisContext) async throws {
+    func open(context: AnalysisContext, onEngineFailure: @escaping @Sendable (any Error) -> Void) async throws {
         if state.withLock({ $0.session != nil }) { return }
         guard let engine else {
             throw SFSpeechError(.noModel, "\(moduleName): no engine for \(locale): \(engineProblem ?? "none registered")")
@@ -121,8 +122,9 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
         let configuration = EngineSessionConfiguration(
             locale: locale, reportsPartialResults: settings.reportsVolatile,
             maximumAlternatives: settings.alternatives ? 4 : 0,
-            contextualStrings: context.allContextualStrings, hints: settings.hints)
+            contextualStrings: context.allContextualStrings, hints: settings.hints, wordTimes: settings.timeAttribute)
         let session = try await engine.makeSession(configuration)
+        await (session as? any FailureReportingSession)?.onFailure(onEngineFailure)
         state.withLock { $0.session = session }
     }
 

@@ -583,8 +583,15 @@ public final actor SpeechAnalyzer {
     private func open(_ channel: any ModuleChannel) async throws {
         let id = ObjectIdentifier(channel)
         guard !opened.contains(id) else { return }
-        try await channel.open(context: analysisContext)
+        try await channel.open(context: analysisContext) { [weak self] error in
+            Task { await self?.engineFailed(error) }
+        }
         opened.insert(id)
+    }
+
+    /// An engine failed between calls: the same as a call failing.
+    private func engineFailed(_ error: any Error) async {
+        if !machine.isFinished { await failSession(error) }
     }
 }
 

