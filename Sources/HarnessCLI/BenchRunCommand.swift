@@ -28,6 +28,10 @@ enum BenchRunCommand {
                 OptionSpec(name: "gates", value: "file", help: "Thresholds (JSON); breaches are JUnit failures and exit status 1."),
                 OptionSpec(name: "out", value: "dir", help: "Output folder (default Reports/bench)."),
                 OptionSpec(name: "resume", value: nil, help: "Keep the records already in the output folder and run only the rest."),
+                OptionSpec(name: "word-times", value: nil, help: "Transcribers ask for word times (audioTimeRange); off by default, as scoring does not use them and Whisper pays about 2.5x for them."),
+                OptionSpec(name: "whisper-compute-type", value: "int8|int8_float32|float32", help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."),
+                OptionSpec(name: "whisper-beam", value: "n", help: "Whisper's beam size (default 1, greedy; sets SPEECH_HARNESS_WHISPER_BEAM_SIZE)."),
+                OptionSpec(name: "whisper-threads", value: "n", help: "CPU threads per Whisper worker (default 1; sets SPEECH_HARNESS_WHISPER_THREADS)."),
             ],
             positionals: 0...0,
             details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html, DIR/trn/ and the\nper-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error."),
@@ -82,6 +86,8 @@ enum BenchRunCommand {
         plan.shard = shard
         if arguments.value("limit") != nil { plan.limit = try arguments.int("limit", default: 0, in: 1...10_000_000, command: command) }
         plan.split = try arguments.split(command: command)
+        plan.wordTimes = arguments.has("word-times")
+        try applyWhisperSettings(arguments, command: command)
         let gates = try arguments.value("gates").map(GateConfiguration.load)
         let out = arguments.value("out") ?? "Reports/bench"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -105,6 +111,18 @@ enum BenchRunCommand {
             return 128 + number
         }
         return status
+    }
+
+    /// The Whisper options become the environment the Whisper engines are made from (so Apple-style
+    /// programs started from here see the same settings); a bad value is a usage error.
+    static func applyWhisperSettings(_ arguments: ParsedArguments, command: String) throws {
+        for (option, variable) in [("whisper-compute-type", "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"), ("whisper-beam", "SPEECH_HARNESS_WHISPER_BEAM_SIZE"),
+                                   ("whisper-threads", "SPEECH_HARNESS_WHISPER_THREADS")] {
+            if let value = arguments.value(option) { setenv(variable, value, 1) }
+        }
+        do { _ = try WhisperWorker.Settings.fromEnvironment() } catch let EngineError.failed(_, reason) {
+            throw UsageError(message: reason, command: command)
+        }
     }
 
     static func finish(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,

@@ -52,9 +52,10 @@ enum EngineBenchCommand {
             try await measure(engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
         }
         let report = try result.get()
-        console.out(String(format: "engine: %@\nbuild: %@\nutterances: %d\naudio: %.1f s\nengine compute: %.3f s (%.0fx real time, one thread)\nengine-reported compute: %.3f s\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
-                           id, BuildInfo.description, report.sessions, report.audioSeconds, report.callSeconds, report.audioSeconds / max(report.callSeconds, 1e-9),
-                           report.reportedSeconds, report.words, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576, report.digest))
+        console.out(String(format: "engine: %@\nbuild: %@\nutterances: %d\naudio: %.1f s\nengine CPU: %.3f s (%.0fx real time, one thread)\nwall time in calls: %.3f s (%.0fx)\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
+                           engine.name, BuildInfo.description, report.sessions, report.audioSeconds, report.reportedSeconds,
+                           report.audioSeconds / max(report.reportedSeconds, 1e-9), report.callSeconds, report.audioSeconds / max(report.callSeconds, 1e-9),
+                           report.words, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576, report.digest))
         return 0
     }
 

@@ -66,7 +66,8 @@ public enum BenchReports {
                     ("referenceWords", String(summary.referenceWords)), ("substitutions", String(summary.substitutions)),
                     ("deletions", String(summary.deletions)), ("insertions", String(summary.insertions)),
                     ("wer", format(summary.wer, 4)), ("cer", format(summary.cer, 4)), ("ser", format(summary.ser, 4)),
-                    ("rtfx", format(summary.rtfx, 1)), ("audioSeconds", format(summary.audioSeconds, 1)),
+                    ("rtfx", format(summary.rtfx, 1)), ("rtfxClock", summary.computeClock ?? "wall"), ("wallRTFx", format(summary.wallRTFx, 1)),
+                    ("audioSeconds", format(summary.audioSeconds, 1)),
                 ]
                 if summary.werCI95.count == 2 { properties.append(("werCI95", "\(format(summary.werCI95[0], 4)) \(format(summary.werCI95[1], 4))")) }
                 for (name, value) in [("firstPartialP50", summary.firstPartialP50), ("finalizationP50", summary.finalizationP50),
@@ -112,12 +113,14 @@ public enum BenchReports {
     public static func markdown(_ results: BenchResults) -> String {
         var lines = ["## Benchmark", "",
                      "Scoring: `\(results.policy)` normaliser · pacing: \(results.pacing) · shard \(results.shard) · \(results.createdAt)", "",
-                     "| engine | tier | utts | words | WER | 95% CI | CER | RTFx | first partial P50 | final P50 | emission P90 | unstable |",
-                     "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                     "RTFx (CPU): audio seconds per second of the engine's CPU time; RTFx (wall): per second of wall time in the calls, "
+                         + "waiting included (a value marked * had no CPU figure from the engine and is wall time). Latencies are simulated on CPU time.", "",
+                     "| engine | tier | utts | words | WER | 95% CI | CER | RTFx (CPU) | RTFx (wall) | first partial P50 | final P50 | emission P90 | unstable |",
+                     "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for s in results.summaries {
             let ci = s.werCI95.count == 2 ? "\(format(s.werCI95[0] * 100, 1))–\(format(s.werCI95[1] * 100, 1))%" : "–"
             let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
-            lines.append("| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |")
+            lines.append("| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |")
         }
         if let comparisons = results.comparisons, !comparisons.isEmpty {
             lines += ["", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", "",

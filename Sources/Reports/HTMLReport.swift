@@ -34,12 +34,12 @@ public enum HTMLReport {
         """
         html += "<h2>Word error rate (95% bootstrap interval)</h2>\n" + werChart(results.summaries, engines: engines)
         html += "<h2>First-partial and finalisation latency (cumulative share of utterances)</h2>\n" + latencyChart(records, engines: engines)
-        html += "<h2>Speed (RTFx: audio seconds per compute second)</h2>\n" + speedChart(results.summaries, engines: engines)
-        html += "<h2>Figures</h2>\n<table><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>words</th><th>WER</th><th>CER</th><th>RTFx</th><th>first partial P50</th><th>final P50</th></tr>\n"
+        html += "<h2>Speed (RTFx: audio seconds per second of the engine's CPU time)</h2>\n" + speedChart(results.summaries, engines: engines)
+        html += "<h2>Figures</h2>\n<table><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>words</th><th>WER</th><th>CER</th><th>RTFx (CPU)</th><th>RTFx (wall)</th><th>first partial P50</th><th>final P50</th></tr>\n"
         for s in results.summaries {
             html += "<tr><td class=l>\(escape(s.engine))</td><td class=l>\(escape(BenchReports.tier(s)))</td><td>\(s.utterances)</td><td>\(s.referenceWords)</td>"
-            html += "<td>\(BenchReports.format(s.wer * 100, 1))%</td><td>\(BenchReports.format(s.cer * 100, 1))%</td><td>\(BenchReports.format(s.rtfx, 1))</td>"
-            html += "<td>\(BenchReports.format(s.firstPartialP50, 2))</td><td>\(BenchReports.format(s.finalizationP50, 2))</td></tr>\n"
+            html += "<td>\(BenchReports.format(s.wer * 100, 1))%</td><td>\(BenchReports.format(s.cer * 100, 1))%</td><td>\(BenchReports.format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "")</td>"
+            html += "<td>\(BenchReports.format(s.wallRTFx, 1))</td><td>\(BenchReports.format(s.firstPartialP50, 2))</td><td>\(BenchReports.format(s.finalizationP50, 2))</td></tr>\n"
         }
         html += "</table>\n"
         if let comparisons = results.comparisons, !comparisons.isEmpty {
