@@ -39,10 +39,10 @@ struct WorkerReply: Decodable, Sendable {
     }
 }
 
-/// An engine in another process speaking the worker protocol. A session leases one worker process
+/// An engine in another process speaking the worker protocol. A session leases a worker process
 /// for its whole life; the engine keeps a pool that grows to as many processes as sessions run at
-/// once (at most `maximumWorkers`), so parallel sessions never queue behind one process. A worker
-/// that fails is stopped and replaced by the next session that needs one.
+/// once (at most `maximumWorkers`, beyond which sessions share), so parallel sessions do not queue
+/// behind one process. A worker that fails is stopped and replaced by the next session that needs one.
 public struct WorkerEngine: RecognitionEngine {
     public let id: String
     public let name: String
@@ -56,7 +56,7 @@ public struct WorkerEngine: RecognitionEngine {
     ///   - callTimeout: how long the worker may stay silent when a reply is due before it is
     ///     considered hung.
     ///   - clock: measures the timeout (a virtual clock in tests).
-    ///   - maximumWorkers: the most processes run at once.
+    ///   - maximumWorkers: the most processes started; more sessions than that share them.
     ///   - protocolVersion: the highest protocol version offered in the handshake.
     public init(id: String, settings: [String] = [], command: [String], environment: [String: String] = [:],
                 capabilities: EngineCapabilities, callTimeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock(),
@@ -97,13 +97,15 @@ public struct WorkerEngine: RecognitionEngine {
     public func shutdown() async -> [Int] { await pool.shutdown() }
 }
 
-/// The processes of one worker engine, leased to one session at a time each.
+/// The processes of one worker engine. A session gets an idle process to itself when there is one
+/// or one can be started (at most `maximum`); beyond that it shares the least busy process, whose
+/// calls then take turns (so a session that is never closed costs a process's turn, not a hang).
 actor WorkerPool {
     let configuration: WorkerChannel.Configuration
     let maximum: Int
-    private var idle: [WorkerChannel] = []
-    private var live = 0
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var channels: [WorkerChannel] = []
+    private var leases: [ObjectIdentifier: Int] = [:]
+    private var opening = 0
     private var retiredPeaks: [Int] = []
     private(set) var loadSeconds: Double?
     private(set) var negotiatedProtocol: Int?
@@ -119,51 +121,46 @@ actor WorkerPool {
             && configuration.command.dropFirst().allSatisfy { !$0.hasSuffix(".py") || FileManager.default.fileExists(atPath: $0) }
     }
 
-    /// A healthy idle worker, a new one while fewer than `maximum` run, else the next one returned.
     func lease() async throws -> WorkerChannel {
-        while true {
-            if let channel = idle.popLast() {
-                if await channel.isHealthy { return channel }
-                await retire(channel)
-                continue
-            }
-            if live < maximum {
-                live += 1
-                do {
-                    let channel = try await WorkerChannel.open(configuration)
-                    loadSeconds = await channel.loadSeconds
-                    negotiatedProtocol = await channel.version
-                    return channel
-                } catch {
-                    live -= 1
-                    wakeOne()
-                    throw error
-                }
-            }
-            await withCheckedContinuation { waiters.append($0) }
+        var healthy: [WorkerChannel] = []
+        for channel in channels {
+            if await channel.isHealthy { healthy.append(channel) } else if leases[ObjectIdentifier(channel)] ?? 0 == 0 { await retire(channel) }
         }
+        if let idle = healthy.first(where: { leases[ObjectIdentifier($0)] ?? 0 == 0 }) { return take(idle) }
+        if channels.count + opening < maximum || healthy.isEmpty {
+            opening += 1
+            defer { opening -= 1 }
+            let channel = try await WorkerChannel.open(configuration)
+            loadSeconds = await channel.loadSeconds
+            negotiatedProtocol = await channel.version
+            channels.append(channel)
+            return take(channel)
+        }
+        return take(healthy.min { leases[ObjectIdentifier($0)] ?? 0 < leases[ObjectIdentifier($1)] ?? 0 }!)
+    }
+
+    private func take(_ channel: WorkerChannel) -> WorkerChannel {
+        leases[ObjectIdentifier(channel), default: 0] += 1
+        return channel
     }
 
     func giveBack(_ channel: WorkerChannel) async {
-        if await channel.isHealthy { idle.append(channel) } else { await retire(channel) }
-        wakeOne()
+        let id = ObjectIdentifier(channel)
+        leases[id] = max(0, (leases[id] ?? 1) - 1)
+        if leases[id] == 0, !(await channel.isHealthy) { await retire(channel) }
     }
 
+    /// Stops the processes no session holds.
     func shutdown() async -> [Int] {
-        let stopping = idle
-        idle = []
-        for channel in stopping { await retire(channel) }
+        for channel in channels where leases[ObjectIdentifier(channel)] ?? 0 == 0 { await retire(channel) }
         defer { retiredPeaks = [] }
         return retiredPeaks
     }
 
     private func retire(_ channel: WorkerChannel) async {
+        channels.removeAll { $0 === channel }
+        leases[ObjectIdentifier(channel)] = nil
         if let peak = await channel.shutdown() { retiredPeaks.append(peak) }
-        live -= 1
-    }
-
-    private func wakeOne() {
-        if !waiters.isEmpty { waiters.removeFirst().resume() }
     }
 }
 
@@ -185,10 +182,16 @@ actor WorkerChannel {
     private(set) var loadSeconds: Double?
     /// Whether the worker reports its CPU time (protocol 2's `cpuTime` in the handshake).
     private var reportsCPU = false
-    /// The session's tentative text as last reported.
-    private var volatile: HypothesisSegment?
-    /// Hears of the worker dying while no call waits for it.
-    private var failureHandler: (@Sendable (any Error) -> Void)?
+    /// What the channel knows of each open session.
+    private struct SessionState {
+        /// The tentative text as last reported.
+        var volatile: HypothesisSegment?
+        /// News read while another session's call was waiting.
+        var news: HypothesisUpdate?
+        /// Hears of the worker dying while no call waits for it.
+        var failureHandler: (@Sendable (any Error) -> Void)?
+    }
+    private var sessions: [Int: SessionState] = [:]
     private var failed = false
     private var nextSession = 0
     private var nextRequest = 0
@@ -223,7 +226,7 @@ actor WorkerChannel {
 
     private func handshake() async throws {
         try await write(["type": "hello", "protocol": configuration.protocolVersion])
-        let ready = try await reply(expecting: "ready", id: nil).message
+        let ready = try await reply(expecting: "ready", id: nil, session: nil).message
         version = min(configuration.protocolVersion, max(1, ready.protocolVersion ?? 1))
         loadSeconds = ready.loadSeconds
         reportsCPU = version >= 2 && ready.cpuTime == true
@@ -245,9 +248,8 @@ actor WorkerChannel {
     func start(_ configuration: EngineSessionConfiguration) async throws -> Int {
         nextSession += 1
         let session = nextSession
-        volatile = nil
-        failureHandler = nil
-        _ = try await request(["type": "start", "session": session, "locale": configuration.locale,
+        sessions[session] = SessionState()
+        _ = try await request(session: session, ["type": "start", "session": session, "locale": configuration.locale,
                                "partials": configuration.reportsPartialResults, "alternatives": configuration.maximumAlternatives,
                                "contextualStrings": configuration.contextualStrings, "wordTimes": configuration.wordTimes],
                               expecting: "started")
@@ -259,8 +261,8 @@ actor WorkerChannel {
     func audio(session: Int, samples: [Int16], start: MediaTime) async throws -> HypothesisUpdate {
         let bytes = samples.withUnsafeBufferPointer { Data(buffer: $0) }
         if version == 1 {
-            return try await request(["type": "audio", "session": session, "start": start.seconds, "samples": bytes.base64EncodedString()],
-                                     expecting: "hypothesis").update
+            return try await request(session: session, ["type": "audio", "session": session, "start": start.seconds,
+                                                         "samples": bytes.base64EncodedString()], expecting: "hypothesis").update
         }
         await acquire()
         defer { release() }
@@ -272,45 +274,62 @@ actor WorkerChannel {
             throw await fail("the worker is not reading (\(process.exitDescription))")
         }
         // Without news the tentative text stands: protocol 2 repeats nothing.
-        var update = HypothesisUpdate(volatile: volatile, computeSeconds: reportsCPU ? 0 : nil)
+        var update = HypothesisUpdate(volatile: sessions[session]?.volatile, computeSeconds: reportsCPU ? 0 : nil)
+        update = WorkerSession.merge(update, takeNews(session))
         for event in process.receivedEvents() {
             let message = try await decode(event)
             guard message.type == "hypothesis", message.id == nil else {
                 throw await fail("expected news between requests, got '\(message.type)'")
             }
-            update = WorkerSession.merge(update, message.update)
+            if let other = message.session, other != session { keepNews(message.update, for: other) } else {
+                update = WorkerSession.merge(update, message.update)
+            }
         }
         if process.writeFailed || !process.isRunning {
             throw await fail("the worker stopped (\(process.exitDescription))")
         }
-        volatile = update.volatile
+        sessions[session]?.volatile = update.volatile
         return update
     }
 
     func finalize(session: Int, through time: MediaTime) async throws -> HypothesisUpdate {
-        try await request(["type": "finalize", "session": session, "through": time.seconds], expecting: "hypothesis").update
+        try await request(session: session, ["type": "finalize", "session": session, "through": time.seconds], expecting: "hypothesis").update
     }
 
     func cancel(session: Int, before time: MediaTime) async throws -> HypothesisUpdate {
-        try await request(["type": "cancel", "session": session, "before": time.seconds], expecting: "hypothesis").update
+        try await request(session: session, ["type": "cancel", "session": session, "before": time.seconds], expecting: "hypothesis").update
     }
 
     func end(session: Int) async throws {
-        failureHandler = nil
-        _ = try await request(["type": "end", "session": session], expecting: "ended")
+        sessions[session]?.failureHandler = nil
+        defer { sessions[session] = nil }
+        _ = try await request(session: session, ["type": "end", "session": session], expecting: "ended")
     }
 
-    func setFailureHandler(_ handler: @escaping @Sendable (any Error) -> Void) {
-        failureHandler = handler
+    func setFailureHandler(_ handler: @escaping @Sendable (any Error) -> Void, session: Int) {
+        sessions[session]?.failureHandler = handler
     }
 
-    /// The worker's output ended. A call in progress sees it itself; otherwise the session hears
-    /// of it now, instead of at its next call (which, with audio not awaited, may never come).
+    /// The worker's output ended. A call in progress sees it itself; otherwise the sessions hear
+    /// of it now, instead of at their next call (which, with audio not awaited, may never come).
     func outputClosed() async {
-        guard !busy, !failed, let handler = failureHandler else { return }
-        failureHandler = nil
+        let handlers = sessions.values.compactMap(\.failureHandler)
+        guard !busy, !failed, !handlers.isEmpty else { return }
+        for key in sessions.keys { sessions[key]?.failureHandler = nil }
         await process.stop()    // reaped, so the message can give the exit status
-        handler(await fail("the worker stopped (\(process.exitDescription))"))
+        let error = await fail("the worker stopped (\(process.exitDescription))")
+        for handler in handlers { handler(error) }
+    }
+
+    private func takeNews(_ session: Int) -> HypothesisUpdate {
+        defer { sessions[session]?.news = nil }
+        return sessions[session]?.news ?? HypothesisUpdate()
+    }
+
+    private func keepNews(_ update: HypothesisUpdate, for session: Int) {
+        guard sessions[session] != nil else { return }
+        sessions[session]?.news = WorkerSession.merge(sessions[session]?.news ?? HypothesisUpdate(), update)
+        sessions[session]?.volatile = update.volatile
     }
 
     /// What a request got: its reply, with any news that arrived before it folded in.
@@ -319,8 +338,9 @@ actor WorkerChannel {
         var update: HypothesisUpdate
     }
 
-    /// Sends one request and waits for its reply (and, in protocol 2, the news before it).
-    private func request(_ body: [String: Any], expecting type: String) async throws -> Answer {
+    /// Sends one request for `session` and waits for its reply (and, in protocol 2, the news
+    /// before it).
+    private func request(session: Int, _ body: [String: Any], expecting type: String) async throws -> Answer {
         await acquire()
         defer { release() }
         try checkUsable()
@@ -332,8 +352,9 @@ actor WorkerChannel {
             body["id"] = nextRequest
         }
         try await write(body)
-        let answer = try await reply(expecting: type, id: id)
-        if type == "hypothesis" { volatile = answer.update.volatile }
+        var answer = try await reply(expecting: type, id: id, session: session)
+        answer.update = WorkerSession.merge(takeNews(session), answer.update)
+        if type == "hypothesis" { sessions[session]?.volatile = answer.update.volatile }
         return answer
     }
 
@@ -354,14 +375,17 @@ actor WorkerChannel {
         if failed { throw EngineError.failed(engine: id, reason: "the worker failed earlier in this session") }
     }
 
-    /// Waits for the reply of `type` (to request `id` in protocol 2), folding news into it.
-    private func reply(expecting type: String, id: Int?) async throws -> Answer {
+    /// Waits for the reply of `type` (to request `id` in protocol 2), folding news for `session`
+    /// into it and keeping other sessions' news for them.
+    private func reply(expecting type: String, id: Int?, session: Int?) async throws -> Answer {
         var news = HypothesisUpdate()
         while true {
             guard let event = await nextEvent() else { throw await fail("no reply within \(configuration.timeout)") }
             let message = try await decode(event)
             if version >= 2, message.id == nil, message.type == "hypothesis", type != "ready" {
-                news = WorkerSession.merge(news, message.update)
+                if let other = message.session, other != session { keepNews(message.update, for: other) } else {
+                    news = WorkerSession.merge(news, message.update)
+                }
                 continue
             }
             guard message.type == type else { throw await fail("expected a '\(type)' reply, got '\(message.type)'") }
@@ -465,7 +489,7 @@ final class WorkerSession: FailureReportingSession {
     }
 
     func onFailure(_ handler: @escaping @Sendable (any Error) -> Void) async {
-        await channel.setFailureHandler(handler)
+        await channel.setFailureHandler(handler, session: session)
     }
 
     func close() async {
