@@ -39,6 +39,9 @@ public struct PocketSphinxEngine: RecognitionEngine {
     }
 
     /// The digits grammar the package ships (written to a file for the decoder).
+    /// The words the digits grammar can say.
+    static let digitWords: Set<String> = ["zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+
     public static let digitsGrammar = """
     #JSGF V1.0;
     grammar digits;
@@ -78,7 +81,8 @@ public struct PocketSphinxEngine: RecognitionEngine {
         if !customPhrases.isEmpty, let grammar = Self.customGrammar(customPhrases, dictionary: Self.dictionaryWords) {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("speech-harness-custom-\(SHA256.hex(Array(grammar.utf8)).prefix(16)).gram").path
             if !FileManager.default.fileExists(atPath: path) { try grammar.write(toFile: path, atomically: true, encoding: .utf8) }
-            return .englishGrammar(path: path)
+            let words = Set(customPhrases.flatMap { $0.text.lowercased().split { !$0.isLetter && $0 != "'" }.map(String.init) })
+            return try .englishGrammar(path: path, words: words.intersection(Self.dictionaryWords))
         }
         switch search {
         case .languageModel:
@@ -88,7 +92,7 @@ public struct PocketSphinxEngine: RecognitionEngine {
             if (try? String(contentsOfFile: path, encoding: .utf8)) != Self.digitsGrammar {
                 try Self.digitsGrammar.write(toFile: path, atomically: true, encoding: .utf8)
             }
-            return .englishGrammar(path: path)
+            return try .englishGrammar(path: path, words: Self.digitWords)
         }
     }
 
