@@ -1,13 +1,12 @@
 import Foundation
 import SpeechCore
 
-/// Counts what an engine spends inside its calls: the CPU time it reports and the wall time the
-/// calls took. Wall time beyond CPU time is waiting (a busy core, a shared lock, a queue in front
-/// of a worker), which compute must not count.
+/// Counts the CPU time an engine reports for its calls: compute that leaves out waiting (a busy
+/// core, a shared lock, a queue in front of a worker). A call without a CPU figure counts its wall
+/// time and is marked unmeasured.
 final class ComputeMeter: Sendable {
     struct Reading: Sendable {
         var engineCPU = 0.0
-        var engineWall = 0.0
         /// Calls whose engine reported no CPU time (their wall time stands in for it).
         var unmeasuredCalls = 0
     }
@@ -18,7 +17,6 @@ final class ComputeMeter: Sendable {
 
     func record(wall: Double, cpu: Double?) {
         state.withLock {
-            $0.engineWall += wall
             if let cpu { $0.engineCPU += cpu } else {
                 $0.engineCPU += wall
                 $0.unmeasuredCalls += 1

@@ -234,8 +234,6 @@ actor WorkerChannel {
 
     var isHealthy: Bool { !failed && process.isRunning && !process.writeFailed }
 
-    var peakResidentBytes: Int? { process.peakResidentBytes }
-
     /// Asks the worker to exit and stops it; returns its peak resident memory, when known.
     func shutdown() async -> Int? {
         let peak = process.peakResidentBytes
