@@ -65,6 +65,16 @@ struct PocketSphinxEngineTests {
         #expect(words.map(\.text) == ["five", "five"])
     }
 
+    @Test(.enabled(if: available)) func subsetDictionaryKeepsEveryPronunciationOfItsWordsOnly() throws {
+        let full = PocketSphinxConfiguration.modelRoot + "/cmudict-en-us.dict"
+        let path = try PocketSphinxConfiguration.subsetDictionary(of: full, words: ["zero", "two"])
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines == ["two T UW", "zero Z IH R OW", "zero(2) Z IY R OW"])
+        // The same word set is made once per process; another set gets its own file.
+        #expect(try PocketSphinxConfiguration.subsetDictionary(of: full, words: ["two", "zero"]) == path)
+        #expect(try PocketSphinxConfiguration.subsetDictionary(of: full, words: ["two"]) != path)
+    }
+
     @Test func markersAreCleaned() {
         #expect(PocketSphinxDecoder.clean("<sil>") == nil)
         #expect(PocketSphinxDecoder.clean("[NOISE]") == nil)
