@@ -62,7 +62,7 @@ let package = Package(
         // `import Speech` on Linux: the reference plus the Apple names it is typed in.
         .target(name: "Speech", dependencies: ["SpeechReference", "Adapters", "AVFoundation", "CoreMedia"]),
         // Scoring: normalisers, alignment, WER/CER, confidence intervals, latency and stability.
-        .target(name: "Metrics", dependencies: ["SpeechCore"]),
+        .target(name: "Metrics", dependencies: ["SpeechCore"], resources: [.copy("Resources/whisper-english-spellings.json")]),
         // Running engines over corpora: pacing, per-utterance records, aggregation, gates.
         .target(name: "Benchmark", dependencies: ["SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics"]),
         // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.

@@ -47,7 +47,11 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 public struct BenchPlan: Sendable {
     public var engines: [String]
     public var manifests: [String]
+    /// How utterances are scored, except those of the digits task.
     public var policy: ScoringPolicy
+    /// How utterances with `task: digits` are scored (every digit once, however written, by
+    /// default); nil scores them with `policy`.
+    public var digitsPolicy: ScoringPolicy? = .digits
     public var pacing: Pacing = .simulated
     public var jobs: Int = 1
     public var shard: Shard = .whole
@@ -58,11 +62,18 @@ public struct BenchPlan: Sendable {
     public var split: Utterance.Split?
     /// Whether transcribers ask for word times (see ``UtteranceRun/wordTimes``).
     public var wordTimes = false
+    /// How the manifests are read.
+    public var manifestOptions = ManifestOptions()
 
     public init(engines: [String], manifests: [String], policy: ScoringPolicy) {
         self.engines = engines
         self.manifests = manifests
         self.policy = policy
+    }
+
+    /// The policy `utterance` is scored with.
+    public func policy(for utterance: Utterance) -> ScoringPolicy {
+        utterance.task == "digits" ? digitsPolicy ?? policy : policy
     }
 }
 
@@ -105,8 +116,9 @@ public struct BenchRunner: Sendable {
         var workerMemory: [String: [Int]] = [:]
         var work: [(engine: String, manifest: String, utterance: Utterance, audio: String)] = []
         for manifest in plan.manifests {
-            let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
+            let load = ManifestReader.load(path: manifest, options: plan.manifestOptions)
             issues += load.issues.map { BenchIssue(engine: nil, manifest: manifest, message: $0.description) }
+            for warning in load.warnings { progress("warning: \(warning)") }
             var utterances = load.utterances.filter { plan.shard.contains($0.id) && $0.isIncluded(in: plan.split) }
             if let limit = plan.limit { utterances = Array(utterances.prefix(limit)) }
             for engine in plan.engines {
@@ -136,7 +148,7 @@ public struct BenchRunner: Sendable {
                     while !isInterrupted(), let item = await queue.next() {
                         let engine = shared[item.engine]!
                         let run = UtteranceRun(engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds,
-                                               policy: plan.policy, wordTimes: plan.wordTimes)
+                                               policy: plan.policy(for: item.utterance), wordTimes: plan.wordTimes)
                         let record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
                         store.append(record)
                         let n = await counter.increment()

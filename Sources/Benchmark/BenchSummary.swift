@@ -59,7 +59,7 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             return withdrawn / Double(finals)
         }()
         return BenchSummary(
-            engine: engine, manifest: manifest, tier: records.first?.tier ?? "", policy: records.first?.policy ?? "",
+            engine: engine, manifest: manifest, tier: records.first?.tier ?? "", policy: Set(records.map(\.policy)).sorted().joined(separator: ", "),
             utterances: records.count, failedUtterances: records.count - scored.count, audioSeconds: audio,
             referenceWords: words.referenceLength, hits: words.hits, substitutions: words.substitutions, deletions: words.deletions,
             insertions: words.insertions, wer: words.errorRate, werCI95: interval, cer: characters.errorRate,

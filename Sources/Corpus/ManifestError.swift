@@ -3,6 +3,7 @@ public struct ManifestIssue: Error, CustomStringConvertible, Sendable, Hashable 
     public enum Problem: Sendable, Hashable {
         case unreadableFile(String)
         case malformedJSON(String)
+        case malformedCSV(String)
         case missingField(String)
         case wrongType(field: String, expected: String)
         case invalidValue(field: String, reason: String)
@@ -38,6 +39,7 @@ public struct ManifestIssue: Error, CustomStringConvertible, Sendable, Hashable 
         switch problem {
         case .unreadableFile(let reason): return "cannot read manifest: \(reason)"
         case .malformedJSON(let detail): return "malformed JSON: \(detail)"
+        case .malformedCSV(let detail): return "malformed CSV: \(detail)"
         case .missingField(let name): return "missing field '\(name)'"
         case .wrongType(let field, let expected): return "field '\(field)' should be \(expected)"
         case .invalidValue(let field, let reason): return "field '\(field)': \(reason)"
@@ -47,7 +49,7 @@ public struct ManifestIssue: Error, CustomStringConvertible, Sendable, Hashable 
         case .audioMissing(let path): return "audio not found: \(path)"
         case .audioUnreadable(let reason): return "audio unreadable: \(reason)"
         case .durationMismatch(let stated, let actual):
-            return "duration \(Self.seconds(stated)) s in the manifest, \(Self.seconds(actual)) s in the audio"
+            return "duration \(Self.seconds(stated)) s in the manifest, \(Self.seconds(actual)) s in the audio (the audio's is used)"
         case .pathOutsideRoot(let path): return "audio path escapes the corpus root: \(path)"
         case .unsupported(let what): return "unsupported: \(what)"
         }
@@ -64,10 +66,16 @@ public struct ManifestLoad: Sendable {
     public var file: String
     /// Directory that relative audio paths are resolved against (the corpus root).
     public var root: String
+    /// Whether audio must lie inside `root`: our own manifests keep their audio beside them,
+    /// while Kaldi, NeMo and LibriSpeech define absolute paths as usual.
+    public var confinedToRoot = true
     public var utterances: [Utterance]
     /// Manifest line of each utterance (same order); 0 when the format has no lines per entry.
     public var lines: [Int]
+    /// Problems that refused an entry.
     public var issues: [ManifestIssue]
+    /// Problems worth saying that did not refuse the entry (a stated duration the audio disagrees with).
+    public var warnings: [ManifestIssue] = []
 
     public init(file: String, root: String, utterances: [Utterance] = [], lines: [Int] = [], issues: [ManifestIssue] = []) {
         self.file = file

@@ -10,14 +10,19 @@ public enum ManifestFormat: String, Sendable, CaseIterable {
     case librispeech
     /// NeMo JSON lines (`audio_filepath`, `text`, `duration`, optional `offset`, `lang`).
     case nemo
+    /// A Hugging Face "audiofolder": `metadata.csv` with `file_name` and a transcript column.
+    case audiofolder
 
-    /// Guesses the format from the path: a directory with `wav.scp` is Kaldi, another directory is
-    /// LibriSpeech, a JSON-lines file whose first record has `audio_filepath` is NeMo.
+    /// Guesses the format from the path: a directory with `wav.scp` is Kaldi, one with
+    /// `metadata.csv` an audiofolder, another directory LibriSpeech; a `metadata.csv` file is an
+    /// audiofolder's; a JSON-lines file whose first record has `audio_filepath` is NeMo.
     public static func detect(path: String) -> ManifestFormat {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return FileManager.default.fileExists(atPath: path + "/wav.scp") ? .kaldi : .librispeech
+            if FileManager.default.fileExists(atPath: path + "/wav.scp") { return .kaldi }
+            return FileManager.default.fileExists(atPath: path + "/metadata.csv") ? .audiofolder : .librispeech
         }
+        if path.hasSuffix(".csv") { return .audiofolder }
         if let handle = FileHandle(forReadingAtPath: path) {
             defer { try? handle.close() }
             let head = String(decoding: handle.readData(ofLength: 4096), as: UTF8.self)
@@ -27,33 +32,65 @@ public enum ManifestFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// How manifests are read: the format (detected when nil), the locale of entries that state none,
+/// and whether our own manifests may point outside their folder.
+public struct ManifestOptions: Sendable, Equatable {
+    public var format: ManifestFormat?
+    public var locale: String
+    public var allowOutsideRoot: Bool
+
+    public init(format: ManifestFormat? = nil, locale: String = ManifestReader.defaultLocale, allowOutsideRoot: Bool = false) {
+        self.format = format
+        self.locale = locale
+        self.allowOutsideRoot = allowOutsideRoot
+    }
+}
+
 /// Reads manifests in every supported format into ``Utterance`` records, continuing past bad
 /// entries and reporting each one with its file and line.
 public enum ManifestReader {
-    /// Reads `path` in `format` (detected when nil).
-    public static func load(path: String, format: ManifestFormat? = nil) -> ManifestLoad {
-        switch format ?? ManifestFormat.detect(path: path) {
-        case .jsonl: return loadJSONLines(path: path)
-        case .nemo: return loadNeMo(path: path)
-        case .kaldi: return loadKaldi(directory: path)
-        case .librispeech: return loadLibriSpeech(directory: path)
+    /// The locale of entries that do not state one, unless a caller gives another.
+    public static let defaultLocale = "en-US"
+
+    /// Reads `path` in `format` (detected when nil); `locale` is for entries without one.
+    public static func load(path: String, format: ManifestFormat? = nil, locale: String = defaultLocale) -> ManifestLoad {
+        let format = format ?? ManifestFormat.detect(path: path)
+        var load: ManifestLoad
+        switch format {
+        case .jsonl: load = loadJSONLines(path: path, locale: locale)
+        case .nemo: load = loadNeMo(path: path, locale: locale)
+        case .kaldi: load = loadKaldi(directory: path, locale: locale)
+        case .librispeech: load = loadLibriSpeech(directory: path, locale: locale)
+        case .audiofolder: load = AudioFolderReader.load(path: path, locale: locale)
         }
+        load.confinedToRoot = format == .jsonl
+        return load
+    }
+
+    /// Reads and validates `path` as `options` say.
+    public static func load(path: String, options: ManifestOptions) -> ManifestLoad {
+        ManifestValidator(allowOutsideRoot: options.allowOutsideRoot)
+            .validate(load(path: path, format: options.format, locale: options.locale))
     }
 
     // MARK: Our JSON lines
 
-    public static func loadJSONLines(path: String) -> ManifestLoad {
+    /// Our JSON lines. Only `id`, `audio` and the transcript (`reference`, or `text` or
+    /// `transcript` as other tools call it) are required; `duration` comes from the audio header
+    /// when absent, and `locale` is `locale` when absent.
+    public static func loadJSONLines(path: String, locale: String = defaultLocale) -> ManifestLoad {
         loadObjectLines(path: path) { fields, object in
             let id = try fields.string(object, "id")
             fields.utteranceID = id
+            let transcriptField = ["reference", "text", "transcript"].first { object[$0] != nil && !(object[$0] is NSNull) } ?? "reference"
             var utterance = Utterance(
                 id: id,
                 audio: try fields.string(object, "audio"),
-                reference: try fields.string(object, "reference", allowEmpty: true),
-                locale: try fields.string(object, "locale"),
+                reference: try fields.string(object, transcriptField, allowEmpty: true),
+                locale: try fields.optionalString(object, "locale") ?? locale,
                 speaker: try fields.optionalString(object, "speaker") ?? "unknown",
                 task: try fields.optionalString(object, "task") ?? "unknown",
-                duration: try fields.number(object, "duration"),
+                duration: try fields.optionalDuration(object),
                 offset: try fields.optionalNumber(object, "offset"),
                 tier: try fields.optionalString(object, "tier"))
             if let split = try fields.optionalString(object, "split") {
@@ -69,7 +106,7 @@ public enum ManifestReader {
 
     // MARK: NeMo
 
-    public static func loadNeMo(path: String) -> ManifestLoad {
+    public static func loadNeMo(path: String, locale: String = defaultLocale) -> ManifestLoad {
         loadObjectLines(path: path) { fields, object in
             let audio = try fields.string(object, "audio_filepath")
             let offset = try fields.optionalNumber(object, "offset")
@@ -79,10 +116,10 @@ public enum ManifestReader {
             return Utterance(
                 id: id, audio: audio,
                 reference: try fields.string(object, "text", allowEmpty: true),
-                locale: try fields.optionalString(object, "lang") ?? "und",
+                locale: try fields.optionalString(object, "lang") ?? locale,
                 speaker: try fields.optionalString(object, "speaker") ?? "unknown",
                 task: "unknown",
-                duration: try fields.number(object, "duration"),
+                duration: try fields.optionalDuration(object),
                 offset: offset)
         }
     }
@@ -99,7 +136,7 @@ public enum ManifestReader {
             let fields = RecordFields(file: path, line: lineNumber)
             record(fields, into: &load) { load in
                 let utterance = try parse(fields, try fields.object(text))
-                try check(utterance, fields: fields)
+                try check(utterance, fields: fields, durationKnown: utterance.duration >= 0)
                 if let first = firstLine[utterance.id] { throw fields.issue(.duplicateID(utterance.id, firstLine: first)) }
                 firstLine[utterance.id] = lineNumber
                 load.append(utterance, line: lineNumber)
@@ -112,7 +149,7 @@ public enum ManifestReader {
 
     /// A Kaldi data directory. Durations come from `segments` when present, otherwise from the
     /// audio header; `wav.scp` entries must be plain paths (pipe commands are reported unsupported).
-    public static func loadKaldi(directory: String, locale: String = "und") -> ManifestLoad {
+    public static func loadKaldi(directory: String, locale: String = defaultLocale) -> ManifestLoad {
         var load = ManifestLoad(file: directory, root: directory)
         let wavScp = directory + "/wav.scp", textFile = directory + "/text"
         guard let wavLines = readLines(wavScp, into: &load), let textLines = readLines(textFile, into: &load) else {
@@ -188,7 +225,7 @@ public enum ManifestReader {
 
     /// A LibriSpeech tree: `SPEAKER/CHAPTER/SPEAKER-CHAPTER.trans.txt` with lines `ID TEXT`, and
     /// `ID.flac` beside it. Durations come from the audio headers.
-    public static func loadLibriSpeech(directory: String, locale: String = "en-US") -> ManifestLoad {
+    public static func loadLibriSpeech(directory: String, locale: String = defaultLocale) -> ManifestLoad {
         var load = ManifestLoad(file: directory, root: directory)
         guard let enumerator = FileManager.default.enumerator(atPath: directory) else {
             load.issues.append(ManifestIssue(file: directory, line: 0, problem: .unreadableFile("not a directory")))
@@ -328,6 +365,15 @@ final class RecordFields {
         guard let raw = object[key], !(raw is NSNull) else { throw issue(.missingField(key)) }
         guard let value = Self.double(raw) else { throw issue(.wrongType(field: key, expected: "a number")) }
         return value
+    }
+
+    /// `duration` in seconds, or -1 (unknown: the audio header says) when absent.
+    func optionalDuration(_ object: [String: Any]) throws -> Double {
+        guard let seconds = try optionalNumber(object, "duration") else { return -1 }
+        guard seconds > 0 && seconds.isFinite else {
+            throw issue(.invalidValue(field: "duration", reason: "must be a positive number of seconds"))
+        }
+        return seconds
     }
 
     func optionalNumber(_ object: [String: Any], _ key: String) throws -> Double? {

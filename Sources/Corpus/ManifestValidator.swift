@@ -8,7 +8,8 @@ public struct ManifestValidator: Sendable {
     public var durationTolerance: Double = 0.05
     /// …or this share of the duration, whichever is larger.
     public var relativeDurationTolerance: Double = 0.01
-    /// Accept audio paths outside the manifest's directory (Kaldi `wav.scp` often uses absolute paths).
+    /// Accept audio outside the folder of one of our own manifests (other formats are never
+    /// confined: Kaldi's `wav.scp` usually holds absolute paths).
     public var allowOutsideRoot = false
 
     public init(allowOutsideRoot: Bool = false) {
@@ -25,6 +26,8 @@ public struct ManifestValidator: Sendable {
     /// utterances that failed removed, and their problems added to `issues`.
     public func validate(_ load: ManifestLoad) -> ManifestLoad {
         var result = ManifestLoad(file: load.file, root: load.root, issues: load.issues)
+        result.warnings = load.warnings
+        result.confinedToRoot = load.confinedToRoot
         let root = URL(fileURLWithPath: load.root).standardizedFileURL.resolvingSymlinksInPath().path
         for (utterance, line) in zip(load.utterances, load.lines) {
             var utterance = utterance
@@ -33,7 +36,7 @@ public struct ManifestValidator: Sendable {
             }
             let path = Self.resolve(utterance.audio, root: load.root)
             let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            if !allowOutsideRoot && !(real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
+            if load.confinedToRoot && !allowOutsideRoot && !(real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
                 result.issues.append(issue(.pathOutsideRoot(utterance.audio)))
                 continue
             }
@@ -51,17 +54,23 @@ public struct ManifestValidator: Sendable {
             if utterance.duration < 0 {
                 utterance.duration = actual - (utterance.offset ?? 0)
             } else {
-                let covered = (utterance.offset ?? 0) + utterance.duration
                 let tolerance = max(durationTolerance, relativeDurationTolerance * utterance.duration)
-                let mismatch = utterance.offset == nil ? abs(utterance.duration - actual) > tolerance : covered > actual + tolerance
-                if mismatch {
-                    result.issues.append(issue(.durationMismatch(stated: utterance.duration, actual: actual)))
-                    continue
+                if let offset = utterance.offset {
+                    // A segment that runs past the end of its recording cannot be cut.
+                    if offset + utterance.duration > actual + tolerance {
+                        result.issues.append(issue(.durationMismatch(stated: utterance.duration, actual: actual - offset)))
+                        continue
+                    }
+                } else if abs(utterance.duration - actual) > tolerance {
+                    // The audio says how long it is: the stated figure is a note, not a reason to refuse.
+                    result.warnings.append(issue(.durationMismatch(stated: utterance.duration, actual: actual)))
+                    utterance.duration = actual
                 }
             }
             result.append(utterance, line: line)
         }
         result.issues.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+        result.warnings.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         return result
     }
 }

@@ -18,8 +18,9 @@ enum BenchRunCommand {
                 OptionSpec(name: "engine", value: "id", help: "Engine to run (repeatable; see 'speech-harness engines').", repeatable: true),
                 OptionSpec(name: "backend", value: "id", help: "Same as --engine; adapters such as whisper-streaming are backends too.", repeatable: true),
                 OptionSpec(name: "manifest", value: "file", help: "Manifest to run on (repeatable; any supported format).", repeatable: true),
-                OptionSpec(name: "normalizer", value: "none|basic|english", help: "Text normaliser for scoring (default english)."),
-                OptionSpec(name: "equivalence", value: "oh=zero|file", help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file."),
+                OptionSpec(name: "normalizer", value: "name", help: "Text normaliser for scoring: none, basic, english (default), whisper-en (Whisper's, as the Open ASR Leaderboard scores), whisper-basic or digits."),
+                OptionSpec(name: "digits-normalizer", value: "name", help: "Normaliser for utterances with task 'digits' (default digits: every digit counts once however it is written)."),
+                OptionSpec(name: "equivalence", value: "oh=zero|file", help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file (not needed with the digits normaliser)."),
                 OptionSpec(name: "pacing", value: "simulated|realtime", help: "How audio arrives (default simulated)."),
                 OptionSpec(name: "jobs", value: "n", help: "Utterances run in parallel (default 1)."),
                 OptionSpec(name: "shard", value: "i/n", help: "Run shard i of n (0-based); default from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL."),
@@ -32,7 +33,7 @@ enum BenchRunCommand {
                 OptionSpec(name: "whisper-compute-type", value: "int8|int8_float32|float32", help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."),
                 OptionSpec(name: "whisper-beam", value: "n", help: "Whisper's beam size (default 1, greedy; sets SPEECH_HARNESS_WHISPER_BEAM_SIZE)."),
                 OptionSpec(name: "whisper-threads", value: "n", help: "CPU threads per Whisper worker (default 1; sets SPEECH_HARNESS_WHISPER_THREADS)."),
-            ],
+            ] + CorpusCommands.manifestOptionSpecs,
             positionals: 0...0,
             details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html, DIR/trn/ and the\nper-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error."),
         CommandSpec(
@@ -47,23 +48,33 @@ enum BenchRunCommand {
         path == "merge" ? try merge(arguments, console) : try bench(arguments, console)
     }
 
-    static func policy(_ arguments: ParsedArguments, command: String) throws -> ScoringPolicy {
-        let name = arguments.value("normalizer") ?? "english"
-        guard let normalizer = TextNormalizer(rawValue: name) else {
-            throw UsageError(message: "unknown --normalizer '\(name)'; none, basic or english", command: command)
+    static func normalizer(_ arguments: ParsedArguments, _ option: String, default name: String, command: String) throws -> TextNormalizer {
+        let name = arguments.value(option) ?? name
+        guard let normalizer = TextNormalizer(name: name) else {
+            throw UsageError(message: "unknown --\(option) '\(name)'; one of \(TextNormalizer.allCases.map(\.rawValue).joined(separator: ", "))",
+                             command: command)
         }
-        var equivalences: EquivalenceMap?
-        if let value = arguments.value("equivalence") {
-            if value == EquivalenceMap.ohIsZero.name {
-                equivalences = .ohIsZero
-            } else {
-                guard let text = try? String(contentsOfFile: value, encoding: .utf8) else {
-                    throw UsageError(message: "--equivalence: cannot read '\(value)'", command: command)
-                }
-                equivalences = try EquivalenceMap.parse(text, name: (value as NSString).lastPathComponent)
-            }
+        return normalizer
+    }
+
+    /// `--equivalence`: the built-in oh=zero, or a mapping file.
+    static func equivalences(_ arguments: ParsedArguments, command: String) throws -> EquivalenceMap? {
+        guard let value = arguments.value("equivalence") else { return nil }
+        if value == EquivalenceMap.ohIsZero.name { return .ohIsZero }
+        guard let text = try? String(contentsOfFile: value, encoding: .utf8) else {
+            throw UsageError(message: "--equivalence: cannot read '\(value)'", command: command)
         }
-        return ScoringPolicy(normalizer: normalizer, equivalences: equivalences)
+        return try EquivalenceMap.parse(text, name: (value as NSString).lastPathComponent)
+    }
+
+    /// The scoring policies of a run: for most utterances, and for those of the digits task.
+    static func policies(_ arguments: ParsedArguments, command: String) throws -> (text: ScoringPolicy, digits: ScoringPolicy) {
+        let text = try normalizer(arguments, "normalizer", default: "english", command: command)
+        let digits = try normalizer(arguments, "digits-normalizer", default: "digits", command: command)
+        let equivalences = try equivalences(arguments, command: command)
+        // Equivalences map words, and the digits normaliser has already made every digit one word.
+        return (ScoringPolicy(normalizer: text, equivalences: equivalences),
+                ScoringPolicy(normalizer: digits, equivalences: digits == .digits ? nil : equivalences))
     }
 
     static func bench(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -74,7 +85,9 @@ enum BenchRunCommand {
         for id in engines where EngineRegistry.shared.entry(id) == nil {
             throw UsageError(message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))", command: command)
         }
-        var plan = BenchPlan(engines: engines, manifests: manifests, policy: try policy(arguments, command: command))
+        let policies = try policies(arguments, command: command)
+        var plan = BenchPlan(engines: engines, manifests: manifests, policy: policies.text)
+        plan.digitsPolicy = policies.digits
         if let pacing = arguments.value("pacing") {
             guard let value = Pacing(rawValue: pacing) else { throw UsageError(message: "unknown --pacing '\(pacing)'", command: command) }
             plan.pacing = value
@@ -87,6 +100,7 @@ enum BenchRunCommand {
         if arguments.value("limit") != nil { plan.limit = try arguments.int("limit", default: 0, in: 1...10_000_000, command: command) }
         plan.split = try arguments.split(command: command)
         plan.wordTimes = arguments.has("word-times")
+        plan.manifestOptions = try CorpusCommands.manifestOptions(arguments, command: command)
         try applyWhisperSettings(arguments, command: command)
         let gates = try arguments.value("gates").map(GateConfiguration.load)
         let out = arguments.value("out") ?? "Reports/bench"
@@ -131,7 +145,9 @@ enum BenchRunCommand {
         let regressions = gates?.regressions(summaries, records: records) ?? (failures: [], notInBaseline: [])
         let failures = (gates?.check(summaries) ?? []) + regressions.failures
         let formatter = ISO8601DateFormatter()
-        var results = BenchResults(createdAt: formatter.string(from: Date()), policy: records.first?.policy ?? plan?.policy.name ?? "",
+        let policies = Set(records.map(\.policy)).sorted()
+        var results = BenchResults(createdAt: formatter.string(from: Date()),
+                                   policy: policies.isEmpty ? plan?.policy.name ?? "" : policies.joined(separator: ", "),
                                    pacing: plan?.pacing.rawValue ?? "merged", shard: plan?.shard.description ?? "merged",
                                    summaries: summaries, issues: issues, gateFailures: failures,
                                    breakdowns: BenchBreakdown.make(records), comparisons: BenchComparison.make(records),

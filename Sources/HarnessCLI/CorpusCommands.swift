@@ -21,16 +21,13 @@ enum CorpusCommands {
         CommandSpec(
             path: "corpus validate", synopsis: "<manifest>... [options]",
             summary: "Check manifests and their audio; report every bad entry with file and line.",
-            options: [
-                OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo", help: "Manifest format (default: detected)."),
-                OptionSpec(name: "allow-outside-root", value: nil, help: "Accept audio outside the manifest's folder."),
-            ],
+            options: manifestOptionSpecs,
             positionals: 1...Int.max),
         CommandSpec(
             path: "corpus stats", synopsis: "[<manifest>...] [options]",
             summary: "Utterances, minutes, speakers and words per tier.",
             options: [
-                OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo", help: "Manifest format (default: detected)."),
+                OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder", help: "Manifest format (default: detected)."),
                 OptionSpec(name: "out", value: "dir", help: "Built corpus to summarise when no manifest is given (default \(defaultOutput))."),
             ],
             positionals: 0...Int.max),
@@ -47,7 +44,7 @@ enum CorpusCommands {
     static func format(_ arguments: ParsedArguments, command: String) throws -> ManifestFormat? {
         guard let text = arguments.value("format") else { return nil }
         guard let format = ManifestFormat(rawValue: text) else {
-            throw UsageError(message: "unknown manifest format '\(text)'; one of jsonl, kaldi, librispeech, nemo", command: command)
+            throw UsageError(message: "unknown manifest format '\(text)'; one of \(ManifestFormat.allCases.map(\.rawValue).joined(separator: ", "))", command: command)
         }
         return format
     }
@@ -76,12 +73,24 @@ enum CorpusCommands {
         return 0
     }
 
+    /// The manifest-reading options `corpus validate` and `bench` share.
+    static let manifestOptionSpecs = [
+        OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder", help: "Manifest format (default: detected)."),
+        OptionSpec(name: "locale", value: "id", help: "Locale of entries that state none (default \(ManifestReader.defaultLocale))."),
+        OptionSpec(name: "allow-outside-root", value: nil, help: "Accept audio outside a JSON-lines manifest's folder (other formats are never confined)."),
+    ]
+
+    static func manifestOptions(_ arguments: ParsedArguments, command: String) throws -> ManifestOptions {
+        ManifestOptions(format: try format(arguments, command: command), locale: arguments.value("locale") ?? ManifestReader.defaultLocale,
+                        allowOutsideRoot: arguments.has("allow-outside-root"))
+    }
+
     static func validate(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let format = try format(arguments, command: "corpus validate")
-        let validator = ManifestValidator(allowOutsideRoot: arguments.has("allow-outside-root"))
+        let options = try manifestOptions(arguments, command: "corpus validate")
         var problems = 0, good = 0
         for path in arguments.positionals {
-            let checked = validator.validate(ManifestReader.load(path: path, format: format))
+            let checked = ManifestReader.load(path: path, options: options)
+            for warning in checked.warnings { console.out("warning: \(warning)") }
             for issue in checked.issues { console.out(issue.description) }
             problems += checked.issues.count
             good += checked.utterances.count

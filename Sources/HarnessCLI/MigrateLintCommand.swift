@@ -115,7 +115,9 @@ struct LintInputs {
                 case "swift": inputs.swiftFiles.append(relative)
                 case "pbxproj", "xcconfig": settingsFiles.append(relative)
                 case "plist" where url.lastPathComponent.hasSuffix("Info.plist") && infoPlists.isEmpty: settingsFiles.append(relative)
-                case "yml", "yaml" where url.deletingPathExtension().lastPathComponent == "project": projectSpecs.append(relative)
+                case "yml" where url.deletingPathExtension().lastPathComponent == "project",
+                     "yaml" where url.deletingPathExtension().lastPathComponent == "project":
+                    projectSpecs.append(relative)
                 default: break
                 }
             }

@@ -26,7 +26,7 @@ public enum SpeechHarnessTool {
     public static let version = "0.1.0"
 
     static let commands: [CommandSpec] = CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + EnrollCommand.specs + ConformanceCommand.specs + BenchRunCommand.specs
-        + BenchCommands.specs + EngineBenchCommand.specs + MigrateLintCommand.specs + MigrateDiffCommand.specs
+        + BenchCommands.specs + EngineBenchCommand.specs + ScoreCommand.specs + MigrateLintCommand.specs + MigrateDiffCommand.specs
 
     static func overview() -> String {
         var lines = [
@@ -104,6 +104,7 @@ public enum SpeechHarnessTool {
         case "engines": return try EngineCommands.run(path, arguments, console)
         case "engine": return try EnrollCommand.run(path, arguments, console)
         case "merge": return try BenchRunCommand.run(path, arguments, console)
+        case "score": return try ScoreCommand.run(path, arguments, console)
         case "conformance": return try ConformanceCommand.run(path, arguments, console)
         case "migrate": return path == "migrate diff" ? try MigrateDiffCommand.run(path, arguments, console) : try MigrateLintCommand.run(path, arguments, console)
         default: throw UsageError(message: "no handler", command: path)

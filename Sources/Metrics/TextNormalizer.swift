@@ -1,7 +1,7 @@
 import Foundation
 
 /// How reference and hypothesis text are made comparable before scoring. Reports always name
-/// the normaliser used.
+/// the normaliser used (``name``, with the reference's version for Whisper's).
 public enum TextNormalizer: String, Sendable, CaseIterable, Codable {
     /// Whitespace tokenisation only.
     case none
@@ -9,13 +9,37 @@ public enum TextNormalizer: String, Sendable, CaseIterable, Codable {
     case basic
     /// `basic`, plus numbers written as words, contractions expanded and fillers dropped.
     case english
+    /// Whisper's English normaliser (numbers as numerals, British spellings as American, …), as
+    /// the Open ASR Leaderboard and Whisper's paper score: ``WhisperTextNormalizer/english(_:)``.
+    case whisperEnglish = "whisper-en"
+    /// Whisper's basic normaliser, for other languages: ``WhisperTextNormalizer/basic(_:)``.
+    case whisperBasic = "whisper-basic"
+    /// Digit strings: every digit counts once however it is written (``DigitTranscript``).
+    case digits
 
     public func normalize(_ text: String) -> String {
         switch self {
         case .none: return WordAligner.tokens(text).joined(separator: " ")
         case .basic: return Self.basic(text).joined(separator: " ")
         case .english: return Self.english(text).joined(separator: " ")
+        case .whisperEnglish: return WordAligner.tokens(WhisperTextNormalizer.english(text)).joined(separator: " ")
+        case .whisperBasic: return WordAligner.tokens(WhisperTextNormalizer.basic(text)).joined(separator: " ")
+        case .digits: return DigitTranscript.words(text).joined(separator: " ")
         }
+    }
+
+    /// The name reports use: Whisper's carry the version of the reference they equal
+    /// (`whisper-en@0.1.15`).
+    public var name: String {
+        switch self {
+        case .whisperEnglish, .whisperBasic: return rawValue + "@" + WhisperTextNormalizer.referenceVersion
+        default: return rawValue
+        }
+    }
+
+    /// From a name as given on the command line or written in a report (a version is ignored).
+    public init?(name: String) {
+        self.init(rawValue: String(name.prefix { $0 != "@" }))
     }
 
     static func basic(_ text: String) -> [String] {
@@ -125,7 +149,10 @@ public struct ScoringPolicy: Sendable, Hashable, Codable {
         self.equivalences = equivalences
     }
 
-    public var name: String { normalizer.rawValue + (equivalences.map { "+" + $0.name } ?? "") }
+    public var name: String { normalizer.name + (equivalences.map { "+" + $0.name } ?? "") }
+
+    /// The policy for digit strings.
+    public static let digits = ScoringPolicy(normalizer: .digits)
 
     public func prepare(_ text: String) -> String {
         let normal = normalizer.normalize(text)

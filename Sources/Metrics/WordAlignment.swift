@@ -53,43 +53,59 @@ public struct Alignment: Sendable, Hashable {
         return counts
     }
 
-    /// sclite `pralign` style: REF/HYP lines with `***` for gaps, upper case for errors, and an
-    /// evaluation line (S, D, I under the word).
+    /// sclite's `pralign` lines, character for character: REF, HYP and Eval rows with errors in
+    /// upper case, a gap as many `*` as the word across from it, and every column followed by
+    /// a space. Empty when both sides are.
     public var pralign: String {
-        var ref: [String] = [], hyp: [String] = [], eval: [String] = []
+        guard !steps.isEmpty else { return "" }
+        var ref = "", hyp = "", eval = ""
         for step in steps {
             let (r, h, e): (String, String, String)
             switch step {
             case .correct(let w): (r, h, e) = (w, w, "")
             case .substitution(let a, let b): (r, h, e) = (a.uppercased(), b.uppercased(), "S")
-            case .deletion(let a): (r, h, e) = (a.uppercased(), String(repeating: "*", count: max(3, a.count)), "D")
-            case .insertion(let b): (r, h, e) = (String(repeating: "*", count: max(3, b.count)), b.uppercased(), "I")
+            case .deletion(let a): (r, h, e) = (a.uppercased(), String(repeating: "*", count: a.count), "D")
+            case .insertion(let b): (r, h, e) = (String(repeating: "*", count: b.count), b.uppercased(), "I")
             }
             let width = max(r.count, h.count, e.count)
-            ref.append(r.padding(toLength: width, withPad: " ", startingAt: 0))
-            hyp.append(h.padding(toLength: width, withPad: " ", startingAt: 0))
-            eval.append(e.padding(toLength: width, withPad: " ", startingAt: 0))
+            ref += r.padding(toLength: width, withPad: " ", startingAt: 0) + " "
+            hyp += h.padding(toLength: width, withPad: " ", startingAt: 0) + " "
+            eval += e.padding(toLength: width, withPad: " ", startingAt: 0) + " "
         }
-        return "REF:  " + ref.joined(separator: " ") + "\nHYP:  " + hyp.joined(separator: " ") + "\nEval: " + eval.joined(separator: " ")
+        return "REF:  " + ref + "\nHYP:  " + hyp + "\nEval: " + eval
     }
 }
 
 /// Minimum-cost alignment with NIST sclite's weights (insertion 3, deletion 3, substitution 4,
 /// match 0) and its preferences among equal-cost paths, so that counts equal sclite's.
 public enum WordAligner {
-    static let insertionCost = 3, deletionCost = 3, substitutionCost = 4
+    /// The weights of an alignment's edits.
+    public struct Costs: Sendable, Hashable {
+        public var insertion: Int
+        public var deletion: Int
+        public var substitution: Int
 
-    public static func align(reference: [String], hypothesis: [String]) -> Alignment {
+        /// NIST sclite's: a substitution is cheaper than a deletion and an insertion.
+        public static let sclite = Costs(insertion: 3, deletion: 3, substitution: 4)
+        /// Plain edit distance, as jiwer and most Python tools count: the fewest edits. Its
+        /// WER can be lower than sclite's, which may take an extra edit for a cheaper total.
+        public static let levenshtein = Costs(insertion: 1, deletion: 1, substitution: 1)
+    }
+
+    public static func align(reference: [String], hypothesis: [String], costs: Costs = .sclite) -> Alignment {
+        let (insertionCost, deletionCost, substitutionCost) = (costs.insertion, costs.deletion, costs.substitution)
         let n = reference.count, m = hypothesis.count
-        // cost[i][j]: best cost aligning reference[0..<i] with hypothesis[0..<j].
-        var cost = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
-        for i in 0...n { cost[i][0] = i * deletionCost }
-        for j in 0...m { cost[0][j] = j * insertionCost }
+        // cost(i, j): best cost aligning reference[0..<i] with hypothesis[0..<j].
+        // One flat table, row by row (a nested array costs an allocation and a bounds check per row).
+        var table = [Int](repeating: 0, count: (n + 1) * (m + 1))
+        func cost(_ i: Int, _ j: Int) -> Int { table[i * (m + 1) + j] }
+        for i in 0...n { table[i * (m + 1)] = i * deletionCost }
+        for j in 0...m { table[j] = j * insertionCost }
         if n > 0 && m > 0 {
             for i in 1...n {
                 for j in 1...m {
-                    let diagonal = cost[i - 1][j - 1] + (reference[i - 1] == hypothesis[j - 1] ? 0 : substitutionCost)
-                    cost[i][j] = min(diagonal, cost[i - 1][j] + deletionCost, cost[i][j - 1] + insertionCost)
+                    let diagonal = cost(i - 1, j - 1) + (reference[i - 1] == hypothesis[j - 1] ? 0 : substitutionCost)
+                    table[i * (m + 1) + j] = min(diagonal, cost(i - 1, j) + deletionCost, cost(i, j - 1) + insertionCost)
                 }
             }
         }
@@ -100,13 +116,13 @@ public enum WordAligner {
         while i > 0 || j > 0 {
             if i > 0 && j > 0 {
                 let same = reference[i - 1] == hypothesis[j - 1]
-                if cost[i][j] == cost[i - 1][j - 1] + (same ? 0 : substitutionCost) {
+                if cost(i, j) == cost(i - 1, j - 1) + (same ? 0 : substitutionCost) {
                     steps.append(same ? .correct(reference[i - 1]) : .substitution(reference: reference[i - 1], hypothesis: hypothesis[j - 1]))
                     i -= 1; j -= 1
                     continue
                 }
             }
-            if j > 0 && cost[i][j] == cost[i][j - 1] + insertionCost {
+            if j > 0 && cost(i, j) == cost(i, j - 1) + insertionCost {
                 steps.append(.insertion(hypothesis[j - 1]))
                 j -= 1
             } else {
@@ -118,15 +134,15 @@ public enum WordAligner {
     }
 
     /// Word alignment of two normalised texts.
-    public static func alignWords(reference: String, hypothesis: String) -> Alignment {
-        align(reference: tokens(reference), hypothesis: tokens(hypothesis))
+    public static func alignWords(reference: String, hypothesis: String, costs: Costs = .sclite) -> Alignment {
+        align(reference: tokens(reference), hypothesis: tokens(hypothesis), costs: costs)
     }
 
     /// Character alignment (spaces between words count as characters, as in jiwer's CER).
-    public static func alignCharacters(reference: String, hypothesis: String) -> Alignment {
+    public static func alignCharacters(reference: String, hypothesis: String, costs: Costs = .sclite) -> Alignment {
         let r = tokens(reference).joined(separator: " ").map(String.init)
         let h = tokens(hypothesis).joined(separator: " ").map(String.init)
-        return align(reference: r, hypothesis: h)
+        return align(reference: r, hypothesis: h, costs: costs)
     }
 
     public static func tokens(_ text: String) -> [String] {

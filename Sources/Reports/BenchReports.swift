@@ -177,8 +177,8 @@ public enum BenchReports {
         let groups = Dictionary(grouping: records.filter { $0.error == nil }) { "\($0.engine).\(tierName(ofManifest: $0.manifest))" }
         for (name, group) in groups {
             var ref = "", hyp = ""
-            let policy = policyFor(group[0].policy)
             for record in group {
+                let policy = policyFor(record.policy)
                 let id = "(\(safeName(record.speaker))_\(safeName(record.id)))"
                 ref += "\(policy.prepare(record.reference)) \(id)\n"
                 hyp += "\(policy.prepare(record.hypothesis)) \(id)\n"
@@ -190,7 +190,7 @@ public enum BenchReports {
 
     static func policyFor(_ name: String) -> ScoringPolicy {
         let parts = name.split(separator: "+", maxSplits: 1).map(String.init)
-        let normalizer = TextNormalizer(rawValue: parts.first ?? "") ?? .basic
+        let normalizer = TextNormalizer(name: parts.first ?? "") ?? .basic
         return ScoringPolicy(normalizer: normalizer, equivalences: parts.count > 1 && parts[1] == EquivalenceMap.ohIsZero.name ? .ohIsZero : nil)
     }
 }
