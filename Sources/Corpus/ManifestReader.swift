@@ -34,15 +34,19 @@ public enum ManifestFormat: String, Sendable, CaseIterable {
 
 /// How manifests are read: the format (detected when nil), the locale of entries that state none,
 /// and whether our own manifests may point outside their folder.
-public struct ManifestOptions: Sendable, Equatable {
+public struct ManifestOptions: Sendable {
     public var format: ManifestFormat?
     public var locale: String
     public var allowOutsideRoot: Bool
+    /// Runs Kaldi `wav.scp` command pipelines (nil: they are refused, naming the flag that allows them).
+    public var commands: PipedAudio?
 
-    public init(format: ManifestFormat? = nil, locale: String = ManifestReader.defaultLocale, allowOutsideRoot: Bool = false) {
+    public init(format: ManifestFormat? = nil, locale: String = ManifestReader.defaultLocale, allowOutsideRoot: Bool = false,
+                commands: PipedAudio? = nil) {
         self.format = format
         self.locale = locale
         self.allowOutsideRoot = allowOutsideRoot
+        self.commands = commands
     }
 }
 
@@ -52,14 +56,16 @@ public enum ManifestReader {
     /// The locale of entries that do not state one, unless a caller gives another.
     public static let defaultLocale = "en-US"
 
-    /// Reads `path` in `format` (detected when nil); `locale` is for entries without one.
-    public static func load(path: String, format: ManifestFormat? = nil, locale: String = defaultLocale) -> ManifestLoad {
+    /// Reads `path` in `format` (detected when nil); `locale` is for entries without one;
+    /// `commands` runs Kaldi pipelines.
+    public static func load(path: String, format: ManifestFormat? = nil, locale: String = defaultLocale,
+                            commands: PipedAudio? = nil) -> ManifestLoad {
         let format = format ?? ManifestFormat.detect(path: path)
         var load: ManifestLoad
         switch format {
         case .jsonl: load = loadJSONLines(path: path, locale: locale)
         case .nemo: load = loadNeMo(path: path, locale: locale)
-        case .kaldi: load = loadKaldi(directory: path, locale: locale)
+        case .kaldi: load = loadKaldi(directory: path, locale: locale, commands: commands)
         case .librispeech: load = loadLibriSpeech(directory: path, locale: locale)
         case .audiofolder: load = AudioFolderReader.load(path: path, locale: locale)
         }
@@ -70,7 +76,7 @@ public enum ManifestReader {
     /// Reads and validates `path` as `options` say.
     public static func load(path: String, options: ManifestOptions) -> ManifestLoad {
         ManifestValidator(allowOutsideRoot: options.allowOutsideRoot)
-            .validate(load(path: path, format: options.format, locale: options.locale))
+            .validate(load(path: path, format: options.format, locale: options.locale, commands: options.commands))
     }
 
     // MARK: Our JSON lines
@@ -148,14 +154,16 @@ public enum ManifestReader {
     // MARK: Kaldi
 
     /// A Kaldi data directory. Durations come from `segments` when present, otherwise from the
-    /// audio header; `wav.scp` entries must be plain paths (pipe commands are reported unsupported).
-    public static func loadKaldi(directory: String, locale: String = defaultLocale) -> ManifestLoad {
+    /// audio header. `wav.scp` entries are paths (absolute, or relative to the directory) or, with
+    /// `commands`, pipelines whose output is the audio (`flac -c -d -s x.flac |`).
+    public static func loadKaldi(directory: String, locale: String = defaultLocale, commands: PipedAudio? = nil) -> ManifestLoad {
         var load = ManifestLoad(file: directory, root: directory)
         let wavScp = directory + "/wav.scp", textFile = directory + "/text"
         guard let wavLines = readLines(wavScp, into: &load), let textLines = readLines(textFile, into: &load) else {
             return load
         }
         var recordings: [String: String] = [:]
+        var refused: Set<String> = []   // reported at their wav.scp line, not again at their text line
         for (index, line) in wavLines.enumerated() {
             guard let (key, value) = keyValue(line) else {
                 if !line.allSatisfy(\.isWhitespace) {
@@ -163,9 +171,26 @@ public enum ManifestReader {
                 }
                 continue
             }
-            if value.hasSuffix("|") || value.contains(" ") {
+            if value.hasSuffix("|") {
+                guard let commands else {
+                    refused.insert(key)
+                    load.issues.append(ManifestIssue(file: wavScp, line: index + 1, utteranceID: key, problem: .unsupported(
+                        "a command pipeline ('\(value.prefix(80))'); give --allow-commands to let the harness run it")))
+                    continue
+                }
+                do {
+                    recordings[key] = try commands.materialize(String(value.dropLast()), in: directory)
+                } catch {
+                    refused.insert(key)
+                    load.issues.append(ManifestIssue(file: wavScp, line: index + 1, utteranceID: key,
+                                                     problem: .audioUnreadable("'\(value.prefix(80))': \(error.reason)")))
+                }
+                continue
+            }
+            if value.contains(" ") {
+                refused.insert(key)
                 load.issues.append(ManifestIssue(file: wavScp, line: index + 1, utteranceID: key,
-                                                 problem: .unsupported("wav.scp command pipelines; give a file path")))
+                                                 problem: .unsupported("a wav.scp entry with spaces that is not a pipeline ending in '|'")))
                 continue
             }
             recordings[key] = value
@@ -195,6 +220,7 @@ public enum ManifestReader {
             let (id, text) = keyValue(line) ?? (line.trimmingCharacters(in: .whitespaces), "")
             let fields = RecordFields(file: textFile, line: lineNumber)
             fields.utteranceID = id
+            if refused.contains(segments[id]?.recording ?? id) { continue }
             record(fields, into: &load) { load in
                 if let first = firstLine[id] { throw fields.issue(.duplicateID(id, firstLine: first)) }
                 let audio: String, offset: Double?, duration: Double

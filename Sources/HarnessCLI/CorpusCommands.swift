@@ -78,11 +78,17 @@ enum CorpusCommands {
         OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder", help: "Manifest format (default: detected)."),
         OptionSpec(name: "locale", value: "id", help: "Locale of entries that state none (default \(ManifestReader.defaultLocale))."),
         OptionSpec(name: "allow-outside-root", value: nil, help: "Accept audio outside a JSON-lines manifest's folder (other formats are never confined)."),
+        OptionSpec(name: "allow-commands", value: nil, help: "Run Kaldi wav.scp pipelines ('flac -c -d -s x.flac |') to get their audio."),
+        OptionSpec(name: "command-timeout", value: "s", help: "Longest a wav.scp pipeline may run (default 120)."),
     ]
 
     static func manifestOptions(_ arguments: ParsedArguments, command: String) throws -> ManifestOptions {
-        ManifestOptions(format: try format(arguments, command: command), locale: arguments.value("locale") ?? ManifestReader.defaultLocale,
-                        allowOutsideRoot: arguments.has("allow-outside-root"))
+        var commands: PipedAudio?
+        if arguments.has("allow-commands") {
+            commands = PipedAudio(timeout: try arguments.double("command-timeout", command: command) ?? 120)
+        }
+        return ManifestOptions(format: try format(arguments, command: command), locale: arguments.value("locale") ?? ManifestReader.defaultLocale,
+                               allowOutsideRoot: arguments.has("allow-outside-root"), commands: commands)
     }
 
     static func validate(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

@@ -92,6 +92,36 @@ struct ManifestReaderTests {
         #expect(ManifestReader.load(path: own, options: ManifestOptions(allowOutsideRoot: true)).utterances.count == 1)
     }
 
+    @Test func kaldiPipelinesRunOnlyWhenAllowed() throws {
+        let dir = try TemporaryDirectory()
+        _ = try tone(dir, "a.wav", seconds: 0.5)
+        try dir.write("wav.scp", bytes: Array("a cat a.wav |\nb echo broken >&2; exit 3 |\nc a.wav\n".utf8))
+        try dir.write("text", bytes: Array("a one\nb two\nc three\n".utf8))
+        let refused = ManifestReader.load(path: dir.url.path, options: ManifestOptions())
+        #expect(refused.utterances.map(\.id) == ["c"])
+        #expect(refused.issues.map(\.line) == [1, 2])
+        #expect(refused.issues.first?.description.contains("--allow-commands") == true, "\(refused.issues)")
+        let scratch = try TemporaryDirectory()
+        let allowed = ManifestReader.load(path: dir.url.path, options: ManifestOptions(commands: PipedAudio(directory: scratch.url.path)))
+        #expect(allowed.utterances.map(\.id) == ["a", "c"])
+        #expect(allowed.utterances.first?.duration == 0.5)
+        let failure = allowed.issues.first { $0.line == 2 }?.description ?? ""
+        #expect(failure.contains("status 3") && failure.contains("stderr: broken"), "\(allowed.issues)")
+    }
+
+    @Test func aPipelinePastItsTimeoutIsStoppedWithItsChildren() throws {
+        let dir = try TemporaryDirectory(), scratch = try TemporaryDirectory()
+        let runner = PipedAudio(timeout: 0.3, directory: scratch.url.path)
+        #expect(throws: PipedAudio.Failure.self) { try runner.materialize("sleep 30.4242 | cat", in: dir.url.path) }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        check.arguments = ["-f", "sleep 30.4242"]
+        check.standardOutput = FileHandle.nullDevice
+        try check.run()
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 1, "the pipeline's sleep is still running")
+    }
+
     @Test func audioFolderMetadata() throws {
         let dir = try TemporaryDirectory()
         _ = try tone(dir, "data/one.wav")
@@ -147,8 +177,9 @@ struct ManifestReaderTests {
         #expect(abs(load.utterances[1].duration - 1.6) < 1e-9)
         #expect(load.utterances[1].speaker == "spk2")
         #expect(load.utterances[0].reference == "hello there")
-        // The pipe in wav.scp, the inverted segment, and the three texts without usable segments.
-        #expect(load.issues.count == 5)
+        // The pipe in wav.scp (once: u3, whose recording it is, is not reported again), the
+        // inverted segment, and the two texts without usable segments.
+        #expect(load.issues.count == 4)
         #expect(load.issues.contains { $0.file.hasSuffix("wav.scp") && $0.line == 2 })
         #expect(load.issues.contains { $0.file.hasSuffix("segments") && $0.line == 4 })
         let validated = ManifestValidator(allowOutsideRoot: false).validate(load)
