@@ -40,13 +40,17 @@ public struct ManifestOptions: Sendable {
     public var allowOutsideRoot: Bool
     /// Runs Kaldi `wav.scp` command pipelines (nil: they are refused, naming the flag that allows them).
     public var commands: PipedAudio?
+    /// When set, every manifest's audio must lie inside this folder once `..` and symbolic links
+    /// are resolved, whatever the format.
+    public var corpusRoot: String?
 
     public init(format: ManifestFormat? = nil, locale: String = ManifestReader.defaultLocale, allowOutsideRoot: Bool = false,
-                commands: PipedAudio? = nil) {
+                commands: PipedAudio? = nil, corpusRoot: String? = nil) {
         self.format = format
         self.locale = locale
         self.allowOutsideRoot = allowOutsideRoot
         self.commands = commands
+        self.corpusRoot = corpusRoot
     }
 }
 
@@ -75,7 +79,7 @@ public enum ManifestReader {
 
     /// Reads and validates `path` as `options` say.
     public static func load(path: String, options: ManifestOptions) -> ManifestLoad {
-        ManifestValidator(allowOutsideRoot: options.allowOutsideRoot)
+        ManifestValidator(allowOutsideRoot: options.allowOutsideRoot, corpusRoot: options.corpusRoot)
             .validate(load(path: path, format: options.format, locale: options.locale, commands: options.commands))
     }
 

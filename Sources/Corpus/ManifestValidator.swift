@@ -11,9 +11,22 @@ public struct ManifestValidator: Sendable {
     /// Accept audio outside the folder of one of our own manifests (other formats are never
     /// confined: Kaldi's `wav.scp` usually holds absolute paths).
     public var allowOutsideRoot = false
+    /// A folder all audio must lie in (after `..` and links), for every format; it overrides
+    /// `allowOutsideRoot`.
+    public var corpusRoot: String?
 
-    public init(allowOutsideRoot: Bool = false) {
+    public init(allowOutsideRoot: Bool = false, corpusRoot: String? = nil) {
         self.allowOutsideRoot = allowOutsideRoot
+        self.corpusRoot = corpusRoot
+    }
+
+    /// `path` with `..` and symbolic links resolved.
+    static func real(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     /// The absolute path of an utterance's audio.
@@ -28,15 +41,16 @@ public struct ManifestValidator: Sendable {
         var result = ManifestLoad(file: load.file, root: load.root, issues: load.issues)
         result.warnings = load.warnings
         result.confinedToRoot = load.confinedToRoot
-        let root = URL(fileURLWithPath: load.root).standardizedFileURL.resolvingSymlinksInPath().path
+        // The folder audio must stay in: an explicit corpus root for every format, else our own
+        // manifests' folder (unless allowed out); other formats' paths are their own business.
+        let boundary = corpusRoot.map(Self.real) ?? (load.confinedToRoot && !allowOutsideRoot ? Self.real(load.root) : nil)
         for (utterance, line) in zip(load.utterances, load.lines) {
             var utterance = utterance
             func issue(_ problem: ManifestIssue.Problem) -> ManifestIssue {
                 ManifestIssue(file: load.file, line: line, utteranceID: utterance.id, problem: problem)
             }
             let path = Self.resolve(utterance.audio, root: load.root)
-            let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            if load.confinedToRoot && !allowOutsideRoot && !(real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
+            if let boundary, !Self.isInside(Self.real(path), boundary) {
                 result.issues.append(issue(.pathOutsideRoot(utterance.audio)))
                 continue
             }

@@ -78,6 +78,7 @@ enum CorpusCommands {
         OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder", help: "Manifest format (default: detected)."),
         OptionSpec(name: "locale", value: "id", help: "Locale of entries that state none (default \(ManifestReader.defaultLocale))."),
         OptionSpec(name: "allow-outside-root", value: nil, help: "Accept audio outside a JSON-lines manifest's folder (other formats are never confined)."),
+        OptionSpec(name: "corpus-root", value: "dir", help: "Refuse audio outside this folder (after '..' and links), whatever the format."),
         OptionSpec(name: "allow-commands", value: nil, help: "Run Kaldi wav.scp pipelines ('flac -c -d -s x.flac |') to get their audio."),
         OptionSpec(name: "command-timeout", value: "s", help: "Longest a wav.scp pipeline may run (default 120)."),
     ]
@@ -88,7 +89,8 @@ enum CorpusCommands {
             commands = PipedAudio(timeout: try arguments.double("command-timeout", command: command) ?? 120)
         }
         return ManifestOptions(format: try format(arguments, command: command), locale: arguments.value("locale") ?? ManifestReader.defaultLocale,
-                               allowOutsideRoot: arguments.has("allow-outside-root"), commands: commands)
+                               allowOutsideRoot: arguments.has("allow-outside-root"), commands: commands,
+                               corpusRoot: arguments.value("corpus-root"))
     }
 
     static func validate(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

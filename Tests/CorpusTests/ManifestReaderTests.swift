@@ -90,6 +90,13 @@ struct ManifestReaderTests {
         let own = try dataDir.write("own.jsonl", bytes: Array(#"{"id":"x","audio":"\#(absolute)","reference":"hi"}"#.utf8))
         #expect(ManifestReader.load(path: own, options: ManifestOptions()).issues.map(\.problem) == [.pathOutsideRoot(absolute)])
         #expect(ManifestReader.load(path: own, options: ManifestOptions(allowOutsideRoot: true)).utterances.count == 1)
+        // An explicit corpus root holds every format, through '..' and symbolic links too.
+        let confined = ManifestOptions(corpusRoot: dataDir.url.path)
+        #expect(ManifestReader.load(path: dataDir.url.path, options: confined).issues.map(\.problem) == [.pathOutsideRoot(absolute)])
+        try FileManager.default.createSymbolicLink(atPath: dataDir.path("link.wav"), withDestinationPath: absolute)
+        try dataDir.write("wav.scp", bytes: Array("x link.wav\n".utf8))
+        #expect(ManifestReader.load(path: dataDir.url.path, options: confined).issues.map(\.problem) == [.pathOutsideRoot("link.wav")])
+        #expect(ManifestReader.load(path: dataDir.url.path, options: ManifestOptions()).utterances.count == 1)
     }
 
     @Test func kaldiPipelinesRunOnlyWhenAllowed() throws {
