@@ -90,7 +90,7 @@ let package = Package(
         // What test code needs from the harness (virtual device, engine selection, scripted engine).
         .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines"]),
 
-        .target(name: "TestSupport", dependencies: ["SpeechReference", "AudioIO"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SpeechReference", "SpeechCore", "AudioIO"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "Speech", "Engines", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO"]),

@@ -109,6 +109,11 @@ public struct GateConfiguration: Codable, Sendable {
                 missing.append("\(summary.engine) on \(summary.manifest)")
                 continue
             }
+            // Error rates under different scoring policies are different measures.
+            guard before.policy == summary.policy else {
+                missing.append("\(summary.engine) on \(summary.manifest) (scored \(summary.policy), the baseline \(before.policy))")
+                continue
+            }
             for rule in rules {
                 guard let value = summary.metric(rule.metric), let reference = before.metric(rule.metric) else { continue }
                 let higherIsBetter = rule.metric == "rtfx"

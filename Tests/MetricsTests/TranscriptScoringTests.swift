@@ -13,24 +13,6 @@ struct TranscriptScoringTests {
     static let available = SystemFixture.isCI
         || (FileManager.default.isExecutableFile(atPath: sclite) && FileManager.default.isExecutableFile(atPath: python))
 
-    static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        if input != nil { process.standardInput = stdin }
-        try process.run()
-        if let input {
-            let data = Data(input.utf8)
-            Thread { stdin.fileHandleForWriting.write(data); try? stdin.fileHandleForWriting.close() }.start()
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text
-    }
-
     /// sclite's pralign report split into utterance blocks (id line to the blank line), by id.
     static func scliteBlocks(_ report: String) -> [String: String] {
         var blocks: [String: String] = [:]
@@ -73,7 +55,7 @@ struct TranscriptScoringTests {
         #expect(score.utterances.count == 20_000)
 
         // sclite: every utterance's block (scores and the three alignment rows), character for character.
-        let report = try Self.run(Self.sclite, ["-r", refPath, "trn", "-h", hypPath, "trn", "-i", "spu_id", "-o", "pralign", "stdout"])
+        let report = try ExternalProgram.run(Self.sclite, ["-r", refPath, "trn", "-h", hypPath, "trn", "-i", "spu_id", "-o", "pralign", "stdout"]).output
         let theirs = Self.scliteBlocks(report)
         let ours = Self.scliteBlocks(score.pralign + "\n")
         #expect(theirs.count == 20_000 && ours.count == 20_000)
@@ -88,7 +70,7 @@ struct TranscriptScoringTests {
         print(json.dumps({"S": out.substitutions, "D": out.deletions, "I": out.insertions, "H": out.hits, "wer": out.wer}))
         """
         let jiwer = try JSONDecoder().decode([String: Double].self, from: Data(
-            try Self.run(Self.python, ["-c", script], input: String(decoding: try JSONEncoder().encode(pairs), as: UTF8.self)).utf8))
+            try ExternalProgram.run(Self.python, ["-c", script], input: try JSONEncoder().encode(pairs)).output.utf8))
         // jiwer counts the fewest edits, so its WER equals ours with Levenshtein weights (the split
         // into S, D and I among equally short edit scripts is its own); sclite's weights give a
         // higher WER on some of these pairs, and the test says so rather than hiding it.

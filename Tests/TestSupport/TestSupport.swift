@@ -1,6 +1,7 @@
 // Helpers shared by the test targets: temporary files, test signals, installed-fixture checks,
-// per-test resource pools, a thread-safe event log.
+// per-test resource pools, a thread-safe event log, running programs.
 import Foundation
+import SpeechCore
 import SpeechReference
 import Testing
 
@@ -117,5 +118,35 @@ public enum PackageProgram {
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
+
+/// Another program (sclite, the Python references), fed `input` on standard input; standard
+/// output and standard error are read apart, both to the end, so neither pipe can fill and block.
+public enum ExternalProgram {
+    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws
+        -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        if let input {
+            Thread { stdin.fileHandleForWriting.write(input); try? stdin.fileHandleForWriting.close() }.start()
+        }
+        let errorText = Locked("")
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            done.signal()
+        }.start()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        done.wait()
+        process.waitUntilExit()
+        return (process.terminationStatus, text, errorText.withLock { $0 })
     }
 }
