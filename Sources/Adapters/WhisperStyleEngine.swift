@@ -2,11 +2,12 @@ import Engines
 import Foundation
 import SpeechCore
 
-/// The Whisper streaming policy over any engine: the growing buffer is decoded again every
-/// `minimumChunkSeconds` of new audio by a fresh session of the base engine, words are committed
-/// by LocalAgreement, and the buffer is trimmed to the committed end once it is longer than
-/// `trimSeconds` (the window never exceeds `windowSeconds`). Committed words are final results;
-/// the unconfirmed tail is the volatile result.
+/// whisper_streaming's policy over any engine: the growing buffer is decoded again every
+/// `minimumChunkSeconds` of new audio by a fresh session of the base engine, prompted with up to
+/// 200 characters of committed text that has left the buffer; words are committed by
+/// LocalAgreement; once the buffer is longer than `trimSeconds` it is cut at the end of the last
+/// decoded segment but one that ends within the committed text (the window never exceeds
+/// `windowSeconds`). Committed words are final results; the unconfirmed tail is the volatile result.
 public struct WhisperStyleEngine: RecognitionEngine {
     public struct Policy: Sendable, Hashable {
         public var minimumChunkSeconds = 1.0
@@ -31,10 +32,10 @@ public struct WhisperStyleEngine: RecognitionEngine {
     }
 
     /// The policy's parameters and the base engine's settings, e.g.
-    /// `whisper-streaming[la2,chunk1s,tiny.en,int8,beam1,t1]`.
+    /// `whisper-streaming[la2,chunk1s,trim15s,tiny.en,int8,beam1,t1]`.
     public var name: String {
-        EngineName.make(id: id, settings: ["la\(policy.agreement)", "chunk\(EngineName.number(policy.minimumChunkSeconds))s"]
-                            + EngineName.settings(of: base.name))
+        EngineName.make(id: id, settings: ["la\(policy.agreement)", "chunk\(EngineName.number(policy.minimumChunkSeconds))s",
+                                           "trim\(EngineName.number(policy.trimSeconds))s"] + EngineName.settings(of: base.name))
     }
 
     public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
@@ -80,6 +81,11 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
         state = Locked(State(agreement: LocalAgreement(agreement: policy.agreement)))
     }
 
+    /// A fresh agreement for the stream from `time` on.
+    private func restart(at time: MediaTime) -> LocalAgreement {
+        LocalAgreement(agreement: policy.agreement, startTime: time.seconds)
+    }
+
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
         var update = HypothesisUpdate()
         let gap = state.withLock { s in s.expected.map { $0 != start } ?? false }
@@ -109,10 +115,10 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
 
     func cancel(before time: MediaTime) async -> HypothesisUpdate {
         state.withLock { s in
-            s.agreement = LocalAgreement(agreement: policy.agreement)
             s.samples = []
             s.sinceDecode = 0
             if let end = s.expected { s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end) }
+            s.agreement = restart(at: s.finalizedThrough)
             return HypothesisUpdate(finalizedThrough: s.finalizedThrough)
         }
     }
@@ -127,22 +133,27 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
         state.withLock { s in
             s.samples = []
             s.sinceDecode = 0
-            s.agreement = LocalAgreement(agreement: policy.agreement)
             if let end = s.expected {
                 s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end)
                 update.finalizedThrough = s.finalizedThrough
             }
+            s.agreement = restart(at: s.finalizedThrough)
         }
         return update
     }
 
-    /// One decode of the buffer by a fresh base session, then LocalAgreement.
+    /// One decode of the buffer by a fresh base session, then LocalAgreement and trimming.
     private func decode(final: Bool) async throws -> HypothesisUpdate {
-        let (samples, rate, start) = state.withLock { s in (s.samples, s.rate, s.bufferStart) }
+        let (samples, rate, start, prompt) = state.withLock { s in
+            (s.samples, s.rate, s.bufferStart, s.agreement.prompt(bufferStart: s.bufferStart.seconds))
+        }
         var words: [RecognizedWord] = []
+        var segmentEnds: [Double] = []
         var compute = 0.0
         if !samples.isEmpty {
-            let session = try await base.makeSession(configuration)
+            var prompted = configuration
+            if !prompt.isEmpty { prompted.contextualStrings.append(prompt) }
+            let session = try await base.makeSession(prompted)
             let buffer = PCMBuffer(mono: samples, sampleRate: rate)
             let clock = ContinuousClock()
             let began = clock.now
@@ -152,6 +163,7 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
             compute = updates.compactMap(\.computeSeconds).reduce(0, +)
             if compute == 0 { compute = began.duration(to: clock.now).seconds }
             words = updates.flatMap { $0.finalized.flatMap(\.words) + ($0.volatile?.words ?? []) }
+            segmentEnds = updates.flatMap { $0.finalized.filter { !$0.words.isEmpty }.map(\.range.end.seconds) }
         }
         return state.withLock { s in
             s.sinceDecode = 0
@@ -169,13 +181,14 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
                 update.finalized = [HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: newly.map(recognized))]
                 s.finalizedThrough = end
                 update.finalizedThrough = end
-                // Trim a long buffer at the committed end: the next decodes start there.
-                let committedEnd = MediaTime(seconds: s.agreement.committedEnd, preferredTimescale: 1_000_000)
-                if Double(s.samples.count) / s.rate > policy.trimSeconds, committedEnd > s.bufferStart,
-                   let drop = (committedEnd - s.bufferStart).sampleIndex(sampleRate: s.rate), drop > 0, Int(drop) < s.samples.count {
-                    s.samples.removeFirst(Int(drop))
-                    s.bufferStart = s.bufferStart + MediaTime(sampleIndex: drop, sampleRate: s.rate)
-                }
+            }
+            if !final && Double(s.samples.count) / s.rate > policy.trimSeconds,
+               let cut = Self.trimPoint(segmentEnds: segmentEnds, lastCommitted: s.agreement.committed.isEmpty ? nil : s.agreement.lastCommittedTime),
+               let drop = (MediaTime(seconds: cut, preferredTimescale: 1_000_000) - s.bufferStart).sampleIndex(sampleRate: s.rate),
+               drop > 0, Int(drop) < s.samples.count {
+                s.samples.removeFirst(Int(drop))
+                s.bufferStart = s.bufferStart + MediaTime(sampleIndex: drop, sampleRate: s.rate)
+                s.agreement.trimmed(through: s.bufferStart.seconds)
             }
             let pending = s.agreement.unconfirmed
             if !final && !pending.isEmpty, let end = s.expected {
@@ -183,6 +196,20 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
             }
             return update
         }
+    }
+
+    /// whisper_streaming's segment trimming: the end of the last segment but one, or of an
+    /// earlier one (never the first alone), that ends by the last committed word's end; nil when
+    /// nothing is committed or no such segment exists.
+    static func trimPoint(segmentEnds: [Double], lastCommitted: Double?) -> Double? {
+        guard let lastCommitted, segmentEnds.count > 1 else { return nil }
+        var ends = segmentEnds
+        var cut = ends[ends.count - 2]
+        while ends.count > 2 && cut > lastCommitted {
+            ends.removeLast()
+            cut = ends[ends.count - 2]
+        }
+        return cut <= lastCommitted ? cut : nil
     }
 
     private func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {

@@ -70,11 +70,15 @@ class Session:
 
 
 def decode(model, session, audio, origin, end, beam):
-    """Words of one stretch of audio, on the session's timeline."""
+    """Whisper's segments of one stretch of audio, each with its words, on the session's timeline
+    (the Whisper streaming adapters trim their buffers at segment ends)."""
     segments, _ = model.transcribe(audio, language="en", beam_size=beam, word_timestamps=session.word_times,
                                    initial_prompt=session.prompt, condition_on_previous_text=False, vad_filter=False)
-    words = []
+    out = []
     for segment in segments:
+        start, stop = origin + float(segment.start), min(end, origin + float(segment.end))
+        stop = max(start, stop)
+        words = []
         if session.word_times:
             for w in segment.words or []:
                 text = w.word.strip()
@@ -82,11 +86,17 @@ def decode(model, session, audio, origin, end, beam):
                     words.append({"text": text, "start": origin + float(w.start), "end": origin + float(w.end),
                                   "confidence": float(w.probability)})
         else:
-            start, stop = origin + float(segment.start), min(end, origin + float(segment.end))
             confidence = math.exp(float(segment.avg_logprob))
             for text in segment.text.split():
-                words.append({"text": text, "start": start, "end": max(start, stop), "confidence": confidence})
-    return words
+                words.append({"text": text, "start": start, "end": stop, "confidence": confidence})
+        if words:
+            out.append({"start": start, "end": stop, "words": words, "alternatives": []})
+    # The segments tile the stretch: the first from its start, each next from the previous end, the
+    # last to its end (Whisper's own segment ends stay the inner boundaries).
+    for i, seg in enumerate(out):
+        seg["start"] = origin if i == 0 else out[i - 1]["end"]
+        seg["end"] = end if i == len(out) - 1 else max(seg["start"], seg["end"])
+    return out
 
 
 def main():
@@ -154,11 +164,7 @@ def main():
                                  "finalizedThrough": s.finalized_through}, s)
             elif kind == "finalize":
                 origin, end, audio = s.take_audio(float(msg["through"]))
-                finalized = []
-                if len(audio) >= 1600:
-                    words = decode(model, s, audio, origin, end, beam)
-                    if words:
-                        finalized.append({"start": origin, "end": end, "words": words, "alternatives": []})
+                finalized = decode(model, s, audio, origin, end, beam) if len(audio) >= 1600 else []
                 s.finalized_through = max(s.finalized_through, end)
                 s.cpu += time.process_time() - cpu_start
                 answer(msg, {"type": "hypothesis", "session": msg["session"], "finalized": finalized, "volatile": None,
