@@ -147,24 +147,10 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
         let (samples, rate, start, prompt) = state.withLock { s in
             (s.samples, s.rate, s.bufferStart, s.agreement.prompt(bufferStart: s.bufferStart.seconds))
         }
-        var words: [RecognizedWord] = []
-        var segmentEnds: [Double] = []
-        var compute = 0.0
-        if !samples.isEmpty {
-            var prompted = configuration
-            if !prompt.isEmpty { prompted.contextualStrings.append(prompt) }
-            let session = try await base.makeSession(prompted)
-            let buffer = PCMBuffer(mono: samples, sampleRate: rate)
-            let clock = ContinuousClock()
-            let began = clock.now
-            var updates = [try await session.accept(buffer, at: start)]
-            updates.append(try await session.finalize(through: start + buffer.duration))
-            await session.close()
-            compute = updates.compactMap(\.computeSeconds).reduce(0, +)
-            if compute == 0 { compute = began.duration(to: clock.now).seconds }
-            words = updates.flatMap { $0.finalized.flatMap(\.words) + ($0.volatile?.words ?? []) }
-            segmentEnds = updates.flatMap { $0.finalized.filter { !$0.words.isEmpty }.map(\.range.end.seconds) }
-        }
+        var prompted = configuration
+        if !prompt.isEmpty { prompted.contextualStrings.append(prompt) }
+        let decoded = try await WindowDecode.run(base: base, configuration: prompted, samples: samples, rate: rate, start: start)
+        let (words, segmentEnds, compute) = (decoded.words, decoded.segmentEnds, decoded.computeSeconds)
         return state.withLock { s in
             s.sinceDecode = 0
             let hypothesis = words.map { LocalAgreement.Word($0.text, start: $0.range.start.seconds, end: $0.range.end.seconds) }
@@ -218,11 +204,45 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     }
 }
 
+/// One decode of a stretch of audio by a fresh session of the base engine: what the re-decoding
+/// policies do at every step.
+struct WindowDecode {
+    var words: [RecognizedWord] = []
+    /// The ends of the decode's segments that hold words, in stream time.
+    var segmentEnds: [Double] = []
+    /// The base engine's compute (its wall time when it reports none).
+    var computeSeconds = 0.0
+
+    static func run(base: any RecognitionEngine, configuration: EngineSessionConfiguration, samples: [Float], rate: Double,
+                    start: MediaTime) async throws -> WindowDecode {
+        guard !samples.isEmpty else { return WindowDecode() }
+        let session = try await base.makeSession(configuration)
+        let buffer = PCMBuffer(mono: samples, sampleRate: rate)
+        let clock = ContinuousClock()
+        let began = clock.now
+        var updates = [try await session.accept(buffer, at: start)]
+        updates.append(try await session.finalize(through: start + buffer.duration))
+        await session.close()
+        var compute = updates.compactMap(\.computeSeconds).reduce(0, +)
+        if compute == 0 { compute = began.duration(to: clock.now).seconds }
+        return WindowDecode(words: updates.flatMap { $0.finalized.flatMap(\.words) + ($0.volatile?.words ?? []) },
+                            segmentEnds: updates.flatMap { $0.finalized.filter { !$0.words.isEmpty }.map(\.range.end.seconds) },
+                            computeSeconds: compute)
+    }
+}
+
 extension EngineRegistry {
-    /// Registers the adapter engines: `whisper-streaming`, Whisper under the Whisper streaming
-    /// policy (1 s chunks, LocalAgreement-2, 15 s trim, 30 s window).
+    /// Registers the adapter engines, Whisper under the streaming policies teams migrate from:
+    /// `whisper-streaming-la2` (alias `whisper-streaming`; 1 s chunks, LocalAgreement-2, 15 s
+    /// segment trimming, 30 s window) and `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step,
+    /// 10 s length, 0.2 s keep).
     public func registerAdapters() {
-        register(Entry(id: "whisper-streaming", summary: "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming policy)",
-                       preference: 15, make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-streaming") }))
+        for id in ["whisper-streaming-la2", "whisper-streaming"] {
+            register(Entry(id: id, summary: "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
+                               + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
+                           preference: 15, make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: id) }))
+        }
+        register(Entry(id: "whisper-cpp-stream", summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
+                       preference: 16, make: { SlidingWindowEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-cpp-stream") }))
     }
 }

@@ -1,0 +1,82 @@
+@testable import Adapters
+import Engines
+import SpeechCore
+import Testing
+
+/// whisper.cpp `stream`'s sliding window: the window arithmetic worked out by hand, then the
+/// adapter over the scripted engine (which hears a word only when its audio is whole in a window).
+@Suite("whisper.cpp stream's sliding window")
+struct SlidingWindowEngineTests {
+    @Test(arguments: [(3.0, 10.0, 2), (1.0, 2.0, 1), (2.0, 5.0, 1), (0.5, 10.0, 19)])
+    func decodesPerLine(step: Double, length: Double, steps: Int) {
+        #expect(SlidingWindowEngine.Parameters(step: step, length: length).stepsPerLine == steps)
+    }
+
+    @Test func windowsTakeWhatThePreviousOneKept() throws {
+        // At 10 samples a second: a step is 30 samples, the length 100, the keep 2.
+        var window = SlidingWindow(parameters: SlidingWindowEngine.Parameters(), rate: 10)
+        func at(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 10) }
+        window.append([Float](repeating: 1, count: 20), at: at(0))
+        #expect(!window.isDue)
+        window.append([Float](repeating: 1, count: 10), at: at(2))
+        let firstWindow = window.nextWindow(final: false)
+        let first = try #require(firstWindow)
+        #expect(first.samples.count == 30 && first.start == at(0) && !first.commits)     // decode 1 of 2: shown
+        window.append([Float](repeating: 2, count: 30), at: at(3))
+        let secondWindow = window.nextWindow(final: false)
+        let second = try #require(secondWindow)
+        #expect(second.samples.count == 60 && second.start == at(0) && second.commits)   // all 30 old + 30 new; a line
+        #expect(window.old == [2, 2])                                                       // the last 0.2 s stay
+        window.append([Float](repeating: 3, count: 30), at: at(6))
+        let thirdWindow = window.nextWindow(final: false)
+        let third = try #require(thirdWindow)
+        #expect(third.samples.count == 32 && third.start == at(5.8) && !third.commits)
+        window.append([Float](repeating: 4, count: 10), at: at(9))
+        // Final: the 10 new samples and the 32 of the previous window (up to 102 − 10 may be taken).
+        let lastWindow = window.nextWindow(final: true)
+        let last = try #require(lastWindow)
+        #expect(last.samples.count == 42 && last.start == at(5.8) && last.commits)
+        let none = window.nextWindow(final: true)
+        #expect(none == nil)
+    }
+
+    static func run(_ engine: SlidingWindowEngine, seconds: Double) async throws -> [(Double, HypothesisUpdate)] {
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        var updates: [(Double, HypothesisUpdate)] = []
+        for k in 0..<Int(seconds * 10) {
+            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
+            updates.append((Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: [Float](repeating: 0, count: 1_600), sampleRate: 16_000), at: start)))
+        }
+        updates.append((seconds, try await session.finalize(through: MediaTime(seconds: seconds, preferredTimescale: 16_000))))
+        await session.close()
+        return updates
+    }
+
+    @Test func theCurrentLineIsShownThenCommitted() async throws {
+        let engine = SlidingWindowEngine(base: ScriptedEngine(script: WhisperStyleEngineTests.script))
+        let updates = try await Self.run(engine, seconds: 6.5)
+        // At 3 s the window [0, 3) holds "one" … "five" whole: the line is shown, not committed.
+        let shown = try #require(updates.first { $0.1.volatile != nil })
+        #expect(shown.0 == 3.0)
+        #expect(shown.1.volatile?.words.map(\.text) == ["one", "two", "three", "four", "five"])
+        // At 6 s the second decode of [0, 6) commits the line: all ten words.
+        let committed = try #require(updates.first { !$0.1.finalized.isEmpty })
+        #expect(committed.0 == 6.0)
+        let finals = updates.flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text)
+        #expect(finals == ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])
+        let ranges = updates.flatMap { $0.1.finalized.map(\.range) }
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.end <= $1.start })
+        #expect(engine.name == "scripted+sliding-window[step3s,len10s,keep0.2s]")
+    }
+
+    @Test func theKeptAudioRescuesACutWordAndRepeatsAWholeOne() async throws {
+        // "left" is whole in both the committed window [0, 6) and the next one [5.8, 6.5); "right"
+        // is cut at 6 s and whole only in the next one. whisper.cpp prints "left" twice.
+        let script = EngineScript(words: [EngineScript.Word("left", start: 5.82, end: 5.95), EngineScript.Word("right", start: 5.97, end: 6.2)],
+                                  endpointSilence: nil)
+        let finals = try await Self.run(SlidingWindowEngine(base: ScriptedEngine(script: script)), seconds: 6.5)
+            .flatMap { $0.1.finalized.flatMap(\.words) }
+        #expect(finals.map(\.text) == ["left", "left", "right"])
+        #expect(zip(finals, finals.dropFirst()).allSatisfy { $0.range.start <= $1.range.start })
+    }
+}
