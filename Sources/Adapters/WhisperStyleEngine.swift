@@ -207,11 +207,13 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
 /// One decode of a stretch of audio by a fresh session of the base engine: what the re-decoding
 /// policies do at every step.
 struct WindowDecode {
-    var words: [RecognizedWord] = []
-    /// The ends of the decode's segments that hold words, in stream time.
-    var segmentEnds: [Double] = []
+    /// The decode's segments that hold words, in stream time.
+    var segments: [HypothesisSegment] = []
     /// The base engine's compute (its wall time when it reports none).
     var computeSeconds = 0.0
+
+    var words: [RecognizedWord] { segments.flatMap(\.words) }
+    var segmentEnds: [Double] { segments.map(\.range.end.seconds) }
 
     static func run(base: any RecognitionEngine, configuration: EngineSessionConfiguration, samples: [Float], rate: Double,
                     start: MediaTime) async throws -> WindowDecode {
@@ -225,8 +227,7 @@ struct WindowDecode {
         await session.close()
         var compute = updates.compactMap(\.computeSeconds).reduce(0, +)
         if compute == 0 { compute = began.duration(to: clock.now).seconds }
-        return WindowDecode(words: updates.flatMap { $0.finalized.flatMap(\.words) + ($0.volatile?.words ?? []) },
-                            segmentEnds: updates.flatMap { $0.finalized.filter { !$0.words.isEmpty }.map(\.range.end.seconds) },
+        return WindowDecode(segments: updates.flatMap { $0.finalized + ($0.volatile.map { [$0] } ?? []) }.filter { !$0.words.isEmpty },
                             computeSeconds: compute)
     }
 }
@@ -234,14 +235,16 @@ struct WindowDecode {
 extension EngineRegistry {
     /// Registers the adapter engines, Whisper under the streaming policies teams migrate from:
     /// `whisper-streaming-la2` (alias `whisper-streaming`; 1 s chunks, LocalAgreement-2, 15 s
-    /// segment trimming, 30 s window) and `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step,
-    /// 10 s length, 0.2 s keep).
+    /// segment trimming, 30 s window), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step,
+    /// 10 s length, 0.2 s keep) and `whisperkit-stream` (WhisperKit's segment confirmation).
     public func registerAdapters() {
         for id in ["whisper-streaming-la2", "whisper-streaming"] {
             register(Entry(id: id, summary: "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
                                + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
                            preference: 15, make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: id) }))
         }
+        register(Entry(id: "whisperkit-stream", summary: "Whisper tiny.en confirmed as WhisperKit's AudioStreamTranscriber does (all segments but the last two; energy gate)",
+                       preference: 17, make: { ConfirmationEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisperkit-stream") }))
         register(Entry(id: "whisper-cpp-stream", summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
                        preference: 16, make: { SlidingWindowEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-cpp-stream") }))
     }
