@@ -125,7 +125,7 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
-        var update = HypothesisUpdate()
+        var update = HypothesisUpdate(computeSeconds: 0)   // keeping audio is no engine work
         let gap = state.withLock { s in s.expected.map { $0 != start } ?? false }
         if gap { update = try await decode(final: true) }
         let due = try state.withLock { s -> Bool in
@@ -147,9 +147,7 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
         }
         guard due else { return update }
         let next = try await decode(final: false)
-        return HypothesisUpdate(finalized: update.finalized + next.finalized, volatile: next.volatile,
-                                finalizedThrough: next.finalizedThrough ?? update.finalizedThrough,
-                                computeSeconds: (update.computeSeconds ?? 0) + (next.computeSeconds ?? 0))
+        return WindowDecode.merge(update, next)
     }
 
     func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
@@ -163,7 +161,7 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
             s.gate = nil
             s.sinceDecode = 0
             s.confirmedEnd = s.finalizedThrough
-            return HypothesisUpdate(finalizedThrough: s.finalizedThrough)
+            return HypothesisUpdate(finalizedThrough: s.finalizedThrough, computeSeconds: 0)
         }
     }
 

@@ -87,7 +87,7 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
-        var update = HypothesisUpdate()
+        var update = HypothesisUpdate(computeSeconds: 0)   // keeping audio is no engine work
         let gap = state.withLock { s in s.expected.map { $0 != start } ?? false }
         if gap { update = try await flush(through: nil) }
         let due = try state.withLock { s -> Bool in
@@ -119,7 +119,7 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
             s.sinceDecode = 0
             if let end = s.expected { s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end) }
             s.agreement = restart(at: s.finalizedThrough)
-            return HypothesisUpdate(finalizedThrough: s.finalizedThrough)
+            return HypothesisUpdate(finalizedThrough: s.finalizedThrough, computeSeconds: 0)
         }
     }
 
@@ -199,8 +199,7 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     }
 
     private func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {
-        HypothesisUpdate(finalized: a.finalized + b.finalized, volatile: b.volatile, finalizedThrough: b.finalizedThrough ?? a.finalizedThrough,
-                         computeSeconds: (a.computeSeconds ?? 0) + (b.computeSeconds ?? 0))
+        WindowDecode.merge(a, b)
     }
 }
 
@@ -209,10 +208,17 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
 struct WindowDecode {
     /// The decode's segments that hold words, in stream time.
     var segments: [HypothesisSegment] = []
-    /// The base engine's compute (its wall time when it reports none).
-    var computeSeconds = 0.0
+    /// The base engine's CPU time; nil when it reports none (the caller's meter then counts wall time).
+    var computeSeconds: Double? = 0
 
     var words: [RecognizedWord] { segments.flatMap(\.words) }
+
+    /// `b` after `a` within one call: both finals, `b`'s volatile result, CPU time summed (nil
+    /// when either has none).
+    static func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {
+        HypothesisUpdate(finalized: a.finalized + b.finalized, volatile: b.volatile, finalizedThrough: b.finalizedThrough ?? a.finalizedThrough,
+                         computeSeconds: a.computeSeconds.flatMap { x in b.computeSeconds.map { x + $0 } })
+    }
     var segmentEnds: [Double] { segments.map(\.range.end.seconds) }
 
     static func run(base: any RecognitionEngine, configuration: EngineSessionConfiguration, samples: [Float], rate: Double,
@@ -220,13 +226,10 @@ struct WindowDecode {
         guard !samples.isEmpty else { return WindowDecode() }
         let session = try await base.makeSession(configuration)
         let buffer = PCMBuffer(mono: samples, sampleRate: rate)
-        let clock = ContinuousClock()
-        let began = clock.now
         var updates = [try await session.accept(buffer, at: start)]
         updates.append(try await session.finalize(through: start + buffer.duration))
         await session.close()
-        var compute = updates.compactMap(\.computeSeconds).reduce(0, +)
-        if compute == 0 { compute = began.duration(to: clock.now).seconds }
+        let compute = updates.allSatisfy { $0.computeSeconds != nil } ? updates.compactMap(\.computeSeconds).reduce(0, +) : nil
         return WindowDecode(segments: updates.flatMap { $0.finalized + ($0.volatile.map { [$0] } ?? []) }.filter { !$0.words.isEmpty },
                             computeSeconds: compute)
     }

@@ -1,4 +1,4 @@
-import Adapters
+@testable import Adapters
 import Engines
 import SpeechCore
 import Testing
@@ -37,6 +37,46 @@ struct WhisperStyleEngineTests {
         // Final results arrive in time order and never overlap.
         let ranges = updates.flatMap { $0.1.finalized.map(\.range) }
         #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.end <= $1.start })
+    }
+
+    /// The scripted engine, reporting 10 ms of CPU time for every call.
+    struct CPUReporting: RecognitionEngine {
+        let base = ScriptedEngine(script: WhisperStyleEngineTests.script)
+        var id: String { base.id }
+        var capabilities: EngineCapabilities { base.capabilities }
+        func isInstalled(locale: String) -> Bool { true }
+        func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+            Session(base: try await base.makeSession(configuration))
+        }
+        final class Session: RecognitionSession {
+            let base: any RecognitionSession
+            init(base: any RecognitionSession) { self.base = base }
+            func timed(_ update: HypothesisUpdate) -> HypothesisUpdate { var u = update; u.computeSeconds = 0.01; return u }
+            func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate { timed(try await base.accept(audio, at: start)) }
+            func finalize(through time: MediaTime) async throws -> HypothesisUpdate { timed(try await base.finalize(through: time)) }
+            func cancel(before time: MediaTime) async -> HypothesisUpdate { timed(await base.cancel(before: time)) }
+            func close() async { await base.close() }
+        }
+    }
+
+    /// Every call of the three adapters carries CPU time when their base engine reports it (so a
+    /// bench counts CPU, not wall time): the decodes' sum, zero for calls that only keep audio.
+    @Test func theAdaptersPassTheirBaseEnginesCPUTimeOn() async throws {
+        let engines: [any RecognitionEngine] = [WhisperStyleEngine(base: CPUReporting()), SlidingWindowEngine(base: CPUReporting()),
+                                                ConfirmationEngine(base: CPUReporting(), parameters: .init(usesEnergyGate: false))]
+        for engine in engines {
+            let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+            var updates: [HypothesisUpdate] = []
+            for k in 0..<40 {
+                updates.append(try await session.accept(PCMBuffer(mono: [Float](repeating: 0, count: 1_600), sampleRate: 16_000),
+                                                        at: MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)))
+            }
+            updates.append(try await session.finalize(through: MediaTime(seconds: 4, preferredTimescale: 16_000)))
+            await session.close()
+            #expect(updates.allSatisfy { $0.computeSeconds != nil }, "\(engine.name)")
+            // Each decode is one accept and one finalize of a fresh base session: 20 ms.
+            #expect(updates.contains { abs(($0.computeSeconds ?? 0) - 0.02) < 1e-9 }, "\(engine.name)")
+        }
     }
 
     @Test func theWindowNeverExceedsItsLimit() async throws {
