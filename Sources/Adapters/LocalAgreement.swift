@@ -23,8 +23,20 @@ public struct LocalAgreement: Sendable, Equatable {
         }
     }
 
+    /// When a new decode's first words are taken for committed words heard again.
+    public enum RepeatRule: String, Sendable, Hashable {
+        /// whisper_streaming's: they start within 1 s of the last committed end and repeat the
+        /// committed tail, so a digit said again quickly is lost.
+        case withinASecond
+        /// Only when they also start before the last committed end: the decode heard committed
+        /// audio again. A word said again after it is kept; a re-decode whose times all moved
+        /// past the commit is not caught.
+        case overlapping
+    }
+
     /// How many consecutive decodes must agree (2 in whisper_streaming).
     public let agreement: Int
+    public let repeatRule: RepeatRule
     /// A new word must start after the last committed end less this (0.1 s in whisper_streaming).
     public static let startTolerance = 0.1
     /// Repeats of committed words are looked for only when the new text starts this close to the
@@ -42,9 +54,10 @@ public struct LocalAgreement: Sendable, Equatable {
     /// The last decodes' uncommitted words, oldest first.
     private var recent: [[Word]] = []
 
-    public init(agreement: Int = 2, startTime: Double = 0) {
+    public init(agreement: Int = 2, startTime: Double = 0, repeatRule: RepeatRule = .withinASecond) {
         precondition(agreement >= 1, "agreement needs at least one hypothesis")
         self.agreement = agreement
+        self.repeatRule = repeatRule
         lastCommittedTime = startTime
     }
 
@@ -102,7 +115,8 @@ public struct LocalAgreement: Sendable, Equatable {
     /// whisper_streaming's insert: the decode's words less those already heard.
     func newWords(in hypothesis: [Word]) -> [Word] {
         var words = hypothesis.filter { $0.start > lastCommittedTime - Self.startTolerance }
-        guard let first = words.first, abs(first.start - lastCommittedTime) < Self.repeatWindow else { return words }
+        guard let first = words.first, abs(first.start - lastCommittedTime) < Self.repeatWindow,
+              repeatRule == .withinASecond || first.start < lastCommittedTime else { return words }
         for n in stride(from: 1, through: min(committedInBuffer.count, words.count, Self.longestRepeat), by: 1)
         where committedInBuffer.suffix(n).map(\.text) == words.prefix(n).map(\.text) {
             words.removeFirst(n)

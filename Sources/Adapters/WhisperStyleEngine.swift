@@ -14,6 +14,7 @@ public struct WhisperStyleEngine: RecognitionEngine {
         public var trimSeconds = 15.0
         public var windowSeconds = 30.0
         public var agreement = 2
+        public var repeatRule = LocalAgreement.RepeatRule.withinASecond
         public init() {}
     }
 
@@ -35,7 +36,8 @@ public struct WhisperStyleEngine: RecognitionEngine {
     /// `whisper-streaming[la2,chunk1s,trim15s,tiny.en,int8,beam1,t1]`.
     public var name: String {
         EngineName.make(id: id, settings: ["la\(policy.agreement)", "chunk\(EngineName.number(policy.minimumChunkSeconds))s",
-                                           "trim\(EngineName.number(policy.trimSeconds))s"] + EngineName.settings(of: base.name))
+                                           "trim\(EngineName.number(policy.trimSeconds))s"]
+                            + (policy.repeatRule == .overlapping ? ["repeats-overlapping"] : []) + EngineName.settings(of: base.name))
     }
 
     public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
@@ -78,12 +80,12 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
         self.base = base
         self.configuration = configuration
         self.policy = policy
-        state = Locked(State(agreement: LocalAgreement(agreement: policy.agreement)))
+        state = Locked(State(agreement: LocalAgreement(agreement: policy.agreement, repeatRule: policy.repeatRule)))
     }
 
     /// A fresh agreement for the stream from `time` on.
     private func restart(at time: MediaTime) -> LocalAgreement {
-        LocalAgreement(agreement: policy.agreement, startTime: time.seconds)
+        LocalAgreement(agreement: policy.agreement, startTime: time.seconds, repeatRule: policy.repeatRule)
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
@@ -246,6 +248,14 @@ extension EngineRegistry {
                                + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
                            preference: 15, make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: id) }))
         }
+        register(Entry(id: "whisper-streaming-la2-overlap",
+                       summary: "whisper-streaming-la2, but a repeat is dropped only when it overlaps committed audio (keeps quickly repeated words)",
+                       preference: 15, make: {
+                           var policy = WhisperStyleEngine.Policy()
+                           policy.repeatRule = .overlapping
+                           return WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), policy: policy,
+                                                     id: "whisper-streaming-la2-overlap")
+                       }))
         register(Entry(id: "whisperkit-stream", summary: "Whisper tiny.en confirmed as WhisperKit's AudioStreamTranscriber does (all segments but the last two; energy gate)",
                        preference: 17, make: { ConfirmationEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisperkit-stream") }))
         register(Entry(id: "whisper-cpp-stream", summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",

@@ -52,6 +52,24 @@ struct LocalAgreementTests {
         #expect(policy.ingest(decode).map(\.text) == expected, "\(name)")
     }
 
+    /// The same rows with repeats caught only where they overlap committed audio.
+    @Test(arguments: [
+        ("repeat within a second", [w("eight", 0, 0.4)],
+         [w("eight", 0, 0.4), w("eight", 0.9, 1.3), w("nine", 1.4, 1.8)], ["eight", "nine"]),     // kept now
+        ("timestamp jitter", [w("one", 0, 0.4), w("two", 0.5, 0.9)],
+         [w("one", 0, 0.45), w("two", 0.85, 1.2), w("three", 1.3, 1.7)], ["three"]),              // 0.85 < 0.9: still dropped
+        ("times shifted by a second", [w("eight", 0, 0.3), w("seven", 0.4, 0.7), w("nine", 0.8, 1.1)],
+         [w("eight", 1.0, 1.3), w("seven", 1.4, 1.7), w("nine", 1.8, 2.1), w("five", 2.2, 2.5)],
+         ["seven", "nine", "five"]),                                                                // not caught: the price
+    ])
+    func repeatsOnlyWhereTheyOverlap(name: String, committed: [W], decode: [W], expected: [String]) {
+        var policy = LocalAgreement(repeatRule: .overlapping)
+        _ = policy.ingest(committed)
+        _ = policy.ingest(committed)
+        _ = policy.ingest(decode)
+        #expect(policy.ingest(decode).map(\.text) == expected, "\(name)")
+    }
+
     @Test func aDecodeThatStartsBeforeTheTrimPoint() {
         var policy = LocalAgreement()
         let first = [Self.w("one", 0, 0.4), Self.w("two", 0.5, 0.9), Self.w("three", 1.0, 1.4)]
