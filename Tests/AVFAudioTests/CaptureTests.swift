@@ -43,16 +43,16 @@ struct CaptureTests {
                     $0.formats.append(buffer.format.description)
                 }
             }
+            // The observer goes when the engine has stopped: a later test's engine may be given
+            // this one's address, and its notification must not reach this continuation.
+            var observer: NSObjectProtocol?
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let observer = Locked<NSObjectProtocol?>(nil)
-                observer.withLock {
-                    $0 = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil) { _ in
-                        done.resume()
-                    }
+                observer = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil) { _ in
+                    done.resume()
                 }
                 do { try engine.start() } catch { Issue.record("\(error)"); done.resume() }
-                _ = observer
             }
+            observer.map(NotificationCenter.default.removeObserver)
             #expect(!engine.isRunning)
             return log.withLock { $0 }
         }
@@ -172,10 +172,12 @@ struct CaptureTests {
                 seen.withLock { $0.append(Int(buffer.frameLength)) }
             }
             #expect(throws: (any Error).self) { try engine.inputNode.installAudioTap(onBus: 0, bufferSize: 4_800, format: nil) { _, _ in } }
+            var observer: NSObjectProtocol?   // removed once stopped, as above
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                _ = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil) { _ in done.resume() }
+                observer = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil) { _ in done.resume() }
                 do { try engine.start() } catch { Issue.record("\(error)"); done.resume() }
             }
+            observer.map(NotificationCenter.default.removeObserver)
             return seen.withLock { $0 }
         }
         #expect(frames == [4_800, 4_800, 4_800])
