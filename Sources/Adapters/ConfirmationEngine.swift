@@ -6,7 +6,7 @@ import SpeechCore
 /// have arrived since the last decode, and (with `usesEnergyGate`) some of them are voiced, the
 /// audio from the end of the last confirmed segment on is decoded again; all its segments but the
 /// last `requiredSegments` are confirmed (final results), the rest are shown (the volatile result).
-public struct ConfirmationEngine: RecognitionEngine {
+public struct ConfirmationEngine: PolicyEngine {
     public struct Parameters: Sendable, Hashable {
         /// WhisperKit's defaults.
         public var requiredSegments = 2
@@ -31,9 +31,7 @@ public struct ConfirmationEngine: RecognitionEngine {
         self.base = base
         self.parameters = parameters
         self.id = id ?? base.id + "+confirmation"
-        var c = base.capabilities
-        c.partialResults = true
-        capabilities = c
+        capabilities = Self.capabilities(of: base)
     }
 
     /// `whisperkit-stream[confirm2,silence0.3,new1s,tiny.en,int8,beam1,t1]`.
@@ -43,16 +41,8 @@ public struct ConfirmationEngine: RecognitionEngine {
                                            "new\(EngineName.number(parameters.minimumNewAudio))s"] + EngineName.settings(of: base.name))
     }
 
-    public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
-    public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
-
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        guard base.supports(locale: configuration.locale) else {
-            throw WhisperStyleEngine.UnsupportedLocale(engine: id, locale: configuration.locale)
-        }
-        var inner = configuration
-        inner.reportsPartialResults = false
-        return ConfirmationSession(base: base, configuration: inner, parameters: parameters)
+        ConfirmationSession(base: base, configuration: try baseConfiguration(configuration), parameters: parameters)
     }
 }
 

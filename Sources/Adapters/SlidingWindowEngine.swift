@@ -7,7 +7,7 @@ import SpeechCore
 /// `keep` seconds) is decoded afresh and shown as the current line; every `stepsPerLine` decodes
 /// the line is committed and the next window starts from the last `keep` seconds only, to soften
 /// words cut at the boundary. Lines are final results; the current line is the volatile result.
-public struct SlidingWindowEngine: RecognitionEngine {
+public struct SlidingWindowEngine: PolicyEngine {
     public struct Parameters: Sendable, Hashable {
         /// whisper.cpp's defaults: `--step 3000 --length 10000 --keep 200`.
         public var step = 3.0
@@ -33,9 +33,7 @@ public struct SlidingWindowEngine: RecognitionEngine {
         self.base = base
         self.parameters = parameters
         self.id = id ?? base.id + "+sliding-window"
-        var c = base.capabilities
-        c.partialResults = true
-        capabilities = c
+        capabilities = Self.capabilities(of: base)
     }
 
     /// `whisper-cpp-stream[step3s,len10s,keep0.2s,tiny.en,int8,beam1,t1]`.
@@ -44,16 +42,8 @@ public struct SlidingWindowEngine: RecognitionEngine {
                                            "keep\(EngineName.number(parameters.keep))s"] + EngineName.settings(of: base.name))
     }
 
-    public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
-    public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
-
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        guard base.supports(locale: configuration.locale) else {
-            throw WhisperStyleEngine.UnsupportedLocale(engine: id, locale: configuration.locale)
-        }
-        var inner = configuration
-        inner.reportsPartialResults = false
-        return SlidingWindowSession(base: base, configuration: inner, parameters: parameters)
+        SlidingWindowSession(base: base, configuration: try baseConfiguration(configuration), parameters: parameters)
     }
 }
 

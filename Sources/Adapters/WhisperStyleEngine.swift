@@ -8,7 +8,7 @@ import SpeechCore
 /// LocalAgreement; once the buffer is longer than `trimSeconds` it is cut at the end of the last
 /// decoded segment but one that ends within the committed text (the window never exceeds
 /// `windowSeconds`). Committed words are final results; the unconfirmed tail is the volatile result.
-public struct WhisperStyleEngine: RecognitionEngine {
+public struct WhisperStyleEngine: PolicyEngine {
     public struct Policy: Sendable, Hashable {
         public var minimumChunkSeconds = 1.0
         public var trimSeconds = 15.0
@@ -27,9 +27,7 @@ public struct WhisperStyleEngine: RecognitionEngine {
         self.base = base
         self.policy = policy
         self.id = id ?? base.id + "+local-agreement"
-        var c = base.capabilities
-        c.partialResults = true
-        capabilities = c
+        capabilities = Self.capabilities(of: base)
     }
 
     /// The policy's parameters and the base engine's settings, e.g.
@@ -40,21 +38,10 @@ public struct WhisperStyleEngine: RecognitionEngine {
                             + (policy.repeatRule == .overlapping ? ["repeats-overlapping"] : []) + EngineName.settings(of: base.name))
     }
 
-    public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
-    public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
-
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        guard base.supports(locale: configuration.locale) else { throw UnsupportedLocale(engine: id, locale: configuration.locale) }
-        var inner = configuration
-        inner.reportsPartialResults = false
+        var inner = try baseConfiguration(configuration)
         inner.wordTimes = true    // LocalAgreement matches words by their times
         return WhisperStyleSession(base: base, configuration: inner, policy: policy)
-    }
-
-    struct UnsupportedLocale: Error, CustomStringConvertible {
-        var engine: String
-        var locale: String
-        var description: String { "engine \(engine) does not support locale \(locale)" }
     }
 }
 
@@ -203,6 +190,37 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     private func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {
         WindowDecode.merge(a, b)
     }
+}
+
+/// An engine that runs another under a streaming policy: the base engine's assets and locales,
+/// its capabilities with partial results (the policy gives them), its sessions without.
+public protocol PolicyEngine: RecognitionEngine {
+    var base: any RecognitionEngine { get }
+}
+
+extension PolicyEngine {
+    public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
+    public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
+
+    static func capabilities(of base: any RecognitionEngine) -> EngineCapabilities {
+        var c = base.capabilities
+        c.partialResults = true
+        return c
+    }
+
+    /// What the base engine's sessions are made with; a locale the base cannot do is an error.
+    func baseConfiguration(_ configuration: EngineSessionConfiguration) throws -> EngineSessionConfiguration {
+        guard base.supports(locale: configuration.locale) else { throw UnsupportedLocale(engine: id, locale: configuration.locale) }
+        var inner = configuration
+        inner.reportsPartialResults = false
+        return inner
+    }
+}
+
+struct UnsupportedLocale: Error, CustomStringConvertible {
+    var engine: String
+    var locale: String
+    var description: String { "engine \(engine) does not support locale \(locale)" }
 }
 
 /// One decode of a stretch of audio by a fresh session of the base engine: what the re-decoding

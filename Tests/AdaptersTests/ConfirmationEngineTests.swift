@@ -44,24 +44,12 @@ struct ConfirmationEngineTests {
         #expect(ConfirmationSession.split(Array(three.prefix(2)), required: 2).confirmed.isEmpty)
     }
 
-    static func run(_ engine: ConfirmationEngine, seconds: Double) async throws -> [(Double, HypothesisUpdate)] {
-        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
-        var updates: [(Double, HypothesisUpdate)] = []
-        for k in 0..<Int(seconds * 10) {
-            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
-            updates.append((Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: [Float](repeating: 0, count: 1_600), sampleRate: 16_000), at: start)))
-        }
-        updates.append((seconds, try await session.finalize(through: MediaTime(seconds: seconds, preferredTimescale: 16_000))))
-        await session.close()
-        return updates
-    }
-
     /// The scripted words one … ten, 0.55 s apart, each its own segment (0.15 s gaps ≥ 0.1 s endpoint).
     static let script = EngineScript(words: WhisperStyleEngineTests.script.words, endpointSilence: 0.1)
 
     @Test func confirmedSegmentsBecomeFinalAndTheRestIsShown() async throws {
         let engine = ConfirmationEngine(base: ScriptedEngine(script: Self.script), parameters: .init(usesEnergyGate: false))
-        let updates = try await Self.run(engine, seconds: 6.5)
+        let updates = try await streamSilence(engine, seconds: 6.5)
         // A decode once more than 1 s is new (at 1.1, 2.2, … s), from the last confirmed segment on.
         // At 2.2 s the decode of [0, 2.2) holds one, two, three whole (four is cut): "one" is
         // confirmed, "two three" shown; at 3.3 s, from after "one": two … five, and so on.
@@ -76,7 +64,7 @@ struct ConfirmationEngineTests {
 
     @Test func silenceIsNeverDecodedBehindTheGate() async throws {
         let engine = ConfirmationEngine(base: ScriptedEngine(script: Self.script))
-        let updates = try await Self.run(engine, seconds: 6.5)
+        let updates = try await streamSilence(engine, seconds: 6.5)
         // The audio is silence: nothing before the end; the end decodes and confirms everything.
         #expect(updates.dropLast().allSatisfy { $0.1.finalized.isEmpty && $0.1.volatile == nil })
         #expect(updates.last!.1.finalized.flatMap(\.words).count == 10)

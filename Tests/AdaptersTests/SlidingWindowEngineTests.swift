@@ -40,21 +40,9 @@ struct SlidingWindowEngineTests {
         #expect(none == nil)
     }
 
-    static func run(_ engine: SlidingWindowEngine, seconds: Double) async throws -> [(Double, HypothesisUpdate)] {
-        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
-        var updates: [(Double, HypothesisUpdate)] = []
-        for k in 0..<Int(seconds * 10) {
-            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
-            updates.append((Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: [Float](repeating: 0, count: 1_600), sampleRate: 16_000), at: start)))
-        }
-        updates.append((seconds, try await session.finalize(through: MediaTime(seconds: seconds, preferredTimescale: 16_000))))
-        await session.close()
-        return updates
-    }
-
     @Test func theCurrentLineIsShownThenCommitted() async throws {
         let engine = SlidingWindowEngine(base: ScriptedEngine(script: WhisperStyleEngineTests.script))
-        let updates = try await Self.run(engine, seconds: 6.5)
+        let updates = try await streamSilence(engine, seconds: 6.5)
         // At 3 s the window [0, 3) holds "one" … "five" whole: the line is shown, not committed.
         let shown = try #require(updates.first { $0.1.volatile != nil })
         #expect(shown.0 == 3.0)
@@ -74,7 +62,7 @@ struct SlidingWindowEngineTests {
         // is cut at 6 s and whole only in the next one. whisper.cpp prints "left" twice.
         let script = EngineScript(words: [EngineScript.Word("left", start: 5.82, end: 5.95), EngineScript.Word("right", start: 5.97, end: 6.2)],
                                   endpointSilence: nil)
-        let finals = try await Self.run(SlidingWindowEngine(base: ScriptedEngine(script: script)), seconds: 6.5)
+        let finals = try await streamSilence(SlidingWindowEngine(base: ScriptedEngine(script: script)), seconds: 6.5)
             .flatMap { $0.1.finalized.flatMap(\.words) }
         #expect(finals.map(\.text) == ["left", "left", "right"])
         #expect(zip(finals, finals.dropFirst()).allSatisfy { $0.range.start <= $1.range.start })

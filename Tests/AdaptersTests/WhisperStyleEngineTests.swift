@@ -10,24 +10,11 @@ struct WhisperStyleEngineTests {
                           start: 0.3 + Double(i) * 0.55, end: 0.7 + Double(i) * 0.55)
     }, endpointSilence: nil)
 
-    /// Streams `seconds` of silence in 100 ms chunks; returns every update with the time it came.
-    static func run(_ engine: WhisperStyleEngine, seconds: Double) async throws -> [(Double, HypothesisUpdate)] {
-        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
-        var updates: [(Double, HypothesisUpdate)] = []
-        for k in 0..<Int(seconds * 10) {
-            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
-            updates.append((Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: [Float](repeating: 0, count: 1_600), sampleRate: 16_000), at: start)))
-        }
-        updates.append((seconds, try await session.finalize(through: MediaTime(seconds: seconds, preferredTimescale: 16_000))))
-        await session.close()
-        return updates
-    }
-
     @Test func commitsByAgreementAndEndsWithEveryWordOnce() async throws {
         var policy = WhisperStyleEngine.Policy()
         policy.trimSeconds = 2
         let engine = WhisperStyleEngine(base: ScriptedEngine(script: Self.script), policy: policy)
-        let updates = try await Self.run(engine, seconds: 6.5)
+        let updates = try await streamSilence(engine, seconds: 6.5)
         let finals = updates.flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text)
         #expect(finals == ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])
         // Nothing is committed by the first decode (1 s): agreement needs the second (2 s).
@@ -65,14 +52,7 @@ struct WhisperStyleEngineTests {
         let engines: [any RecognitionEngine] = [WhisperStyleEngine(base: CPUReporting()), SlidingWindowEngine(base: CPUReporting()),
                                                 ConfirmationEngine(base: CPUReporting(), parameters: .init(usesEnergyGate: false))]
         for engine in engines {
-            let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
-            var updates: [HypothesisUpdate] = []
-            for k in 0..<40 {
-                updates.append(try await session.accept(PCMBuffer(mono: [Float](repeating: 0, count: 1_600), sampleRate: 16_000),
-                                                        at: MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)))
-            }
-            updates.append(try await session.finalize(through: MediaTime(seconds: 4, preferredTimescale: 16_000)))
-            await session.close()
+            let updates = try await streamSilence(engine, seconds: 4).map(\.1)
             #expect(updates.allSatisfy { $0.computeSeconds != nil }, "\(engine.name)")
             // Each decode is one accept and one finalize of a fresh base session: 20 ms.
             #expect(updates.contains { abs(($0.computeSeconds ?? 0) - 0.02) < 1e-9 }, "\(engine.name)")
@@ -85,7 +65,7 @@ struct WhisperStyleEngineTests {
         policy.trimSeconds = 100
         // With a 1.5 s window, words that began more than 1.5 s before a decode are never heard whole.
         let engine = WhisperStyleEngine(base: ScriptedEngine(script: Self.script), policy: policy)
-        let finals = try await Self.run(engine, seconds: 6.5).flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text)
+        let finals = try await streamSilence(engine, seconds: 6.5).flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text)
         #expect(Set(finals).count == finals.count)
         #expect(finals.count < 10)
     }
