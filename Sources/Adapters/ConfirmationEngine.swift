@@ -179,6 +179,12 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
                 s.finalizedThrough = end
                 s.confirmedEnd = end
                 update.finalizedThrough = end
+                // Confirmed audio is never decoded again: the buffer need not keep it.
+                if let drop = (end - s.bufferStart).sampleIndex(sampleRate: s.rate), drop > 0 {
+                    let count = min(Int(drop), s.samples.count)
+                    s.samples.removeFirst(count)
+                    s.bufferStart = s.bufferStart + MediaTime(sampleIndex: Int64(count), sampleRate: s.rate)
+                }
             }
             if let end = s.expected, !shown.isEmpty {
                 update.volatile = HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: shown.flatMap(\.words))
