@@ -14,6 +14,7 @@ enum MigrateLintCommand {
                 OptionSpec(name: "info-plist", value: "file", help: "The app's Info.plist (repeatable; default: Info.plist, .pbxproj and .xcconfig files found under the paths).", repeatable: true),
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per rule per file."),
                 OptionSpec(name: "rules", value: nil, help: "List the rules and exit."),
+                OptionSpec(name: "explain", value: "rule", help: "Print one rule's reasoning, what it follows before deciding, and its fix; then exit."),
             ],
             positionals: 0...Int.max,
             details: """
@@ -29,6 +30,13 @@ enum MigrateLintCommand {
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         if arguments.has("rules") {
             for rule in LintRule.all { console.out("\(rule.id): \(rule.summary)\n    fix: \(rule.hint)") }
+            return 0
+        }
+        if let id = arguments.value("explain") {
+            guard let rule = LintRule.named(id) else {
+                throw UsageError(message: "no rule '\(id)'; the rules are \(LintRule.all.map(\.id).joined(separator: ", "))", command: path)
+            }
+            console.out("\(rule.id): \(rule.summary)\n\n\(rule.explanation)\n\nfix: \(rule.hint)")
             return 0
         }
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "give at least one file or folder to lint", command: path) }

@@ -4,6 +4,13 @@ public struct LintRule: Hashable, Sendable {
     public var summary: String
     public var hint: String
 
+    /// The rule's reasoning for `migrate lint --explain`: what it looks at and why, and what it
+    /// follows before deciding.
+    public var explanation: String { Self.explanations[id] ?? summary }
+
+    /// The rule with this id, if there is one.
+    public static func named(_ id: String) -> LintRule? { all.first { $0.id == id } }
+
     /// Every rule, in report order.
     public static let all: [LintRule] = [
         legacyAPI, allocateLocale, nonexistentResultType, resultTranscription, progressIteration, discardedInputContinuation,
@@ -50,6 +57,89 @@ public struct LintRule: Hashable, Sendable {
     public static let unreadableSource = LintRule(
         id: "unreadable-source", summary: "the file could not be read or tokenized cleanly",
         hint: "fix the file or exclude it; findings after a lexical problem may be wrong")
+}
+
+extension LintRule {
+    static let explanations: [String: String] = [
+        legacyAPI.id: """
+            Names of the SFSpeechRecognizer family outside an availability fallback. The legacy API keeps
+            working, but a migration is not done while it is still the main path. Calls for authorization
+            (requestAuthorization, authorizationStatus) are not reported, nor is code in the else branch
+            of `if #available`, under `if #unavailable`, or after `guard #available … else`.
+            """,
+        allocateLocale.id: """
+            `allocate(locale:)` appeared in early drafts and guides but is not in the shipped SDK. The
+            shipped call is `AssetInventory.reserve(locale:)`, whose Bool says whether this call created
+            the reservation, which is what a later release must know.
+            """,
+        nonexistentResultType.id: """
+            `SpeechTranscriptionResult` and `DictationTranscriptionResult` never shipped. Code naming them
+            does not compile against the real SDK; the result types are nested in their modules.
+            """,
+        resultTranscription.id: """
+            Legacy results carried `bestTranscription`/`transcription`; the new results carry `text`, an
+            AttributedString whose runs hold time ranges and confidences. Reported wherever `.transcription`
+            is read from a value.
+            """,
+        progressIteration.id: """
+            An asset installation request exposes a Foundation `Progress`, which is not an AsyncSequence;
+            `for await` over it does not compile against the real SDK. Observe fractionCompleted instead.
+            """,
+        discardedInputContinuation.id: """
+            `let (stream, _) = AsyncStream<AnalyzerInput>.makeStream()` throws away the only way to feed
+            the stream and to end it. The analyzer then waits for input forever.
+            """,
+        inputFinishedWithoutAnalyzerFinish.id: """
+            Ending the input stream (`continuation.finish()`) does not end the analysis session: the
+            analyzer may be given another input sequence, so it waits. A path that ends the input must also
+            end the session with a finish or cancel call (finalizeAndFinishThroughEndOfInput,
+            finalizeAndFinish, finish(after:), cancelAndFinishNow). Setting the analyzer to nil is not
+            enough: pending results are never finalized, and the running analysis may keep it alive.
+            Before reporting, the rule follows: calls to functions and to closures stored on the type whose
+            bodies make such a call (to any depth); the callers of the function that ends the input, within
+            the same type and its extensions, each of which must finish or cancel the analyzer, before or
+            after the call (followed up to four callers deep); and `catch` clauses whose `do` ran the
+            analyzer or iterated its results, where the analyzer's error has already finished the session.
+            The finding names the path it followed and where it stopped. A function nothing in its type
+            calls is reported: the rule cannot see callers in other files.
+            """,
+        unownedReservationRelease.id: """
+            `AssetInventory.reserve(locale:)` returns true only when it created the reservation. If another
+            feature already held it, releasing it here takes the locale's assets from that feature. A
+            release must run only for reservations this code made.
+            The rule accepts a release under a condition on reserve's result or on a name that records it:
+            a Bool assigned from it, a flag set to true or a collection filled (insert, append) only where
+            it returned true, including after `guard … reserve(…) else`. Iterating such a collection
+            (`for locale in reserved`, `reserved.forEach`) counts as consulting it. A collection filled
+            whether or not the reservation was created records nothing and does not count.
+            """,
+        unguardedBestFormat.id: """
+            `bestAvailableAudioFormat(compatibleWith:)` returns nil when no format suits the modules. Code
+            that binds it and then uses the value as if it were present crashes or converts to nothing. A
+            `guard let`/`if let`, optional chaining, a nil comparison, a switch, or passing it to a labelled
+            parameter (the compiler checks that type) counts as handling.
+            """,
+        untrackedResultTask.id: """
+            A `Task { for try await r in transcriber.results … }` that nothing stores cannot be cancelled on
+            teardown, and its error is lost. Store it, await it, or use structured concurrency.
+            """,
+        exactLocaleMatch.id: """
+            `supportedLocales.contains(locale)` compares identifiers exactly, so en_US fails against en-US
+            or a locale with extra keywords. `supportedLocale(equivalentTo:)` finds the usable equivalent.
+            """,
+        missingUsageDescription.id: """
+            An app that captures the microphone (AVAudioEngine, installTap, AVCaptureDevice,
+            requestRecordPermission) must declare NSMicrophoneUsageDescription and, for speech,
+            NSSpeechRecognitionUsageDescription, or the system ends it on first access. Applied only to app
+            targets: an Info.plist, an .xcodeproj application target, an XcodeGen `type: application`, or
+            INFOPLIST_KEY_ build settings. Command-line tools and packages have nothing to declare in, and
+            the run says why the rule was not applied.
+            """,
+        unreadableSource.id: """
+            The tokenizer met an unterminated string or comment, or a file is not UTF-8. Findings after that
+            point may be wrong, so the problem is reported rather than hidden.
+            """,
+    ]
 }
 
 /// One finding: where, which rule, what exactly.

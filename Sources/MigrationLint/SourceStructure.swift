@@ -10,8 +10,12 @@ public struct SourceStructure: Sendable {
             case conditional
             /// The `else` block of an `if`; `header` spans that `if`'s condition.
             case elseBranch
-            /// A type or extension body.
-            case type
+            /// A type or extension body; `name` is the type's (`A.B` for `extension A.B`).
+            case type(name: String)
+            /// The body of a `for` loop; `header` spans `pattern in sequence`.
+            case loop
+            /// A `catch` clause; `tried` spans the body of its `do`.
+            case catchClause(tried: Range<Int>)
             /// A closure or any other block.
             case other
         }
@@ -57,7 +61,10 @@ public struct SourceStructure: Sendable {
             var header = index..<index
             let words = tokens[start..<index]
             let keyword = Self.lastKeyword(tokens, partner, in: start..<index, among: ["if", "while", "guard"])
-            if index > 0, tokens[index - 1].is("else"), keyword.map({ !tokens[$0].is("guard") }) ?? true {
+            if tokens[start].is("do"), start + 1 < index, tokens[start + 1].is("{"), let tried = partner[start + 1], tried < index,
+               Self.lastKeyword(tokens, partner, in: start..<index, among: ["catch"]) != nil {
+                kind = .catchClause(tried: (start + 2)..<tried)
+            } else if index > 0, tokens[index - 1].is("else"), keyword.map({ !tokens[$0].is("guard") }) ?? true {
                 if let previous = Self.precedingIf(blocks, tokens, before: index - 1) {
                     kind = .elseBranch
                     header = blocks[previous].header
@@ -73,13 +80,28 @@ public struct SourceStructure: Sendable {
             } else if let keyword {
                 kind = .conditional
                 header = (keyword + 1)..<index
-            } else if words.contains(where: { ["class", "struct", "enum", "actor", "extension", "protocol"].contains($0.text) && $0.kind == .identifier }) {
-                kind = .type
+            } else if tokens[start].is("for") {
+                kind = .loop
+                header = (start + 1)..<index
+            } else if let introducer = words.firstIndex(where: { ["class", "struct", "enum", "actor", "extension", "protocol"].contains($0.text) && $0.kind == .identifier }) {
+                kind = .type(name: Self.typeName(tokens, after: introducer, before: index))
             }
             blocks.append(Block(open: index, close: close, kind: kind, header: header))
         }
         self.blocks = blocks
         self.guards = guards
+    }
+
+    /// `Name` or `Outer.Inner` after `class`/`extension`…, up to the generic, conformance or body.
+    private static func typeName(_ tokens: [SwiftToken], after introducer: Int, before open: Int) -> String {
+        var parts: [String] = []
+        var index = introducer + 1
+        while index < open, tokens[index].kind == .identifier {
+            parts.append(tokens[index].text)
+            guard index + 2 < open, tokens[index + 1].is(".") else { break }
+            index += 2
+        }
+        return parts.joined(separator: ".")
     }
 
     /// The `if` (or `else if`) block whose `}` is right before `position`.
@@ -151,7 +173,7 @@ public struct SourceStructure: Sendable {
 
     private static func continues(from previous: SwiftToken, to next: SwiftToken) -> Bool {
         if previous.kind == .operator || previous.is(",") || previous.is(".") || previous.is(":") { return true }
-        if next.kind == .operator || next.is(".") || next.is("else") { return true }
+        if next.kind == .operator || next.is(".") || next.is("else") || next.is("catch") { return true }
         if previous.kind == .identifier && ["try", "await", "return", "let", "var", "in", "if", "guard", "where"].contains(previous.text) { return true }
         return false
     }
@@ -161,12 +183,25 @@ public struct SourceStructure: Sendable {
         blocks.filter { $0.open < position && position < $0.close }
     }
 
+    /// The innermost function (`func`, `init`, accessor…) containing `position`.
+    public func enclosingFunction(of position: Int) -> (name: String, body: Range<Int>)? {
+        for block in enclosingBlocks(of: position).reversed() {
+            if case .function(let name) = block.kind { return (name, (block.open + 1)..<block.close) }
+        }
+        return nil
+    }
+
     /// The function body containing `position` as a token range, or the whole file.
     public func functionBody(of position: Int) -> Range<Int> {
-        if let block = enclosingBlocks(of: position).last(where: { if case .function = $0.kind { return true } else { return false } }) {
-            return (block.open + 1)..<block.close
+        enclosingFunction(of: position)?.body ?? 0..<tokens.count
+    }
+
+    /// The name of the innermost type or extension containing `position`.
+    public func enclosingTypeName(of position: Int) -> String? {
+        for block in enclosingBlocks(of: position).reversed() {
+            if case .type(let name) = block.kind { return name }
         }
-        return 0..<tokens.count
+        return nil
     }
 
     /// Token ranges of every condition that must hold at `position`: enclosing `if`/`while`/`else`

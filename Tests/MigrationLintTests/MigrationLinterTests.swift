@@ -94,6 +94,39 @@ struct MigrationLinterTests {
         #expect(Self.rules("let (s, c) = AsyncStream<String>.makeStream()\nc.finish()").isEmpty)
     }
 
+    /// Helpers are followed only through this type's own calls: `audioEngine.stop()` is not the
+    /// type's `stop()`, however well that one finishes the analyzer.
+    @Test func anotherValuesMethodIsNotTheTypesHelper() {
+        let source = """
+        final class Live {
+            var feed: AsyncStream<AnalyzerInput>.Continuation?
+            var analyzer: SpeechAnalyzer?
+            func stop() async throws { try await analyzer?.finalizeAndFinishThroughEndOfInput() }
+            func halt() { audioEngine.stop(); feed?.finish() }
+            func end() async throws { feed?.finish(); try await self.stop() }
+        }
+        """
+        let found = MigrationLinter.lint(source: source, file: "Live.swift", project: Self.plist)
+        #expect(found.map(\.location.line) == [5])
+        #expect(found.first?.detail.hasSuffix("followed: nothing in Live calls halt()") == true)
+    }
+
+    /// Dropping the reference does not finalize pending results (the seed guide's mistake); a
+    /// caller that cancels the analyzer and then tears down the input is right.
+    @Test func teardownAfterTheAnalyzerIsCancelled() {
+        let dropped = """
+        final class Live {
+            var feed: AsyncStream<AnalyzerInput>.Continuation?
+            var analyzer: SpeechAnalyzer?
+            func reset() { analyzer = nil; closeInput() }
+            func closeInput() { feed?.finish() }
+        }
+        """
+        #expect(Self.rules(dropped) == ["input-finish-without-analyzer-finish"])
+        let cancelled = dropped.replacingOccurrences(of: "func reset() {", with: "func reset() async { await analyzer?.cancelAndFinishNow();")
+        #expect(Self.rules(cancelled).isEmpty)
+    }
+
     @Test func releasingOnlyWhatThisCodeReserved() {
         let unowned = """
         func teardown() async {

@@ -1,0 +1,209 @@
+/// The input-stream rules: a discarded continuation, and input ended with nothing to finish the
+/// analyzer. Ending the input does not end the session (only `finalizeAndFinishThroughEndOfInput()`
+/// waits for it), so every path that ends the input must also finish or cancel the analyzer, or run
+/// after the analyzer's own error already finished it. Dropping the reference is not enough: the
+/// pending results are never finalized, and the analysis task may keep the analyzer alive.
+extension RuleContext {
+    /// Names holding the continuation of an `AsyncStream<AnalyzerInput>`.
+    func inputContinuationNames() -> (names: Set<String>, discarded: [Int]) {
+        var names: Set<String> = []
+        var discarded: [Int] = []
+        for index in tokens.indices {
+            // let (sequence, continuation) = AsyncStream<AnalyzerInput>.makeStream()
+            //                              or AsyncStream.makeStream(of: AnalyzerInput.self)
+            if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", ".", "makeStream"])
+                || matches(index, ["AsyncStream", ".", "makeStream", "(", "of", ":", "AnalyzerInput"]),
+               token(index - 1)?.is("=") == true, token(index - 2)?.is(")") == true, let open = structure.partner[index - 2] {
+                let parts = ((open + 1)..<(index - 2)).filter { !tokens[$0].is(",") }
+                if parts.count == 2 {
+                    if tokens[parts[1]].is("_") { discarded.append(parts[1]) } else { names.insert(tokens[parts[1]].text) }
+                }
+            }
+            // var continuation: AsyncStream<AnalyzerInput>.Continuation
+            if matches(index, [":", "AsyncStream", "<", "AnalyzerInput", ">", ".", "Continuation"]), let name = token(index - 1), name.kind == .identifier {
+                names.insert(name.text)
+            }
+            // AsyncStream<AnalyzerInput> { continuation in … }
+            if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", "{"]), let name = token(index + 5), name.kind == .identifier, token(index + 6)?.is("in") == true {
+                names.insert(name.text)
+            }
+        }
+        return (propagatingAssignments(names), discarded)
+    }
+
+    /// `names` plus the targets of one round of `self.x = y` / `x = y` with `y` among them.
+    func propagatingAssignments(_ names: Set<String>) -> Set<String> {
+        var result = names
+        for index in tokens.indices where tokens[index].is("=") {
+            if let value = token(index + 1), names.contains(value.text), let target = token(index - 1), target.kind == .identifier {
+                result.insert(target.text)
+            }
+        }
+        return result
+    }
+
+    /// Names holding a `SpeechAnalyzer`: declared with that type, or made by its initializer.
+    func analyzerNames() -> Set<String> {
+        var names: Set<String> = []
+        for index in tokens.indices where tokens[index].is("SpeechAnalyzer") {
+            if token(index - 1)?.is(":") == true, let name = token(index - 2), name.kind == .identifier {
+                names.insert(name.text)
+            }
+            var before = index - 1
+            while let word = token(before), word.is("try") || word.is("await") { before -= 1 }
+            if token(before)?.is("=") == true, token(index + 1)?.is("(") == true, let start = Optional(structure.statementStart(of: before)),
+               let name = (start..<before).last(where: { tokens[$0].kind == .identifier }) {
+                names.insert(tokens[name].text)
+            }
+        }
+        return propagatingAssignments(names)
+    }
+
+    /// What finishes an analyzer in this file: its finish and cancel calls, and calls of functions
+    /// or stored closures whose bodies make one, followed to any depth.
+    struct AnalyzerFinishers {
+        /// Names holding an analyzer, for telling its errors from others.
+        var analyzers: Set<String>
+        /// Functions and stored closures (by name) that finish or cancel an analyzer.
+        var helpers: Set<String> = []
+    }
+
+    func analyzerFinishers() -> AnalyzerFinishers {
+        var finishers = AnalyzerFinishers(analyzers: analyzerNames())
+        // Bodies that may finish: functions, and closures stored by assignment (`onFailure = { … }`).
+        var bodies: [(name: String, body: Range<Int>)] = []
+        for block in structure.blocks {
+            if case .function(let name) = block.kind {
+                bodies.append((name, (block.open + 1)..<block.close))
+            } else if block.kind == .other, token(block.open - 1)?.is("=") == true,
+                      let name = storedName(assignedAt: block.open - 1) {
+                bodies.append((name, (block.open + 1)..<block.close))
+            }
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for entry in bodies where !finishers.helpers.contains(entry.name) && finishesAnalyzer(entry.body, finishers) {
+                finishers.helpers.insert(entry.name)
+                changed = true
+            }
+        }
+        return finishers
+    }
+
+    /// The property a `=` assigns: `onFailure = …`, `self.onFailure = …`, `var onFailure: T = …`.
+    func storedName(assignedAt assign: Int) -> String? {
+        let start = structure.statementStart(of: assign)
+        if let introducer = (start..<assign).first(where: { tokens[$0].is("var") || tokens[$0].is("let") }),
+           let name = token(introducer + 1), name.kind == .identifier {
+            return name.text
+        }
+        guard let name = token(assign - 1), name.kind == .identifier else { return nil }
+        return name.text
+    }
+
+    /// True when `range` finishes or cancels an analyzer.
+    func finishesAnalyzer(_ range: Range<Int>, _ finishers: AnalyzerFinishers) -> Bool {
+        range.contains { index in
+            let token = tokens[index]
+            guard token.kind == .identifier else { return false }
+            switch token.text {
+            case "finalizeAndFinishThroughEndOfInput", "finalizeAndFinish", "cancelAndFinishNow": return true
+            case "finish": return matches(index + 1, ["(", "after"])
+            case "finalize": return matches(index + 1, ["(", "through"])
+            default: return finishers.helpers.contains(token.text) && isOwnCall(at: index)
+            }
+        }
+    }
+
+    /// `name(…)`, `name?(…)`, `self.name(…)`: a call of this type's own function or stored closure,
+    /// not a method of some other value that happens to share the name (`audioEngine.stop()`).
+    func isOwnCall(at index: Int) -> Bool {
+        guard matches(index + 1, ["("]) || matches(index + 1, ["?", "("]) else { return false }
+        guard let before = token(index - 1) else { return true }
+        if before.is("func") { return false }
+        if before.is(".") { return token(index - 2)?.is("self") == true }
+        return true
+    }
+
+    /// True when `position` is in a `catch` whose `do` ran the analyzer or iterated its results:
+    /// an error there already finished the session.
+    func isAfterAnalyzerError(_ position: Int, _ finishers: AnalyzerFinishers) -> Bool {
+        let work: Set<String> = ["start", "analyzeSequence", "finalize", "finalizeAndFinish", "finalizeAndFinishThroughEndOfInput", "prepareToAnalyze"]
+        return structure.enclosingBlocks(of: position).contains { block in
+            guard case .catchClause(let tried) = block.kind else { return false }
+            return tried.contains { index in
+                if matches(index, [".", "results"]) { return true }
+                guard tokens[index].is("."), let method = token(index + 1), work.contains(method.text), matches(index + 2, ["("]),
+                      let receiver = receiverName(beforeDot: index) else { return false }
+                return finishers.analyzers.contains(receiver)
+            }
+        }
+    }
+
+    mutating func inputContinuations() {
+        let (names, discarded) = inputContinuationNames()
+        for index in discarded {
+            report(.discardedInputContinuation, at: tokens[index].location, "`_` in place of the continuation of AsyncStream<AnalyzerInput>.makeStream()")
+        }
+        let mentionsAnalyzerInput = tokens.contains { $0.text == "AnalyzerInput" }
+        guard mentionsAnalyzerInput else { return }
+        let finishers = analyzerFinishers()
+        for index in tokens.indices where matches(index, [".", "finish", "(", ")"]) {
+            guard let receiver = receiverName(beforeDot: index) else { continue }
+            let lowered = receiver.lowercased()
+            guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder") else { continue }
+            if isAfterAnalyzerError(index, finishers) { continue }
+            guard let function = structure.enclosingFunction(of: index) else {
+                if !finishesAnalyzer(0..<tokens.count, finishers) {
+                    report(.inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location, "\(receiver).finish() with no analyzer finish in this file")
+                }
+                continue
+            }
+            if finishesAnalyzer(function.body, finishers) { continue }
+            var visited: Set<String> = [function.name]
+            let callers = followCallers(of: function.name, from: index, finishers, visited: &visited)
+            if !callers.finished {
+                report(.inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location,
+                       "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(callers.trail)")
+            }
+        }
+    }
+
+    /// Whether every call of `function` in its own type is on a path that finishes the analyzer (in
+    /// the calling function, before or after the call, or further up through that function's
+    /// callers), and the path followed.
+    func followCallers(of function: String, from position: Int, _ finishers: AnalyzerFinishers, visited: inout Set<String>,
+                       depth: Int = 0) -> (finished: Bool, trail: String) {
+        guard let type = structure.enclosingTypeName(of: position) else {
+            return (false, "\(function)() is not in a type, so no caller was followed")
+        }
+        let sites = tokens.indices.filter { index in
+            tokens[index].kind == .identifier && tokens[index].text == function && isOwnCall(at: index)
+                && structure.enclosingTypeName(of: index) == type
+        }
+        guard !sites.isEmpty else { return (false, "nothing in \(type) calls \(function)()") }
+        var finished = true
+        var steps: [String] = []
+        for site in sites {
+            let line = tokens[site].location.line
+            guard let caller = structure.enclosingFunction(of: site) else {
+                finished = false
+                steps.append("line \(line) calls it outside any function")
+                continue
+            }
+            if finishesAnalyzer(caller.body, finishers) {
+                steps.append("\(caller.name)() calls it at line \(line) and finishes the analyzer")
+            } else if depth < 4, !visited.contains(caller.name) {
+                visited.insert(caller.name)
+                let upward = followCallers(of: caller.name, from: site, finishers, visited: &visited, depth: depth + 1)
+                finished = finished && upward.finished
+                steps.append("\(caller.name)() calls it at line \(line) and does not finish the analyzer, so its callers were followed: \(upward.trail)")
+            } else {
+                finished = false
+                steps.append("\(caller.name)() calls it at line \(line) and does not finish the analyzer")
+            }
+        }
+        return (finished, steps.joined(separator: "; "))
+    }
+}

@@ -1,0 +1,73 @@
+/// The reservation rule: release a locale only where this code created the reservation.
+/// `reserve(locale:)` returns true only when it made a new reservation; another feature may hold
+/// an existing one, and releasing that takes its assets away.
+extension RuleContext {
+    /// Names that record ownership: Bools bound to what `reserve(locale:)` returned, and flags and
+    /// collections set or filled only where it (or such a Bool) was true.
+    func reservationOwnershipNames() -> Set<String> {
+        var names: Set<String> = []
+        let reserves = tokens.indices.filter { matches($0, ["reserve", "(", "locale", ":"]) && token($0 - 1)?.is("func") != true }
+        for index in reserves {
+            let start = structure.statementStart(of: index)
+            if let assign = (start..<index).last(where: { tokens[$0].is("=") }), let name = (start..<assign).last(where: { tokens[$0].kind == .identifier }) {
+                names.insert(tokens[name].text)
+            }
+        }
+        names.remove("_")  // `_ = try await reserve(…)`: the answer is thrown away
+        // Twice, so `let created = try await reserve(…); if created { owned.insert(l) }` is followed.
+        for _ in 0..<2 {
+            let recordsOwnership = { (range: Range<Int>) in
+                range.contains { self.tokens[$0].is("reserve") && self.matches($0 + 1, ["(", "locale", ":"]) || names.contains(self.tokens[$0].text) }
+            }
+            // if try await AssetInventory.reserve(locale: l) { owned.insert(l) }
+            for block in structure.blocks where block.kind == .conditional && recordsOwnership(block.header) {
+                names.formUnion(ownershipRecords(in: (block.open + 1)..<block.close))
+            }
+            // guard try await AssetInventory.reserve(locale: l) else { return }; owned.insert(l)
+            for entry in structure.guards where recordsOwnership(entry.condition) {
+                // The condition ends at `else`; what follows its `{ … }` runs only when it held.
+                let elseClose = structure.partner[entry.condition.upperBound + 1] ?? entry.scopeEnd
+                names.formUnion(ownershipRecords(in: min(elseClose + 1, entry.scopeEnd)..<entry.scopeEnd))
+            }
+        }
+        return names
+    }
+
+    /// Receivers of `.insert(`/`.append(` and targets of `= true` in `range`.
+    private func ownershipRecords(in range: Range<Int>) -> Set<String> {
+        var names: Set<String> = []
+        for inner in range {
+            if matches(inner, [".", "insert", "("]) || matches(inner, [".", "append", "("]), let name = receiverName(beforeDot: inner) { names.insert(name) }
+            if matches(inner, ["=", "true"]), let name = token(inner - 1), name.kind == .identifier { names.insert(name.text) }
+        }
+        return names
+    }
+
+    /// True when the release at `position` runs only for owned reservations: under a condition on
+    /// an ownership name (or on `reserve` itself), or while iterating an ownership collection
+    /// (`for locale in owned`, `owned.forEach { … }`).
+    func releaseIsOwned(_ position: Int, owners: Set<String>) -> Bool {
+        let mentionsOwner = { (range: Range<Int>) in range.contains { owners.contains(self.tokens[$0].text) || self.tokens[$0].is("reserve") } }
+        if structure.conditions(at: position).contains(where: mentionsOwner) { return true }
+        return structure.enclosingBlocks(of: position).contains { block in
+            if block.kind == .loop { return mentionsOwner(block.header) }
+            guard block.kind == .other else { return false }
+            var before = block.open - 1
+            if token(before)?.is("(") == true { before -= 1 }
+            return token(before)?.is("forEach") == true && token(before - 1)?.is(".") == true
+                && receiverName(beforeDot: before - 1).map(owners.contains) == true
+        }
+    }
+
+    mutating func reservationRelease() {
+        let owners = reservationOwnershipNames()
+        for index in tokens.indices where matches(index, ["release", "(", "reservedLocale", ":"]) && token(index - 1)?.is("func") != true {
+            if releaseIsOwned(index, owners: owners) { continue }
+            let place = structure.enclosingFunction(of: index).map { " in \($0.name)()" } ?? ""
+            let followed = owners.isEmpty
+                ? "nothing in this file keeps what reserve(locale:) returned"
+                : "ownership is kept in \(owners.sorted().joined(separator: ", ")), and this release neither tests nor iterates it"
+            report(.unownedReservationRelease, at: tokens[index].location, "release(reservedLocale:)\(place) not conditioned on a reservation this code made; \(followed)")
+        }
+    }
+}

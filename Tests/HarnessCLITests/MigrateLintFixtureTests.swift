@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import HarnessCLI
+
+/// The lint's precision and recall on the fixture cases in Tests/Fixtures/migrate-lint: each case
+/// folder is linted on its own, end to end, and its findings must be exactly the lines marked
+/// `// lint: <rule>`. A case without markers is a precision test; its `-wrong` twin a recall test.
+@Suite("migrate lint fixtures")
+struct MigrateLintFixtureTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/migrate-lint")
+
+    static let cases: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.filter { !$0.hasSuffix(".md") }.sorted()
+    }()
+
+    /// `file:line rule` for every marked line under `folder`.
+    static func markers(in folder: URL) throws -> Set<String> {
+        var found: Set<String> = []
+        let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = walker?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() {
+                guard let marker = line.range(of: "// lint: ") else { continue }
+                let relative = url.path.dropFirst(folder.path.count + 1)
+                found.insert("\(relative):\(number + 1) \(line[marker.upperBound...].trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return found
+    }
+
+    /// `file:line rule` for every finding the command prints for `folder`.
+    static func findings(in folder: URL) -> (status: Int32, found: Set<String>, output: String) {
+        let captured = Captured()
+        let status = SpeechHarnessTool.run(["migrate", "lint", folder.path], console: captured.console)
+        var found: Set<String> = []
+        for line in captured.stdout.split(separator: "\n") where line.contains(": warning: [") {
+            let fields = line.split(separator: ":", maxSplits: 3)
+            guard fields.count == 4, let open = line.range(of: "["), let close = line.range(of: "]") else { continue }
+            found.insert("\(fields[0].dropFirst(folder.path.count + 1)):\(fields[1]) \(line[open.upperBound..<close.lowerBound])")
+        }
+        return (status, found, captured.stdout)
+    }
+
+    @Test func everyRuleTheIssueNamesHasBothKindsOfCase() {
+        #expect(Self.cases.count == 10)
+        for name in Self.cases where !name.hasSuffix("-wrong") && name.hasPrefix("microphone") == false {
+            #expect(Self.cases.contains(name + "-wrong"), "\(name) has no wrong twin")
+        }
+    }
+
+    @Test(arguments: cases)
+    func findingsAreExactlyTheMarkedLines(_ name: String) throws {
+        let folder = Self.root.appendingPathComponent(name)
+        let expected = try Self.markers(in: folder)
+        let (status, found, output) = Self.findings(in: folder)
+        #expect(found.subtracting(expected).isEmpty, "false positives in \(name):\n\(output)")
+        #expect(expected.subtracting(found).isEmpty, "missed in \(name):\n\(output)")
+        #expect(status == (expected.isEmpty ? 0 : 1))
+    }
+
+    /// A finding says which path it followed and where that path stopped.
+    @Test func findingsNameThePathTheyFollowed() {
+        let (_, _, callers) = Self.findings(in: Self.root.appendingPathComponent("caller-finishes-wrong"))
+        #expect(callers.contains("inputBuilder.finish() in stopAudio() with no analyzer finish or cancel there; followed: "
+            + "stop() calls it at line 30 and finishes the analyzer; pause() calls it at line 35 and does not finish the analyzer, "
+            + "so its callers were followed: nothing in Dictation calls pause()"))
+        let (_, _, reservations) = Self.findings(in: Self.root.appendingPathComponent("reservations-in-a-set-wrong"))
+        #expect(reservations.contains("release(reservedLocale:) in stopUsing() not conditioned on a reservation this code made; "
+            + "ownership is kept in reserved, and this release neither tests nor iterates it"))
+        let (_, _, tool) = Self.findings(in: Self.root.appendingPathComponent("microphone-in-a-tool"))
+        #expect(tool.contains("note: [missing-usage-description] not applied: no app target found"))
+    }
+
+    @Test func explainPrintsTheReasoningAndTheFix() {
+        let captured = Captured()
+        #expect(SpeechHarnessTool.run(["migrate", "lint", "--explain", "input-finish-without-analyzer-finish"], console: captured.console) == 0)
+        #expect(captured.stdout.hasPrefix("input-finish-without-analyzer-finish: ends the input stream without finishing the analyzer\n\n"))
+        #expect(captured.stdout.contains("callers of the function that ends the input"))
+        #expect(captured.stdout.contains("\n\nfix: after `continuation.finish()`"))
+        let unknown = Captured()
+        #expect(SpeechHarnessTool.run(["migrate", "lint", "--explain", "no-such-rule"], console: unknown.console) == 2)
+        #expect(unknown.stderr.contains("no rule 'no-such-rule'; the rules are legacy-api, "))
+    }
+}
