@@ -117,7 +117,9 @@ extension LintRule {
             `bestAvailableAudioFormat(compatibleWith:)` returns nil when no format suits the modules. Code
             that binds it and then uses the value as if it were present crashes or converts to nothing. A
             `guard let`/`if let`, optional chaining, a nil comparison, a switch, or passing it to a labelled
-            parameter (the compiler checks that type) counts as handling.
+            parameter (the compiler checks that type) counts as handling. When the value is kept in a stored
+            property (directly or from the local it was bound to), the rule follows the property: every
+            read of it in the file must handle nil, or sit inside an `if let`/`guard let` that unwrapped it.
             """,
         untrackedResultTask.id: """
             A `Task { for try await r in transcriber.results … }` that nothing stores cannot be cancelled on

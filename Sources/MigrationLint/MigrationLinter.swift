@@ -193,20 +193,73 @@ struct RuleContext {
                   let nameIndex = (start..<assign).last(where: { tokens[$0].kind == .identifier }) else { continue }
             let name = tokens[nameIndex].text
             let body = structure.functionBody(of: index)
-            let handled = (close..<body.upperBound).contains { use in
-                guard tokens[use].text == name, tokens[use].kind == .identifier else { return false }
-                if let before = token(use - 1), before.is("let") || before.is("var"), let twoBefore = token(use - 2), twoBefore.is("if") || twoBefore.is("guard") || twoBefore.is(",") {
-                    return true
+            let uses = (close..<body.upperBound).filter { tokens[$0].kind == .identifier && tokens[$0].text == name }
+            if uses.contains(where: handlesNil) { continue }
+            // Stored on the type, directly or from the local: follow the property's reads.
+            let property = isStoredProperty(name) ? name : uses.compactMap(propertyAssigned).first
+            if let property {
+                let reads = propertyReads(property)
+                if let unguarded = reads.first(where: { !handlesNil($0) && !isUnwrappedBinding(property, at: $0) }) {
+                    report(.unguardedBestFormat, at: tokens[index].location,
+                           "`\(name)` is stored in `\(property)`, which is read without a nil check at line \(tokens[unguarded].location.line)")
+                } else if reads.isEmpty {
+                    report(.unguardedBestFormat, at: tokens[index].location, "`\(name)` is stored in `\(property)`, and nothing in this file reads it with a nil check")
                 }
-                if let after = token(use + 1), after.is("?") || after.is("??") || after.is("==") || after.is("!=") { return true }
-                if token(use - 1)?.is("switch") == true { return true }
-                // Handed to a labelled parameter: the callee's type decides, and the compiler checks it.
-                if token(use - 1)?.is(":") == true, let after = token(use + 1), after.is(")") || after.is(",") { return true }
-                return false
+                continue
             }
-            if !handled {
-                report(.unguardedBestFormat, at: tokens[index].location, "`\(name)` is used as if bestAvailableAudioFormat never returned nil")
+            report(.unguardedBestFormat, at: tokens[index].location, "`\(name)` is used as if bestAvailableAudioFormat never returned nil")
+        }
+    }
+
+    /// True when the name at `use` is read in a way that handles nil: bound by `if let`/`guard let`,
+    /// chained or defaulted, compared with nil, switched over, or handed to a labelled parameter
+    /// (the callee's type decides, and the compiler checks it).
+    func handlesNil(_ use: Int) -> Bool {
+        if let before = token(use - 1), before.is("let") || before.is("var"), let twoBefore = token(use - 2), twoBefore.is("if") || twoBefore.is("guard") || twoBefore.is(",") {
+            return true
+        }
+        if let after = token(use + 1), after.is("?") || after.is("??") || after.is("==") || after.is("!=") { return true }
+        if token(use - 1)?.is("switch") == true { return true }
+        if token(use - 1)?.is(":") == true, let after = token(use + 1), after.is(")") || after.is(",") { return true }
+        return false
+    }
+
+    /// True when `name` at `position` is an unwrapped copy: inside `if let name { … }`, or after
+    /// `guard let name … else { … }` in the same scope.
+    func isUnwrappedBinding(_ name: String, at position: Int) -> Bool {
+        let binds = { (range: Range<Int>) in range.contains { self.tokens[$0].text == name && (self.token($0 - 1)?.is("let") == true || self.token($0 - 1)?.is("var") == true) } }
+        if structure.enclosingBlocks(of: position).contains(where: { $0.kind == .conditional && binds($0.header) }) { return true }
+        return structure.guards.contains { $0.condition.upperBound < position && position < $0.scopeEnd && binds($0.condition) }
+    }
+
+    /// True when `name` is declared with `var`/`let` directly in a type's body.
+    func isStoredProperty(_ name: String) -> Bool {
+        tokens.indices.contains { index in
+            (tokens[index].is("var") || tokens[index].is("let")) && token(index + 1)?.text == name
+                && structure.enclosingBlocks(of: index).last.map { if case .type = $0.kind { return true } else { return false } } == true
+        }
+    }
+
+    /// The stored property a statement `property = value` (or `self.property = value`) assigns, when
+    /// `value` is the whole right-hand side at `use`.
+    func propertyAssigned(from use: Int) -> String? {
+        guard token(use - 1)?.is("=") == true, let target = token(use - 2), target.kind == .identifier,
+              isStoredProperty(target.text) else { return nil }
+        let next = token(use + 1)
+        guard next == nil || next!.location.line > tokens[use].location.line || next!.is(";") || next!.is("}") else { return nil }
+        return target.text
+    }
+
+    /// Every place `property` is read: uses that are not its declaration or an assignment to it.
+    func propertyReads(_ property: String) -> [Int] {
+        tokens.indices.filter { index in
+            guard tokens[index].kind == .identifier, tokens[index].text == property else { return false }
+            if token(index + 1)?.is("=") == true { return false }
+            if let before = token(index - 1), before.is("var") || before.is("let") {
+                // `guard let property` / `if let property` (shorthand) reads it; a declaration does not.
+                return token(index - 2).map { $0.is("if") || $0.is("guard") || $0.is(",") } == true
             }
+            return true
         }
     }
 
