@@ -35,6 +35,9 @@ public struct BenchSummary: Codable, Sendable, Hashable {
     public var emissionDelayP90: Double?
     public var unstablePartialWordRatio: Double?
     public var revisedUtteranceShare: Double?
+    /// Whether any utterance had a result that was not final; when false the "first partial" is
+    /// the final result under another name. Nil in results written before it was recorded.
+    public var emitsPartials: Bool?
 
     /// Aggregates the records of one engine × manifest. Failed utterances are counted apart and
     /// left out of the pooled figures.
@@ -72,7 +75,8 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             finalizationP50: p(finalization, 0.5), finalizationP90: p(finalization, 0.9),
             emissionDelayP50: p(emission, 0.5), emissionDelayP90: p(emission, 0.9),
             unstablePartialWordRatio: withdrawnOverFinal,
-            revisedUtteranceShare: scored.isEmpty ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count))
+            revisedUtteranceShare: scored.isEmpty ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count),
+            emitsPartials: scored.contains { $0.timeline.events.contains { !$0.isFinal && !$0.words.isEmpty } })
     }
 
     /// One summary per engine × manifest present in `records`, in a stable order.

@@ -122,6 +122,7 @@ public enum BenchReports {
             let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
             lines.append("| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |")
         }
+        lines += streamingLatency(results.summaries)
         if let comparisons = results.comparisons, !comparisons.isEmpty {
             lines += ["", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", "",
                       "| tier | A | B | utts | WER A | WER B | Δ | 95% CI | P(B better) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |"]
@@ -154,6 +155,27 @@ public enum BenchReports {
         }
         lines += ["", "Times in seconds; WER pooled over utterances (S+D+I)/N; latencies with simulated real-time pacing unless stated."]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Latency and stability side by side for the rows that were paced as a stream: both
+    /// percentiles, and engines that gave no partial results marked as such rather than given a
+    /// "first partial" that is their final result.
+    static func streamingLatency(_ summaries: [BenchSummary]) -> [String] {
+        let streamed = summaries.filter { $0.finalizationP50 != nil }
+        guard !streamed.isEmpty else { return [] }
+        var lines = ["", "**Streaming latency** (seconds after the first word's start, for the first partial, and after the last word's end, "
+                         + "for the final; simulated on CPU time. Unstable: words shown and later withdrawn per final word. "
+                         + "CPU: engine CPU seconds per audio second)", "",
+                     "| engine | tier | utts | WER | first partial P50 | first partial P90 | final P50 | final P90 | unstable | revised utts | CPU |",
+                     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for s in streamed {
+            let partial = s.emitsPartials == false ? ["final only", "final only"] : [format(s.firstPartialP50, 2), format(s.firstPartialP90, 2)]
+            let revised = s.revisedUtteranceShare.map { "\(format($0 * 100, 0))%" } ?? "–"
+            lines.append("| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances) | \(format(s.wer * 100, 1))% | \(partial[0]) | \(partial[1]) | "
+                         + "\(format(s.finalizationP50, 2)) | \(format(s.finalizationP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) | \(revised) | "
+                         + "\(s.rtfx > 0 ? format(1 / s.rtfx, 2) : "–")\(s.computeClock == "wall" ? "*" : "") |")
+        }
+        return lines
     }
 
     /// Escapes text for a Markdown table cell.
