@@ -157,11 +157,13 @@ public enum BenchReports {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Latency and stability side by side for the rows that were paced as a stream: both
-    /// percentiles, and engines that gave no partial results marked as such rather than given a
-    /// "first partial" that is their final result.
+    /// Latency and stability side by side for the engines measured as a stream: both percentiles,
+    /// and engines that gave no partial results marked as such rather than given a "first partial"
+    /// that is their final result. An engine's tiers without reference word times (so without
+    /// latencies) stay in, for their WER and compute.
     static func streamingLatency(_ summaries: [BenchSummary]) -> [String] {
-        let streamed = summaries.filter { $0.finalizationP50 != nil }
+        let timed = Set(summaries.filter { $0.finalizationP50 != nil }.map(\.engine))
+        let streamed = summaries.filter { timed.contains($0.engine) }
         guard !streamed.isEmpty else { return [] }
         var lines = ["", "**Streaming latency** (seconds after the first word's start, for the first partial, and after the last word's end, "
                          + "for the final; simulated on CPU time. Unstable: words shown and later withdrawn per final word. "
