@@ -82,6 +82,12 @@ public struct BenchIssue: Codable, Sendable, Hashable {
     public var engine: String?
     public var manifest: String
     public var message: String
+
+    public init(engine: String?, manifest: String, message: String) {
+        self.engine = engine
+        self.manifest = manifest
+        self.message = message
+    }
 }
 
 /// Runs engines over manifests with bounded parallelism, appending each utterance's record to
@@ -108,6 +114,9 @@ public struct BenchRunner: Sendable {
         public var issues: [BenchIssue] = []
         /// Per worker engine (by name): the peak resident memory of each of its processes, bytes.
         public var workerPeakMemory: [String: [Int]] = [:]
+        /// Records measured but not written to the store (each has an issue saying why); reports
+        /// must add them to what the store holds, or they are lost.
+        public var unsaved: [UtteranceRecord] = []
     }
 
     /// Runs the plan.
@@ -142,6 +151,7 @@ public struct BenchRunner: Sendable {
         let queue = WorkQueue(items: work)
         let counter = ProgressCounter(total: work.count)
         let shared = engines
+        let unsaved = Locked<[(UtteranceRecord, BenchIssue)]>([])
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, plan.jobs) {
                 group.addTask {
@@ -150,7 +160,10 @@ public struct BenchRunner: Sendable {
                         let run = UtteranceRun(engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds,
                                                policy: plan.policy(for: item.utterance), wordTimes: plan.wordTimes)
                         let record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
-                        store.append(record)
+                        do { try store.append(record) } catch {
+                            let issue = BenchIssue(engine: record.engine, manifest: item.manifest, message: "\(error); the record is in this run's reports only")
+                            unsaved.withLock { $0.append((record, issue)) }
+                        }
                         let n = await counter.increment()
                         progress("[\(n)/\(counter.total)] \(record.engine) \(item.utterance.id): WER \(String(format: "%.2f", record.words.errorRate))"
                                  + (record.error.map { " ERROR \($0.prefix(120))" } ?? ""))
@@ -167,7 +180,8 @@ public struct BenchRunner: Sendable {
             }
             workerMemory[worker.name] = usage
         }
-        return Outcome(issues: issues, workerPeakMemory: workerMemory)
+        let lost = unsaved.withLock { $0 }
+        return Outcome(issues: issues + lost.map(\.1), workerPeakMemory: workerMemory, unsaved: lost.map(\.0))
     }
 }
 
@@ -194,49 +208,94 @@ actor ProgressCounter {
 }
 
 /// The append-only store of utterance records (JSON lines). Each record is written and flushed as
-/// it finishes; a torn last line from a killed run is ignored on reading.
-public final class RecordStore: @unchecked Sendable {
+/// it finishes; a torn last line from a killed run is reported, not read, on reading.
+public final class RecordStore: Sendable {
     public let path: String
-    private let lock = NSLock()
+    /// Serializes appends from parallel jobs.
+    private let writing = Locked(())
 
     public init(path: String) { self.path = path }
 
-    public func append(_ record: UtteranceRecord) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(record) else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
+    /// Why a record could not be kept.
+    public enum StoreError: Error, CustomStringConvertible, Equatable {
+        case encode(path: String, key: String, reason: String)
+        case write(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .encode(let path, let key, let reason): "\(path): cannot encode the record of \(key): \(reason)"
+            case .write(let path, let reason): "\(path): cannot append a record: \(reason)"
+            }
         }
-        guard let handle = FileHandle(forUpdatingAtPath: path) else { return }
-        defer { try? handle.close() }
-        // A run killed mid-write leaves a partial last line: end it, so it stays one unreadable
-        // line (skipped when reading) instead of spoiling this record too.
-        var prefix = Data()
-        if let end = try? handle.seekToEnd(), end > 0 {
-            try? handle.seek(toOffset: end - 1)
-            if handle.readData(ofLength: 1) != Data("\n".utf8) { prefix = Data("\n".utf8) }
-            _ = try? handle.seekToEnd()
-        }
-        try? handle.write(contentsOf: prefix + data + Data("\n".utf8))
-        try? handle.synchronize()
     }
 
-    /// Every complete record; later records for the same key replace earlier ones.
-    public func records() -> [UtteranceRecord] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+    /// Appends one record and flushes it to disk.
+    public func append(_ record: UtteranceRecord) throws(StoreError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(record) } catch {
+            throw .encode(path: path, key: record.key, reason: "\(error)")
+        }
+        try writing.withLock { _ throws(StoreError) in
+            if !FileManager.default.fileExists(atPath: path), !FileManager.default.createFile(atPath: path, contents: nil) {
+                throw .write(path: path, reason: "cannot create the file")
+            }
+            guard let handle = FileHandle(forUpdatingAtPath: path) else { throw .write(path: path, reason: "cannot open the file for writing") }
+            defer { try? handle.close() }
+            do {
+                // A run killed mid-write leaves a partial last line: end it, so it stays one
+                // unreadable line instead of spoiling this record too.
+                var prefix = Data()
+                let end = try handle.seekToEnd()
+                if end > 0 {
+                    try handle.seek(toOffset: end - 1)
+                    if try handle.read(upToCount: 1) != Data("\n".utf8) { prefix = Data("\n".utf8) }
+                    _ = try handle.seekToEnd()
+                }
+                try handle.write(contentsOf: prefix + data + Data("\n".utf8))
+                try handle.synchronize()
+            } catch {
+                throw .write(path: path, reason: "\(error)")
+            }
+        }
+    }
+
+    /// What the store holds: every complete record (later records for the same key replace
+    /// earlier ones), and the lines that are not a record, by number.
+    public struct Contents: Sendable {
+        public var records: [UtteranceRecord]
+        public var unreadableLines: [Int]
+
+        /// The unreadable lines as problems of the run, one message per store.
+        public func issues(path: String) -> [BenchIssue] {
+            guard !unreadableLines.isEmpty else { return [] }
+            let lines = unreadableLines.prefix(10).map(String.init).joined(separator: ", ") + (unreadableLines.count > 10 ? ", …" : "")
+            return [BenchIssue(engine: nil, manifest: path,
+                               message: "\(unreadableLines.count) line(s) of the record store are not records (line \(lines)); "
+                                   + "a run stopped mid-write leaves one torn last line")]
+        }
+    }
+
+    public func read() -> Contents {
+        guard let data = FileManager.default.contents(atPath: path) else { return Contents(records: [], unreadableLines: []) }
         var byKey: [String: UtteranceRecord] = [:]
         var order: [String] = []
+        var unreadable: [Int] = []
         let decoder = JSONDecoder()
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let record = try? decoder.decode(UtteranceRecord.self, from: Data(line)) else { continue }
+        for (number, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            guard let record = try? decoder.decode(UtteranceRecord.self, from: Data(line)) else {
+                unreadable.append(number + 1)
+                continue
+            }
             if byKey[record.key] == nil { order.append(record.key) }
             byKey[record.key] = record
         }
-        return order.compactMap { byKey[$0] }
+        return Contents(records: order.compactMap { byKey[$0] }, unreadableLines: unreadable)
     }
+
+    /// Every complete record; see ``read()`` for the lines that are not.
+    public func records() -> [UtteranceRecord] { read().records }
 
     public func completedKeys() -> Set<String> { Set(records().map(\.key)) }
 }

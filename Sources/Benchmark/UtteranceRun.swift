@@ -112,9 +112,8 @@ public struct UtteranceRun: Sendable {
     /// a stuck engine or analyzer costs one utterance, never the run. The body is cancelled; if it
     /// cannot stop (a blocked C call) it is abandoned rather than waited for.
     func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let once = ResumeOnce<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            once.continuation = continuation
+        try await withCheckedThrowingContinuation { continuation in
+            let once = ResumeOnce(continuation)
             let work = Task {
                 do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
             }
@@ -218,18 +217,16 @@ public struct UtteranceRun: Sendable {
 }
 
 /// Resumes a continuation once, whoever comes first.
-final class ResumeOnce<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    var continuation: CheckedContinuation<T, any Error>?
+final class ResumeOnce<T: Sendable>: Sendable {
+    private let pending: Locked<CheckedContinuation<T, any Error>?>
+
+    init(_ continuation: CheckedContinuation<T, any Error>) { pending = Locked(continuation) }
 
     @discardableResult
     func resume(_ result: Result<T, any Error>) -> Bool {
-        lock.lock()
-        let pending = continuation
-        continuation = nil
-        lock.unlock()
-        pending?.resume(with: result)
-        return pending != nil
+        guard let continuation = pending.withLock({ pending in defer { pending = nil }; return pending }) else { return false }
+        continuation.resume(with: result)
+        return true
     }
 }
 

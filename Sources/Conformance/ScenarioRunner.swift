@@ -131,7 +131,7 @@ final class ScenarioExecution: @unchecked Sendable {
     var transcribers: [SpeechTranscriber] = []
     var analyzer: SpeechAnalyzer!
     var problems: [String] = []
-    var pending: [String: (task: Task<String, Never>, done: DoneFlag)] = [:]
+    var pending: [String: (task: Task<String, Never>, done: Locked<Bool>)] = [:]
     var input: AsyncStream<AnalyzerInput>.Continuation?
     /// The input a `startInput` replaced, so a scenario can end it later.
     var previousInput: AsyncStream<AnalyzerInput>.Continuation?
@@ -255,24 +255,17 @@ final class ScenarioExecution: @unchecked Sendable {
         if step.async == true {
             let analyzer = self.analyzer!
             let before = await analyzer.waitersRegistered
-            let done = DoneFlag()
+            let done = Locked(false)
             let task = Task { () -> String in
                 let outcome = await Self.describe(body)
-                done.set()
+                done.withLock { $0 = true }
                 return outcome
             }
             pending[step.ref ?? "step\(index)"] = (task, done)
-            while !done.isSet, await analyzer.waitersRegistered <= before { await Task.yield() }
+            while !done.withLock({ $0 }), await analyzer.waitersRegistered <= before { await Task.yield() }
         } else {
             check(step, index: index, outcome: await Self.describe(body))
         }
-    }
-
-    final class DoneFlag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        func set() { lock.lock(); value = true; lock.unlock() }
-        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
     }
 
     func perform(_ step: Scenario.Step, index: Int) async {
@@ -349,8 +342,8 @@ final class ScenarioExecution: @unchecked Sendable {
             }
             // On the scripted engine everything runs on audio time, so a bounded number of yields
             // tells "still waiting" from "slow"; real engines compute, so they get wall time.
-            await waitUntil { entry.done.isSet }
-            guard entry.done.isSet else {
+            await waitUntil { entry.done.withLock { $0 } }
+            guard entry.done.withLock({ $0 }) else {
                 problems.append("step \(index): '\(ref)' is still waiting (expected \(step.expect ?? "it to end"))")
                 pending[ref] = entry
                 return
@@ -362,8 +355,8 @@ final class ScenarioExecution: @unchecked Sendable {
                 return
             }
             // Give the analyzer every chance to (wrongly) complete the call first.
-            for _ in 0..<2_000 where !entry.done.isSet { await Task.yield() }
-            if entry.done.isSet { problems.append("step \(index): '\(ref)' ended (\(await entry.task.value)); expected it to be still waiting") }
+            for _ in 0..<2_000 where !entry.done.withLock({ $0 }) { await Task.yield() }
+            if entry.done.withLock({ $0 }) { problems.append("step \(index): '\(ref)' ended (\(await entry.task.value)); expected it to be still waiting") }
         case "cancelTask":
             guard let ref = step.ref, let entry = pending[ref] else {
                 problems.append("step \(index): nothing pending as '\(step.ref ?? "")'")

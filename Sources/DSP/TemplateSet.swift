@@ -161,12 +161,11 @@ public struct TemplateSet: Sendable, Hashable {
         return bytes
     }
 
-    /// The format version a template file declares (nil when it is not one).
-    public static func declaredVersion(ofFileAt path: String) -> Int? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 8), head.count == 8, Array(head.prefix(4)) == magic else { return nil }
-        return Int(readUInt32(Array(head), at: 4))
+    /// The format version a template file's first eight bytes declare (nil when they are not a
+    /// template file's).
+    public static func declaredVersion(ofHead head: [UInt8]) -> Int? {
+        guard head.count >= 8, Array(head.prefix(4)) == magic else { return nil }
+        return Int(readUInt32(head, at: 4))
     }
 
     /// Reads a template file; `name` is used in errors.

@@ -53,10 +53,17 @@ public struct DSPEngine: RecognitionEngine {
         guard let digest = FileDigests.shared.digest(path: path) else { return nil }
         // The package version is the file's own format version, so MFCC sets written before
         // version 2 existed stay installed.
-        let version = TemplateSet.declaredVersion(ofFileAt: path) ?? Int(TemplateSet.formatVersion)
+        let version = Self.head(ofFileAt: path).flatMap(TemplateSet.declaredVersion(ofHead:)) ?? Int(TemplateSet.formatVersion)
         return AssetPackage(id: "dsp/\(LocaleTag.normalized(locale))", version: version,
                             locale: LocaleTag.normalized(locale),
                             files: [AssetPackage.File(name: "templates.shdt", source: .file(path), sha256: digest.sha256, size: digest.size)])
+    }
+
+    /// The first eight bytes of a file, where a template file declares its format version.
+    static func head(ofFileAt path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 8)).map { Array($0) }
     }
 
     public func isInstalled(locale: String) -> Bool {

@@ -21,6 +21,8 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec]
     var positionals: ClosedRange<Int>
     var details: String = ""
+    /// What the command does; the path is its only registration.
+    var run: @Sendable (_ arguments: ParsedArguments, _ console: Console) async throws -> Int32
 
     func helpText() -> String {
         var lines = ["Usage: speech-harness \(path) \(synopsis)".trimmingCharacters(in: .whitespaces), "", summary]

@@ -8,7 +8,8 @@ enum AudioCommands {
             path: "audio info", synopsis: "<file>... [options]",
             summary: "Show rate, channels, frames, duration and encoding of audio files.",
             options: [rawOption],
-            positionals: 1...Int.max),
+            positionals: 1...Int.max,
+            run: info),
         CommandSpec(
             path: "audio convert", synopsis: "<input> <output.wav> [options]",
             summary: "Convert to mono 16-bit WAV, streaming, optionally at another sample rate.",
@@ -17,29 +18,33 @@ enum AudioCommands {
                 OptionSpec(name: "quality", value: "best|medium|fastest|zoh|linear", help: "Resampler (default medium)."),
                 rawOption,
             ],
-            positionals: 2...2),
+            positionals: 2...2,
+            run: convert),
     ]
 
     static let rawOption = OptionSpec(name: "raw", value: "rate:channels:encoding",
                                       help: "Read headerless audio, e.g. 16000:1:s16 (encodings s8 s16 s24 s32 f32 ulaw alaw).")
 
-    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let raw = try rawFormat(arguments, command: path)
-        if path == "audio info" {
-            var failed = 0
-            for file in arguments.positionals {
-                do {
-                    let info = try AudioFileReader.info(path: file, raw: raw)
-                    console.out(String(format: "%@: %@, %@ (%@), %lld frames, %.3f s", file, info.container,
-                                       info.format.description.replacingOccurrences(of: ", float32", with: ""),
-                                       info.encoding, info.frameCount, info.durationSeconds))
-                } catch {
-                    console.err("\(error)")
-                    failed += 1
-                }
+    static func info(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let raw = try rawFormat(arguments, command: "audio info")
+        var failed = 0
+        for file in arguments.positionals {
+            do {
+                let info = try AudioFileReader.info(path: file, raw: raw)
+                console.out(String(format: "%@: %@, %@ (%@), %lld frames, %.3f s", file, info.container,
+                                   info.format.description.replacingOccurrences(of: ", float32", with: ""),
+                                   info.encoding, info.frameCount, info.durationSeconds))
+            } catch {
+                console.err("\(error)")
+                failed += 1
             }
-            return failed == 0 ? 0 : 1
         }
+        return failed == 0 ? 0 : 1
+    }
+
+    static func convert(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let path = "audio convert"
+        let raw = try rawFormat(arguments, command: path)
         let quality = try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
             ?? { throw UsageError(message: "unknown --quality '\(arguments.value("quality")!)'", command: path) }()
         let rate = try arguments.double("rate", command: path)

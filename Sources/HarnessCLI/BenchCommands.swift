@@ -19,12 +19,14 @@ enum BenchCommands {
                 OptionSpec(name: "quality", value: "best|medium|fastest|zoh|linear", help: "Resampler (default medium)."),
             ],
             positionals: 1...1,
-            details: "Peak RSS is the process's high-water mark (VmHWM), so it includes the tool itself."),
+            details: "Peak RSS is the process's high-water mark (VmHWM), so it includes the tool itself.",
+            run: streamIO),
         CommandSpec(
             path: "bench scoring", synopsis: "<references.txt> <hypotheses.txt>",
             summary: "Time WER scoring of line-paired texts (for comparison with other scorers).",
             options: [], positionals: 2...2,
-            details: "Texts are scored as given (no normaliser). Prints the pooled WER and the time it took."),
+            details: "Texts are scored as given (no normaliser). Prints the pooled WER and the time it took.",
+            run: scoring),
         CommandSpec(
             path: "bench analyzer", synopsis: "[options]",
             summary: "Push synthetic audio through SpeechAnalyzer + SpeechTranscriber on the scripted engine.",
@@ -34,7 +36,8 @@ enum BenchCommands {
                 OptionSpec(name: "preset", value: "name", help: "transcription or progressive (default progressive: volatile results on)."),
             ],
             positionals: 0...0,
-            details: "The script has a word every 0.5 s, so results flow the whole time; the figure is the\nanalyzer's own overhead (the scripted engine does no signal processing)."),
+            details: "The script has a word every 0.5 s, so results flow the whole time; the figure is the\nanalyzer's own overhead (the scripted engine does no signal processing).",
+            run: analyzer),
         CommandSpec(
             path: "bench soak", synopsis: "[options]",
             summary: "Run many short analyzer sessions in one process; report memory, open files and leaked objects.",
@@ -44,13 +47,12 @@ enum BenchCommands {
                 OptionSpec(name: "max-growth-mb", value: "MB", help: "Allowed resident growth after the first checkpoint (default 16)."),
             ],
             positionals: 0...0,
-            details: "Each session: 2 s of audio through SpeechTranscriber on the scripted engine, results read in a\nchild task, finalizeAndFinish. Exit status 1 when memory grows past the bound after warm-up, open file\ndescriptors keep growing after warm-up, an analyzer or module outlives its session, or a session's words are wrong."),
+            details: "Each session: 2 s of audio through SpeechTranscriber on the scripted engine, results read in a\nchild task, finalizeAndFinish. Exit status 1 when memory grows past the bound after warm-up, open file\ndescriptors keep growing after warm-up, an analyzer or module outlives its session, or a session's words are wrong.",
+            run: soak),
     ]
 
-    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        if path == "bench analyzer" { return try analyzer(arguments, console) }
-        if path == "bench soak" { return try soak(arguments, console) }
-        if path == "bench scoring" { return try scoring(arguments, console) }
+    static func streamIO(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let path = "bench stream-io"
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
         let rate = try arguments.double("rate", command: path)
         let quality = try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
@@ -78,7 +80,7 @@ enum BenchCommands {
 }
 
 extension BenchCommands {
-    static func analyzer(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    static func analyzer(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let path = "bench analyzer"
         let seconds = try arguments.int("seconds", default: 3600, in: 1...360_000, command: path)
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
@@ -89,10 +91,7 @@ extension BenchCommands {
         case "transcription": preset = .transcription
         default: throw UsageError(message: "unknown --preset '\(presetName)'; transcription or progressive", command: path)
         }
-        let outcome = BlockingTask.run {
-            try await AnalyzerBenchmark.run(seconds: Double(seconds), chunkMilliseconds: chunkMS, preset: preset)
-        }
-        let report = try outcome.get()
+        let report = try await AnalyzerBenchmark.run(seconds: Double(seconds), chunkMilliseconds: chunkMS, preset: preset)
         console.out(String(format: "audio: %d s in %d buffers of %d ms (%@)\nwall: %.3f s (%.0fx real time)\nresults: %d (%d final), final words %d\npeak RSS: %.1f MB",
                            seconds, report.buffers, chunkMS, presetName, report.wallSeconds, Double(seconds) / max(report.wallSeconds, 1e-9),
                            report.results, report.finals, report.finalWords, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576))
@@ -101,7 +100,7 @@ extension BenchCommands {
 }
 
 extension BenchCommands {
-    static func soak(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    static func soak(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let path = "bench soak"
         let sessions = try arguments.int("sessions", default: 10_000, in: 1...10_000_000, command: path)
         let every = try arguments.int("every", default: 1_000, in: 1...10_000_000, command: path)
@@ -109,7 +108,7 @@ extension BenchCommands {
         let soak = AnalyzerSoak(sessions: sessions, checkpointEvery: every) {
             (ProcessMemory.residentBytes() ?? 0, ProcessMemory.openFileCount() ?? 0)
         }
-        let report = try BlockingTask.run { await soak.run() }.get()
+        let report = await soak.run()
         for point in report.checkpoints {
             console.out(String(format: "sessions %7d  RSS %7.1f MB  open files %d", point.sessions, Double(point.residentBytes) / 1_048_576, point.openFiles))
         }
@@ -146,24 +145,6 @@ extension BenchCommands {
         let seconds = elapsed.seconds
         console.out(String(format: "pairs %d\nwer %.6f\nseconds %.4f", files[0].count, total.errorRate, seconds))
         return 0
-    }
-}
-
-/// Runs async work to completion from synchronous command code.
-enum BlockingTask {
-    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
-        let semaphore = DispatchSemaphore(value: 0)
-        let box = ResultBox<T>()
-        Task {
-            do { box.value = .success(try await body()) } catch { box.value = .failure(error) }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return box.value!
-    }
-
-    private final class ResultBox<T>: @unchecked Sendable {
-        var value: Result<T, any Error>?
     }
 }
 

@@ -35,18 +35,16 @@ enum BenchRunCommand {
                 OptionSpec(name: "whisper-threads", value: "n", help: "CPU threads per Whisper worker (default 1; sets SPEECH_HARNESS_WHISPER_THREADS)."),
             ] + CorpusCommands.manifestOptionSpecs,
             positionals: 0...0,
-            details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html, DIR/trn/ and the\nper-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error."),
+            details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html, DIR/trn/ and the\nper-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error.",
+            run: bench),
         CommandSpec(
             path: "merge", synopsis: "<dir>... --out <dir>",
             summary: "Merge the outputs of sharded bench runs into one report (pooled over all shards).",
             options: [OptionSpec(name: "out", value: "dir", help: "Where to write the merged report (required)."),
                       OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures.")],
-            positionals: 1...Int.max),
+            positionals: 1...Int.max,
+            run: merge),
     ]
-
-    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        path == "merge" ? try merge(arguments, console) : try bench(arguments, console)
-    }
 
     static func normalizer(_ arguments: ParsedArguments, _ option: String, default name: String, command: String) throws -> TextNormalizer {
         let name = arguments.value(option) ?? name
@@ -77,7 +75,7 @@ enum BenchRunCommand {
                 ScoringPolicy(normalizer: digits, equivalences: digits == .digits ? nil : equivalences))
     }
 
-    static func bench(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    static func bench(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let command = "bench"
         let engines = arguments.all("engine") + arguments.all("backend"), manifests = arguments.all("manifest")
         guard !engines.isEmpty else { throw UsageError(message: "give at least one --engine", command: command) }
@@ -106,7 +104,10 @@ enum BenchRunCommand {
         let out = arguments.value("out") ?? "Reports/bench"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let storePath = out + "/utterances.jsonl"
-        if !arguments.has("resume") { try? FileManager.default.removeItem(atPath: storePath) }
+        if !arguments.has("resume"), FileManager.default.fileExists(atPath: storePath) {
+            // A store that cannot be removed would mix an old run's records into this one.
+            try FileManager.default.removeItem(atPath: storePath)
+        }
         let store = RecordStore(path: storePath)
         let interactive = isatty(STDERR_FILENO) != 0
         let interrupt = InterruptSignal { number in
@@ -117,9 +118,10 @@ enum BenchRunCommand {
         let runner = BenchRunner(plan: plan, store: store, progress: { line in
             if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
         }, isInterrupted: { interrupt.received != nil })
-        let outcome = try BlockingTask.run { await runner.run() }.get()
-        let status = try finish(records: store.records(), issues: outcome.issues, gates: gates, plan: plan, out: out, console: console,
-                                workerPeakMemory: outcome.workerPeakMemory)
+        let outcome = await runner.run()
+        let stored = store.read()
+        let status = try finish(records: stored.records + outcome.unsaved, issues: outcome.issues + stored.issues(path: storePath), gates: gates,
+                                plan: plan, out: out, console: console, workerPeakMemory: outcome.workerPeakMemory)
         if let number = interrupt.received {
             console.err("speech-harness bench: stopped early; reports cover the finished utterances. Run again with --resume to complete.")
             return 128 + number
@@ -163,6 +165,7 @@ enum BenchRunCommand {
     static func merge(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         guard let out = arguments.value("out") else { throw UsageError(message: "--out is required", command: "merge") }
         var records: [UtteranceRecord] = []
+        var issues: [BenchIssue] = []
         var keys = Set<String>()
         for directory in arguments.positionals {
             let path = directory + "/utterances.jsonl"
@@ -170,17 +173,21 @@ enum BenchRunCommand {
                 console.err("speech-harness merge: \(path): no such file")
                 return 1
             }
-            for record in RecordStore(path: path).records() where keys.insert(record.key).inserted { records.append(record) }
+            let stored = RecordStore(path: path).read()
+            for record in stored.records where keys.insert(record.key).inserted { records.append(record) }
+            issues += stored.issues(path: path)
         }
-        let issues = arguments.positionals.flatMap { directory -> [BenchIssue] in
-            guard let data = FileManager.default.contents(atPath: directory + "/results.json"),
-                  let results = try? JSONDecoder().decode(BenchResults.self, from: data) else { return [] }
-            return results.issues
+        for directory in arguments.positionals {
+            let path = directory + "/results.json"
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            do { issues += try JSONDecoder().decode(BenchResults.self, from: data).issues } catch {
+                issues.append(BenchIssue(engine: nil, manifest: path, message: "cannot read the part's results (its problems are not merged): \(error)"))
+            }
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let merged = RecordStore(path: out + "/utterances.jsonl")
-        try? FileManager.default.removeItem(atPath: merged.path)
-        records.forEach(merged.append)
+        if FileManager.default.fileExists(atPath: merged.path) { try FileManager.default.removeItem(atPath: merged.path) }
+        for record in records { try merged.append(record) }
         return try finish(records: records, issues: issues, gates: try arguments.value("gates").map(GateConfiguration.load), plan: nil,
                           out: out, console: console)
     }

@@ -17,10 +17,11 @@ enum ConformanceCommand {
                 OptionSpec(name: "coverage", value: nil, help: "Print each clause with its scenarios."),
             ],
             positionals: 0...0,
-            details: "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason."),
+            details: "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.",
+            run: { try await run("conformance", $0, $1) }),
     ]
 
-    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         var (suite, loadErrors) = try ConformanceSuite.builtIn()
         if let directory = arguments.value("scenarios") {
             let loaded = ScenarioCatalog.load(directory: URL(fileURLWithPath: directory))
@@ -34,8 +35,7 @@ enum ConformanceCommand {
             throw UsageError(message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))", command: path)
         }
         let filter = arguments.value("filter")
-        let chosen = suite
-        let results = try BlockingTask.run { await chosen.run(backends: backends, filter: filter) }.get()
+        let results = await suite.run(backends: backends, filter: filter)
         var counts: [String: (passed: Int, failed: Int, skipped: Int, errors: Int)] = [:]
         for result in results {
             var c = counts[result.backend] ?? (0, 0, 0, 0)

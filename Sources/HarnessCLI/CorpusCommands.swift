@@ -17,12 +17,14 @@ enum CorpusCommands {
                 OptionSpec(name: "force", value: nil, help: "Rebuild even when the output matches the recipe."),
             ],
             positionals: 0...0,
-            details: "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe synthetic tiers also write -snr20, -snr10 and -snr5 noisy copies."),
+            details: "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe synthetic tiers also write -snr20, -snr10 and -snr5 noisy copies.",
+            run: build),
         CommandSpec(
             path: "corpus validate", synopsis: "<manifest>... [options]",
             summary: "Check manifests and their audio; report every bad entry with file and line.",
             options: manifestOptionSpecs,
-            positionals: 1...Int.max),
+            positionals: 1...Int.max,
+            run: validate),
         CommandSpec(
             path: "corpus stats", synopsis: "[<manifest>...] [options]",
             summary: "Utterances, minutes, speakers and words per tier.",
@@ -30,16 +32,9 @@ enum CorpusCommands {
                 OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder", help: "Manifest format (default: detected)."),
                 OptionSpec(name: "out", value: "dir", help: "Built corpus to summarise when no manifest is given (default \(defaultOutput))."),
             ],
-            positionals: 0...Int.max),
+            positionals: 0...Int.max,
+            run: stats),
     ]
-
-    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        switch path {
-        case "corpus build": return try build(arguments, console)
-        case "corpus validate": return try validate(arguments, console)
-        default: return try stats(arguments, console)
-        }
-    }
 
     static func format(_ arguments: ParsedArguments, command: String) throws -> ManifestFormat? {
         guard let text = arguments.value("format") else { return nil }

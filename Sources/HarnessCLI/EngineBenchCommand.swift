@@ -26,10 +26,11 @@ enum EngineBenchCommand {
             word with its times; two runs of a deterministic engine print the same digest. The build line says \
             whether this binary was compiled for the host CPU (scripts/build-tool) or for baseline x86-64: the \
             speed depends on it, the digest does not.
-            """),
+            """,
+            run: { try await run("bench engine", $0, $1) }),
     ]
 
-    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         guard let id = arguments.value("engine") else { throw UsageError(message: "--engine is required", command: path) }
         let manifests = arguments.all("manifest")
         guard !manifests.isEmpty else { throw UsageError(message: "--manifest is required", command: path) }
@@ -48,10 +49,7 @@ enum EngineBenchCommand {
         }
         guard let locale = files.first?.locale else { console.err("speech-harness \(path): no utterances"); return 1 }
         let paths = files.map(\.path)
-        let result = BlockingTask.run {
-            try await measure(engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
-        }
-        let report = try result.get()
+        let report = try await measure(engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
         console.out(String(format: "engine: %@\nbuild: %@\nutterances: %d\naudio: %.1f s\nengine CPU: %.3f s (%.0fx real time, one thread)\nwall time in calls: %.3f s (%.0fx)\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
                            engine.name, BuildInfo.description, report.sessions, report.audioSeconds, report.reportedSeconds,
                            report.audioSeconds / max(report.reportedSeconds, 1e-9), report.callSeconds, report.audioSeconds / max(report.callSeconds, 1e-9),

@@ -10,7 +10,8 @@ enum EngineCommands {
             summary: "List engines with their capabilities, locales and whether their assets are installed.",
             options: [OptionSpec(name: "json", value: nil, help: "Machine-readable output.")],
             positionals: 0...0,
-            details: "Any listed id can be given to --engine, or to Apple-style code through SPEECH_HARNESS_ENGINE."),
+            details: "Any listed id can be given to --engine, or to Apple-style code through SPEECH_HARNESS_ENGINE.",
+            run: { try run("engines", $0, $1) }),
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

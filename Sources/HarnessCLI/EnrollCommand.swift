@@ -42,10 +42,11 @@ enum EnrollCommand {
             Uses only utterances with split "enrollment" whose reference is one vocabulary entry (a digit word or a \
             command); test-split audio is never read. Each locale becomes <locale>.shdt, which AssetInventory then \
             installs (checksummed) like any engine asset.
-            """),
+            """,
+            run: { try await run("engine enroll", $0, $1) }),
     ]
 
-    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let manifests = arguments.all("manifest").isEmpty ? defaultManifests : arguments.all("manifest")
         let output = arguments.value("out") ?? DSPEngine.defaultTemplateDirectory
         let wantedLocales = Set(arguments.all("locale").map(LocaleTag.normalized))
@@ -124,7 +125,7 @@ enum EnrollCommand {
             var line = "\(locale): \(set.vocabulary.count) entries, \(set.templates.count) templates, \(frames) frames, \(bytes.count) bytes -> \(file)"
             if !arguments.has("no-install"), let package = engine.assetPackage(for: locale) {
                 let store = AssetStore.current
-                try BlockingTask.run { try await store.install(package, progress: Progress(totalUnitCount: Int64(package.totalBytes))) }.get()
+                try await store.install(package, progress: Progress(totalUnitCount: Int64(package.totalBytes)))
                 line += " (installed)"
             }
             console.out(line)

@@ -1,12 +1,12 @@
 import Dispatch
 import Foundation
+import SpeechCore
 
 /// SIGINT (and SIGTERM) as a flag a long command polls: the first signal asks it to stop taking
 /// new work and to write what it has; a second one ends the process at once, as usual.
-final class InterruptSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised: Int32?
-    private var sources: [any DispatchSourceSignal] = []
+final class InterruptSignal: Sendable {
+    private let raised = Locked<Int32?>(nil)
+    private let sources = Locked<[any DispatchSourceSignal]>([])
 
     /// Starts listening; `onFirst` runs once, on a private queue, when the first signal arrives.
     init(onFirst: @escaping @Sendable (Int32) -> Void = { _ in }) {
@@ -16,9 +16,9 @@ final class InterruptSignal: @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [weak self] in
                 guard let self else { return }
-                let first = self.lock.withLock { () -> Bool in
-                    guard self.raised == nil else { return false }
-                    self.raised = number
+                let first = self.raised.withLock { raised -> Bool in
+                    guard raised == nil else { return false }
+                    raised = number
                     return true
                 }
                 if first {
@@ -29,16 +29,16 @@ final class InterruptSignal: @unchecked Sendable {
                 }
             }
             source.resume()
-            sources.append(source)
+            sources.withLock { $0.append(source) }
         }
     }
 
     /// The signal received, or nil.
-    var received: Int32? { lock.withLock { raised } }
+    var received: Int32? { raised.withLock { $0 } }
 
     /// Stops listening and restores the default handlers.
     func cancel() {
-        let active = lock.withLock { () -> [any DispatchSourceSignal] in
+        let active = sources.withLock { sources in
             defer { sources = [] }
             return sources
         }

@@ -41,10 +41,11 @@ enum MigrateDiffCommand {
             SPEECH_HARNESS_TRACE recording what the speech APIs showed it; the old program's trace is compared \
             as the legacy side, the new one's as the analyzer side. \
             Exit status: 0 nothing fails, 1 something fails or could not be run, 2 usage error.
-            """),
+            """,
+            run: { try await run("migrate diff", $0, $1) }),
     ]
 
-    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         guard let id = arguments.value("engine") else { throw UsageError(message: "--engine is required", command: path) }
         guard let manifest = arguments.value("manifest") else { throw UsageError(message: "--manifest is required", command: path) }
         guard EngineRegistry.shared.entry(id) != nil else {
@@ -81,22 +82,16 @@ enum MigrateDiffCommand {
         let engine = try EngineRegistry.shared.make(id)
         let runner = MigrationRun(engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments.has("server-requests"),
                                   fastResults: arguments.has("fast-results"))
-        let outcome = BlockingTask.run { () -> ([UtteranceDiff], [String]) in
-            var diffs: [UtteranceDiff] = []
-            var failures: [String] = []
-            for utterance in utterances {
-                do {
-                    diffs.append(try await runner.run(id: utterance.id, audioPath: ManifestValidator.resolve(utterance.audio, root: root),
-                                                      locale: utterance.locale, timeTolerance: tolerance))
-                } catch {
-                    failures.append("\(utterance.id): \(error)")
-                }
+        var diffs: [UtteranceDiff] = []
+        for utterance in utterances {
+            do {
+                diffs.append(try await runner.run(id: utterance.id, audioPath: ManifestValidator.resolve(utterance.audio, root: root),
+                                                  locale: utterance.locale, timeTolerance: tolerance))
+            } catch {
+                problems.append("\(utterance.id): \(error)")
             }
-            await (engine as? WorkerEngine)?.shutdown()
-            return (diffs, failures)
         }
-        let (diffs, failures) = try outcome.get()
-        problems += failures
+        await (engine as? WorkerEngine)?.shutdown()
         return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, arguments, console, path)
     }
 

@@ -24,7 +24,8 @@ enum MigrateLintCommand {
             only (an Info.plist, an .xcodeproj application, a project.yml application, INFOPLIST_KEY_ settings); \
             elsewhere a note says why it was not applied.
             Exit status: 0 no new findings, 1 new findings or unreadable files, 2 usage error.
-            """),
+            """,
+            run: { try run("migrate lint", $0, $1) }),
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

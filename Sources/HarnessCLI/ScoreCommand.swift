@@ -18,7 +18,8 @@ enum ScoreCommand {
             details: "Files are trn (every line 'text (utterance-id)', paired by id) or plain text (paired by line).\n"
                 + "Alignments use sclite's weights and tie-breaking, so counts equal sclite's on the same files;\n"
                 + "--alignment levenshtein counts the fewest edits instead, as jiwer does (its WER can be lower).\n"
-                + "Exit status: 0 scored, 1 a file could not be read or paired, 2 usage error."),
+                + "Exit status: 0 scored, 1 a file could not be read or paired, 2 usage error.",
+            run: { try run("score", $0, $1) }),
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

@@ -45,7 +45,7 @@ public enum SpeechHarnessTool {
     }
 
     /// Runs the tool with `arguments` (without the program name).
-    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+    public static func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
         registerAdapterEngines
         if arguments.isEmpty || arguments == ["help"] || arguments == ["--help"] || arguments == ["-h"] {
             console.out(overview())
@@ -83,7 +83,7 @@ public enum SpeechHarnessTool {
                 console.out(spec.helpText())
                 return 0
             }
-            return try dispatch(spec.path, parsed, console)
+            return try await spec.run(parsed, console)
         } catch let error as UsageError {
             console.err("speech-harness \(error.command): \(error.message)")
             console.err("Run 'speech-harness \(error.command) --help' for usage.")
@@ -91,23 +91,6 @@ public enum SpeechHarnessTool {
         } catch {
             console.err("speech-harness \(spec.path): \(error)")
             return 1
-        }
-    }
-
-    static func dispatch(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        switch path.split(separator: " ").first {
-        case "corpus": return try CorpusCommands.run(path, arguments, console)
-        case "audio": return try AudioCommands.run(path, arguments, console)
-        case "bench":
-            if path == "bench engine" { return try EngineBenchCommand.run(path, arguments, console) }
-            return path == "bench" ? try BenchRunCommand.run(path, arguments, console) : try BenchCommands.run(path, arguments, console)
-        case "engines": return try EngineCommands.run(path, arguments, console)
-        case "engine": return try EnrollCommand.run(path, arguments, console)
-        case "merge": return try BenchRunCommand.run(path, arguments, console)
-        case "score": return try ScoreCommand.run(path, arguments, console)
-        case "conformance": return try ConformanceCommand.run(path, arguments, console)
-        case "migrate": return path == "migrate diff" ? try MigrateDiffCommand.run(path, arguments, console) : try MigrateLintCommand.run(path, arguments, console)
-        default: throw UsageError(message: "no handler", command: path)
         }
     }
 }

@@ -1,4 +1,4 @@
 import Foundation
 import HarnessCLI
 
-exit(SpeechHarnessTool.run(Array(CommandLine.arguments.dropFirst())))
+exit(await SpeechHarnessTool.run(Array(CommandLine.arguments.dropFirst())))

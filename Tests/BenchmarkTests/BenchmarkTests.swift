@@ -35,7 +35,7 @@ struct BenchmarkTests {
         let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
         for utterance in load.utterances where shard.contains(utterance.id) {
             let run = UtteranceRun(engine: Self.engine(for: utterance.id), policy: ScoringPolicy(normalizer: .english))
-            store.append(await run.run(utterance, audioPath: ManifestValidator.resolve(utterance.audio, root: load.root), manifest: manifest))
+            try store.append(await run.run(utterance, audioPath: ManifestValidator.resolve(utterance.audio, root: load.root), manifest: manifest))
         }
         return store.records()
     }
@@ -90,7 +90,7 @@ struct BenchmarkTests {
                                      reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1), characters: ErrorCounts(hits: 1),
                                      computeSeconds: 0.1, loadSeconds: nil, timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
                                      measures: StreamingMeasures(), alignment: "", error: nil)
-        store.append(record)
+        try store.append(record)
         let handle = try #require(FileHandle(forWritingAtPath: store.path))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"engine":"e","manifest":"m","id":"b","spea"#.utf8))
@@ -108,8 +108,28 @@ struct BenchmarkTests {
                                      reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1), characters: ErrorCounts(hits: 1),
                                      computeSeconds: 0.1, loadSeconds: nil, timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
                                      measures: StreamingMeasures(), alignment: "", error: nil)
-        store.append(record)
+        try store.append(record)
         #expect(store.records().map(\.id) == ["a"])
+        // The torn line is reported, by number.
+        #expect(store.read().unreadableLines == [1])
+        #expect(store.read().issues(path: "s.jsonl").first?.message.hasPrefix("1 line(s) of the record store are not records (line 1)") == true)
+    }
+
+    /// A store that cannot be written loses nothing measured: the runner keeps each record for the
+    /// reports and says, per record, why it is not in the store.
+    @Test func anUnwritableStoreLosesNoRecord() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try Self.makeCorpus(dir)
+        // A directory where the store's file should be: every append fails.
+        let path = dir.path("store.jsonl")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let store = RecordStore(path: path)
+        let outcome = await BenchRunner(plan: BenchPlan(engines: ["scripted"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english)),
+                                        store: store).run()
+        #expect(outcome.unsaved.count == 6)
+        #expect(outcome.issues.count == 6)
+        #expect(outcome.issues.allSatisfy { $0.message.hasPrefix("\(path): cannot ") && $0.message.hasSuffix("the record is in this run's reports only") })
+        #expect(throws: RecordStore.StoreError.self) { try store.append(outcome.unsaved[0]) }
     }
 
     /// Once interrupted, the runner starts no new utterance; what it finished is in the store.
@@ -153,7 +173,7 @@ struct BenchmarkTests {
         let dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.path("base"), withIntermediateDirectories: true)
         let base = RecordStore(path: dir.path("base/utterances.jsonl"))
-        for i in 0..<40 { base.append(Self.record(engine: "e", id: "u\(i)", errors: 1)) }
+        for i in 0..<40 { try base.append(Self.record(engine: "e", id: "u\(i)", errors: 1)) }
         try dir.write("gates.json", bytes: Array(#"{"rules": [], "baseline": {"directory": "base", "rules": [{"metric": "wer", "tolerance": 0.01, "significance": 0.05}, {"metric": "rtfx", "tolerance": 1}]}}"#.utf8))
         let gates = try GateConfiguration.load(path: dir.path("gates.json"))
         let worse = (0..<40).map { Self.record(engine: "e", id: "u\($0)", errors: 3) } + [Self.record(engine: "new", id: "u0", errors: 0)]

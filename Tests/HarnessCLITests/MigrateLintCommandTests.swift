@@ -22,19 +22,19 @@ struct MigrateLintCommandTests {
         return #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>"# + entries + "</dict></plist>"
     }
 
-    func run(_ arguments: [String]) -> (Int32, Captured) {
+    func run(_ arguments: [String]) async -> (Int32, Captured) {
         let captured = Captured()
-        return (SpeechHarnessTool.run(["migrate", "lint"] + arguments, console: captured.console), captured)
+        return (await SpeechHarnessTool.run(["migrate", "lint"] + arguments, console: captured.console), captured)
     }
 
-    @Test func findingsBaselineAndJUnit() throws {
+    @Test func findingsBaselineAndJUnit() async throws {
         try write("App/Mic.swift", "let engine = AVAudioEngine()\n// SFSpeechRecognizer in a comment\nlet r = SFSpeechRecognizer()\n")
         try write("App/.build/Generated.swift", "let ignored = SFSpeechRecognizer()\n")
         try write("App/Info.plist", plist(["NSMicrophoneUsageDescription"]))
         let root = folder.appendingPathComponent("App").path
         let junit = folder.appendingPathComponent("lint.xml").path
 
-        let (status, first) = run([root, "--junit", junit])
+        let (status, first) = await run([root, "--junit", junit])
         #expect(status == 1)
         #expect(first.stdout.contains("App/Mic.swift:3:9: warning: [legacy-api]"))
         #expect(first.stdout.contains("Info.plist lacks NSSpeechRecognitionUsageDescription"))
@@ -44,46 +44,46 @@ struct MigrateLintCommandTests {
         #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
 
         let baseline = folder.appendingPathComponent("baseline.json").path
-        #expect(run([root, "--write-baseline", baseline]).0 == 0)
+        #expect(await run([root, "--write-baseline", baseline]).0 == 0)
         try write("App/Mic.swift", "\nlet engine = AVAudioEngine()\nlet r = SFSpeechRecognizer()\n")
-        let (accepted, second) = run([root, "--baseline", baseline])
+        let (accepted, second) = await run([root, "--baseline", baseline])
         #expect(accepted == 0)
         #expect(second.stdout == "1 file, 0 findings, 2 accepted by the baseline")
 
         try write("App/Info.plist", plist(["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]))
-        let (_, third) = run([root, "--baseline", baseline])
+        let (_, third) = await run([root, "--baseline", baseline])
         #expect(third.stderr.contains("baseline entry no longer found: \(root)/Mic.swift [missing-usage-description]"))
     }
 
-    @Test func theMicrophoneRuleAppliesToAppTargetsOnly() throws {
+    @Test func theMicrophoneRuleAppliesToAppTargetsOnly() async throws {
         try write("Tool/main.swift", "let engine = AVAudioEngine()\n")
         let tool = folder.appendingPathComponent("Tool").path
         let junit = folder.appendingPathComponent("tool.xml").path
-        let (clean, c) = run([tool, "--junit", junit])
+        let (clean, c) = await run([tool, "--junit", junit])
         #expect(clean == 0)
         #expect(c.stdout.contains("note: [missing-usage-description] not applied: no app target found"))
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("<skipped message=\"no app target found"))
         // A framework's project is no app either; an XcodeGen application, or an app target in a project, is.
         try write("Tool/Tool.xcodeproj/project.pbxproj", "productType = \"com.apple.product-type.framework\";\n")
-        #expect(run([tool]).0 == 0)
+        #expect(await run([tool]).0 == 0)
         try write("Tool/project.yml", "targets:\n  Dictation:\n    type: application\n    platform: iOS\n")
-        let (app, a) = run([tool])
+        let (app, a) = await run([tool])
         #expect(app == 1 && a.stdout.contains("Info.plist lacks NSMicrophoneUsageDescription"))
         try FileManager.default.removeItem(atPath: tool + "/project.yml")
         try write("Tool/Tool.xcodeproj/project.pbxproj", "productType = \"com.apple.product-type.application\";\n")
-        #expect(run([tool]).0 == 1)
+        #expect(await run([tool]).0 == 1)
     }
 
-    @Test func badInputIsNamed() throws {
+    @Test func badInputIsNamed() async throws {
         try write("App/Broken.plist", "not a plist")
         try write("App/Clean.swift", "let x = 1\n")
-        let (missing, c) = run([folder.appendingPathComponent("nope").path])
+        let (missing, c) = await run([folder.appendingPathComponent("nope").path])
         #expect(missing == 1 && c.stderr.contains("nope: no such file or folder"))
-        let (bad, d) = run([folder.appendingPathComponent("App/Clean.swift").path, "--info-plist", folder.appendingPathComponent("App/Broken.plist").path])
+        let (bad, d) = await run([folder.appendingPathComponent("App/Clean.swift").path, "--info-plist", folder.appendingPathComponent("App/Broken.plist").path])
         #expect(bad == 1 && d.stderr.contains("Broken.plist: not a property list"))
         try write("b.json", "{\"version\": 1}")
-        let (usage, e) = run([folder.appendingPathComponent("App").path, "--baseline", folder.appendingPathComponent("b.json").path])
+        let (usage, e) = await run([folder.appendingPathComponent("App").path, "--baseline", folder.appendingPathComponent("b.json").path])
         #expect(usage == 1 && e.stderr.contains("b.json: not a lint baseline"))
-        #expect(run([]).0 == 2)
+        #expect(await run([]).0 == 2)
     }
 }

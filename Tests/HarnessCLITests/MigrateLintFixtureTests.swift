@@ -32,9 +32,9 @@ struct MigrateLintFixtureTests {
     }
 
     /// `file:line rule` for every finding the command prints for `folder`.
-    static func findings(in folder: URL) -> (status: Int32, found: Set<String>, output: String) {
+    static func findings(in folder: URL) async -> (status: Int32, found: Set<String>, output: String) {
         let captured = Captured()
-        let status = SpeechHarnessTool.run(["migrate", "lint", folder.path], console: captured.console)
+        let status = await SpeechHarnessTool.run(["migrate", "lint", folder.path], console: captured.console)
         var found: Set<String> = []
         for line in captured.stdout.split(separator: "\n") where line.contains(": warning: [") {
             let fields = line.split(separator: ":", maxSplits: 3)
@@ -52,36 +52,36 @@ struct MigrateLintFixtureTests {
     }
 
     @Test(arguments: cases)
-    func findingsAreExactlyTheMarkedLines(_ name: String) throws {
+    func findingsAreExactlyTheMarkedLines(_ name: String) async throws {
         let folder = Self.root.appendingPathComponent(name)
         let expected = try Self.markers(in: folder)
-        let (status, found, output) = Self.findings(in: folder)
+        let (status, found, output) = await Self.findings(in: folder)
         #expect(found.subtracting(expected).isEmpty, "false positives in \(name):\n\(output)")
         #expect(expected.subtracting(found).isEmpty, "missed in \(name):\n\(output)")
         #expect(status == (expected.isEmpty ? 0 : 1))
     }
 
     /// A finding says which path it followed and where that path stopped.
-    @Test func findingsNameThePathTheyFollowed() {
-        let (_, _, callers) = Self.findings(in: Self.root.appendingPathComponent("caller-finishes-wrong"))
+    @Test func findingsNameThePathTheyFollowed() async {
+        let (_, _, callers) = await Self.findings(in: Self.root.appendingPathComponent("caller-finishes-wrong"))
         #expect(callers.contains("inputBuilder.finish() in stopAudio() with no analyzer finish or cancel there; followed: "
             + "stop() calls it at line 30 and finishes the analyzer; pause() calls it at line 35 and does not finish the analyzer, "
             + "so its callers were followed: nothing in Dictation calls pause()"))
-        let (_, _, reservations) = Self.findings(in: Self.root.appendingPathComponent("reservations-in-a-set-wrong"))
+        let (_, _, reservations) = await Self.findings(in: Self.root.appendingPathComponent("reservations-in-a-set-wrong"))
         #expect(reservations.contains("release(reservedLocale:) in stopUsing() not conditioned on a reservation this code made; "
             + "ownership is kept in reserved, and this release neither tests nor iterates it"))
-        let (_, _, tool) = Self.findings(in: Self.root.appendingPathComponent("microphone-in-a-tool"))
+        let (_, _, tool) = await Self.findings(in: Self.root.appendingPathComponent("microphone-in-a-tool"))
         #expect(tool.contains("note: [missing-usage-description] not applied: no app target found"))
     }
 
-    @Test func explainPrintsTheReasoningAndTheFix() {
+    @Test func explainPrintsTheReasoningAndTheFix() async {
         let captured = Captured()
-        #expect(SpeechHarnessTool.run(["migrate", "lint", "--explain", "input-finish-without-analyzer-finish"], console: captured.console) == 0)
+        #expect(await SpeechHarnessTool.run(["migrate", "lint", "--explain", "input-finish-without-analyzer-finish"], console: captured.console) == 0)
         #expect(captured.stdout.hasPrefix("input-finish-without-analyzer-finish: ends the input stream without finishing the analyzer\n\n"))
         #expect(captured.stdout.contains("callers of the function that ends the input"))
         #expect(captured.stdout.contains("\n\nfix: after `continuation.finish()`"))
         let unknown = Captured()
-        #expect(SpeechHarnessTool.run(["migrate", "lint", "--explain", "no-such-rule"], console: unknown.console) == 2)
+        #expect(await SpeechHarnessTool.run(["migrate", "lint", "--explain", "no-such-rule"], console: unknown.console) == 2)
         #expect(unknown.stderr.contains("no rule 'no-such-rule'; the rules are legacy-api, "))
     }
 }

@@ -16,22 +16,22 @@ final class Captured: Sendable {
 
 @Suite("Command line")
 struct SpeechHarnessToolTests {
-    func run(_ arguments: [String]) -> (Int32, Captured) {
+    func run(_ arguments: [String]) async -> (Int32, Captured) {
         let captured = Captured()
-        return (SpeechHarnessTool.run(arguments, console: captured.console), captured)
+        return (await SpeechHarnessTool.run(arguments, console: captured.console), captured)
     }
 
-    @Test func helpAndVersion() {
-        let (status, c) = run(["--help"])
+    @Test func helpAndVersion() async {
+        let (status, c) = await run(["--help"])
         #expect(status == 0)
         for command in SpeechHarnessTool.commands { #expect(c.stdout.contains(command.path)) }
-        let (v, cv) = run(["--version"])
+        let (v, cv) = await run(["--version"])
         #expect(v == 0 && cv.stdout == "speech-harness \(SpeechHarnessTool.version)")
     }
 
-    @Test func everyCommandHasHelp() {
+    @Test func everyCommandHasHelp() async {
         for command in SpeechHarnessTool.commands {
-            let (status, c) = run(command.path.split(separator: " ").map(String.init) + ["--help"])
+            let (status, c) = await run(command.path.split(separator: " ").map(String.init) + ["--help"])
             #expect(status == 0)
             #expect(c.stdout.hasPrefix("Usage: speech-harness \(command.path)"))
         }
@@ -50,33 +50,33 @@ struct SpeechHarnessToolTests {
         (["audio", "info", "a.wav", "--raw", "16k"], "--raw expects rate:channels:encoding"),
         (["audio", "convert", "a.wav"], "expected 2 arguments"),
     ])
-    func usageErrorsExitTwoWithAMessage(arguments: [String], message: String) {
-        let (status, c) = run(arguments)
+    func usageErrorsExitTwoWithAMessage(arguments: [String], message: String) async {
+        let (status, c) = await run(arguments)
         #expect(status == 2)
         #expect(c.stderr.contains(message), "stderr was: \(c.stderr)")
     }
 
-    @Test func failuresExitOneAndNameTheFile() throws {
+    @Test func failuresExitOneAndNameTheFile() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let bogus = dir.appendingPathComponent("bogus.wav").path
         try Data("not audio".utf8).write(to: URL(fileURLWithPath: bogus))
-        let (status, c) = run(["audio", "info", bogus])
+        let (status, c) = await run(["audio", "info", bogus])
         #expect(status == 1)
         #expect(c.stderr.contains("bogus.wav: not an audio file"))
 
         let manifest = dir.appendingPathComponent("m.jsonl").path
         try Data((#"{"id":"a","audio":"bogus.wav","reference":"x","locale":"en","duration":1}"# + "\n{broken").utf8)
             .write(to: URL(fileURLWithPath: manifest))
-        let (vs, vc) = run(["corpus", "validate", manifest])
+        let (vs, vc) = await run(["corpus", "validate", manifest])
         #expect(vs == 1)
         #expect(vc.stdout.contains("m.jsonl:1: [a] audio unreadable"))
         #expect(vc.stdout.contains("m.jsonl:2: malformed JSON"))
         #expect(vc.stdout.contains("0 valid, 2 problems"))
     }
 
-    @Test func streamIOReportsWhatItRead() throws {
+    @Test func streamIOReportsWhatItRead() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -85,8 +85,8 @@ struct SpeechHarnessToolTests {
         let raw = dir.appendingPathComponent("in.raw").path
         let samples = (0..<10_000).map { Int16(8000 * sin(Double($0) * 0.1)) }
         try Data(samples.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }).write(to: URL(fileURLWithPath: raw))
-        #expect(run(["audio", "convert", raw, wav, "--raw", "8000:1:s16"]).0 == 0)
-        let (status, c) = run(["bench", "stream-io", wav, "--chunk-ms", "100", "--rate", "16000"])
+        #expect(await run(["audio", "convert", raw, wav, "--raw", "8000:1:s16"]).0 == 0)
+        let (status, c) = await run(["bench", "stream-io", wav, "--chunk-ms", "100", "--rate", "16000"])
         #expect(status == 0)
         #expect(c.stdout.contains("audio: 1.2 s at 16000 Hz in 13 chunks of 100 ms"), "\(c.stdout)")
         #expect(c.stdout.contains("peak RSS:"))

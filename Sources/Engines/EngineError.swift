@@ -1,0 +1,21 @@
+/// Errors engines raise.
+public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// A fault planted by a script or a worker that failed; carries the engine id and detail.
+    case failed(engine: String, reason: String)
+    case invalidScript(path: String, reason: String)
+    case unsupportedLocale(engine: String, locale: String)
+    case unsupportedFormat(engine: String, format: String)
+    case unknownEngine(String)
+    case notInstalled(engine: String, locale: String)
+
+    public var description: String {
+        switch self {
+        case .failed(let engine, let reason): return "engine \(engine) failed: \(reason)"
+        case .invalidScript(let path, let reason): return "\(path): invalid engine script: \(reason)"
+        case .unsupportedLocale(let engine, let locale): return "engine \(engine) does not support locale \(locale)"
+        case .unsupportedFormat(let engine, let format): return "engine \(engine) does not accept \(format)"
+        case .unknownEngine(let id): return "unknown engine '\(id)'"
+        case .notInstalled(let engine, let locale): return "engine \(engine) has no assets installed for \(locale)"
+        }
+    }
+}
