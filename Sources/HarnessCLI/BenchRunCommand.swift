@@ -143,23 +143,12 @@ enum BenchRunCommand {
 
     static func finish(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
                        out: String, console: Console, workerPeakMemory: [String: [Int]]? = nil) throws -> Int32 {
-        let summaries = BenchSummary.summarize(records, peakRSSBytes: ProcessMemory.peakResidentBytes())
-        let regressions = gates?.regressions(summaries, records: records) ?? (failures: [], notInBaseline: [])
-        let failures = (gates?.check(summaries) ?? []) + regressions.failures
-        let formatter = ISO8601DateFormatter()
-        let policies = Set(records.map(\.policy)).sorted()
-        var results = BenchResults(createdAt: formatter.string(from: Date()),
-                                   policy: policies.isEmpty ? plan?.policy.name ?? "" : policies.joined(separator: ", "),
-                                   pacing: plan?.pacing.rawValue ?? "merged", shard: plan?.shard.description ?? "merged",
-                                   summaries: summaries, issues: issues, gateFailures: failures,
-                                   breakdowns: BenchBreakdown.make(records), comparisons: BenchComparison.make(records),
-                                   notInBaseline: gates?.baseline == nil ? nil : regressions.notInBaseline)
-        results.workerPeakMemory = workerPeakMemory.flatMap { $0.isEmpty ? nil : $0 }
+        let results = BenchResults.assemble(records: records, issues: issues, gates: gates, plan: plan,
+                                            peakRSSBytes: ProcessMemory.peakResidentBytes(), workerPeakMemory: workerPeakMemory)
         try BenchReports.writeAll(results: results, records: records, to: out)
         console.out(BenchReports.markdown(results))
         console.out("reports written to \(out)/ (results.json, junit/bench.xml, summary.md, index.html, trn/)")
-        let failedUtterances = summaries.reduce(0) { $0 + $1.failedUtterances }
-        return failures.isEmpty && failedUtterances == 0 && issues.isEmpty ? 0 : 1
+        return results.isClean ? 0 : 1
     }
 
     static func merge(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

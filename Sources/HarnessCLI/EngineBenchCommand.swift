@@ -1,4 +1,5 @@
 import AudioIO
+import Benchmark
 import Corpus
 import Engines
 import Foundation
@@ -49,78 +50,11 @@ enum EngineBenchCommand {
         }
         guard let locale = files.first?.locale else { console.err("speech-harness \(path): no utterances"); return 1 }
         let paths = files.map(\.path)
-        let report = try await measure(engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
+        let report = try await EngineMeasurement.measure(engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
         console.out(String(format: "engine: %@\nbuild: %@\nutterances: %d\naudio: %.1f s\nengine CPU: %.3f s (%.0fx real time, one thread)\nwall time in calls: %.3f s (%.0fx)\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
                            engine.name, BuildInfo.description, report.sessions, report.audioSeconds, report.reportedSeconds,
                            report.audioSeconds / max(report.reportedSeconds, 1e-9), report.callSeconds, report.audioSeconds / max(report.callSeconds, 1e-9),
                            report.words, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576, report.digest))
         return 0
-    }
-
-    struct Report: Sendable {
-        var sessions = 0
-        var audioSeconds = 0.0
-        var callSeconds = 0.0
-        var reportedSeconds = 0.0
-        var words = 0
-        var digest = ""
-    }
-
-    static func measure(engine: any RecognitionEngine, files: [String], locale: String, rate: Double, chunkMS: Int,
-                        streamSeconds: Double?) async throws -> Report {
-        var report = Report()
-        var transcript = ""
-        let clock = ContinuousClock()
-        func record(_ update: HypothesisUpdate) {
-            report.reportedSeconds += update.computeSeconds ?? 0
-            for segment in update.finalized {
-                for w in segment.words {
-                    transcript += "\(w.text) \(w.range.start.seconds) \(w.range.end.seconds) \(w.confidence ?? -1)\n"
-                    report.words += 1
-                }
-            }
-        }
-        func timed<T>(_ body: () async throws -> T) async rethrows -> T {
-            let start = clock.now
-            defer { report.callSeconds += start.duration(to: clock.now).seconds }
-            return try await body()
-        }
-        let configuration = EngineSessionConfiguration(locale: locale, reportsPartialResults: true)
-        /// Streams one file into `session` from `offset`; returns where its audio ends.
-        func play(_ file: String, into session: any RecognitionSession, from offset: MediaTime) async throws -> MediaTime {
-            let chunker = try AudioChunker(path: file, chunkMilliseconds: chunkMS, sampleRate: rate)
-            var end = offset
-            while let chunk = try chunker.next() {
-                let start = offset + chunk.startTime
-                record(try await timed { try await session.accept(chunk.buffer, at: start) })
-                end = start + chunk.duration
-                report.audioSeconds += chunk.duration.seconds
-            }
-            return end
-        }
-        if let total = streamSeconds {
-            // One long session: the files back to back until `total` seconds have streamed.
-            let session = try await engine.makeSession(configuration)
-            var offset = MediaTime.zero
-            var index = 0
-            while report.audioSeconds < total {
-                offset = try await play(files[index % files.count], into: session, from: offset)
-                index += 1
-            }
-            record(try await timed { try await session.finalize(through: offset) })
-            await session.close()
-            report.sessions = 1
-        } else {
-            for file in files {
-                let session = try await engine.makeSession(configuration)
-                let end = try await play(file, into: session, from: .zero)
-                record(try await timed { try await session.finalize(through: end) })
-                await session.close()
-                report.sessions += 1
-                transcript += "--\n"
-            }
-        }
-        report.digest = SHA256.hex(Array(transcript.utf8))
-        return report
     }
 }

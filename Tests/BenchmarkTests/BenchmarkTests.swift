@@ -167,6 +167,20 @@ struct BenchmarkTests {
                         alignment: "", error: nil)
     }
 
+    /// A run's results from its records alone: clean only with no failed utterance, no problem of
+    /// the run and no gate breach.
+    @Test func assembledResultsSayWhetherTheRunIsClean() {
+        let records = (0..<4).map { Self.record(engine: "e", id: "u\($0)", errors: $0 == 0 ? 1 : 0) }
+        let clean = BenchResults.assemble(records: records, issues: [], gates: nil, plan: nil, peakRSSBytes: nil)
+        #expect(clean.isClean)
+        #expect(clean.summaries.map(\.utterances) == [4] && clean.pacing == "merged" && clean.policy == "english")
+        #expect(!BenchResults.assemble(records: records, issues: [BenchIssue(engine: nil, manifest: "m", message: "x")], gates: nil, plan: nil,
+                                       peakRSSBytes: nil).isClean)
+        var failed = records
+        failed[1].error = "engine crashed"
+        #expect(!BenchResults.assemble(records: failed, issues: [], gates: nil, plan: nil, peakRSSBytes: nil).isClean)
+    }
+
     /// A stored run as the baseline: worse by more than the tolerance, and significantly so, is a
     /// breach; a small change is not; an engine the baseline lacks is listed, not failed.
     @Test func regressionsAgainstABaselineRun() throws {
