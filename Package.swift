@@ -56,7 +56,9 @@ let package = Package(
         // Recognition engines behind SpeechCore's engine protocol, and the registry that names them.
         .target(name: "Engines", dependencies: ["SpeechCore", "DSP", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
         // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
-        .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"]),
+        // Planted faults for the mutation check exist in debug builds only (see PlantedFault.swift).
+        .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"],
+                swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
         // Older designs over any engine: the SFSpeechRecognizer API, the Whisper-style streaming policy.
         .target(name: "Adapters", dependencies: ["SpeechCore", "DSP", "Engines", "SpeechReference", "AVFAudio", "CoreMedia", "VirtualDevice"]),
         // `import Speech` on Linux: the reference plus the Apple names it is typed in.
@@ -97,7 +99,8 @@ let package = Package(
         .testTarget(name: "MigrationDiffTests", dependencies: ["MigrationDiff", "Reports", "Engines", "SpeechCore", "TestSupport", "AudioIO"]),
         .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"],
+                    swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
         .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia", "VirtualDevice", "AudioIO", "SpeechCore"]),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),

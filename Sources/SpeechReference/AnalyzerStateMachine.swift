@@ -18,6 +18,31 @@ import SpeechCore
 struct AnalyzerStateMachine {
     typealias WaiterID = Int
 
+    /// The rules the machine follows: Apple's documented ones, or one of them broken on purpose so
+    /// the conformance suite can show that it notices (the mutation check; see ``Mutations``).
+    struct Rules: Equatable, Sendable {
+        /// A buffer starting before the end of earlier input is `audioDisordered`; broken, it is
+        /// taken as continuing from that end.
+        var rejectsOverlappingInput = true
+        /// The end of an input sequence leaves the session running; broken, it finishes it.
+        var inputEndKeepsSessionOpen = true
+        /// Only the current input sequence's end counts; broken, a replaced sequence's end does too.
+        var onlyCurrentInputEnds = true
+        /// An error reaches every waiter; broken, only the first, and the others return normally.
+        var errorReachesEveryWaiter = true
+        /// The volatile range's start never moves back; broken, each start change is preceded by a
+        /// report of a range from zero.
+        var volatileStartOnlyMovesForward = true
+
+        static let documented = Rules()
+    }
+
+    let rules: Rules
+
+    init(rules: Rules = .documented) {
+        self.rules = rules
+    }
+
     enum Outcome: Equatable {
         case success
         /// The session finished before the waiter's condition was met.
@@ -89,10 +114,14 @@ struct AnalyzerStateMachine {
         guard begin.isNumeric, duration.isNumeric, !(duration < .zero) else {
             throw SFSpeechError(.audioDisordered, "buffer start \(begin) or duration \(duration) is not a valid time")
         }
+        var start = begin
         if let end = admittedEnd, begin < end {
-            throw SFSpeechError(.audioDisordered, "buffer starts at \(begin.seconds) s, before the end of earlier input at \(end.seconds) s")
+            guard !rules.rejectsOverlappingInput else {
+                throw SFSpeechError(.audioDisordered, "buffer starts at \(begin.seconds) s, before the end of earlier input at \(end.seconds) s")
+            }
+            start = end
         }
-        let range = TimeRange(start: begin, duration: duration)
+        let range = TimeRange(start: start, duration: duration)
         admittedEnd = range.end
         return range
     }
@@ -107,9 +136,9 @@ struct AnalyzerStateMachine {
 
     /// The input sequence of `generation` ended (all of it consumed).
     mutating func inputEnded(generation: Int) -> [Action] {
-        guard phase == .active, generation == inputGeneration else { return [] }
+        guard phase == .active, generation == inputGeneration || !rules.onlyCurrentInputEnds else { return [] }
         currentInputEnded = true
-        return wake()
+        return rules.inputEndKeepsSessionOpen ? wake() : finish(.cancel)
     }
 
     // MARK: Requests
@@ -119,7 +148,7 @@ struct AnalyzerStateMachine {
     mutating func requestFinalize(through time: MediaTime?) -> (WaiterID, [Action]) {
         let id = newID()
         switch phase {
-        case .failed: return (id, [.resume(id, .failed)])
+        case .failed: return (id, [failed(id)])
         case .finished:
             let satisfied = time.map { $0 <= finalizedThrough } ?? true
             return (id, [.resume(id, satisfied ? .success : .cancelled)])
@@ -135,7 +164,7 @@ struct AnalyzerStateMachine {
     mutating func requestFinish(after time: MediaTime) -> (WaiterID, [Action]) {
         let id = newID()
         switch phase {
-        case .failed: return (id, [.resume(id, .failed)])
+        case .failed: return (id, [failed(id)])
         case .finished: return (id, [.resume(id, (consumedEnd.map { time <= $0 } ?? false) ? .success : .cancelled)])
         case .active: break
         }
@@ -147,7 +176,7 @@ struct AnalyzerStateMachine {
     mutating func requestFinishAtEndOfInput() -> (WaiterID, [Action]) {
         let id = newID()
         switch phase {
-        case .failed: return (id, [.resume(id, .failed)])
+        case .failed: return (id, [failed(id)])
         case .finished: return (id, [.resume(id, .cancelled)])
         case .active: break
         }
@@ -175,13 +204,9 @@ struct AnalyzerStateMachine {
     /// waiters are cancelled.
     mutating func finalizeFailed() -> [Action] {
         if phase == .active { return fail() }
-        var actions: [Action] = []
-        waiters.removeAll { waiter in
-            guard case .finalizing = waiter.condition else { return false }
-            actions.append(.resume(waiter.id, phase == .failed ? .failed : .cancelled))
-            return true
-        }
-        return actions
+        let finalizing = waiters.filter { if case .finalizing = $0.condition { true } else { false } }
+        waiters.removeAll { if case .finalizing = $0.condition { true } else { false } }
+        return finalizing.map { phase == .failed ? failed($0.id) : .resume($0.id, .cancelled) }
     }
 
     /// `cancelAnalysis(before:)`.
@@ -211,6 +236,13 @@ struct AnalyzerStateMachine {
     // MARK: Internals
 
     private var endOfInputFinalized = false
+    private var failuresAnswered = 0
+
+    /// A waiter's answer in a failed session: the failure (only the first one, when that rule is broken).
+    private mutating func failed(_ id: WaiterID) -> Action {
+        failuresAnswered += 1
+        return .resume(id, rules.errorReachesEveryWaiter || failuresAnswered == 1 ? .failed : .success)
+    }
 
     private mutating func newID() -> WaiterID {
         nextWaiterID += 1
@@ -222,7 +254,11 @@ struct AnalyzerStateMachine {
         let changedStart = reportedRange.map { $0.start != range.start } ?? true
         let changedEnd = reportedRange.map { $0.end != range.end } ?? true
         reportedRange = range
-        return [.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd)]
+        let report = Action.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd)
+        if !rules.volatileStartOnlyMovesForward && changedStart && range.start > .zero {
+            return [.volatileRangeChanged(TimeRange(start: .zero, end: range.end), changedStart: changedStart, changedEnd: changedEnd), report]
+        }
+        return [report]
     }
 
     /// Starts whatever pending requests the current state allows.
@@ -284,7 +320,8 @@ struct AnalyzerStateMachine {
             let outcome: Outcome
             switch (kind, waiter.condition) {
             case (.failure, _):
-                outcome = .failed
+                actions.append(failed(waiter.id))
+                continue
             case (.normal, .finalizing):
                 // A finalise under way completes first; finalizeCompleted answers it.
                 kept.append(waiter)

@@ -75,7 +75,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     let settings: TranscriptionSettings
     let broadcast = ResultBroadcast<R>()
     private let makeResult: @Sendable (CMTimeRange, CMTime, [AttributedString]) -> R
-    private let fault = PlantedFault.current
+    private let mutations = Mutations.current
 
     private let ownership = ModuleOwnership()
 
@@ -227,7 +227,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
                 alternatives.append(AttributedString(TextRules.join(TextRules.apply(words, settings: settings, final: final).map(\.text))))
             }
         }
-        let time = fault == .finalResultsMislabeled && final ? segment.range.start : finalization
+        let time = mutations.finalResultsMislabeled && final ? segment.range.start : finalization
         return makeResult(segment.range, time, alternatives)
     }
 
@@ -241,7 +241,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
         for (i, word) in words.enumerated() {
             if i > 0 && !TextRules.attachesToPrevious(word.text) { text.append(AttributedString(" ")) }
             var piece = AttributedString(word.text)
-            if settings.timeAttribute || fault == .timeAttributeAlwaysSet { piece[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] = word.range }
+            if settings.timeAttribute || mutations.timeAttributeAlwaysSet { piece[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] = word.range }
             if settings.confidenceAttribute, let confidence = word.confidence {
                 piece[AttributeScopes.SpeechAttributes.ConfidenceAttribute.self] = confidence
             }

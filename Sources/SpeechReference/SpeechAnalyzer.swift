@@ -40,7 +40,7 @@ public final actor SpeechAnalyzer {
         case actions([AnalyzerStateMachine.Action])
     }
 
-    private var machine = AnalyzerStateMachine()
+    private var machine: AnalyzerStateMachine
     private var channels: [any ModuleChannel] = []
     private var moduleList: [any SpeechModule] = []
     /// Where consumed audio ended when each channel joined (modules added mid-stream).
@@ -56,9 +56,8 @@ public final actor SpeechAnalyzer {
     private var holdsResources = false
     private let options: Options
     private let pool: ResourcePool
-    /// A rule to break on purpose (mutation checks only; see ``PlantedFault``).
-    private let fault = PlantedFault.current
-    private var failuresDelivered = 0
+    /// The documented behaviour, or a deviation planted by the mutation check (see ``Mutations``).
+    private let mutations = Mutations.current
 
     // MARK: Creating
 
@@ -83,6 +82,7 @@ public final actor SpeechAnalyzer {
         self.pool = ResourcePool.current
         self.moduleList = modules
         self.channels = modules.compactMap { ($0 as? ModuleChannelOwner)?.moduleChannel }
+        self.machine = AnalyzerStateMachine(rules: mutations.rules)
         let generation = input == nil ? 0 : machine.startInput()
         // A module belongs to the first analyzer that takes it.
         for channel in channels { _ = channel.claim(by: ObjectIdentifier(self)) }
@@ -131,7 +131,7 @@ public final actor SpeechAnalyzer {
             throw SFSpeechError(.incompatibleAudioFormats, "the modules share no audio format")
         }
         let keys = Set(newChannels.compactMap(\.resourceKey))
-        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits || fault == .resourceLimitIgnored)
+        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits || mutations.resourceLimitIgnored)
         holdsResources = true
         let kept = Set(newChannels.map { ObjectIdentifier($0) })
         let removed = channels.filter { !kept.contains(ObjectIdentifier($0)) }
@@ -264,7 +264,7 @@ public final actor SpeechAnalyzer {
     public var volatileRange: CMTimeRange? { machine.volatileRange }
 
     public func setVolatileRangeChangedHandler(_ handler: sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)?) {
-        if fault == .handlerNotReplaced, let old = volatileHandler, let new = handler {
+        if mutations.handlerNotReplaced, let old = volatileHandler, let new = handler {
             volatileHandler = { old($0, $1, $2); new($0, $1, $2) }
             return
         }
@@ -331,15 +331,14 @@ public final actor SpeechAnalyzer {
             for try await input in sequence {
                 guard !machine.isFinished, generation == machine.inputGeneration else { return lastEnd }
                 guard let range = await feed(input) else { return lastEnd }
-                lastEnd = fault == .analyzeReturnsBufferStart ? range.start : range.end
+                lastEnd = mutations.analyzeReturnsBufferStart ? range.start : range.end
             }
         } catch {
             // A failing input sequence fails the session like any analysis error.
             if !machine.isFinished { await failSession(error) }
             throw error
         }
-        perform(machine.inputEnded(generation: fault == .eoiIgnoresReplacement ? machine.inputGeneration : generation))
-        if fault == .inputEndFinishes { await finishImmediately(machine.cancelAndFinish()) }
+        perform(machine.inputEnded(generation: generation))
         return lastEnd
     }
 
@@ -349,7 +348,7 @@ public final actor SpeechAnalyzer {
             await failSession(SFSpeechError(.unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported"))
             return nil
         }
-        if !channels.isEmpty && fault != .wrongFormatAccepted {
+        if !channels.isEmpty && !mutations.wrongFormatAccepted {
             let accepted = Self.commonFormats(channels)
             guard accepted.contains(where: { Self.same($0, pcm.format) }) else {
                 let expected = accepted.map(\.description).joined(separator: " or ")
@@ -360,11 +359,7 @@ public final actor SpeechAnalyzer {
         let duration = MediaTime(sampleIndex: Int64(pcm.frameCount), sampleRate: pcm.format.sampleRate)
         let admitted: TimeRange?
         do {
-            if fault == .disorderAccepted, let start = input.bufferStartTime, let end = machine.admittedEnd, start < end {
-                admitted = try machine.admit(start: nil, duration: duration)
-            } else {
-                admitted = try machine.admit(start: input.bufferStartTime, duration: duration)
-            }
+            admitted = try machine.admit(start: input.bufferStartTime, duration: duration)
         } catch {
             await failSession(error)
             return nil
@@ -471,10 +466,10 @@ public final actor SpeechAnalyzer {
             case .finalize(let through, _):
                 do {
                     let consumed = machine.consumedEnd ?? through
-                    if fault == .finalizeReturnsEarly {
+                    if mutations.finalizeReturnsEarly {
                         for answer in machine.finalizeCompleted(through: through) { executeSync(answer) }
                     }
-                    for channel in channels where (!machine.isFinished || failure == nil) && fault != .finalizeSkipsEngines {
+                    for channel in channels where (!machine.isFinished || failure == nil) && !mutations.finalizeSkipsEngines {
                         try await channel.finalize(through: through, consumedEnd: consumed)
                     }
                     answers += machine.finalizeCompleted(through: through)
@@ -507,14 +502,9 @@ public final actor SpeechAnalyzer {
             case .success: continuation.resume()
             case .cancelled: continuation.resume(throwing: CancellationError())
             case .failed:
-                failuresDelivered += 1
-                if fault == .errorReachesOneWaiter && failuresDelivered > 1 { continuation.resume(); return }
                 continuation.resume(throwing: failure ?? CancellationError())
             }
         case .volatileRangeChanged(let range, let changedStart, let changedEnd):
-            if fault == .volatileStartMovesBack && changedStart && range.start > .zero {
-                volatileHandler?(TimeRange(start: .zero, end: range.end), changedStart, changedEnd)
-            }
             volatileHandler?(range, changedStart, changedEnd)
         default:
             break
@@ -536,7 +526,7 @@ public final actor SpeechAnalyzer {
 
     private func cancelWaiter(_ id: Int) async {
         waiting.removeValue(forKey: id)?.resume(throwing: CancellationError())
-        if fault == .cancelledWaiterFinishesSession { await cancelAndFinishNow() }
+        if mutations.cancelledWaiterFinishesSession { await cancelAndFinishNow() }
     }
 
     // MARK: Internals: ending
@@ -550,7 +540,7 @@ public final actor SpeechAnalyzer {
 
     /// Finishes without waiting for queued engine work (cancellation and errors).
     private func finishImmediately(_ actions: [AnalyzerStateMachine.Action]) async {
-        if !(fault == .streamsStayOpenAfterFinish && failure == nil) {
+        if !(mutations.streamsStayOpenAfterFinish && failure == nil) {
             for channel in channels { channel.endResults(throwing: failure) }
         }
         for action in actions {
@@ -562,7 +552,7 @@ public final actor SpeechAnalyzer {
     /// Ends result streams, stops reading input, closes engines and gives back resources.
     private func endSession() async {
         inputTask = nil
-        if !(fault == .streamsStayOpenAfterFinish && failure == nil) {
+        if !(mutations.streamsStayOpenAfterFinish && failure == nil) {
             for channel in channels { channel.endResults(throwing: failure) }
         }
         if holdsResources {
@@ -576,7 +566,7 @@ public final actor SpeechAnalyzer {
     private func acquireResources() throws {
         guard !holdsResources, !machine.isFinished else { return }
         let keys = Set(channels.compactMap(\.resourceKey))
-        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits || fault == .resourceLimitIgnored)
+        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits || mutations.resourceLimitIgnored)
         holdsResources = true
     }
 

@@ -166,4 +166,49 @@ struct AnalyzerStateMachineTests {
         #expect(finishing == [.resume(finish, .success), .finishSession])
         #expect(machine.finalizeCompleted(through: Self.t(2)) == [.resume(finalize, .success)])
     }
+
+    // MARK: each rule, broken, changes what the machine does
+
+    /// The mutation check breaks rules by giving the machine other rules: each broken rule must
+    /// change the actions of the case that shows the documented one.
+    @Test func eachBrokenRuleChangesTheOutcome() throws {
+        var rules = Machine.Rules.documented
+        rules.rejectsOverlappingInput = false
+        var overlapping = Machine(rules: rules)
+        _ = try overlapping.admit(start: .zero, duration: Self.t(3))
+        #expect(try overlapping.admit(start: Self.t(2.5), duration: Self.t(1)) == Self.range(3, 4))
+
+        rules = .documented
+        rules.inputEndKeepsSessionOpen = false
+        var ending = Machine(rules: rules)
+        _ = ending.startInput()
+        #expect(ending.inputEnded(generation: 1) == [.finishSession])
+        #expect(ending.isFinished)
+
+        rules = .documented
+        rules.onlyCurrentInputEnds = false
+        var replaced = Machine(rules: rules)
+        _ = replaced.startInput()
+        _ = replaced.consumed(Self.range(0, 1), modulesFinalized: nil)
+        _ = replaced.startInput()
+        let (id, _) = replaced.requestFinishAtEndOfInput()
+        #expect(replaced.inputEnded(generation: 1) == [.finalize(through: Self.t(1), waiters: [id])])
+
+        rules = .documented
+        rules.errorReachesEveryWaiter = false
+        var failing = Machine(rules: rules)
+        _ = failing.startInput()
+        let (a, _) = failing.requestFinalize(through: Self.t(5))
+        let (b, _) = failing.requestFinish(after: Self.t(5))
+        #expect(failing.fail() == [.resume(a, .failed), .resume(b, .success), .finishSession])
+
+        rules = .documented
+        rules.volatileStartOnlyMovesForward = false
+        var backwards = Machine(rules: rules)
+        _ = backwards.startInput()
+        _ = backwards.consumed(Self.range(0, 2), modulesFinalized: nil)
+        #expect(backwards.finalizeCompleted(through: Self.t(1.5))
+            == [.volatileRangeChanged(Self.range(0, 2), changedStart: true, changedEnd: false),
+                .volatileRangeChanged(Self.range(1.5, 2), changedStart: true, changedEnd: false)])
+    }
 }
