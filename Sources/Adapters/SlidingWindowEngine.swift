@@ -2,23 +2,37 @@ import Engines
 import Foundation
 import SpeechCore
 
-/// whisper.cpp's `stream` example (its sliding-window mode) over any engine: every `step` seconds
-/// of new audio, a window of that audio plus what the previous window kept (up to `length` +
-/// `keep` seconds) is decoded afresh and shown as the current line; every `stepsPerLine` decodes
-/// the line is committed and the next window starts from the last `keep` seconds only, to soften
-/// words cut at the boundary. Lines are final results; the current line is the volatile result.
+/// whisper.cpp's `stream` example over any engine, in either of its modes.
+///
+/// Sliding window (`step` > 0): every `step` seconds of new audio, a window of that audio plus what
+/// the previous window kept (up to `length` + `keep` seconds) is decoded afresh and shown as the
+/// current line; every `stepsPerLine` decodes the line is committed and the next window starts from
+/// the last `keep` seconds only, to soften words cut at the boundary. Lines are final results; the
+/// current line is the volatile result.
+///
+/// VAD (`step` 0, as `--step 0` selects it): nothing is shown until an energy endpointer finds the
+/// last second quiet against the last two (polled once two seconds have passed since the last
+/// transcription); then the last `length` seconds are decoded as one final block. See ``VADWindow``.
 public struct SlidingWindowEngine: PolicyEngine {
     public struct Parameters: Sendable, Hashable {
         /// whisper.cpp's defaults: `--step 3000 --length 10000 --keep 200`.
         public var step = 3.0
         public var length = 10.0
         public var keep = 0.2
+        /// VAD mode's `-vth` and `-fth` (whisper.cpp's defaults).
+        public var vadThreshold = 0.6
+        public var frequencyThreshold = 100.0
 
-        public init(step: Double = 3.0, length: Double = 10.0, keep: Double = 0.2) {
-            self.step = step
+        public init(step: Double = 3.0, length: Double = 10.0, keep: Double = 0.2, vadThreshold: Double = 0.6, frequencyThreshold: Double = 100) {
+            self.step = max(0, step)
             self.length = max(length, step)
-            self.keep = min(keep, step)
+            self.keep = min(keep, max(0, step))
+            self.vadThreshold = vadThreshold
+            self.frequencyThreshold = frequencyThreshold
         }
+
+        /// The VAD mode, chosen by a step of zero as in whisper.cpp.
+        public var usesVAD: Bool { step <= 0 }
 
         /// Decodes per committed line: length / step − 1 in whole milliseconds, at least 1.
         public var stepsPerLine: Int { max(1, Int((length * 1000).rounded()) / Int((step * 1000).rounded()) - 1) }
@@ -36,10 +50,14 @@ public struct SlidingWindowEngine: PolicyEngine {
         capabilities = Self.capabilities(of: base)
     }
 
-    /// `whisper-cpp-stream[step3s,len10s,keep0.2s,tiny.en,int8,beam1,t1]`.
+    /// `whisper-cpp-stream[step3s,len10s,keep0.2s,tiny.en,int8,beam1,t1]`, or in VAD mode
+    /// `whisper-cpp-stream-vad[vad,len10s,vth0.6,fth100,…]`.
     public var name: String {
-        EngineName.make(id: id, settings: ["step\(EngineName.number(parameters.step))s", "len\(EngineName.number(parameters.length))s",
-                                           "keep\(EngineName.number(parameters.keep))s"] + EngineName.settings(of: base.name))
+        let settings = parameters.usesVAD
+            ? ["vad", "len\(EngineName.number(parameters.length))s", "vth\(EngineName.number(parameters.vadThreshold))",
+               "fth\(EngineName.number(parameters.frequencyThreshold))"]
+            : ["step\(EngineName.number(parameters.step))s", "len\(EngineName.number(parameters.length))s", "keep\(EngineName.number(parameters.keep))s"]
+        return EngineName.make(id: id, settings: settings + EngineName.settings(of: base.name))
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
@@ -47,8 +65,18 @@ public struct SlidingWindowEngine: PolicyEngine {
     }
 }
 
+/// What a window schedule does for the session: takes audio, says when a window is due, hands it out.
+protocol WindowSchedule: Sendable {
+    var rate: Double { get }
+    mutating func append(_ audio: [Float], at start: MediaTime)
+    var isDue: Bool { get }
+    /// The next window to decode, its start, and whether its text is committed.
+    mutating func nextWindow(final: Bool) -> (samples: [Float], start: MediaTime, commits: Bool)?
+    mutating func reset()
+}
+
 /// The window arithmetic of whisper.cpp's `stream`, as a value: audio in, windows to decode out.
-public struct SlidingWindow: Sendable {
+public struct SlidingWindow: WindowSchedule {
     public let parameters: SlidingWindowEngine.Parameters
     public let rate: Double
     /// The previous window, or after a committed line its last `keep` seconds (`pcmf32_old`).
@@ -97,12 +125,99 @@ public struct SlidingWindow: Sendable {
     }
 }
 
-/// One sliding-window stream. Calls come one at a time (the protocol's rule); state is guarded anyway.
+/// whisper.cpp `stream`'s VAD mode as a value: the last `length` seconds of audio are kept; once
+/// two seconds have passed since the last transcription, each new piece of audio polls the
+/// endpointer on the last two seconds, and when it fires the kept audio is the next window (all of
+/// it, so a window may repeat audio an earlier one had, as whisper.cpp's does). At the end of a
+/// stream, whisper.cpp has nothing to say; the harness decodes what came after the last window.
+public struct VADWindow: WindowSchedule {
+    public let parameters: SlidingWindowEngine.Parameters
+    public let rate: Double
+    /// The last `length` seconds of audio, and the time just after them.
+    public private(set) var kept: [Float] = []
+    private var end: MediaTime?
+    /// Audio since the last transcription (or the stream's start), in samples.
+    private var sinceTranscription = 0
+    /// Where the last window ended: the final window starts there.
+    private var lastWindowEnd: MediaTime?
+    public private(set) var isDue = false
+
+    public init(parameters: SlidingWindowEngine.Parameters, rate: Double) {
+        self.parameters = parameters
+        self.rate = rate
+    }
+
+    private func samples(_ seconds: Double) -> Int { Int((seconds * rate).rounded()) }
+
+    public mutating func append(_ audio: [Float], at start: MediaTime) {
+        kept += audio
+        if kept.count > samples(parameters.length) { kept.removeFirst(kept.count - samples(parameters.length)) }
+        end = start + MediaTime(sampleIndex: Int64(audio.count), sampleRate: rate)
+        sinceTranscription += audio.count
+        // whisper.cpp polls every 100 ms of wall time once 2 s have passed; here, every piece of audio.
+        isDue = sinceTranscription >= samples(2) && Self.endOfSpeech(Array(kept.suffix(samples(2))), rate: rate, lastSeconds: 1,
+                                                                      threshold: Float(parameters.vadThreshold), cutoff: Float(parameters.frequencyThreshold))
+    }
+
+    public mutating func nextWindow(final: Bool) -> (samples: [Float], start: MediaTime, commits: Bool)? {
+        guard let end, !kept.isEmpty else { return nil }
+        var window = kept
+        if final {
+            guard isDue || lastWindowEnd.map({ $0 < end }) ?? true else { return nil }
+            if !isDue, let last = lastWindowEnd {
+                window = Array(kept.suffix(Int(min(Int64(kept.count), (end - last).sampleIndex(sampleRate: rate) ?? 0))))
+            }
+        } else if !isDue {
+            return nil
+        }
+        isDue = false
+        sinceTranscription = 0
+        lastWindowEnd = end
+        return (window, end - MediaTime(sampleIndex: Int64(window.count), sampleRate: rate), true)
+    }
+
+    public mutating func reset() {
+        kept = []
+        end = nil
+        sinceTranscription = 0
+        lastWindowEnd = nil
+        isDue = false
+    }
+
+    /// whisper.cpp's `vad_simple`: after its optional "high-pass" at `cutoff` Hz, true when
+    /// the mean absolute amplitude of the last `lastSeconds` is at most `threshold` times that of
+    /// the whole window. An end-of-speech test: relative only, so steady sound never fires and
+    /// digital silence always does.
+    public static func endOfSpeech(_ window: [Float], rate: Double, lastSeconds: Double, threshold: Float, cutoff: Float) -> Bool {
+        let last = Int(rate * lastSeconds)
+        guard last < window.count else { return false }
+        var data = window
+        if cutoff > 0 {
+            let rc = 1 / (2 * Float.pi * cutoff), dt = 1 / Float(rate)
+            let alpha = dt / (rc + dt)
+            var y = data[0]
+            // In place, as whisper.cpp writes it: data[i - 1] is already filtered, so this reduces to
+            // scaling every sample but the first by alpha. Faithful, flaw included.
+            for i in 1..<data.count {
+                y = alpha * (y + data[i] - data[i - 1])
+                data[i] = y
+            }
+        }
+        var all: Float = 0, tail: Float = 0
+        for (i, value) in data.enumerated() {
+            all += abs(value)
+            if i >= data.count - last { tail += abs(value) }
+        }
+        return !(tail / Float(last) > threshold * (all / Float(data.count)))
+    }
+}
+
+/// One whisper.cpp `stream` session. Calls come one at a time (the protocol's rule); state is guarded anyway.
 final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
     private let base: any RecognitionEngine
     private let configuration: EngineSessionConfiguration
     private struct State {
-        var window: SlidingWindow?
+        var window: (any WindowSchedule)?
         let parameters: SlidingWindowEngine.Parameters
         /// The current (uncommitted) line's words.
         var line: [RecognizedWord] = []
@@ -124,7 +239,10 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
         if gap { update = try await commitRest() }
         let due = try state.withLock { s -> Bool in
             guard !s.closed else { throw CancellationError() }
-            if s.window == nil { s.window = SlidingWindow(parameters: s.parameters, rate: audio.format.sampleRate) }
+            if s.window == nil {
+                let rate = audio.format.sampleRate
+                s.window = s.parameters.usesVAD ? VADWindow(parameters: s.parameters, rate: rate) : SlidingWindow(parameters: s.parameters, rate: rate)
+            }
             s.window!.append(audio.floatChannels.first ?? [], at: start)
             s.expected = start + audio.duration
             return s.window!.isDue

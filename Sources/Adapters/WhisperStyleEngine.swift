@@ -278,5 +278,10 @@ extension EngineRegistry {
                        preference: 17, make: { ConfirmationEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisperkit-stream") }))
         register(Entry(id: "whisper-cpp-stream", summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
                        preference: 16, make: { SlidingWindowEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-cpp-stream") }))
+        register(Entry(id: "whisper-cpp-stream-vad", summary: "Whisper tiny.en in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires)",
+                       preference: 18, make: {
+                           SlidingWindowEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), parameters: .init(step: 0),
+                                               id: "whisper-cpp-stream-vad")
+                       }))
     }
 }

@@ -1,5 +1,6 @@
 @testable import Adapters
 import Engines
+import Foundation
 import SpeechCore
 import Testing
 
@@ -67,4 +68,74 @@ struct SlidingWindowEngineTests {
         #expect(finals.map(\.text) == ["left", "left", "right"])
         #expect(zip(finals, finals.dropFirst()).allSatisfy { $0.range.start <= $1.range.start })
     }
+
+    // MARK: VAD mode (--step 0)
+
+    @Test func theEndpointerFiresWhenTheLastSecondIsQuietAgainstTheWindow() {
+        let speechThenQuiet = [Float](repeating: 1, count: 10) + [Float](repeating: 0.2, count: 10)
+        #expect(VADWindow.endOfSpeech(speechThenQuiet, rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
+        let steady = [Float](repeating: 0.7, count: 20)
+        #expect(!VADWindow.endOfSpeech(steady, rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
+        // Relative only: digital silence fires; a window no longer than the last second never does.
+        #expect(VADWindow.endOfSpeech([Float](repeating: 0, count: 20), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
+        #expect(!VADWindow.endOfSpeech([Float](repeating: 0, count: 10), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
+        // whisper.cpp's in-place "high-pass" only scales: a constant offset is not removed, so a
+        // steady offset still does not fire (a true high-pass would make it silence, and fire).
+        #expect(!VADWindow.endOfSpeech([Float](repeating: 1, count: 20), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 100))
+        // 0.7 against a mean of 0.85: quiet enough at a threshold of 0.9, not at 0.6.
+        let softer = [Float](repeating: 1, count: 10) + [Float](repeating: 0.7, count: 10)
+        #expect(!VADWindow.endOfSpeech(softer, rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
+        #expect(VADWindow.endOfSpeech(softer, rate: 10, lastSeconds: 1, threshold: 0.9, cutoff: 0))
+    }
+
+    @Test func vadWindowsComeAfterSpeechEndsAndTakeTheWholeKeptAudio() throws {
+        // At 10 samples a second, one sample at a time: 1.5 s of speech, then digital silence.
+        var window = VADWindow(parameters: SlidingWindowEngine.Parameters(step: 0), rate: 10)
+        func at(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 10) }
+        var dueAt: [Int] = []
+        var windows: [(samples: [Float], start: MediaTime, commits: Bool)] = []
+        for k in 0..<45 {
+            window.append([k < 15 ? 1 : 0], at: at(Double(k) / 10))
+            if window.isDue, let next = window.nextWindow(final: false) {
+                dueAt.append(k + 1)
+                windows.append(next)
+            }
+        }
+        // Not before 2 s have passed; at 2.0 s the last second still holds half the speech (0.5
+        // against 0.75); at 2.1 s it fires. Two seconds later, silence against silence fires again,
+        // and that window repeats the first one's audio, as whisper.cpp's does.
+        #expect(dueAt == [21, 41])
+        #expect(windows.map(\.samples.count) == [21, 41])
+        #expect(windows.map(\.start) == [at(0), at(0)])
+        #expect(windows.allSatisfy { $0.commits })
+        // At the end of the stream, what came after the last window.
+        let last = window.nextWindow(final: true)
+        let rest = try #require(last)
+        #expect(rest.samples.count == 4 && rest.start == at(4.1))
+        let none = window.nextWindow(final: true)
+        #expect(none == nil)
+    }
+
+    @Test func vadModeShowsNothingUntilSpeechEnds() async throws {
+        let engine = SlidingWindowEngine(base: ScriptedEngine(script: EngineScript(words: [EngineScript.Word("one", start: 0.2, end: 0.4),
+                                                                                            EngineScript.Word("two", start: 0.6, end: 0.9)],
+                                                                                    endpointSilence: nil)),
+                                         parameters: .init(step: 0))
+        #expect(engine.name == "scripted+sliding-window[vad,len10s,vth0.6,fth100]")
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        var updates: [(Double, HypothesisUpdate)] = []
+        for k in 0..<30 {
+            // 1.5 s of a tone, then silence, in 100 ms chunks.
+            let samples = (0..<1_600).map { i in k < 15 ? Float(0.3 * sin(Double(k * 1_600 + i) * 0.05)) : 0 }
+            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
+            updates.append((Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: samples, sampleRate: 16_000), at: start)))
+        }
+        updates.append((3.0, try await session.finalize(through: MediaTime(seconds: 3, preferredTimescale: 16_000))))
+        await session.close()
+        #expect(updates.allSatisfy { $0.1.volatile == nil })
+        let first = try #require(updates.first { !$0.1.finalized.isEmpty })
+        #expect(first.0 == 2.1)
+        #expect(updates.flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text) == ["one", "two"])
+    }
 }
+
