@@ -3,7 +3,7 @@ import Foundation
 import Metrics
 
 /// A self-contained HTML page (no external assets) with SVG charts: WER with 95% intervals per
-/// engine and tier, latency distributions, speed.
+/// tier (one small chart each), latency distributions, speed; sortable tables.
 public enum HTMLReport {
     public static func escape(_ text: String) -> String {
         var out = ""
@@ -24,26 +24,30 @@ public enum HTMLReport {
 
     public static func render(results: BenchResults, records: [UtteranceRecord]) -> String {
         let engines = Array(Set(results.summaries.map(\.engine))).sorted()
+        let partialEngines = Set(results.summaries.filter { $0.emitsPartials != false }.map(\.engine))
         var html = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>SpeechHarness benchmark</title>
-        <style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
-        th{background:#f4f4f4}td.l,th.l{text-align:left}svg text{font-size:11px}</style></head><body>
+        <style>body{font-family:sans-serif;margin:2em;max-width:75em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
+        th{background:#f4f4f4}td.l,th.l{text-align:left}svg text{font-size:11px}svg .title{font-size:13px;font-weight:bold}
+        .multiples{display:flex;flex-wrap:wrap;gap:1em}.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:1em}
+        .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:middle}
+        th button{font:inherit;background:none;border:0;padding:0;cursor:pointer}th button:focus{outline:2px solid #1f77b4}</style></head><body>
         <h1>SpeechHarness benchmark</h1>
         <p>Scoring: <code>\(escape(results.policy))</code> · pacing: \(escape(results.pacing)) · shard \(escape(results.shard)) · \(escape(results.createdAt))</p>
         """
-        html += "<h2>Word error rate (95% bootstrap interval)</h2>\n" + werChart(results.summaries, engines: engines)
-        html += "<h2>First-partial and finalisation latency (cumulative share of utterances)</h2>\n" + latencyChart(records, engines: engines)
-        html += "<h2>Speed (RTFx: audio seconds per second of the engine's CPU time)</h2>\n" + speedChart(results.summaries, engines: engines)
-        html += "<h2>Figures</h2>\n<table><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>words</th><th>WER</th><th>CER</th><th>RTFx (CPU)</th><th>RTFx (wall)</th><th>first partial P50</th><th>final P50</th></tr>\n"
+        html += "<h2>Word error rate per tier (95% bootstrap interval)</h2>\n" + legendList(engines, partialEngines: partialEngines) + werCharts(results.summaries, engines: engines)
+        html += "<h2>First-partial and finalisation latency</h2>\n" + latencyChart(records, engines: engines, partialEngines: partialEngines)
+        html += "<h2>Speed</h2>\n" + speedChart(results.summaries, engines: engines)
+        html += "<h2>Figures</h2>\n<table class=sortable><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>words</th><th>WER</th><th>CER</th><th>RTFx (CPU)</th><th>RTFx (wall)</th><th>first partial P50</th><th>final P50</th></tr>\n"
         for s in results.summaries {
             html += "<tr><td class=l>\(escape(s.engine))</td><td class=l>\(escape(BenchReports.tier(s)))</td><td>\(s.utterances)</td><td>\(s.referenceWords)</td>"
             html += "<td>\(BenchReports.format(s.wer * 100, 1))%</td><td>\(BenchReports.format(s.cer * 100, 1))%</td><td>\(BenchReports.format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "")</td>"
-            html += "<td>\(BenchReports.format(s.wallRTFx, 1))</td><td>\(BenchReports.format(s.firstPartialP50, 2))</td><td>\(BenchReports.format(s.finalizationP50, 2))</td></tr>\n"
+            html += "<td>\(BenchReports.format(s.wallRTFx, 1))</td><td>\(s.emitsPartials == false ? "final only" : BenchReports.format(s.firstPartialP50, 2))</td><td>\(BenchReports.format(s.finalizationP50, 2))</td></tr>\n"
         }
         html += "</table>\n"
         if let comparisons = results.comparisons, !comparisons.isEmpty {
-            html += "<h2>Engines compared on the same utterances (paired bootstrap)</h2>\n<table><tr><th class=l>tier</th><th class=l>A</th><th class=l>B</th>"
+            html += "<h2>Engines compared on the same utterances (paired bootstrap)</h2>\n<table class=sortable><tr><th class=l>tier</th><th class=l>A</th><th class=l>B</th>"
                 + "<th>utterances</th><th>WER A</th><th>WER B</th><th>WER B − A</th><th>95% interval</th><th>P(B better)</th></tr>\n"
             for c in comparisons {
                 let tier = BenchReports.tierName(ofManifest: c.manifest)
@@ -60,79 +64,142 @@ public enum HTMLReport {
             for issue in results.issues.prefix(100) { html += "<li>\(escape(issue.engine ?? "corpus")): \(escape(issue.message))</li>\n" }
             html += "</ul>\n"
         }
-        return html + "</body></html>\n"
+        return html + sortScript + "</body></html>\n"
     }
+
+    /// Sorts a table by a header's column when its button is pressed (numbers as numbers);
+    /// inline, so the page works without a network.
+    static let sortScript = """
+    <script>
+    for (const table of document.querySelectorAll("table.sortable")) {
+      const headers = table.rows[0].cells;
+      for (let column = 0; column < headers.length; column++) {
+        const cell = headers[column];
+        const button = document.createElement("button");
+        button.textContent = cell.textContent;
+        button.title = "sort by " + cell.textContent;
+        cell.textContent = "";
+        cell.appendChild(button);
+        button.addEventListener("click", () => {
+          const ascending = cell.getAttribute("aria-sort") !== "ascending";
+          for (const other of headers) other.removeAttribute("aria-sort");
+          cell.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+          const rows = Array.from(table.rows).slice(1);
+          const key = (row) => { const text = row.cells[column].textContent; const number = parseFloat(text); return isNaN(number) ? text : number; };
+          rows.sort((a, b) => { const x = key(a), y = key(b); const order = typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1); return ascending ? order : -order; });
+          for (const row of rows) table.tBodies[0].appendChild(row);
+        });
+      }
+    }
+    </script>
+
+    """
 
     static func color(_ engine: String, _ engines: [String]) -> String {
         palette[(engines.firstIndex(of: engine) ?? 0) % palette.count]
     }
 
-    static func legend(_ engines: [String], x: Double, y: Double) -> String {
-        engines.enumerated().map { i, engine in
-            "<rect x=\"\(x)\" y=\"\(y + Double(i) * 16)\" width=\"10\" height=\"10\" fill=\"\(color(engine, engines))\"/><text x=\"\(x + 14)\" y=\"\(y + Double(i) * 16 + 9)\">\(escape(engine))</text>"
-        }.joined()
+    /// The engines' colours as a list (a text alternative to the colours), engines without partial
+    /// results marked.
+    static func legendList(_ engines: [String], partialEngines: Set<String>) -> String {
+        "<ul class=legend>" + engines.map { engine in
+            "<li><span class=swatch style=\"background:\(color(engine, engines))\"></span>\(escape(engine))\(partialEngines.contains(engine) ? "" : " (final results only)")</li>"
+        }.joined() + "</ul>\n"
     }
 
-    static func werChart(_ summaries: [BenchSummary], engines: [String]) -> String {
+    /// One small chart per tier, engines side by side: bars with their interval and their value
+    /// written above (so 0% is a label, not a gap), a titled percentage axis.
+    static func werCharts(_ summaries: [BenchSummary], engines: [String]) -> String {
         let tiers = Array(Set(summaries.map(BenchReports.tier))).sorted()
         guard !tiers.isEmpty else { return "<p>No results.</p>\n" }
-        let barWidth = 14.0, groupGap = 24.0
-        let groupWidth = Double(engines.count) * barWidth + groupGap
-        let width = 60 + Double(tiers.count) * groupWidth + 180, height = 260.0, plot = 200.0
-        let top = max(0.05, summaries.map { $0.werCI95.last ?? $0.wer }.filter(\.isFinite).max() ?? 0.05)
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height + 60))\" role=\"img\" aria-label=\"WER per engine and tier\">"
-        for step in 0...4 {
-            let value = top * Double(step) / 4, y = 20 + plot - plot * Double(step) / 4
-            svg += "<line x1=\"50\" x2=\"\(width - 180)\" y1=\"\(y)\" y2=\"\(y)\" stroke=\"#eee\"/><text x=\"45\" y=\"\(y + 4)\" text-anchor=\"end\">\(BenchReports.format(value * 100, 1))%</text>"
-        }
-        for (t, tier) in tiers.enumerated() {
-            let x0 = 60 + Double(t) * groupWidth
-            for (e, engine) in engines.enumerated() {
-                guard let s = summaries.first(where: { $0.engine == engine && BenchReports.tier($0) == tier }), s.wer.isFinite else { continue }
-                let x = x0 + Double(e) * barWidth, h = plot * s.wer / top
-                svg += "<rect x=\"\(x)\" y=\"\(20 + plot - h)\" width=\"\(barWidth - 2)\" height=\"\(h)\" fill=\"\(color(engine, engines))\"><title>\(escape(engine)) \(escape(tier)): \(BenchReports.format(s.wer * 100, 1))%</title></rect>"
-                if s.werCI95.count == 2 {
-                    let y1 = 20 + plot - plot * s.werCI95[0] / top, y2 = 20 + plot - plot * s.werCI95[1] / top, cx = x + (barWidth - 2) / 2
-                    svg += "<line x1=\"\(cx)\" x2=\"\(cx)\" y1=\"\(y1)\" y2=\"\(y2)\" stroke=\"#000\"/>"
-                }
-            }
-            svg += "<text transform=\"translate(\(x0 + 4),\(20 + plot + 12)) rotate(30)\">\(escape(tier))</text>"
-        }
-        return svg + legend(engines, x: width - 170, y: 20) + "</svg>\n"
+        return "<div class=multiples>" + tiers.map { tier in
+            werChart(tier: tier, summaries.filter { BenchReports.tier($0) == tier }, engines: engines)
+        }.joined() + "</div>\n"
     }
 
-    static func latencyChart(_ records: [UtteranceRecord], engines: [String]) -> String {
-        let width = 560.0, height = 220.0
+    /// The axis top: the first of 5%, 10%, 20%, 25%, 50% … at or above `value` (a rate).
+    static func niceCeiling(_ value: Double) -> Double {
+        var scale = 0.01
+        while true {
+            for step in [5.0, 10, 20, 25, 50] where step * scale >= value { return step * scale }
+            scale *= 10
+        }
+    }
+
+    static func werChart(tier: String, _ rows: [BenchSummary], engines: [String]) -> String {
+        let present = engines.filter { engine in rows.contains { $0.engine == engine } }
+        let barWidth = 26.0, left = 52.0, plot = 150.0, top = 30.0
+        let width = max(235, left + Double(present.count) * (barWidth + 8) + 10), height = top + plot + 30
+        let maximum = niceCeiling(rows.map { $0.werCI95.last ?? $0.wer }.filter(\.isFinite).max() ?? 0)
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\" "
+            + "aria-label=\"\(escape(tier)): WER per engine\"><title>\(escape(tier)): " + rows.map { "\(escape($0.engine)) \(BenchReports.format($0.wer * 100, 1))%" }.joined(separator: ", ") + "</title>"
+        svg += "<text class=\"title\" x=\"\(left)\" y=\"14\">\(escape(tier))</text>"
+        svg += "<text transform=\"translate(12,\(top + plot / 2)) rotate(-90)\" text-anchor=\"middle\">WER (%)</text>"
+        for step in 0...4 {
+            let value = maximum * Double(step) / 4, y = top + plot - plot * Double(step) / 4
+            svg += "<line x1=\"\(left)\" x2=\"\(width - 5)\" y1=\"\(y)\" y2=\"\(y)\" stroke=\"#eee\"/><text x=\"\(left - 4)\" y=\"\(y + 4)\" text-anchor=\"end\">\(BenchReports.format(value * 100, (value * 100).rounded() == value * 100 ? 0 : 1))</text>"
+        }
+        for (e, engine) in present.enumerated() {
+            guard let s = rows.first(where: { $0.engine == engine }), s.wer.isFinite else { continue }
+            let x = left + 6 + Double(e) * (barWidth + 8), h = plot * s.wer / maximum
+            svg += "<rect x=\"\(x)\" y=\"\(top + plot - h)\" width=\"\(barWidth)\" height=\"\(max(h, 1))\" fill=\"\(color(engine, engines))\"><title>\(escape(engine)): \(BenchReports.format(s.wer * 100, 1))%</title></rect>"
+            if s.werCI95.count == 2 {
+                let y1 = top + plot - plot * s.werCI95[0] / maximum, y2 = top + plot - plot * s.werCI95[1] / maximum, cx = x + barWidth / 2
+                svg += "<line x1=\"\(cx)\" x2=\"\(cx)\" y1=\"\(y1)\" y2=\"\(y2)\" stroke=\"#000\"/>"
+            }
+            let labelY = top + plot - plot * max(s.wer, s.werCI95.last ?? s.wer) / maximum - 3
+            svg += "<text x=\"\(x + barWidth / 2)\" y=\"\(max(top - 2, labelY))\" text-anchor=\"middle\">\(BenchReports.format(s.wer * 100, 1))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// Cumulative share of utterances against latency, with titled axes; engines that gave no
+    /// partial results get no first-partial curve (their first result is their final).
+    static func latencyChart(_ records: [UtteranceRecord], engines: [String], partialEngines: Set<String>) -> String {
+        let left = 60.0, width = 560.0, height = 220.0
         var series: [(String, String, [Double])] = []
         for engine in engines {
             let measures = records.filter { $0.engine == engine && $0.error == nil }.map(\.measures)
-            series.append((engine, "first partial", measures.compactMap(\.firstPartialLatency).sorted()))
+            if partialEngines.contains(engine) { series.append((engine, "first partial", measures.compactMap(\.firstPartialLatency).sorted())) }
             series.append((engine, "final", measures.compactMap(\.finalizationLatency).sorted()))
         }
         let all = series.flatMap(\.2)
         guard let maxValue = all.max(), !all.isEmpty else { return "<p>No latency data (no word times in these manifests).</p>\n" }
         let minValue = min(0, all.min() ?? 0), span = max(0.1, maxValue - minValue)
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width + 200))\" height=\"\(Int(height + 40))\" role=\"img\" aria-label=\"latency CDFs\">"
-        svg += "<line x1=\"40\" x2=\"\(width)\" y1=\"\(height)\" y2=\"\(height)\" stroke=\"#999\"/><text x=\"40\" y=\"\(height + 14)\">\(BenchReports.format(minValue, 2)) s</text><text x=\"\(width)\" y=\"\(height + 14)\" text-anchor=\"end\">\(BenchReports.format(maxValue, 2)) s</text>"
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width + 240))\" height=\"\(Int(height + 50))\" role=\"img\" "
+            + "aria-label=\"latency distributions: share of utterances against seconds\">"
+        svg += "<line x1=\"\(left)\" x2=\"\(width)\" y1=\"\(height)\" y2=\"\(height)\" stroke=\"#999\"/><line x1=\"\(left)\" x2=\"\(left)\" y1=\"10\" y2=\"\(height)\" stroke=\"#999\"/>"
+        for step in 0...4 {
+            let value = minValue + span * Double(step) / 4, x = left + (width - left) * Double(step) / 4
+            svg += "<text x=\"\(x)\" y=\"\(height + 14)\" text-anchor=\"middle\">\(BenchReports.format(value, 1))</text>"
+        }
+        for share in [0.0, 0.5, 1.0] {
+            svg += "<text x=\"\(left - 4)\" y=\"\(height - (height - 10) * share + 4)\" text-anchor=\"end\">\(BenchReports.format(share, 1))</text>"
+        }
+        svg += "<text x=\"\((left + width) / 2)\" y=\"\(height + 32)\" text-anchor=\"middle\">latency (s): first partial after the first word starts, final after the last word ends</text>"
+        svg += "<text transform=\"translate(14,\(height / 2)) rotate(-90)\" text-anchor=\"middle\">share of utterances</text>"
         for (engine, kind, values) in series where !values.isEmpty {
             let points = values.enumerated().map { i, v in
-                "\(40 + (width - 40) * (v - minValue) / span),\(height - (height - 10) * Double(i + 1) / Double(values.count))"
+                "\(left + (width - left) * (v - minValue) / span),\(height - (height - 10) * Double(i + 1) / Double(values.count))"
             }.joined(separator: " ")
             svg += "<polyline fill=\"none\" stroke=\"\(color(engine, engines))\" stroke-dasharray=\"\(kind == "final" ? "5,3" : "none")\" points=\"\(points)\"><title>\(escape(engine)) \(kind)</title></polyline>"
         }
-        svg += legend(engines, x: width + 20, y: 10) + "<text x=\"\(width + 20)\" y=\"\(Double(engines.count) * 16 + 26)\">solid: first partial; dashed: final</text>"
+        let noPartials = engines.filter { !partialEngines.contains($0) }
+        svg += "<text x=\"\(width + 20)\" y=\"20\">solid: first partial</text><text x=\"\(width + 20)\" y=\"36\">dashed: final</text>"
+        if !noPartials.isEmpty { svg += "<text x=\"\(width + 20)\" y=\"52\">final only: \(noPartials.count) engine(s), see legend</text>" }
         return svg + "</svg>\n"
     }
 
     static func speedChart(_ summaries: [BenchSummary], engines: [String]) -> String {
         let rows = summaries.filter { $0.rtfx > 0 }
         guard let top = rows.map(\.rtfx).max() else { return "<p>No speed data.</p>\n" }
-        let height = Double(rows.count) * 18 + 20
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"\(Int(height))\" role=\"img\" aria-label=\"RTFx\">"
+        let height = Double(rows.count) * 18 + 40
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"\(Int(height))\" role=\"img\" aria-label=\"speed per engine and tier\">"
+        svg += "<text x=\"395\" y=\"\(height - 6)\">RTFx (CPU): audio seconds per second of the engine's CPU time, log scale</text>"
         for (i, s) in rows.enumerated() {
             let y = 10 + Double(i) * 18, w = 400 * log10(1 + s.rtfx) / log10(1 + top)
-            svg += "<text x=\"250\" y=\"\(y + 11)\" text-anchor=\"end\">\(escape(s.engine)) · \(escape(BenchReports.tier(s)))</text>"
-            svg += "<rect x=\"255\" y=\"\(y)\" width=\"\(w)\" height=\"14\" fill=\"\(color(s.engine, engines))\"/><text x=\"\(260 + w)\" y=\"\(y + 11)\">\(BenchReports.format(s.rtfx, 1))×</text>"
+            svg += "<text x=\"390\" y=\"\(y + 11)\" text-anchor=\"end\">\(escape(s.engine)) · \(escape(BenchReports.tier(s)))</text>"
+            svg += "<rect x=\"395\" y=\"\(y)\" width=\"\(w)\" height=\"14\" fill=\"\(color(s.engine, engines))\"/><text x=\"\(400 + w)\" y=\"\(y + 11)\">\(BenchReports.format(s.rtfx, 1))×</text>"
         }
         return svg + "</svg>\n"
     }
