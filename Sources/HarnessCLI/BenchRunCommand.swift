@@ -165,12 +165,11 @@ enum BenchRunCommand {
             let stored = RecordStore(path: path).read()
             for record in stored.records where keys.insert(record.key).inserted { records.append(record) }
             issues += stored.issues(path: path)
-        }
-        for directory in arguments.positionals {
-            let path = directory + "/results.json"
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            // The part's own problems (manifest and engine issues) are only in its results.
+            let results = directory + "/results.json"
+            guard let data = FileManager.default.contents(atPath: results) else { continue }
             do { issues += try JSONDecoder().decode(BenchResults.self, from: data).issues } catch {
-                issues.append(BenchIssue(engine: nil, manifest: path, message: "cannot read the part's results (its problems are not merged): \(error)"))
+                issues.append(BenchIssue(engine: nil, manifest: results, message: "cannot read the part's results (its problems are not merged): \(error)"))
             }
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
