@@ -51,8 +51,8 @@ extension RuleContext {
             }
             var before = index - 1
             while let word = token(before), word.is("try") || word.is("await") { before -= 1 }
-            if token(before)?.is("=") == true, token(index + 1)?.is("(") == true, let start = Optional(structure.statementStart(of: before)),
-               let name = (start..<before).last(where: { tokens[$0].kind == .identifier }) {
+            guard token(before)?.is("=") == true, token(index + 1)?.is("(") == true else { continue }
+            if let name = (structure.statementStart(of: before)..<before).last(where: { tokens[$0].kind == .identifier }) {
                 names.insert(tokens[name].text)
             }
         }
