@@ -102,6 +102,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"],
                     swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
         .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Benchmark", "Metrics", "Conformance", "MigrationDiff", "TestSupport"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia", "VirtualDevice", "AudioIO", "SpeechCore"]),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),
         .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),

@@ -52,6 +52,9 @@ public struct UtteranceRecord: Codable, Sendable, Hashable {
     public var alignment: String
     /// Set when the engine or harness failed on this utterance; its numbers are then not pooled.
     public var error: String?
+    /// The audio file as the run opened it (relative to the working directory unless the
+    /// manifest gave an absolute path), so reports can link to it.
+    public var audio: String?
 
     public var key: String { UtteranceRecord.key(engine: engine, manifest: manifest, id: id) }
     public static func key(engine: String, manifest: String, id: String) -> String { "\(engine)\u{1F}\(manifest)\u{1F}\(id)" }
@@ -84,7 +87,7 @@ public struct UtteranceRun: Sendable {
             audioSeconds: utterance.duration, reference: utterance.reference, hypothesis: "", policy: policy.name,
             words: ErrorCounts(), characters: ErrorCounts(), computeSeconds: 0, loadSeconds: nil,
             timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 0),
-            measures: StreamingMeasures(emissionDelays: [], hadRevisions: false), alignment: "", error: nil)
+            measures: StreamingMeasures(emissionDelays: [], hadRevisions: false), alignment: "", error: nil, audio: audioPath)
         do {
             let outcome = try await withTimeout(seconds: 60 + 10 * max(1, utterance.duration)) {
                 try await stream(utterance, audioPath: audioPath)

@@ -33,18 +33,38 @@ enum BenchRunCommand {
                 OptionSpec(name: "whisper-compute-type", value: "int8|int8_float32|float32", help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."),
                 OptionSpec(name: "whisper-beam", value: "n", help: "Whisper's beam size (default 1, greedy; sets SPEECH_HARNESS_WHISPER_BEAM_SIZE)."),
                 OptionSpec(name: "whisper-threads", value: "n", help: "CPU threads per Whisper worker (default 1; sets SPEECH_HARNESS_WHISPER_THREADS)."),
-            ] + CorpusCommands.manifestOptionSpecs,
+            ] + CorpusCommands.manifestOptionSpecs + pageOptionSpecs,
             positionals: 0...0,
-            details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html, DIR/trn/ and the\nper-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error.",
+            details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error.",
             run: bench),
         CommandSpec(
             path: "merge", synopsis: "<dir>... --out <dir>",
             summary: "Merge the outputs of sharded bench runs into one report (pooled over all shards).",
             options: [OptionSpec(name: "out", value: "dir", help: "Where to write the merged report (required)."),
-                      OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures.")],
+                      OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures.")] + pageOptionSpecs,
             positionals: 1...Int.max,
             run: merge),
     ]
+
+    static let pageOptionSpecs = [
+        OptionSpec(name: "baseline", value: "dir", help: "An earlier run's output folder: regressions.html lists the utterances whose errors rose or fell against it."),
+        OptionSpec(name: "embed-audio", value: nil, help: "Inline clips of up to 512 KiB (48 MiB in all) in the pages so they travel alone; otherwise they link into the corpus."),
+    ]
+
+    /// `--baseline` and `--embed-audio`; a baseline that cannot be read is a usage error before any work.
+    static func pageOptions(_ arguments: ParsedArguments, command: String, console: Console) throws -> BenchReports.PageOptions {
+        var options = BenchReports.PageOptions(embedAudio: arguments.has("embed-audio"))
+        if let directory = arguments.value("baseline") {
+            let path = directory + "/utterances.jsonl"
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw UsageError(message: "--baseline: \(path): no such file (give the output folder of an earlier bench or merge)", command: command)
+            }
+            let stored = RecordStore(path: path).read()
+            for issue in stored.issues(path: path) { console.err("speech-harness \(command): baseline: \(issue.message)") }
+            options.baseline = (stored.records, directory)
+        }
+        return options
+    }
 
     static func normalizer(_ arguments: ParsedArguments, _ option: String, default name: String, command: String) throws -> TextNormalizer {
         let name = arguments.value(option) ?? name
@@ -101,6 +121,7 @@ enum BenchRunCommand {
         plan.manifestOptions = try CorpusCommands.manifestOptions(arguments, command: command)
         try applyWhisperSettings(arguments, command: command)
         let gates = try arguments.value("gates").map(GateConfiguration.load)
+        let pages = try pageOptions(arguments, command: command, console: console)
         let out = arguments.value("out") ?? "Reports/bench"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let storePath = out + "/utterances.jsonl"
@@ -121,7 +142,7 @@ enum BenchRunCommand {
         let outcome = await runner.run()
         let stored = store.read()
         let status = try finish(records: stored.records + outcome.unsaved, issues: outcome.issues + stored.issues(path: storePath), gates: gates,
-                                plan: plan, out: out, console: console, workerPeakMemory: outcome.workerPeakMemory)
+                                plan: plan, out: out, pages: pages, console: console, workerPeakMemory: outcome.workerPeakMemory)
         if let number = interrupt.received {
             console.err("speech-harness bench: stopped early; reports cover the finished utterances. Run again with --resume to complete.")
             return 128 + number
@@ -142,17 +163,19 @@ enum BenchRunCommand {
     }
 
     static func finish(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
-                       out: String, console: Console, workerPeakMemory: [String: [Int]]? = nil) throws -> Int32 {
+                       out: String, pages: BenchReports.PageOptions, console: Console, workerPeakMemory: [String: [Int]]? = nil) throws -> Int32 {
         let results = BenchResults.assemble(records: records, issues: issues, gates: gates, plan: plan,
                                             peakRSSBytes: ProcessMemory.peakResidentBytes(), workerPeakMemory: workerPeakMemory)
-        try BenchReports.writeAll(results: results, records: records, to: out)
+        try BenchReports.writeAll(results: results, records: records, to: out, pages: pages)
         console.out(BenchReports.markdown(results))
-        console.out("reports written to \(out)/ (results.json, junit/bench.xml, summary.md, index.html, trn/)")
+        console.out("reports written to \(out)/ (results.json, junit/bench.xml, summary.md, index.html, explorer.html"
+                    + (pages.baseline == nil ? "" : ", regressions.html") + ", trn/)")
         return results.isClean ? 0 : 1
     }
 
     static func merge(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         guard let out = arguments.value("out") else { throw UsageError(message: "--out is required", command: "merge") }
+        let pages = try pageOptions(arguments, command: "merge", console: console)
         var records: [UtteranceRecord] = []
         var issues: [BenchIssue] = []
         var keys = Set<String>()
@@ -177,6 +200,6 @@ enum BenchRunCommand {
         if FileManager.default.fileExists(atPath: merged.path) { try FileManager.default.removeItem(atPath: merged.path) }
         for record in records { try merged.append(record) }
         return try finish(records: records, issues: issues, gates: try arguments.value("gates").map(GateConfiguration.load), plan: nil,
-                          out: out, console: console)
+                          out: out, pages: pages, console: console)
     }
 }

@@ -15,6 +15,7 @@ enum ConformanceCommand {
                 OptionSpec(name: "scenarios", value: "dir", help: "Scenario folder (default: the built-in scenarios)."),
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here."),
                 OptionSpec(name: "coverage", value: nil, help: "Print each clause with its scenarios."),
+                OptionSpec(name: "html", value: "file", help: "Write a clause × backend grid here (pass, skip with reason, fail), linked with the report pages in its folder."),
             ],
             positionals: 0...0,
             details: "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.",
@@ -63,6 +64,13 @@ enum ConformanceCommand {
             try JUnitWriter.write(ConformanceReport.junit(results, coverageProblems: coverage, clauses: suite.clauses), to: junit)
             let problems = JUnitWriter.validate(path: junit)
             if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
+        }
+        if let file = arguments.value("html") {
+            let directory = (file as NSString).deletingLastPathComponent, page = (file as NSString).lastPathComponent
+            var links = ReportLink.existing(in: directory.isEmpty ? "." : directory)
+            if !links.contains(where: { $0.file == page }) { links.append(ReportLink(title: "Conformance", file: page)) }
+            try ConformanceReport.html(results, backends: backends, coverageProblems: coverage, clauses: suite.clauses, links: links, page: page)
+                .write(toFile: file, atomically: true, encoding: .utf8)
         }
         let bad = counts.values.reduce(0) { $0 + $1.failed + $1.errors } + coverage.count + loadErrors.count
         return bad == 0 ? 0 : 1

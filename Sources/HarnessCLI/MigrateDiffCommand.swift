@@ -26,6 +26,7 @@ enum MigrateDiffCommand {
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per utterance, failing on a difference a user would notice or a breached gate."),
                 OptionSpec(name: "markdown", value: "file", help: "Write a Markdown summary here."),
                 OptionSpec(name: "json", value: "file", help: "Write every trace and diff as JSON here."),
+                OptionSpec(name: "html", value: "file", help: "Write a page of the differing utterances here (both sides' alignment and timelines, the audio), linked with the report pages in its folder."),
             ],
             positionals: 0...0,
             details: """
@@ -77,7 +78,7 @@ enum MigrateDiffCommand {
                     problems.append("\(utterance.id): \(error)")
                 }
             }
-            return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, arguments, console, path)
+            return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root, arguments, console, path)
         }
         let engine = try EngineRegistry.shared.make(id)
         let runner = MigrationRun(engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments.has("server-requests"),
@@ -92,11 +93,11 @@ enum MigrateDiffCommand {
             }
         }
         await (engine as? WorkerEngine)?.shutdown()
-        return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, arguments, console, path)
+        return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root, arguments, console, path)
     }
 
     /// Prints, writes the reports, and gives the exit status.
-    static func report(diffs: [UtteranceDiff], problems: [String], engine id: String, manifest: String,
+    static func report(diffs: [UtteranceDiff], problems: [String], engine id: String, manifest: String, utterances: [Utterance], root: String,
                        _ arguments: ParsedArguments, _ console: Console, _ path: String) throws -> Int32 {
         let gates = try arguments.value("gates").map { path in try MigrationGate.load(path: path) } ?? []
         let summary = MigrationSummary(engine: id, manifest: manifest, utterances: diffs, problems: problems, gates: gates)
@@ -121,6 +122,18 @@ enum MigrateDiffCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
+        }
+        if let file = arguments.value("html") {
+            let directory = (file as NSString).deletingLastPathComponent.isEmpty ? "." : (file as NSString).deletingLastPathComponent
+            let page = (file as NSString).lastPathComponent
+            var links = ReportLink.existing(in: directory)
+            if !links.contains(where: { $0.file == page }) { links.append(ReportLink(title: "Migration", file: page)) }
+            let sources = Dictionary(utterances.map { utterance in
+                (utterance.id, MigrationPage.Source(reference: utterance.reference, speaker: utterance.speaker, tier: utterance.tier ?? "",
+                                                    words: utterance.words ?? [], audio: ManifestValidator.resolve(utterance.audio, root: root)))
+            }, uniquingKeysWith: { first, _ in first })
+            try MigrationPage.render(summary, sources: sources, reportDirectory: directory, links: links, page: page)
+                .write(toFile: file, atomically: true, encoding: .utf8)
         }
         return summary.failing == 0 && problems.isEmpty ? 0 : 1
     }

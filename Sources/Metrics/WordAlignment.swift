@@ -76,6 +76,40 @@ public struct Alignment: Sendable, Hashable {
     }
 }
 
+extension Alignment {
+    /// Reads back the lines `pralign` wrote (errors stay in upper case, as sclite prints them), so a
+    /// stored record's alignment can be drawn without the scoring policy that made it. Nil when
+    /// the text is not three such lines.
+    public init?(pralign text: String) {
+        if text.isEmpty {
+            self.init(steps: [])
+            return
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count == 3, lines[0].hasPrefix("REF:  "), lines[1].hasPrefix("HYP:  "), lines[2].hasPrefix("Eval: ") else { return nil }
+        let ref = Array(lines[0].dropFirst(6)), hyp = Array(lines[1].dropFirst(6)), eval = Array(lines[2].dropFirst(6))
+        func token(_ line: [Character], at start: Int) -> String {
+            guard start < line.count else { return "" }
+            return String(line[start...].prefix { $0 != " " })
+        }
+        var steps: [AlignmentStep] = []
+        var position = 0
+        while position < ref.count {
+            let r = token(ref, at: position), h = token(hyp, at: position), e = token(eval, at: position)
+            guard !r.isEmpty || !h.isEmpty else { return nil }
+            switch e {
+            case "": steps.append(.correct(r))
+            case "S": steps.append(.substitution(reference: r, hypothesis: h))
+            case "D": steps.append(.deletion(r))
+            case "I": steps.append(.insertion(h))
+            default: return nil
+            }
+            position += max(r.count, h.count, e.count) + 1
+        }
+        self.init(steps: steps)
+    }
+}
+
 /// Minimum-cost alignment with NIST sclite's weights (insertion 3, deletion 3, substitution 4,
 /// match 0) and its preferences among equal-cost paths, so that counts equal sclite's.
 public enum WordAligner {

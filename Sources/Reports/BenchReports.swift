@@ -4,8 +4,23 @@ import Metrics
 
 /// Turns benchmark records and summaries into the files a run leaves behind.
 public enum BenchReports {
-    /// Writes results.json, junit/bench.xml, summary.md, index.html and trn/ under `directory`.
-    public static func writeAll(results: BenchResults, records: [UtteranceRecord], to directory: String) throws {
+    /// What the HTML pages add beyond the figures.
+    public struct PageOptions: Sendable {
+        /// A baseline run's records and its name: with them, regressions.html.
+        public var baseline: (records: [UtteranceRecord], name: String)?
+        /// Inline small clips in explorer.html instead of linking into the corpus.
+        public var embedAudio: Bool
+
+        public init(baseline: (records: [UtteranceRecord], name: String)? = nil, embedAudio: Bool = false) {
+            self.baseline = baseline
+            self.embedAudio = embedAudio
+        }
+    }
+
+    /// Writes results.json, junit/bench.xml, summary.md, index.html, explorer.html (with a
+    /// baseline, regressions.html) and trn/ under `directory`.
+    public static func writeAll(results: BenchResults, records: [UtteranceRecord], to directory: String,
+                                pages: PageOptions = PageOptions()) throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/junit", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: directory + "/trn", withIntermediateDirectories: true)
@@ -17,10 +32,30 @@ public enum BenchReports {
         let problems = JUnitWriter.validate(path: junitPath)
         if !problems.isEmpty { throw ReportError.invalid(path: junitPath, problems: problems) }
         try markdown(results).write(toFile: directory + "/summary.md", atomically: true, encoding: .utf8)
-        try HTMLReport.render(results: results, records: records).write(toFile: directory + "/index.html", atomically: true, encoding: .utf8)
+        try writePages(results: results, records: records, to: directory, options: pages)
         for (name, (ref, hyp)) in trn(records) {
             try ref.write(toFile: "\(directory)/trn/\(name).ref.trn", atomically: true, encoding: .utf8)
             try hyp.write(toFile: "\(directory)/trn/\(name).hyp.trn", atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// index.html, explorer.html and regressions.html, each linking to the others and to the
+    /// conformance and migration pages already in the folder.
+    static func writePages(results: BenchResults, records: [UtteranceRecord], to directory: String, options: PageOptions) throws {
+        let partialEngines = Set(results.summaries.filter { $0.emitsPartials != false }.map(\.engine))
+        var links = [ReportLink.overview, ReportLink.explorer]
+        if options.baseline != nil { links.append(.regressions) }
+        links += ReportLink.siblings(in: directory)
+        let allRecords = records + (options.baseline?.records ?? [])
+        let audio = ReportAudio.sources(records: allRecords, reportDirectory: directory, embed: options.embedAudio)
+        try HTMLReport.render(results: results, records: records, links: links)
+            .write(toFile: directory + "/" + ReportLink.overview.file, atomically: true, encoding: .utf8)
+        try UtteranceExplorer.render(records: records, partialEngines: partialEngines, audio: audio, links: links)
+            .write(toFile: directory + "/" + ReportLink.explorer.file, atomically: true, encoding: .utf8)
+        if let baseline = options.baseline {
+            let comparison = RunComparison(baseline: baseline.records, current: records)
+            try RegressionPage.render(comparison, baselineName: baseline.name, partialEngines: partialEngines, audio: audio, links: links)
+                .write(toFile: directory + "/" + ReportLink.regressions.file, atomically: true, encoding: .utf8)
         }
     }
 

@@ -22,17 +22,16 @@ public enum HTMLReport {
 
     static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 
-    public static func render(results: BenchResults, records: [UtteranceRecord]) -> String {
+    public static func render(results: BenchResults, records: [UtteranceRecord], links: [ReportLink] = []) -> String {
         let engines = Array(Set(results.summaries.map(\.engine))).sorted()
         let partialEngines = Set(results.summaries.filter { $0.emitsPartials != false }.map(\.engine))
-        var html = """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>SpeechHarness benchmark</title>
-        <style>body{font-family:sans-serif;margin:2em;max-width:75em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
-        th{background:#f4f4f4}td.l,th.l{text-align:left}svg text{font-size:11px}svg .title{font-size:13px;font-weight:bold}
-        .multiples{display:flex;flex-wrap:wrap;gap:1em}.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:1em}
-        .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:middle}
-        th button{font:inherit;background:none;border:0;padding:0;cursor:pointer}th button:focus{outline:2px solid #1f77b4}</style></head><body>
+        var html = ReportPage.open(title: "SpeechHarness benchmark", links: links, current: ReportLink.overview.file, extraStyle: """
+            svg text{font-size:11px}svg .title{font-size:13px;font-weight:bold}
+            .multiples{display:flex;flex-wrap:wrap;gap:1em}.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:1em}
+            .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:middle}
+            th button{font:inherit;background:none;border:0;padding:0;cursor:pointer}
+            """)
+        html += """
         <h1>SpeechHarness benchmark</h1>
         <p>Scoring: <code>\(escape(results.policy))</code> · pacing: \(escape(results.pacing)) · shard \(escape(results.shard)) · \(escape(results.createdAt))</p>
         """

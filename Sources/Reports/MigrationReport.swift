@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import MigrationDiff
 
 /// The migration diff as JUnit (a case per utterance: failing when the app would see something
@@ -80,4 +81,87 @@ public enum MigrationReport {
 
     static func seconds(_ value: Double) -> String { BenchReports.format(value, 3) }
     static func format(_ value: Double, _ digits: Int) -> String { BenchReports.format(value, digits) }
+}
+
+/// The migration diff's differing utterances, each opening both sides on one time axis: the old
+/// final transcript aligned with the new one, and every update each side showed the app.
+public enum MigrationPage {
+    /// What the manifest says about an utterance the diff ran.
+    public struct Source: Sendable {
+        public var reference: String
+        public var speaker: String
+        public var tier: String
+        public var words: [StreamingTimeline.TimedWord]
+        public var audio: String?
+
+        public init(reference: String, speaker: String, tier: String, words: [StreamingTimeline.TimedWord], audio: String?) {
+            self.reference = reference
+            self.speaker = speaker
+            self.tier = tier
+            self.words = words
+            self.audio = audio
+        }
+    }
+
+    /// One differing utterance: its runs (old, new), its alignment, and why it differs.
+    struct Item: Encodable {
+        var runs: [Int]
+        var alignment: [ExplorerData.Step]
+        var failures: [String]
+        var expected: [String]
+    }
+
+    public static func render(_ summary: MigrationSummary, sources: [String: Source], reportDirectory: String, embedAudio: Bool = false,
+                              links: [ReportLink], page: String) throws -> String {
+        let (old, new) = summary.sides
+        let differing = summary.utterances.filter { !$0.isSame }
+        let audio = ReportAudio.sources(files: differing.map { (ExplorerData.utteranceKey(manifest: summary.manifest, id: $0.id), sources[$0.id]?.audio) },
+                                        reportDirectory: reportDirectory, embed: embedAudio)
+        var explorer = ExplorerData(engines: [old, new], partialEngines: [old, new], utterances: [], runs: [])
+        var items: [Item] = []
+        for diff in differing {
+            let source = sources[diff.id]
+            let player = audio[ExplorerData.utteranceKey(manifest: summary.manifest, id: diff.id)]
+            explorer.utterances.append(ExplorerData.Utterance(
+                id: diff.id, manifest: summary.manifest, tier: source?.tier ?? BenchReports.tierName(ofManifest: summary.manifest),
+                speaker: source?.speaker ?? "", reference: source?.reference ?? "", seconds: ExplorerData.rounded(diff.audioSeconds),
+                audio: player?.href, audioNote: player?.note ?? (source == nil ? "not in the manifest" : nil),
+                words: (source?.words ?? []).map { ExplorerData.Word(start: $0.start, end: $0.end, word: $0.word) }, differs: true))
+            for (side, trace) in [(0, diff.legacy), (1, diff.analyzer)] {
+                explorer.runs.append(run(trace, utterance: explorer.utterances.count - 1, engine: side))
+            }
+            items.append(Item(runs: [explorer.runs.count - 2, explorer.runs.count - 1],
+                              alignment: (Alignment(pralign: diff.alignment)?.steps ?? []).map(ExplorerData.Step.init),
+                              failures: summary.failures(diff), expected: diff.expected))
+        }
+        let e = HTMLReport.escape
+        var html = ReportPage.open(title: "SpeechHarness migration diff", links: links, current: page)
+        html += "<h1>Migration diff: \(e(old)) and \(e(new))</h1>\n<p>Engine <code>\(e(summary.engine))</code>, manifest <code>\(e(summary.manifest))</code>: "
+            + "\(summary.utterances.count) utterances, \(summary.failing) differ in a way a user would notice (or beyond a gate), "
+            + "\(summary.differing - summary.failing) only as the new API is documented to"
+            + (summary.problems.isEmpty ? "" : "; \(summary.problems.count) could not be run") + ".</p>\n"
+        if !summary.problems.isEmpty { html += "<ul>" + summary.problems.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n" }
+        let filters = """
+            <label>Show <select id="verdict"><option value="">every difference</option><option value="fails">noticeable only</option>\
+            <option value="expected">expected only</option></select></label>
+            """
+        html += ReportPage.list(filters: filters, headers: ["utterance", "verdict", "differences", old + " final", new + " final"],
+                                caption: "Utterances where the two sides differ, noticeable first")
+        html += try ReportPage.scripts(data: ExplorerData.With(explorer: explorer, key: "items", extra: items), ReportScripts.common, ReportScripts.migration)
+        return html + "</body></html>\n"
+    }
+
+    /// A side's updates as timeline events: what the app showed, when (seconds of audio processed);
+    /// every final result, and each partial that changed the display.
+    static func run(_ trace: APITrace, utterance: Int, engine: Int) -> ExplorerData.Run {
+        var shown: [String] = []
+        var events: [ExplorerData.Event] = []
+        for event in trace.events where event.kind == .final || (event.kind == .partial && event.shown != shown) {
+            shown = event.shown
+            events.append(ExplorerData.Event(event: StreamingTimeline.Event(
+                time: event.audioTime, isFinal: event.kind == .final, words: event.shown, rangeStart: 0, rangeEnd: event.audioTime)))
+        }
+        return ExplorerData.Run(utterance: utterance, engine: engine, hypothesis: trace.finalText, substitutions: 0, deletions: 0, insertions: 0,
+                                referenceWords: 0, alignment: [], events: events, firstPartial: nil, final: nil, compute: 0, error: trace.error)
+    }
 }

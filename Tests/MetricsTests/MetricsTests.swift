@@ -24,6 +24,29 @@ struct AlignmentTests {
         #expect(ErrorRateStatistics.pooled([a, b]) == 0.1)
     }
 
+    /// Reading pralign back gives the same steps, errors in upper case as printed, whatever the
+    /// widths of the two sides (a German sharp s grows when upper-cased).
+    @Test func pralignReadsBack() {
+        var generator = SeededGenerator(seed: 7)
+        let words = ["a", "one", "seventeen", "straße", "ok", "кот", "naïve", "x"]
+        for _ in 0..<300 {
+            let reference = (0..<Int.random(in: 0...6, using: &generator)).map { _ in words.randomElement(using: &generator)! }
+            let hypothesis = (0..<Int.random(in: 0...6, using: &generator)).map { _ in words.randomElement(using: &generator)! }
+            let alignment = WordAligner.align(reference: reference, hypothesis: hypothesis)
+            let printed = alignment.steps.map { step -> AlignmentStep in
+                switch step {
+                case .correct: step
+                case .substitution(let r, let h): .substitution(reference: r.uppercased(), hypothesis: h.uppercased())
+                case .deletion(let r): .deletion(r.uppercased())
+                case .insertion(let h): .insertion(h.uppercased())
+                }
+            }
+            #expect(Alignment(pralign: alignment.pralign)?.steps == printed, "\(reference) vs \(hypothesis)")
+        }
+        #expect(Alignment(pralign: "REF:  a\nHYP:  b") == nil)
+        #expect(Alignment(pralign: "REF:  a \nHYP:  b \nEval: X ") == nil)
+    }
+
     @Test func characterErrorRate() {
         let alignment = WordAligner.alignCharacters(reference: "kitten", hypothesis: "sitting")
         #expect(alignment.counts.errors == 3)
