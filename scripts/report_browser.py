@@ -231,7 +231,8 @@ def screenshot(browser, target, out, width):
 
 
 def telling_utterance(file):
-    """The explorer's utterance whose view shows most: streaming engines, then errors."""
+    """The explorer's utterance whose view shows most: reference word times, streaming engines,
+    then errors."""
     source = open(file, encoding="utf-8").read()
     start = source.index('<script type="application/json" id="data">') + len('<script type="application/json" id="data">')
     data = json.loads(source[start:source.index("</script>", start)])
@@ -240,7 +241,7 @@ def telling_utterance(file):
         partials, errors = score.get(run["u"], (0, 0))
         streamed = sum(1 for event in run["events"] if not event[1]) > 1
         score[run["u"]] = (partials + streamed, errors + run["s"] + run["d"] + run["i"])
-    return max(sorted(score), key=lambda u: score[u])
+    return max(sorted(score), key=lambda u: (bool(data["utterances"][u]["words"]),) + score[u])
 
 
 def main(arguments):

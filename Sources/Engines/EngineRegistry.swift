@@ -135,11 +135,15 @@ public enum WhisperWorker {
         public var beamSize = 1
         /// CPU threads per worker process.
         public var threads = 1
+        /// Seed of the sampling Whisper falls back to on a doubtful greedy decode: fixed, so a run
+        /// repeats; another seed gives other transcripts on those utterances (named when not 0).
+        public var seed = 0
 
         public init() {}
 
-        /// The settings named by `SPEECH_HARNESS_WHISPER_COMPUTE_TYPE`, `…_BEAM_SIZE` and `…_THREADS`
-        /// (what `--whisper-compute-type`, `--whisper-beam` and `--whisper-threads` set).
+        /// The settings named by `SPEECH_HARNESS_WHISPER_COMPUTE_TYPE`, `…_BEAM_SIZE`, `…_THREADS` and
+        /// `…_SEED` (what `--whisper-compute-type`, `--whisper-beam`, `--whisper-threads` and
+        /// `--whisper-seed` set).
         public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
             var settings = Settings()
             if let value = environment["SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"], !value.isEmpty {
@@ -148,7 +152,8 @@ public enum WhisperWorker {
                 }
                 settings.computeType = value
             }
-            for (key, range, path) in [("SPEECH_HARNESS_WHISPER_BEAM_SIZE", 1...16, \Settings.beamSize), ("SPEECH_HARNESS_WHISPER_THREADS", 1...64, \Settings.threads)] {
+            for (key, range, path) in [("SPEECH_HARNESS_WHISPER_BEAM_SIZE", 1...16, \Settings.beamSize), ("SPEECH_HARNESS_WHISPER_THREADS", 1...64, \Settings.threads),
+                                       ("SPEECH_HARNESS_WHISPER_SEED", 0...Int(UInt32.max), \Settings.seed)] {
                 guard let value = environment[key], !value.isEmpty else { continue }
                 guard let number = Int(value), range.contains(number) else {
                     throw EngineError.failed(engine: "whisper", reason: "\(key) '\(value)': a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -160,7 +165,7 @@ public enum WhisperWorker {
 
         public static let computeTypes = ["int8", "int8_float32", "float32"]
 
-        var names: [String] { [model, computeType, "beam\(beamSize)", "t\(threads)"] }
+        var names: [String] { [model, computeType, "beam\(beamSize)", "t\(threads)"] + (seed == 0 ? [] : ["seed\(seed)"]) }
     }
 
     public static func engine(root: String = PackageRoot.path, settings: Settings = Settings(), callTimeout: Duration = .seconds(120),
@@ -168,7 +173,8 @@ public enum WhisperWorker {
         WorkerEngine(id: "whisper", settings: settings.names,
                      command: [root + "/.venv/bin/python", root + "/scripts/workers/whisper_worker.py"],
                      environment: ["WHISPER_THREADS": String(settings.threads), "WHISPER_COMPUTE_TYPE": settings.computeType,
-                                   "WHISPER_BEAM_SIZE": String(settings.beamSize), "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"],
+                                   "WHISPER_BEAM_SIZE": String(settings.beamSize), "WHISPER_SEED": String(settings.seed), "HF_HUB_OFFLINE": "1",
+                                   "PYTHONUNBUFFERED": "1"],
                      capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: true,
                                                       locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
                                                                                     AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16)]),

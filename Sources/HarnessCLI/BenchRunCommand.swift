@@ -33,6 +33,7 @@ enum BenchRunCommand {
                 OptionSpec(name: "whisper-compute-type", value: "int8|int8_float32|float32", help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."),
                 OptionSpec(name: "whisper-beam", value: "n", help: "Whisper's beam size (default 1, greedy; sets SPEECH_HARNESS_WHISPER_BEAM_SIZE)."),
                 OptionSpec(name: "whisper-threads", value: "n", help: "CPU threads per Whisper worker (default 1; sets SPEECH_HARNESS_WHISPER_THREADS)."),
+                OptionSpec(name: "whisper-seed", value: "n", help: "Seed of Whisper's fallback sampling (default 0, so runs repeat; sets SPEECH_HARNESS_WHISPER_SEED)."),
             ] + CorpusCommands.manifestOptionSpecs + pageOptionSpecs,
             positionals: 0...0,
             details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error.",
@@ -154,7 +155,7 @@ enum BenchRunCommand {
     /// programs started from here see the same settings); a bad value is a usage error.
     static func applyWhisperSettings(_ arguments: ParsedArguments, command: String) throws {
         for (option, variable) in [("whisper-compute-type", "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"), ("whisper-beam", "SPEECH_HARNESS_WHISPER_BEAM_SIZE"),
-                                   ("whisper-threads", "SPEECH_HARNESS_WHISPER_THREADS")] {
+                                   ("whisper-threads", "SPEECH_HARNESS_WHISPER_THREADS"), ("whisper-seed", "SPEECH_HARNESS_WHISPER_SEED")] {
             if let value = arguments.value(option) { setenv(variable, value, 1) }
         }
         do { _ = try WhisperWorker.Settings.fromEnvironment() } catch let EngineError.failed(_, reason) {

