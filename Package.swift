@@ -15,119 +15,176 @@ let appleNamedProducts: [Product] = [
 /// SpeechHarness: a Linux reference of Apple's SpeechAnalyzer semantics, pluggable speech engines,
 /// a conformance suite and benchmarks. C libraries come from Debian through pkg-config.
 #if os(Linux)
-let package = Package(
-    name: "SpeechHarness",
-    products: [
-        .library(name: "SpeechCore", targets: ["SpeechCore"]),
-        .library(name: "AudioIO", targets: ["AudioIO"]),
-        .library(name: "Corpus", targets: ["Corpus"]),
-        .library(name: "Metrics", targets: ["Metrics"]),
-        .library(name: "DSP", targets: ["DSP"]),
-        .library(name: "Engines", targets: ["Engines"]),
-        .library(name: "SpeechReference", targets: ["SpeechReference"]),
-        .library(name: "MigrationLint", targets: ["MigrationLint"]),
-        .executable(name: "speech-harness", targets: ["speech-harness"]),
-    ] + appleNamedProducts,
-    targets: [
-        // C libraries (Debian -dev packages, found with pkg-config).
-        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
-                       providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate",
-                       providers: [.apt(["libsamplerate0-dev"])]),
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
-                       providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx",
-                       providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
-        .systemLibrary(name: "CSpanDSP", pkgConfig: "spandsp",
-                       providers: [.apt(["libspandsp-dev"])]),
+    let package = Package(
+        name: "SpeechHarness",
+        products: [
+            .library(name: "SpeechCore", targets: ["SpeechCore"]),
+            .library(name: "AudioIO", targets: ["AudioIO"]),
+            .library(name: "Corpus", targets: ["Corpus"]),
+            .library(name: "Metrics", targets: ["Metrics"]),
+            .library(name: "DSP", targets: ["DSP"]),
+            .library(name: "Engines", targets: ["Engines"]),
+            .library(name: "SpeechReference", targets: ["SpeechReference"]),
+            .library(name: "MigrationLint", targets: ["MigrationLint"]),
+            .executable(name: "speech-harness", targets: ["speech-harness"]),
+        ] + appleNamedProducts,
+        targets: [
+            // C libraries (Debian -dev packages, found with pkg-config).
+            .systemLibrary(
+                name: "CSndFile", pkgConfig: "sndfile",
+                providers: [.apt(["libsndfile1-dev"])]),
+            .systemLibrary(
+                name: "CSampleRate", pkgConfig: "samplerate",
+                providers: [.apt(["libsamplerate0-dev"])]),
+            .systemLibrary(
+                name: "CLibXML2", pkgConfig: "libxml-2.0",
+                providers: [.apt(["libxml2-dev"])]),
+            .systemLibrary(
+                name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+                providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
+            .systemLibrary(
+                name: "CSpanDSP", pkgConfig: "spandsp",
+                providers: [.apt(["libspandsp-dev"])]),
 
-        // Pure Swift value types shared by everything.
-        .target(name: "SpeechCore"),
-        // Audio files, sample-rate conversion and chunked streaming.
-        .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSpanDSP"]),
-        // Linux stand-ins for Apple's CoreMedia and AVFAudio names (CMTime, AVAudioPCMBuffer, AVAudioFile…).
-        .target(name: "CoreMedia", dependencies: ["SpeechCore"]),
-        .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO", "VirtualDevice"]),
-        // The simulated device under Apple-style code: virtual microphone, capture pacing, permissions.
-        .target(name: "VirtualDevice", dependencies: ["SpeechCore", "AudioIO", "Corpus"]),
-        .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
-        // Signal processing and template recognition for the DSP engine: pure Swift, no I/O.
-        .target(name: "DSP", dependencies: ["SpeechCore"]),
-        // Recognition engines behind SpeechCore's engine protocol, and the registry that names them.
-        .target(name: "Engines", dependencies: ["SpeechCore", "DSP", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
-        // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
-        // Planted faults for the mutation check exist in debug builds only (see PlantedFault.swift).
-        .target(name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"],
+            // Pure Swift value types shared by everything.
+            .target(name: "SpeechCore"),
+            // Audio files, sample-rate conversion and chunked streaming.
+            .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSpanDSP"]),
+            // Linux stand-ins for Apple's CoreMedia and AVFAudio names (CMTime, AVAudioPCMBuffer, AVAudioFile…).
+            .target(name: "CoreMedia", dependencies: ["SpeechCore"]),
+            .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO", "VirtualDevice"]),
+            // The simulated device under Apple-style code: virtual microphone, capture pacing, permissions.
+            .target(name: "VirtualDevice", dependencies: ["SpeechCore", "AudioIO", "Corpus"]),
+            .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
+            // Signal processing and template recognition for the DSP engine: pure Swift, no I/O.
+            .target(name: "DSP", dependencies: ["SpeechCore"]),
+            // Recognition engines behind SpeechCore's engine protocol, and the registry that names them.
+            .target(
+                name: "Engines", dependencies: ["SpeechCore", "DSP", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
+            // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
+            // Planted faults for the mutation check exist in debug builds only (see PlantedFault.swift).
+            .target(
+                name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"],
                 swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
-        // Older designs over any engine: the SFSpeechRecognizer API, the Whisper-style streaming policy.
-        .target(name: "Adapters", dependencies: ["SpeechCore", "DSP", "Engines", "SpeechReference", "AVFAudio", "CoreMedia", "VirtualDevice"]),
-        // `import Speech` on Linux: the reference plus the Apple names it is typed in.
-        .target(name: "Speech", dependencies: ["SpeechReference", "Adapters", "AVFoundation", "CoreMedia"]),
-        // Scoring: normalisers, alignment, WER/CER, confidence intervals, latency and stability.
-        .target(name: "Metrics", dependencies: ["SpeechCore"], resources: [.copy("Resources/whisper-english-spellings.json")]),
-        // Running engines over corpora: pacing, per-utterance records, aggregation, gates.
-        .target(name: "Benchmark", dependencies: ["SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics"]),
-        // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
-        .target(name: "Reports", dependencies: ["Benchmark", "Metrics", "Conformance", "MigrationLint", "MigrationDiff", "CLibXML2"], resources: [.copy("junit.xsd")]),
-        // Declarative conformance scenarios, tied to documented clauses, and their runner.
-        .target(name: "Conformance", dependencies: ["SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "Engines", "SpeechReference", "Adapters", "VirtualDevice"],
+            // Older designs over any engine: the SFSpeechRecognizer API, the Whisper-style streaming policy.
+            .target(
+                name: "Adapters",
+                dependencies: [
+                    "SpeechCore", "DSP", "Engines", "SpeechReference", "AVFAudio", "CoreMedia", "VirtualDevice",
+                ]),
+            // `import Speech` on Linux: the reference plus the Apple names it is typed in.
+            .target(name: "Speech", dependencies: ["SpeechReference", "Adapters", "AVFoundation", "CoreMedia"]),
+            // Scoring: normalisers, alignment, WER/CER, confidence intervals, latency and stability.
+            .target(
+                name: "Metrics", dependencies: ["SpeechCore"],
+                resources: [.copy("Resources/whisper-english-spellings.json")]),
+            // Running engines over corpora: pacing, per-utterance records, aggregation, gates.
+            .target(
+                name: "Benchmark",
+                dependencies: [
+                    "SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics",
+                ]),
+            // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
+            .target(
+                name: "Reports",
+                dependencies: ["Benchmark", "Metrics", "Conformance", "MigrationLint", "MigrationDiff", "CLibXML2"],
+                resources: [.copy("junit.xsd")]),
+            // Declarative conformance scenarios, tied to documented clauses, and their runner.
+            .target(
+                name: "Conformance",
+                dependencies: [
+                    "SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "Engines", "SpeechReference", "Adapters",
+                    "VirtualDevice",
+                ],
                 resources: [.copy("Scenarios"), .copy("clauses.json")]),
-        // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
-        .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
-        // Migration lint: a Swift tokenizer and rules for SFSpeechRecognizer → SpeechAnalyzer mistakes; no I/O.
-        .target(name: "MigrationLint"),
-        // Migration diff: the same audio through the legacy API and SpeechAnalyzer on one engine, compared.
-        .target(name: "MigrationDiff", dependencies: ["Adapters", "AudioIO", "AVFAudio", "CoreMedia", "SpeechCore", "SpeechReference", "Metrics"]),
-        // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
-        .target(name: "HarnessCLI", dependencies: ["Adapters", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio", "CoreMedia",
-                                                   "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff"]),
-        .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
-        // Apple-style programs that must compile unchanged against `import Speech` on Linux.
-        .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
-        .executableTarget(name: "example-file-transcription", dependencies: ["Speech"]),
-        .executableTarget(name: "example-live-dictation", dependencies: ["Speech"]),
-        .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
+            // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
+            .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
+            // Migration lint: a Swift tokenizer and rules for SFSpeechRecognizer → SpeechAnalyzer mistakes; no I/O.
+            .target(name: "MigrationLint"),
+            // Migration diff: the same audio through the legacy API and SpeechAnalyzer on one engine, compared.
+            .target(
+                name: "MigrationDiff",
+                dependencies: [
+                    "Adapters", "AudioIO", "AVFAudio", "CoreMedia", "SpeechCore", "SpeechReference", "Metrics",
+                ]),
+            // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
+            .target(
+                name: "HarnessCLI",
+                dependencies: [
+                    "Adapters", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio",
+                    "CoreMedia",
+                    "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff",
+                ]),
+            .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
+            // Apple-style programs that must compile unchanged against `import Speech` on Linux.
+            .executableTarget(name: "example-perform-analysis", dependencies: ["Speech"]),
+            .executableTarget(name: "example-file-transcription", dependencies: ["Speech"]),
+            .executableTarget(name: "example-live-dictation", dependencies: ["Speech"]),
+            .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
 
-        // Helpers shared by the test targets.
-        // What test code needs from the harness (virtual device, engine selection, scripted engine).
-        .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines"]),
+            // Helpers shared by the test targets.
+            // What test code needs from the harness (virtual device, engine selection, scripted engine).
+            .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines"]),
 
-        .target(name: "TestSupport", dependencies: ["SpeechReference", "SpeechCore", "AudioIO"], path: "Tests/TestSupport"),
-        .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
-        .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "Speech", "Engines", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO"]),
-        .testTarget(name: "MigrationDiffTests", dependencies: ["MigrationDiff", "Reports", "Engines", "SpeechCore", "TestSupport", "AudioIO"]),
-        .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
-        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"],
-                    swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
-        .testTarget(name: "BenchmarkTests", dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Benchmark", "Metrics", "Conformance", "MigrationDiff", "TestSupport"]),
-        .testTarget(name: "AVFAudioTests", dependencies: ["TestSupport", "AVFAudio", "CoreMedia", "VirtualDevice", "AudioIO", "SpeechCore"]),
-        .testTarget(name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),
-        .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),
-        .testTarget(name: "SpeechReferenceTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),
-        .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
-        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
-        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI", "SpeechCore"]),
-        // Real engines through the reference analyzer, on real audio.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SpeechReference", "Engines", "DSP", "Corpus", "AudioIO", "AVFAudio", "CoreMedia"]),
-        .testTarget(name: "SystemLibraryTests",
-                    dependencies: ["CSndFile", "CSampleRate", "CLibXML2", "CPocketSphinx", "CSpanDSP"]),
-    ],
-    swiftLanguageModes: [.v6]
-)
+            .target(
+                name: "TestSupport", dependencies: ["SpeechReference", "SpeechCore", "AudioIO"],
+                path: "Tests/TestSupport"),
+            .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
+            .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
+            .testTarget(
+                name: "AdaptersTests",
+                dependencies: [
+                    "Adapters", "Speech", "Engines", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO",
+                ]),
+            .testTarget(
+                name: "MigrationDiffTests",
+                dependencies: ["MigrationDiff", "Reports", "Engines", "SpeechCore", "TestSupport", "AudioIO"]),
+            .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
+            .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
+            .testTarget(
+                name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"],
+                swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
+            .testTarget(
+                name: "BenchmarkTests",
+                dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
+            .testTarget(
+                name: "ReportsTests",
+                dependencies: ["Reports", "Benchmark", "Metrics", "Conformance", "MigrationDiff", "TestSupport"]),
+            .testTarget(
+                name: "AVFAudioTests",
+                dependencies: ["TestSupport", "AVFAudio", "CoreMedia", "VirtualDevice", "AudioIO", "SpeechCore"]),
+            .testTarget(
+                name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),
+            .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),
+            .testTarget(
+                name: "SpeechReferenceTests",
+                dependencies: ["TestSupport", "SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),
+            .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
+            .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
+            .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI", "SpeechCore"]),
+            // Real engines through the reference analyzer, on real audio.
+            .testTarget(
+                name: "IntegrationTests",
+                dependencies: [
+                    "TestSupport", "SpeechReference", "Engines", "DSP", "Corpus", "AudioIO", "AVFAudio", "CoreMedia",
+                ]),
+            .testTarget(
+                name: "SystemLibraryTests",
+                dependencies: ["CSndFile", "CSampleRate", "CLibXML2", "CPocketSphinx", "CSpanDSP"]),
+        ],
+        swiftLanguageModes: [.v6]
+    )
 
 #else
-/// On Apple platforms the products add nothing: `import Speech` and `import AVFoundation` reach
-/// Apple's frameworks, and `SpeechHarnessTesting` is empty (guard its use with `#if os(Linux)`).
-let package = Package(
-    name: "SpeechHarness",
-    products: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
-        .library(name: $0, targets: ["ApplePlatforms\($0)"])
-    },
-    targets: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
-        .target(name: "ApplePlatforms\($0)", path: "Sources/ApplePlatforms/\($0)")
-    }
-)
+    /// On Apple platforms the products add nothing: `import Speech` and `import AVFoundation` reach
+    /// Apple's frameworks, and `SpeechHarnessTesting` is empty (guard its use with `#if os(Linux)`).
+    let package = Package(
+        name: "SpeechHarness",
+        products: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
+            .library(name: $0, targets: ["ApplePlatforms\($0)"])
+        },
+        targets: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
+            .target(name: "ApplePlatforms\($0)", path: "Sources/ApplePlatforms/\($0)")
+        }
+    )
 #endif

@@ -2,12 +2,26 @@ import AudioIO
 import Foundation
 import SpeechCore
 
-public enum AVAudioConverterInputStatus: Int, Sendable { case haveData = 0, noDataNow = 1, endOfStream = 2 }
-public enum AVAudioConverterOutputStatus: Int, Sendable { case haveData = 0, inputRanDry = 1, endOfStream = 2, error = 3 }
+public enum AVAudioConverterInputStatus: Int, Sendable {
+    case haveData = 0
+    case noDataNow = 1
+    case endOfStream = 2
+}
+public enum AVAudioConverterOutputStatus: Int, Sendable {
+    case haveData = 0
+    case inputRanDry = 1
+    case endOfStream = 2
+    case error = 3
+}
 /// How a converter fills its filter history. libsamplerate compensates its own filter delay, so on
 /// Linux every method yields output aligned with the input; the property is kept for source compatibility.
-public enum AVAudioConverterPrimeMethod: Int, Sendable { case pre = 0, normal = 1, none = 2 }
-public typealias AVAudioConverterInputBlock = (AVAudioPacketCount, UnsafeMutablePointer<AVAudioConverterInputStatus>) -> AVAudioBuffer?
+public enum AVAudioConverterPrimeMethod: Int, Sendable {
+    case pre = 0
+    case normal = 1
+    case none = 2
+}
+public typealias AVAudioConverterInputBlock = (AVAudioPacketCount, UnsafeMutablePointer<AVAudioConverterInputStatus>) ->
+    AVAudioBuffer?
 
 /// Why a conversion failed.
 public enum AVAudioConverterError: Error, CustomStringConvertible, Sendable {
@@ -38,8 +52,10 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
 
     public init?(from fromFormat: AVAudioFormat, to toFormat: AVAudioFormat) {
         guard fromFormat.audioFormat != nil, toFormat.audioFormat != nil,
-              fromFormat.channelCount == toFormat.channelCount || toFormat.channelCount == 1 || fromFormat.channelCount == 1,
-              fromFormat.sampleRate == toFormat.sampleRate || (try? SampleRateConverter(from: fromFormat.sampleRate, to: toFormat.sampleRate)) != nil
+            fromFormat.channelCount == toFormat.channelCount || toFormat.channelCount == 1
+                || fromFormat.channelCount == 1,
+            fromFormat.sampleRate == toFormat.sampleRate
+                || (try? SampleRateConverter(from: fromFormat.sampleRate, to: toFormat.sampleRate)) != nil
         else { return nil }
         inputFormat = fromFormat
         outputFormat = toFormat
@@ -52,9 +68,12 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
     public func reset() {
         pending = Array(repeating: [], count: Int(outputFormat.channelCount))
         inputEnded = false
-        converters = inputFormat.sampleRate == outputFormat.sampleRate ? [] : (0..<Int(outputFormat.channelCount)).compactMap { _ in
-            try? SampleRateConverter(from: inputFormat.sampleRate, to: outputFormat.sampleRate, quality: quality)
-        }
+        converters =
+            inputFormat.sampleRate == outputFormat.sampleRate
+            ? []
+            : (0..<Int(outputFormat.channelCount)).compactMap { _ in
+                try? SampleRateConverter(from: inputFormat.sampleRate, to: outputFormat.sampleRate, quality: quality)
+            }
     }
 
     /// Converts one buffer to another of the same sample rate (Apple's simple form, which does not
@@ -63,19 +82,25 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
         guard inputFormat.sampleRate == outputFormat.sampleRate else {
             throw AVAudioConverterError.formatMismatch("use convert(to:error:withInputFrom:) to change the sample rate")
         }
-        guard let pcm = inputBuffer.pcmBuffer else { throw AVAudioConverterError.formatMismatch("unsupported input sample type") }
+        guard let pcm = inputBuffer.pcmBuffer else {
+            throw AVAudioConverterError.formatMismatch("unsupported input sample type")
+        }
         let mapped = mapChannels(pcm.floatChannels)
         guard mapped.first?.count ?? 0 <= Int(outputBuffer.frameCapacity) else {
-            throw AVAudioConverterError.conversion("output buffer holds \(outputBuffer.frameCapacity) frames, input has \(pcm.frameCount)")
+            throw AVAudioConverterError.conversion(
+                "output buffer holds \(outputBuffer.frameCapacity) frames, input has \(pcm.frameCount)")
         }
         outputBuffer.frameLength = 0
-        try outputBuffer.replaceFrames(with: PCMBuffer(format: outputFormat.audioFormat!.with(type: .float32), channels: mapped), at: 0)
+        try outputBuffer.replaceFrames(
+            with: PCMBuffer(format: outputFormat.audioFormat!.with(type: .float32), channels: mapped), at: 0)
     }
 
     /// Pulls input from `inputBlock` as needed and fills `outputBuffer` (up to its capacity).
     @discardableResult
-    public func convert(to outputBuffer: AVAudioPCMBuffer, error outError: NSErrorPointer,
-                        withInputFrom inputBlock: AVAudioConverterInputBlock) -> AVAudioConverterOutputStatus {
+    public func convert(
+        to outputBuffer: AVAudioPCMBuffer, error outError: NSErrorPointer,
+        withInputFrom inputBlock: AVAudioConverterInputBlock
+    ) -> AVAudioConverterOutputStatus {
         outputBuffer.frameLength = 0
         let capacity = Int(outputBuffer.frameCapacity)
         var written = 0
@@ -86,12 +111,15 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
                     let take = min(capacity - written, pending[0].count)
                     let block = pending.map { Array($0[0..<take]) }
                     pending = pending.map { Array($0[take...]) }
-                    try outputBuffer.replaceFrames(with: PCMBuffer(format: outputFormat.audioFormat!.with(type: .float32), channels: block), at: written)
+                    try outputBuffer.replaceFrames(
+                        with: PCMBuffer(format: outputFormat.audioFormat!.with(type: .float32), channels: block),
+                        at: written)
                     written += take
                     continue
                 }
                 if inputEnded { return written > 0 ? .haveData : .endOfStream }
-                let wantedInput = AVAudioPacketCount(max(1, Double(capacity - written) * inputFormat.sampleRate / outputFormat.sampleRate))
+                let wantedInput = AVAudioPacketCount(
+                    max(1, Double(capacity - written) * inputFormat.sampleRate / outputFormat.sampleRate))
                 status = .haveData
                 let input = withUnsafeMutablePointer(to: &status) { inputBlock(wantedInput, $0) }
                 switch status {
@@ -104,16 +132,20 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
                     guard let pcmInput = input as? AVAudioPCMBuffer, let pcm = pcmInput.pcmBuffer else {
                         throw AVAudioConverterError.conversion("the input block returned no PCM buffer with data")
                     }
-                    guard pcm.format.sampleRate == inputFormat.sampleRate, pcm.format.channelCount == Int(inputFormat.channelCount) else {
-                        throw AVAudioConverterError.formatMismatch("input buffer \(pcmInput.format) is not \(inputFormat)")
+                    guard pcm.format.sampleRate == inputFormat.sampleRate,
+                        pcm.format.channelCount == Int(inputFormat.channelCount)
+                    else {
+                        throw AVAudioConverterError.formatMismatch(
+                            "input buffer \(pcmInput.format) is not \(inputFormat)")
                     }
                     try push(pcm.floatChannels, end: false)
                 }
             }
             return .haveData
         } catch {
-            outError?.pointee = NSError(domain: "SpeechHarness.AVAudioConverter", code: 1,
-                                        userInfo: [NSLocalizedDescriptionKey: "\(error)"])
+            outError?.pointee = NSError(
+                domain: "SpeechHarness.AVAudioConverter", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "\(error)"])
             return .error
         }
     }
@@ -127,7 +159,9 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
         for c in pending.indices { pending[c] += try converters[c].process(mapped[c], endOfInput: end) }
     }
 
-    private func mapChannels(_ channels: [[Float]]) -> [[Float]] { ChannelMap.map(channels, to: Int(outputFormat.channelCount)) }
+    private func mapChannels(_ channels: [[Float]]) -> [[Float]] {
+        ChannelMap.map(channels, to: Int(outputFormat.channelCount))
+    }
 }
 
 extension AudioFormat {
@@ -139,6 +173,6 @@ extension AudioFormat {
 }
 
 #if !canImport(Darwin)
-/// Foundation on Linux has no `NSErrorPointer`; `&error` on a `NSError?` variable converts to this.
-public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
+    /// Foundation on Linux has no `NSErrorPointer`; `&error` on a `NSError?` variable converts to this.
+    public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 #endif

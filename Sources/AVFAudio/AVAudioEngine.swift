@@ -6,7 +6,8 @@ extension Notification.Name {
     /// Posted (object: the engine) when the engine stops because its hardware changed; the
     /// virtual microphone posts it when its recording has run out and it is set to stop
     /// (`SPEECH_HARNESS_MICROPHONE_END`), as a device does when its input goes away.
-    public static let AVAudioEngineConfigurationChange = Notification.Name("AVAudioEngineConfigurationChangeNotification")
+    public static let AVAudioEngineConfigurationChange = Notification.Name(
+        "AVAudioEngineConfigurationChangeNotification")
 }
 
 /// A graph of audio nodes with the microphone at its input. On Linux the microphone is the
@@ -76,17 +77,23 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         if let input = node1 as? AVAudioInputNode, let format {
             let hardware = input.hardwareFormat
             if !format.isValidForAudio || !hardware.isValidForAudio {
-                AVFAudioException.requiredConditionFailed("IsFormatSampleRateAndChannelCountValid(format)", hint: input.noDeviceHint)
+                AVFAudioException.requiredConditionFailed(
+                    "IsFormatSampleRateAndChannelCountValid(format)", hint: input.noDeviceHint)
             }
             if format.sampleRate != hardware.sampleRate {
-                AVFAudioException.requiredConditionFailed("format.sampleRate == hwFormat.sampleRate",
+                AVFAudioException.requiredConditionFailed(
+                    "format.sampleRate == hwFormat.sampleRate",
                     hint: "the connection asks for \(format) but the input runs at \(hardware.sampleRate) Hz")
             }
         }
         let carried = format ?? node1.outputFormat(forBus: 0)
         node2.buses.withLock { $0.inputFormats[0] = carried }
-        if node2 is AVAudioMixerNode, node1 is AVAudioInputNode, node2.buses.withLock({ $0.outputFormats[0] }) == nil, carried.isValidForAudio {
-            node2.buses.withLock { $0.outputFormats[0] = AVAudioFormat(standardFormatWithSampleRate: carried.sampleRate, channels: 2)! }
+        if node2 is AVAudioMixerNode, node1 is AVAudioInputNode, node2.buses.withLock({ $0.outputFormats[0] }) == nil,
+            carried.isValidForAudio
+        {
+            node2.buses.withLock {
+                $0.outputFormats[0] = AVAudioFormat(standardFormatWithSampleRate: carried.sampleRate, channels: 2)!
+            }
         }
         if format != nil && !(node1 is AVAudioInputNode) { node1.buses.withLock { $0.outputFormats[0] = format } }
         attach(node1)
@@ -118,13 +125,20 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         let input = state.withLock { $0.inputNode }
         guard !isRunning else { return }
         if let input, input.device.microphone.source == .none, usesInput(input) {
-            throw NSError(domain: AVFAudioErrorDomain, code: -10851, userInfo: [
-                NSLocalizedDescriptionKey: "The operation couldn’t be completed. (com.apple.coreaudio.avfaudio error -10851.) "
-                    + "There is no input device: \(input.noDeviceHint)"])
+            throw NSError(
+                domain: AVFAudioErrorDomain, code: -10851,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The operation couldn’t be completed. (com.apple.coreaudio.avfaudio error -10851.) "
+                        + "There is no input device: \(input.noDeviceHint)"
+                ])
         }
         if let input, input.device.microphone.source != .none {
             let loop = try state.withLock({ $0.capture }) ?? makeCapture(for: input)
-            state.withLock { $0.running = true; $0.capture = loop }
+            state.withLock {
+                $0.running = true
+                $0.capture = loop
+            }
             loop.start()
         } else {
             state.withLock { $0.running = true }
@@ -157,12 +171,16 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     private func makeCapture(for input: AVAudioInputNode) throws -> CaptureLoop {
         let mic = input.device.microphone
-        let recording = try MicrophoneRecording.load(mic.source, sampleRate: mic.sampleRate, channelCount: mic.channelCount)
+        let recording = try MicrophoneRecording.load(
+            mic.source, sampleRate: mic.sampleRate, channelCount: mic.channelCount)
         let requested = input.requestedTapFrames ?? UInt32(mic.sampleRate * 0.1)
         let muted = permissions.recordPermission != .authorized
-        return CaptureLoop(recording: recording, settings: mic, schedule: CaptureSchedule(sampleRate: mic.sampleRate, requestedFrames: requested),
-                           muted: muted, deliver: { [weak self] captured in self?.route(captured, from: input, sampleRate: mic.sampleRate) },
-                           ended: { [weak self] _ in self?.inputEnded() })
+        return CaptureLoop(
+            recording: recording, settings: mic,
+            schedule: CaptureSchedule(sampleRate: mic.sampleRate, requestedFrames: requested),
+            muted: muted,
+            deliver: { [weak self] captured in self?.route(captured, from: input, sampleRate: mic.sampleRate) },
+            ended: { [weak self] _ in self?.inputEnded() })
     }
 
     /// Delivers a microphone buffer to the input's tap and to every node downstream of it.

@@ -25,8 +25,9 @@ public final class AVAudioFile: NSObject, @unchecked Sendable {
         self.url = fileURL
         let rate = reader.info.format.sampleRate, channels = AVAudioChannelCount(reader.info.format.channelCount)
         let isInt16 = reader.info.encoding.contains("16 bit")
-        fileFormat = AVAudioFormat(commonFormat: isInt16 ? .pcmFormatInt16 : .pcmFormatFloat32, sampleRate: rate,
-                                   channels: channels, interleaved: true)!
+        fileFormat = AVAudioFormat(
+            commonFormat: isInt16 ? .pcmFormatInt16 : .pcmFormatFloat32, sampleRate: rate,
+            channels: channels, interleaved: true)!
         processingFormat = AVAudioFormat(standardFormatWithSampleRate: rate, channels: channels)!
     }
 
@@ -34,10 +35,12 @@ public final class AVAudioFile: NSObject, @unchecked Sendable {
     public convenience init(forReading fileURL: URL, commonFormat: AVAudioCommonFormat, interleaved: Bool) throws {
         try self.init(forReading: fileURL)
         guard commonFormat == .pcmFormatFloat32 || commonFormat == .pcmFormatInt16 else {
-            throw AudioIOError.invalidFormat(path: fileURL.path, reason: "processing format \(commonFormat) is not supported")
+            throw AudioIOError.invalidFormat(
+                path: fileURL.path, reason: "processing format \(commonFormat) is not supported")
         }
-        processingFormatOverride = AVAudioFormat(commonFormat: commonFormat, sampleRate: processingFormat.sampleRate,
-                                                 channels: processingFormat.channelCount, interleaved: interleaved)
+        processingFormatOverride = AVAudioFormat(
+            commonFormat: commonFormat, sampleRate: processingFormat.sampleRate,
+            channels: processingFormat.channelCount, interleaved: interleaved)
     }
 
     private var processingFormatOverride: AVAudioFormat?
@@ -45,16 +48,19 @@ public final class AVAudioFile: NSObject, @unchecked Sendable {
     /// Creates a WAV file for writing. Settings keys follow AVFoundation's (`AVSampleRateKey`,
     /// `AVNumberOfChannelsKey`, `AVLinearPCMBitDepthKey`, `AVLinearPCMIsFloatKey`).
     public init(forWriting fileURL: URL, settings: [String: Any]) throws {
-        let rate = (settings[AVSampleRateKey] as? Double) ?? (settings[AVSampleRateKey] as? Int).map(Double.init) ?? 16_000
+        let rate =
+            (settings[AVSampleRateKey] as? Double) ?? (settings[AVSampleRateKey] as? Int).map(Double.init) ?? 16_000
         let channels = (settings[AVNumberOfChannelsKey] as? Int) ?? 1
         let isFloat = (settings[AVLinearPCMIsFloatKey] as? Bool) ?? false
         let bits = (settings[AVLinearPCMBitDepthKey] as? Int) ?? (isFloat ? 32 : 16)
         let encoding: AudioFileWriter.Encoding = isFloat ? .float32 : (bits == 24 ? .pcm24 : .pcm16)
-        writer = try AudioFileWriter(path: fileURL.path, format: AudioFormat(sampleRate: rate, channelCount: channels), encoding: encoding)
+        writer = try AudioFileWriter(
+            path: fileURL.path, format: AudioFormat(sampleRate: rate, channelCount: channels), encoding: encoding)
         reader = nil
         url = fileURL
-        fileFormat = AVAudioFormat(commonFormat: isFloat ? .pcmFormatFloat32 : .pcmFormatInt16, sampleRate: rate,
-                                   channels: AVAudioChannelCount(channels), interleaved: true)!
+        fileFormat = AVAudioFormat(
+            commonFormat: isFloat ? .pcmFormatFloat32 : .pcmFormatInt16, sampleRate: rate,
+            channels: AVAudioChannelCount(channels), interleaved: true)!
         processingFormat = AVAudioFormat(standardFormatWithSampleRate: rate, channels: AVAudioChannelCount(channels))!
     }
 
@@ -82,8 +88,11 @@ public final class AVAudioFile: NSObject, @unchecked Sendable {
     /// Reads up to `frames` frames into `buffer`.
     public func read(into buffer: AVAudioPCMBuffer, frameCount frames: AVAudioFrameCount) throws {
         guard let reader else { throw AudioIOError.unreadable(path: url.path, reason: "file is open for writing") }
-        guard buffer.format.channelCount == deliveredFormat.channelCount, buffer.format.sampleRate == deliveredFormat.sampleRate else {
-            throw AudioIOError.invalidFormat(path: url.path, reason: "buffer format \(buffer.format) does not match \(deliveredFormat)")
+        guard buffer.format.channelCount == deliveredFormat.channelCount,
+            buffer.format.sampleRate == deliveredFormat.sampleRate
+        else {
+            throw AudioIOError.invalidFormat(
+                path: url.path, reason: "buffer format \(buffer.format) does not match \(deliveredFormat)")
         }
         buffer.frameLength = 0
         let wanted = Int(min(frames, buffer.frameCapacity))
@@ -96,7 +105,8 @@ public final class AVAudioFile: NSObject, @unchecked Sendable {
     public func write(from buffer: AVAudioPCMBuffer) throws {
         guard let writer else { throw AudioIOError.writeFailed(path: url.path, reason: "file is open for reading") }
         guard let pcm = buffer.pcmBuffer else {
-            throw AudioIOError.writeFailed(path: url.path, reason: "sample type \(buffer.format.commonFormat) is not supported")
+            throw AudioIOError.writeFailed(
+                path: url.path, reason: "sample type \(buffer.format.commonFormat) is not supported")
         }
         try writer.write(pcm)
     }

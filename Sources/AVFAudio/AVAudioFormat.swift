@@ -35,7 +35,9 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         self.isInterleaved = false
     }
 
-    public init?(commonFormat: AVAudioCommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool) {
+    public init?(
+        commonFormat: AVAudioCommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool
+    ) {
         guard sampleRate > 0, sampleRate.isFinite, channels > 0, commonFormat != .otherFormat else { return nil }
         self.sampleRate = sampleRate
         self.channelCount = channels
@@ -51,7 +53,8 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         case .pcmFormatInt16: type = .int16
         default: return nil
         }
-        return AudioFormat(sampleRate: sampleRate, channelCount: Int(channelCount), sampleType: type, isInterleaved: isInterleaved)
+        return AudioFormat(
+            sampleRate: sampleRate, channelCount: Int(channelCount), sampleType: type, isInterleaved: isInterleaved)
     }
 
     /// What a bus reports when there is no device behind it: 0 Hz, no channels (Apple's
@@ -68,15 +71,19 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
 
     /// The format as settings keys, for `AVAudioFile(forWriting:settings:)` and the like.
     public var settings: [String: Any] {
-        [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: sampleRate, AVNumberOfChannelsKey: Int(channelCount),
-         AVLinearPCMBitDepthKey: bytesPerSample * 8, AVLinearPCMIsFloatKey: commonFormat == .pcmFormatFloat32 || commonFormat == .pcmFormatFloat64,
-         AVLinearPCMIsNonInterleaved: !isInterleaved, AVLinearPCMIsBigEndianKey: false]
+        [
+            AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: sampleRate, AVNumberOfChannelsKey: Int(channelCount),
+            AVLinearPCMBitDepthKey: bytesPerSample * 8,
+            AVLinearPCMIsFloatKey: commonFormat == .pcmFormatFloat32 || commonFormat == .pcmFormatFloat64,
+            AVLinearPCMIsNonInterleaved: !isInterleaved, AVLinearPCMIsBigEndianKey: false,
+        ]
     }
 
     public convenience init?(_ format: AudioFormat) {
-        self.init(commonFormat: format.sampleType == .float32 ? .pcmFormatFloat32 : .pcmFormatInt16,
-                  sampleRate: format.sampleRate, channels: AVAudioChannelCount(format.channelCount),
-                  interleaved: format.isInterleaved)
+        self.init(
+            commonFormat: format.sampleType == .float32 ? .pcmFormatFloat32 : .pcmFormatInt16,
+            sampleRate: format.sampleRate, channels: AVAudioChannelCount(format.channelCount),
+            interleaved: format.isInterleaved)
     }
 
     public var isStandard: Bool { commonFormat == .pcmFormatFloat32 && !isInterleaved }
@@ -115,6 +122,7 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         case .pcmFormatInt32: type = "Int32"
         case .otherFormat: type = "other"
         }
-        return "<AVAudioFormat: \(channelCount) ch, \(Int(sampleRate)) Hz, \(type)\(isInterleaved ? ", interleaved" : ", deinterleaved")>"
+        return
+            "<AVAudioFormat: \(channelCount) ch, \(Int(sampleRate)) Hz, \(type)\(isInterleaved ? ", interleaved" : ", deinterleaved")>"
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import AudioIO
+import Foundation
 import SpeechCore
 import VirtualDevice
 
@@ -57,19 +57,27 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
     /// virtual microphone's thread. `bufferSize` is honoured within 100–400 ms (see
     /// `CaptureSchedule`). As on a device, a second tap on the bus or a format whose sample rate
     /// is not the bus's terminates the program with Apple's "required condition is false" message.
-    open func installTap(onBus bus: AVAudioNodeBus, bufferSize: AVAudioFrameCount, format: AVAudioFormat?,
-                         block tapBlock: @escaping AVAudioNodeTapBlock) {
+    open func installTap(
+        onBus bus: AVAudioNodeBus, bufferSize: AVAudioFrameCount, format: AVAudioFormat?,
+        block tapBlock: @escaping AVAudioNodeTapBlock
+    ) {
         let busFormat = outputFormat(forBus: bus)
-        guard bus >= 0, bus < numberOfOutputs else { AVFAudioException.requiredConditionFailed("bus < [self numberOfOutputBusses]") }
+        guard bus >= 0, bus < numberOfOutputs else {
+            AVFAudioException.requiredConditionFailed("bus < [self numberOfOutputBusses]")
+        }
         let tapFormat = format ?? busFormat
         if let format {
             guard format.isValidForAudio else {
-                AVFAudioException.requiredConditionFailed("IsFormatSampleRateAndChannelCountValid(format)",
-                                                          hint: noDeviceHint)
+                AVFAudioException.requiredConditionFailed(
+                    "IsFormatSampleRateAndChannelCountValid(format)",
+                    hint: noDeviceHint)
             }
             if busFormat.isValidForAudio && format.sampleRate != busFormat.sampleRate {
-                AVFAudioException.requiredConditionFailed("format.sampleRate == hwFormat.sampleRate",
-                    hint: "the tap asks for \(format) but \(type(of: self)) bus \(bus) runs at \(busFormat.sampleRate) Hz; tap in the bus's format and convert with AVAudioConverter")
+                AVFAudioException.requiredConditionFailed(
+                    "format.sampleRate == hwFormat.sampleRate",
+                    hint:
+                        "the tap asks for \(format) but \(type(of: self)) bus \(bus) runs at \(busFormat.sampleRate) Hz; tap in the bus's format and convert with AVAudioConverter"
+                )
             }
         }
         let installed = buses.withLock { buses -> Bool in
@@ -83,15 +91,23 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
 
     /// SDK 27's tap: the block is `@Sendable` and gets read-only buffers, so it may run anywhere.
     /// Throws instead of terminating where the block-based tap would crash on a second tap.
-    open func installAudioTap(onBus bus: AVAudioNodeBus, bufferSize: AVAudioFrameCount, format: AVAudioFormat?,
-                              tapProvider: @escaping @Sendable (AVReadOnlyAudioPCMBuffer, AVAudioTime) -> Void) throws {
+    open func installAudioTap(
+        onBus bus: AVAudioNodeBus, bufferSize: AVAudioFrameCount, format: AVAudioFormat?,
+        tapProvider: @escaping @Sendable (AVReadOnlyAudioPCMBuffer, AVAudioTime) -> Void
+    ) throws {
         let busFormat = outputFormat(forBus: bus)
         guard bus >= 0, bus < numberOfOutputs else {
-            throw NSError(domain: AVFAudioErrorDomain, code: -10877, userInfo: [NSLocalizedDescriptionKey: "bus \(bus) does not exist"])
+            throw NSError(
+                domain: AVFAudioErrorDomain, code: -10877,
+                userInfo: [NSLocalizedDescriptionKey: "bus \(bus) does not exist"])
         }
-        if let format, !format.isValidForAudio || (busFormat.isValidForAudio && format.sampleRate != busFormat.sampleRate) {
-            throw NSError(domain: AVFAudioErrorDomain, code: -10868,
-                          userInfo: [NSLocalizedDescriptionKey: "tap format \(format) does not match the bus format \(busFormat)"])
+        if let format,
+            !format.isValidForAudio || (busFormat.isValidForAudio && format.sampleRate != busFormat.sampleRate)
+        {
+            throw NSError(
+                domain: AVFAudioErrorDomain, code: -10868,
+                userInfo: [NSLocalizedDescriptionKey: "tap format \(format) does not match the bus format \(busFormat)"]
+            )
         }
         let installed = buses.withLock { buses -> Bool in
             guard buses.taps[bus] == nil else { return false }
@@ -101,8 +117,11 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
             return true
         }
         guard installed else {
-            throw NSError(domain: AVFAudioErrorDomain, code: -10851,
-                          userInfo: [NSLocalizedDescriptionKey: "bus \(bus) already has a tap; only one tap may be installed on a bus"])
+            throw NSError(
+                domain: AVFAudioErrorDomain, code: -10851,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "bus \(bus) already has a tap; only one tap may be installed on a bus"
+                ])
         }
         engine?.tapsChanged()
     }
@@ -125,20 +144,29 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
         var sampleTime = captured.sampleTime
         if tap.format.sampleRate != sampleRate {
             channels = resample(channels, from: sampleRate, to: tap.format.sampleRate)
-            sampleTime = AVAudioFramePosition((Double(captured.sampleTime) * tap.format.sampleRate / sampleRate).rounded())
+            sampleTime = AVAudioFramePosition(
+                (Double(captured.sampleTime) * tap.format.sampleRate / sampleRate).rounded())
         }
-        let pcm = PCMBuffer(format: AudioFormat(sampleRate: tap.format.sampleRate, channelCount: channels.count), channels: channels)
-        guard let buffer = AVAudioPCMBuffer(pcmFormat: tap.format, frameCapacity: AVAudioFrameCount(pcm.frameCount)) else { return }
-        try? buffer.replaceFrames(with: tap.format.commonFormat == .pcmFormatInt16 ? pcm.converted(to: .int16) : pcm, at: 0)
-        tap.deliver(buffer, AVAudioTime(hostTime: captured.hostTime, sampleTime: sampleTime, atRate: tap.format.sampleRate))
+        let pcm = PCMBuffer(
+            format: AudioFormat(sampleRate: tap.format.sampleRate, channelCount: channels.count), channels: channels)
+        guard let buffer = AVAudioPCMBuffer(pcmFormat: tap.format, frameCapacity: AVAudioFrameCount(pcm.frameCount))
+        else { return }
+        try? buffer.replaceFrames(
+            with: tap.format.commonFormat == .pcmFormatInt16 ? pcm.converted(to: .int16) : pcm, at: 0)
+        tap.deliver(
+            buffer, AVAudioTime(hostTime: captured.hostTime, sampleTime: sampleTime, atRate: tap.format.sampleRate))
     }
 
     private func resample(_ channels: [[Float]], from: Double, to: Double) -> [[Float]] {
         buses.withLock { buses in
-            if buses.resampler?.from != from || buses.resampler?.to != to || buses.resampler?.converters.count != channels.count {
+            if buses.resampler?.from != from || buses.resampler?.to != to
+                || buses.resampler?.converters.count != channels.count
+            {
                 buses.resampler = (from, to, channels.compactMap { _ in try? SampleRateConverter(from: from, to: to) })
             }
-            guard let converters = buses.resampler?.converters, converters.count == channels.count else { return channels }
+            guard let converters = buses.resampler?.converters, converters.count == channels.count else {
+                return channels
+            }
             return zip(converters, channels).map { (try? $0.process($1)) ?? [] }
         }
     }
@@ -177,7 +205,8 @@ open class AVAudioInputNode: AVAudioIONode, @unchecked Sendable {
     var hardwareFormat: AVAudioFormat {
         let mic = device.microphone
         guard mic.source != .none else { return AVAudioFormat(invalidHardwareFormat: ()) }
-        return AVAudioFormat(standardFormatWithSampleRate: mic.sampleRate, channels: AVAudioChannelCount(mic.channelCount))!
+        return AVAudioFormat(
+            standardFormatWithSampleRate: mic.sampleRate, channels: AVAudioChannelCount(mic.channelCount))!
     }
 
     open override func outputFormat(forBus bus: AVAudioNodeBus) -> AVAudioFormat { hardwareFormat }
@@ -186,9 +215,13 @@ open class AVAudioInputNode: AVAudioIONode, @unchecked Sendable {
 
 /// The speaker. Nothing is played on Linux; taps on it must pass a nil format, as Apple requires.
 open class AVAudioOutputNode: AVAudioIONode, @unchecked Sendable {
-    open override func installTap(onBus bus: AVAudioNodeBus, bufferSize: AVAudioFrameCount, format: AVAudioFormat?,
-                                  block tapBlock: @escaping AVAudioNodeTapBlock) {
-        if format != nil { AVFAudioException.requiredConditionFailed("nullptr == format (an output node's tap takes no format)") }
+    open override func installTap(
+        onBus bus: AVAudioNodeBus, bufferSize: AVAudioFrameCount, format: AVAudioFormat?,
+        block tapBlock: @escaping AVAudioNodeTapBlock
+    ) {
+        if format != nil {
+            AVFAudioException.requiredConditionFailed("nullptr == format (an output node's tap takes no format)")
+        }
         super.installTap(onBus: bus, bufferSize: bufferSize, format: nil, block: tapBlock)
     }
 }

@@ -36,7 +36,8 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         let buffers = format.isInterleaved ? 1 : channels
         let samplesPerBuffer = Int(frameCapacity) * (format.isInterleaved ? channels : 1)
         channelBuffers = (0..<buffers).map { _ in
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, samplesPerBuffer * format.bytesPerSample), alignment: 16)
+            let raw = UnsafeMutableRawPointer.allocate(
+                byteCount: max(1, samplesPerBuffer * format.bytesPerSample), alignment: 16)
             raw.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, samplesPerBuffer * format.bytesPerSample))
             return raw
         }
@@ -138,7 +139,8 @@ public enum AVAudioBufferError: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case .doesNotFit(let frames, let channels): return "\(frames) frames of \(channels) channels do not fit the buffer"
+        case .doesNotFit(let frames, let channels):
+            return "\(frames) frames of \(channels) channels do not fit the buffer"
         case .unsupportedSampleType(let type): return "sample type \(type) is not supported on Linux"
         }
     }

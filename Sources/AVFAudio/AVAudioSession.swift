@@ -76,7 +76,10 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         case speaker = 0x7370_6B72
     }
 
-    public enum InterruptionType: UInt, Sendable { case began = 1, ended = 0 }
+    public enum InterruptionType: UInt, Sendable {
+        case began = 1
+        case ended = 0
+    }
 
     public struct InterruptionOptions: OptionSet, Sendable {
         public let rawValue: UInt
@@ -85,14 +88,18 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     public enum RouteChangeReason: UInt, Sendable {
-        case unknown = 0, newDeviceAvailable, oldDeviceUnavailable, categoryChange, override
-        case wakeFromSleep = 6, noSuitableRouteForCategory, routeConfigurationChange
+        case unknown = 0
+        case newDeviceAvailable, oldDeviceUnavailable, categoryChange, override
+        case wakeFromSleep = 6
+        case noSuitableRouteForCategory, routeConfigurationChange
     }
 
     public static let interruptionNotification = Notification.Name("AVAudioSessionInterruptionNotification")
     public static let routeChangeNotification = Notification.Name("AVAudioSessionRouteChangeNotification")
-    public static let mediaServicesWereLostNotification = Notification.Name("AVAudioSessionMediaServicesWereLostNotification")
-    public static let mediaServicesWereResetNotification = Notification.Name("AVAudioSessionMediaServicesWereResetNotification")
+    public static let mediaServicesWereLostNotification = Notification.Name(
+        "AVAudioSessionMediaServicesWereLostNotification")
+    public static let mediaServicesWereResetNotification = Notification.Name(
+        "AVAudioSessionMediaServicesWereResetNotification")
 
     private struct Configuration {
         var category: Category = .soloAmbient
@@ -117,16 +124,23 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     open var categoryOptions: CategoryOptions { configuration.withLock { $0.options } }
 
     open func setCategory(_ category: Category) throws { try setCategory(category, mode: mode, options: []) }
-    open func setCategory(_ category: Category, options: CategoryOptions = []) throws { try setCategory(category, mode: mode, options: options) }
+    open func setCategory(_ category: Category, options: CategoryOptions = []) throws {
+        try setCategory(category, mode: mode, options: options)
+    }
 
     /// Sets how the app uses audio. `defaultToSpeaker` needs `playAndRecord` and the Bluetooth
     /// A2DP option a playing category, as on a device (error -50, `paramErr`).
     open func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
         if options.contains(.defaultToSpeaker) && category != .playAndRecord {
-            throw NSError(domain: NSOSStatusErrorDomain, code: -50,
-                          userInfo: [NSLocalizedDescriptionKey: "defaultToSpeaker is only valid with the playAndRecord category"])
+            throw NSError(
+                domain: NSOSStatusErrorDomain, code: -50,
+                userInfo: [NSLocalizedDescriptionKey: "defaultToSpeaker is only valid with the playAndRecord category"])
         }
-        configuration.withLock { $0.category = category; $0.mode = mode; $0.options = options }
+        configuration.withLock {
+            $0.category = category
+            $0.mode = mode
+            $0.options = options
+        }
     }
 
     open func setMode(_ mode: Mode) throws { configuration.withLock { $0.mode = mode } }
@@ -171,9 +185,15 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// Recorded, not applied: the virtual microphone keeps its configured rate, as devices that
     /// refuse the preference do, so the app's conversion path is always exercised.
-    open func setPreferredSampleRate(_ sampleRate: Double) throws { configuration.withLock { $0.preferredSampleRate = sampleRate } }
-    open func setPreferredIOBufferDuration(_ duration: TimeInterval) throws { configuration.withLock { $0.preferredIOBufferDuration = duration } }
-    open func setPreferredInputNumberOfChannels(_ count: Int) throws { configuration.withLock { $0.preferredInputChannels = count } }
+    open func setPreferredSampleRate(_ sampleRate: Double) throws {
+        configuration.withLock { $0.preferredSampleRate = sampleRate }
+    }
+    open func setPreferredIOBufferDuration(_ duration: TimeInterval) throws {
+        configuration.withLock { $0.preferredIOBufferDuration = duration }
+    }
+    open func setPreferredInputNumberOfChannels(_ count: Int) throws {
+        configuration.withLock { $0.preferredInputChannels = count }
+    }
     open func overrideOutputAudioPort(_ portOverride: PortOverride) throws {}
 }
 
@@ -182,13 +202,14 @@ public let AVAudioSessionInterruptionOptionKey = "AVAudioSessionInterruptionOpti
 public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"
 
 #if !canImport(Darwin)
-/// Foundation on Linux has no `NSOSStatusErrorDomain`.
-public let NSOSStatusErrorDomain = "NSOSStatusErrorDomain"
+    /// Foundation on Linux has no `NSOSStatusErrorDomain`.
+    public let NSOSStatusErrorDomain = "NSOSStatusErrorDomain"
 #endif
 
 /// The app's audio state across sessions (iOS 17, macOS 14): the record permission lives here now.
 open class AVAudioApplication: NSObject, @unchecked Sendable {
     /// Apple names this enum in lower camel case.
+    // swift-format-ignore: TypeNamesShouldBeCapitalized
     public enum recordPermission: Int, Sendable {
         case undetermined = 0x756E_6474
         case denied = 0x6465_6E79

@@ -7,7 +7,8 @@ import Foundation
 enum AVFAudioException {
     /// Terminates the process (SIGABRT, as an uncaught exception does) after printing the reason.
     static func requiredConditionFailed(_ condition: String, hint: String? = nil) -> Never {
-        var message = "*** Terminating app due to uncaught exception 'com.apple.coreaudio.avfaudio', "
+        var message =
+            "*** Terminating app due to uncaught exception 'com.apple.coreaudio.avfaudio', "
             + "reason: 'required condition is false: \(condition)'\n"
         if let hint { message += "SpeechHarness: \(hint)\n" }
         FileHandle.standardError.write(Data(message.utf8))

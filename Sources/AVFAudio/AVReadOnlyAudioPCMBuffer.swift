@@ -27,7 +27,9 @@ public struct AVReadOnlyAudioPCMBuffer: Sendable {
     /// Harness extra: a mutable copy, for APIs that take `AVAudioPCMBuffer` (converters,
     /// `SFSpeechAudioBufferRecognitionRequest.append`, `AnalyzerInput`).
     public func makeMutableCopy() -> AVAudioPCMBuffer? {
-        guard let samples, let copy = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(samples.frameCount)) else { return nil }
+        guard let samples,
+            let copy = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(samples.frameCount))
+        else { return nil }
         try? copy.replaceFrames(with: samples, at: 0)
         return copy
     }

@@ -14,7 +14,10 @@ public struct ConfirmationEngine: PolicyEngine {
         public var minimumNewAudio = 1.0
         public var usesEnergyGate = true
 
-        public init(requiredSegments: Int = 2, silenceThreshold: Float = 0.3, minimumNewAudio: Double = 1.0, usesEnergyGate: Bool = true) {
+        public init(
+            requiredSegments: Int = 2, silenceThreshold: Float = 0.3, minimumNewAudio: Double = 1.0,
+            usesEnergyGate: Bool = true
+        ) {
             self.requiredSegments = requiredSegments
             self.silenceThreshold = silenceThreshold
             self.minimumNewAudio = minimumNewAudio
@@ -36,9 +39,13 @@ public struct ConfirmationEngine: PolicyEngine {
 
     /// `whisperkit-stream[confirm2,silence0.3,new1s,tiny.en,int8,beam1,t1]`.
     public var name: String {
-        EngineName.make(id: id, settings: ["confirm\(parameters.requiredSegments)",
-                                           parameters.usesEnergyGate ? "silence\(parameters.silenceThreshold)" : "nogate",
-                                           "new\(EngineName.number(parameters.minimumNewAudio))s"] + EngineName.settings(of: base.name))
+        EngineName.make(
+            id: id,
+            settings: [
+                "confirm\(parameters.requiredSegments)",
+                parameters.usesEnergyGate ? "silence\(parameters.silenceThreshold)" : "nogate",
+                "new\(EngineName.number(parameters.minimumNewAudio))s",
+            ] + EngineName.settings(of: base.name))
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
@@ -102,20 +109,25 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
     }
     private let state = Locked(State())
 
-    init(base: any RecognitionEngine, configuration: EngineSessionConfiguration, parameters: ConfirmationEngine.Parameters) {
+    init(
+        base: any RecognitionEngine, configuration: EngineSessionConfiguration,
+        parameters: ConfirmationEngine.Parameters
+    ) {
         self.base = base
         self.configuration = configuration
         self.parameters = parameters
     }
 
     /// WhisperKit's confirmation: all segments but the last `required`, when there are more.
-    static func split(_ segments: [HypothesisSegment], required: Int) -> (confirmed: [HypothesisSegment], shown: [HypothesisSegment]) {
+    static func split(
+        _ segments: [HypothesisSegment], required: Int
+    ) -> (confirmed: [HypothesisSegment], shown: [HypothesisSegment]) {
         guard segments.count > required else { return ([], segments) }
         return (Array(segments.dropLast(required)), Array(segments.suffix(required)))
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
-        var update = HypothesisUpdate(computeSeconds: 0)   // keeping audio is no engine work
+        var update = HypothesisUpdate(computeSeconds: 0)  // keeping audio is no engine work
         let gap = state.withLock { s in s.expected.map { $0 != start } ?? false }
         if gap { update = try await decode(final: true) }
         let due = try state.withLock { s -> Bool in
@@ -133,7 +145,8 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
             s.expected = start + audio.duration
             let newSeconds = Double(s.sinceDecode) / s.rate
             guard newSeconds > parameters.minimumNewAudio else { return false }
-            return !parameters.usesEnergyGate || s.gate!.voiceDetected(newSeconds: newSeconds, threshold: parameters.silenceThreshold)
+            return !parameters.usesEnergyGate
+                || s.gate!.voiceDetected(newSeconds: newSeconds, threshold: parameters.silenceThreshold)
         }
         guard due else { return update }
         let next = try await decode(final: false)
@@ -165,17 +178,24 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
         let (samples, rate, start) = state.withLock { s -> ([Float], Double, MediaTime) in
             s.sinceDecode = 0
             let skip = (s.confirmedEnd - s.bufferStart).sampleIndex(sampleRate: s.rate).map { max(0, Int($0)) } ?? 0
-            return (Array(s.samples.dropFirst(skip)), s.rate, s.bufferStart + MediaTime(sampleIndex: Int64(min(skip, s.samples.count)), sampleRate: s.rate))
+            return (
+                Array(s.samples.dropFirst(skip)), s.rate,
+                s.bufferStart + MediaTime(sampleIndex: Int64(min(skip, s.samples.count)), sampleRate: s.rate)
+            )
         }
-        let decoded = try await WindowDecode.run(base: base, configuration: configuration, samples: samples, rate: rate, start: start)
+        let decoded = try await WindowDecode.run(
+            base: base, configuration: configuration, samples: samples, rate: rate, start: start)
         let (segments, compute) = (decoded.segments, decoded.computeSeconds)
         return state.withLock { s in
             var update = HypothesisUpdate(computeSeconds: compute)
-            let (confirmed, shown) = final ? (segments, []) : Self.split(segments, required: parameters.requiredSegments)
+            let (confirmed, shown) =
+                final ? (segments, []) : Self.split(segments, required: parameters.requiredSegments)
             let words = confirmed.flatMap(\.words)
             if let last = confirmed.last, last.range.end > s.finalizedThrough || final {
                 let end = MediaTime.maximum(s.finalizedThrough, last.range.end)
-                update.finalized = [HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: words)]
+                update.finalized = [
+                    HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: words)
+                ]
                 s.finalizedThrough = end
                 s.confirmedEnd = end
                 update.finalizedThrough = end
@@ -187,7 +207,8 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
                 }
             }
             if let end = s.expected, !shown.isEmpty {
-                update.volatile = HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: shown.flatMap(\.words))
+                update.volatile = HypothesisSegment(
+                    range: TimeRange(start: s.finalizedThrough, end: end), words: shown.flatMap(\.words))
             }
             if final {
                 if let end = s.expected {

@@ -28,7 +28,9 @@ public final class SFCustomLanguageModelData: @unchecked Sendable {
         self.version = version
     }
 
-    public convenience init(locale: Locale, identifier: String, version: String, @DataInsertableBuilder builder: () -> any DataInsertable) {
+    public convenience init(
+        locale: Locale, identifier: String, version: String, @DataInsertableBuilder builder: () -> any DataInsertable
+    ) {
         self.init(locale: locale, identifier: identifier, version: version)
         builder().insert(data: self)
     }
@@ -45,8 +47,11 @@ public final class SFCustomLanguageModelData: @unchecked Sendable {
 
     /// X-SAMPA-style phonemes the pronunciations may use (those of US English).
     public static func supportedPhonemes(locale: Locale) -> [String] {
-        ["@", "@`", "A", "E", "I", "O", "OI", "U", "V", "aI", "aU", "b", "d", "dZ", "eI", "f", "g", "h", "i", "j", "k", "l", "m", "n",
-         "N", "oU", "p", "r", "s", "S", "t", "tS", "T", "D", "u", "v", "w", "z", "Z", "{", "3`"]
+        [
+            "@", "@`", "A", "E", "I", "O", "OI", "U", "V", "aI", "aU", "b", "d", "dZ", "eI", "f", "g", "h", "i", "j",
+            "k", "l", "m", "n",
+            "N", "oU", "p", "r", "s", "S", "t", "tS", "T", "D", "u", "v", "w", "z", "Z", "{", "3`",
+        ]
     }
 
     /// Writes the data to `path` (a real file; errors name it).
@@ -114,7 +119,9 @@ public final class SFCustomLanguageModelData: @unchecked Sendable {
         }
 
         private func expand(_ body: String) -> [String] {
-            guard let open = body.firstIndex(of: "<"), let close = body[open...].firstIndex(of: ">") else { return [body] }
+            guard let open = body.firstIndex(of: "<"), let close = body[open...].firstIndex(of: ">") else {
+                return [body]
+            }
             let name = String(body[body.index(after: open)..<close])
             guard let values = classes[name] else { return [body] }
             let head = String(body[..<open]), tail = String(body[body.index(after: close)...])
@@ -128,7 +135,9 @@ public final class SFCustomLanguageModelData: @unchecked Sendable {
                 self.body = body
                 self.count = count
             }
-            public func insert(generator: TemplatePhraseCountGenerator) { generator.insert(template: body, count: count) }
+            public func insert(generator: TemplatePhraseCountGenerator) {
+                generator.insert(template: body, count: count)
+            }
         }
     }
 
@@ -152,7 +161,9 @@ public final class SFCustomLanguageModelData: @unchecked Sendable {
     public struct CompoundTemplate: TemplateInsertable {
         let components: [any TemplateInsertable]
         public init(_ components: [any TemplateInsertable]) { self.components = components }
-        public func insert(generator: TemplatePhraseCountGenerator) { components.forEach { $0.insert(generator: generator) } }
+        public func insert(generator: TemplatePhraseCountGenerator) {
+            components.forEach { $0.insert(generator: generator) }
+        }
     }
 
     struct DataList: DataInsertable {
@@ -162,20 +173,34 @@ public final class SFCustomLanguageModelData: @unchecked Sendable {
 
     @resultBuilder
     public enum DataInsertableBuilder {
-        public static func buildBlock(_ components: any DataInsertable...) -> any DataInsertable { DataList(items: components) }
+        public static func buildBlock(_ components: any DataInsertable...) -> any DataInsertable {
+            DataList(items: components)
+        }
         public static func buildExpression(_ expression: any DataInsertable) -> any DataInsertable { expression }
-        public static func buildArray(_ components: [any DataInsertable]) -> any DataInsertable { DataList(items: components) }
-        public static func buildOptional(_ component: (any DataInsertable)?) -> any DataInsertable { DataList(items: component.map { [$0] } ?? []) }
+        public static func buildArray(_ components: [any DataInsertable]) -> any DataInsertable {
+            DataList(items: components)
+        }
+        public static func buildOptional(_ component: (any DataInsertable)?) -> any DataInsertable {
+            DataList(items: component.map { [$0] } ?? [])
+        }
         public static func buildEither(first component: any DataInsertable) -> any DataInsertable { component }
         public static func buildEither(second component: any DataInsertable) -> any DataInsertable { component }
     }
 
     @resultBuilder
     public enum TemplateInsertableBuilder {
-        public static func buildBlock(_ components: any TemplateInsertable...) -> any TemplateInsertable { CompoundTemplate(components) }
-        public static func buildExpression(_ expression: any TemplateInsertable) -> any TemplateInsertable { expression }
-        public static func buildArray(_ components: [any TemplateInsertable]) -> any TemplateInsertable { CompoundTemplate(components) }
-        public static func buildOptional(_ component: (any TemplateInsertable)?) -> any TemplateInsertable { CompoundTemplate(component.map { [$0] } ?? []) }
+        public static func buildBlock(_ components: any TemplateInsertable...) -> any TemplateInsertable {
+            CompoundTemplate(components)
+        }
+        public static func buildExpression(_ expression: any TemplateInsertable) -> any TemplateInsertable {
+            expression
+        }
+        public static func buildArray(_ components: [any TemplateInsertable]) -> any TemplateInsertable {
+            CompoundTemplate(components)
+        }
+        public static func buildOptional(_ component: (any TemplateInsertable)?) -> any TemplateInsertable {
+            CompoundTemplate(component.map { [$0] } ?? [])
+        }
         public static func buildEither(first component: any TemplateInsertable) -> any TemplateInsertable { component }
         public static func buildEither(second component: any TemplateInsertable) -> any TemplateInsertable { component }
     }

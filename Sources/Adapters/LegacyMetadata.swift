@@ -28,7 +28,8 @@ public final class SFVoiceAnalytics: NSObject, @unchecked Sendable {
         let step = VoiceAnalyzer.frameDuration
         jitter = SFAcousticFeature(acousticFeatureValuePerFrame: frames.map(\.jitterPercent), frameDuration: step)
         shimmer = SFAcousticFeature(acousticFeatureValuePerFrame: frames.map(\.shimmerDecibels), frameDuration: step)
-        pitch = SFAcousticFeature(acousticFeatureValuePerFrame: frames.map { $0.pitchHz > 0 ? log($0.pitchHz) : 0 }, frameDuration: step)
+        pitch = SFAcousticFeature(
+            acousticFeatureValuePerFrame: frames.map { $0.pitchHz > 0 ? log($0.pitchHz) : 0 }, frameDuration: step)
         voicing = SFAcousticFeature(acousticFeatureValuePerFrame: frames.map(\.voicing), frameDuration: step)
     }
 }

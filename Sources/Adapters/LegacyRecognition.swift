@@ -45,8 +45,10 @@ public final class SFTranscriptionSegment: NSObject, @unchecked Sendable {
     /// result's `speechRecognitionMetadata`).
     public var voiceAnalytics: SFVoiceAnalytics? { analysis?.analytics(from: timestamp, duration: duration) }
 
-    init(substring: String, substringRange: NSRange, timestamp: TimeInterval, duration: TimeInterval,
-         confidence: Float, alternativeSubstrings: [String], analysis: VoiceAnalysisSource?) {
+    init(
+        substring: String, substringRange: NSRange, timestamp: TimeInterval, duration: TimeInterval,
+        confidence: Float, alternativeSubstrings: [String], analysis: VoiceAnalysisSource?
+    ) {
         self.substring = substring
         self.substringRange = substringRange
         self.timestamp = timestamp
@@ -56,10 +58,13 @@ public final class SFTranscriptionSegment: NSObject, @unchecked Sendable {
         self.analysis = analysis
     }
 
-    public convenience init(substring: String, substringRange: NSRange, timestamp: TimeInterval, duration: TimeInterval,
-                confidence: Float, alternativeSubstrings: [String]) {
-        self.init(substring: substring, substringRange: substringRange, timestamp: timestamp, duration: duration,
-                  confidence: confidence, alternativeSubstrings: alternativeSubstrings, analysis: nil)
+    public convenience init(
+        substring: String, substringRange: NSRange, timestamp: TimeInterval, duration: TimeInterval,
+        confidence: Float, alternativeSubstrings: [String]
+    ) {
+        self.init(
+            substring: substring, substringRange: substringRange, timestamp: timestamp, duration: duration,
+            confidence: confidence, alternativeSubstrings: alternativeSubstrings, analysis: nil)
     }
 }
 
@@ -74,19 +79,23 @@ public final class SFTranscription: NSObject, @unchecked Sendable {
     }
 
     /// Words joined by spaces, each a segment.
-    convenience init(words: [RecognizedWord], origin: MediaTime, withConfidence: Bool, alternatives: [Int: [String]] = [:],
-                     analysis: VoiceAnalysisSource? = nil) {
+    convenience init(
+        words: [RecognizedWord], origin: MediaTime, withConfidence: Bool, alternatives: [Int: [String]] = [:],
+        analysis: VoiceAnalysisSource? = nil
+    ) {
         var text = ""
         var segments: [SFTranscriptionSegment] = []
         for (index, word) in words.enumerated() {
             if !text.isEmpty { text += " " }
             let location = text.utf16.count
             text += word.text
-            segments.append(SFTranscriptionSegment(
-                substring: word.text, substringRange: NSRange(location: location, length: word.text.utf16.count),
-                timestamp: (word.range.start - origin).seconds, duration: word.range.duration.seconds,
-                confidence: withConfidence ? Float(word.confidence ?? 0) : 0, alternativeSubstrings: alternatives[index] ?? [],
-                analysis: analysis))
+            segments.append(
+                SFTranscriptionSegment(
+                    substring: word.text, substringRange: NSRange(location: location, length: word.text.utf16.count),
+                    timestamp: (word.range.start - origin).seconds, duration: word.range.duration.seconds,
+                    confidence: withConfidence ? Float(word.confidence ?? 0) : 0,
+                    alternativeSubstrings: alternatives[index] ?? [],
+                    analysis: analysis))
         }
         self.init(formattedString: text, segments: segments)
     }
@@ -104,8 +113,10 @@ public final class SFSpeechRecognitionResult: NSObject, @unchecked Sendable {
     /// Speaking rate, pauses and voice analytics of the speech; final results only, as Apple's.
     public let speechRecognitionMetadata: SFSpeechRecognitionMetadata?
 
-    public init(transcriptions: [SFTranscription], isFinal: Bool, processedAudioDuration: TimeInterval = 0,
-                speechRecognitionMetadata: SFSpeechRecognitionMetadata? = nil) {
+    public init(
+        transcriptions: [SFTranscription], isFinal: Bool, processedAudioDuration: TimeInterval = 0,
+        speechRecognitionMetadata: SFSpeechRecognitionMetadata? = nil
+    ) {
         precondition(!transcriptions.isEmpty, "a result has at least one transcription")
         self.bestTranscription = transcriptions[0]
         self.transcriptions = transcriptions
@@ -175,7 +186,9 @@ public final class SFSpeechURLRecognitionRequest: SFSpeechRecognitionRequest, @u
                 let file = try AVAudioFile(forReading: url)
                 let frames = AVAudioFrameCount(max(1, file.processingFormat.sampleRate / 10))
                 while true {
-                    guard let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: frames) else { break }
+                    guard let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: frames) else {
+                        break
+                    }
                     try file.read(into: buffer)
                     if buffer.frameLength == 0 { break }
                     continuation.yield(buffer)
@@ -200,9 +213,11 @@ extension SFSpeechRecognizerDelegate {
 /// final recognition, finished (successfully or not); or was cancelled, then finished (false).
 public protocol SFSpeechRecognitionTaskDelegate: AnyObject {
     func speechRecognitionDidDetectSpeech(_ task: SFSpeechRecognitionTask)
-    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription)
+    func speechRecognitionTask(
+        _ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription)
     func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask)
-    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult)
+    func speechRecognitionTask(
+        _ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult)
     func speechRecognitionTaskWasCancelled(_ task: SFSpeechRecognitionTask)
     func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishSuccessfully successfully: Bool)
     func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didProcessAudioDuration duration: TimeInterval)
@@ -210,12 +225,17 @@ public protocol SFSpeechRecognitionTaskDelegate: AnyObject {
 
 extension SFSpeechRecognitionTaskDelegate {
     public func speechRecognitionDidDetectSpeech(_ task: SFSpeechRecognitionTask) {}
-    public func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription) {}
+    public func speechRecognitionTask(
+        _ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription
+    ) {}
     public func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) {}
-    public func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult) {}
+    public func speechRecognitionTask(
+        _ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult
+    ) {}
     public func speechRecognitionTaskWasCancelled(_ task: SFSpeechRecognitionTask) {}
     public func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishSuccessfully successfully: Bool) {}
-    public func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didProcessAudioDuration duration: TimeInterval) {}
+    public func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didProcessAudioDuration duration: TimeInterval) {
+    }
 }
 
 /// The legacy framework's errors, as NSErrors with its domains and codes, so code that checks
@@ -229,25 +249,35 @@ public enum LegacyRecognitionError {
     }
 
     public static var canceled: NSError {
-        NSError(domain: recognitionDomain, code: 301, userInfo: [NSLocalizedDescriptionKey: "Recognition request was canceled"])
+        NSError(
+            domain: recognitionDomain, code: 301,
+            userInfo: [NSLocalizedDescriptionKey: "Recognition request was canceled"])
     }
 
     /// The "retry" error servers give when a device or app has used up its request quota.
     public static var quotaExceeded: NSError {
-        NSError(domain: assistantDomain, code: 203, userInfo: [NSLocalizedDescriptionKey: "Retry: server request quota exceeded"])
+        NSError(
+            domain: assistantDomain, code: 203,
+            userInfo: [NSLocalizedDescriptionKey: "Retry: server request quota exceeded"])
     }
 
     /// A request made without speech-recognition authorization. Apple does not document this
     /// error; 1700 is the code users report when the system refuses a request.
     public static var notAuthorized: NSError {
-        NSError(domain: assistantDomain, code: 1700, userInfo: [NSLocalizedDescriptionKey: "Speech recognition is not authorized"])
+        NSError(
+            domain: assistantDomain, code: 1700,
+            userInfo: [NSLocalizedDescriptionKey: "Speech recognition is not authorized"])
     }
 
     /// An error as traces and diffs show it: `domain code: description`.
-    public static func describe(_ error: NSError) -> String { "\(error.domain) \(error.code): \(error.localizedDescription)" }
+    public static func describe(_ error: NSError) -> String {
+        "\(error.domain) \(error.code): \(error.localizedDescription)"
+    }
 
     public static func engineFailed(_ error: any Error) -> NSError {
-        NSError(domain: assistantDomain, code: 1101, userInfo: [NSLocalizedDescriptionKey: "\(error)", NSUnderlyingErrorKey: error as NSError])
+        NSError(
+            domain: assistantDomain, code: 1101,
+            userInfo: [NSLocalizedDescriptionKey: "\(error)", NSUnderlyingErrorKey: error as NSError])
     }
 }
 
@@ -291,7 +321,9 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
 
     /// There is no one to ask on Linux: a status not yet determined becomes `.authorized`, a
     /// decided one is reported as it is. The handler runs on a background queue, as Apple's does.
-    public static func requestAuthorization(_ handler: @escaping @Sendable (SFSpeechRecognizerAuthorizationStatus) -> Void) {
+    public static func requestAuthorization(
+        _ handler: @escaping @Sendable (SFSpeechRecognizerAuthorizationStatus) -> Void
+    ) {
         let status = SFSpeechRecognizerAuthorizationStatus(PermissionLedger.current.requestSpeechAuthorization())
         DispatchQueue.global().async { handler(status) }
     }
@@ -303,7 +335,9 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     /// Nil when no engine supports the locale.
     public convenience init?(locale: Locale) {
         let tag = LocaleTag.normalized(locale.identifier)
-        guard let engine = try? EngineRegistry.shared.defaultEngine(for: tag), engine.supports(locale: tag) else { return nil }
+        guard let engine = try? EngineRegistry.shared.defaultEngine(for: tag), engine.supports(locale: tag) else {
+            return nil
+        }
         self.init(locale: locale, engine: engine)
     }
 
@@ -318,14 +352,18 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     public var isAvailable: Bool { engine.isInstalled(locale: localeTag) }
     public var supportsOnDeviceRecognition: Bool { true }
 
-    public func recognitionTask(with request: SFSpeechRecognitionRequest,
-                                resultHandler: @escaping (SFSpeechRecognitionResult?, (any Error)?) -> Void) -> SFSpeechRecognitionTask {
+    public func recognitionTask(
+        with request: SFSpeechRecognitionRequest,
+        resultHandler: @escaping (SFSpeechRecognitionResult?, (any Error)?) -> Void
+    ) -> SFSpeechRecognitionTask {
         let task = SFSpeechRecognitionTask(recognizer: self, request: request, sink: .handler(resultHandler))
         task.start()
         return task
     }
 
-    public func recognitionTask(with request: SFSpeechRecognitionRequest, delegate: any SFSpeechRecognitionTaskDelegate) -> SFSpeechRecognitionTask {
+    public func recognitionTask(
+        with request: SFSpeechRecognitionRequest, delegate: any SFSpeechRecognitionTaskDelegate
+    ) -> SFSpeechRecognitionTask {
         let task = SFSpeechRecognitionTask(recognizer: self, request: request, sink: .delegate(delegate))
         task.start()
         return task

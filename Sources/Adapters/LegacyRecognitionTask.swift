@@ -32,7 +32,9 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
 
     public var state: SFSpeechRecognitionTaskState { lock.withLock { machine.state } }
     public var isFinishing: Bool { state == .finishing }
-    public var isCancelled: Bool { lock.withLock { machine.state == .canceling || (machine.state == .completed && cancelled) } }
+    public var isCancelled: Bool {
+        lock.withLock { machine.state == .canceling || (machine.state == .completed && cancelled) }
+    }
     private var cancelled = false
     /// Why the task failed, once it has.
     public var error: (any Error)? { lock.withLock { finishedError } }
@@ -87,7 +89,8 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     private func drive() async {
         let engine = recognizer.engine
         let tag = recognizer.localeTag
-        let limit = SFSpeechRecognizer.emulatesServerLimits && !request.requiresOnDeviceRecognition
+        let limit =
+            SFSpeechRecognizer.emulatesServerLimits && !request.requiresOnDeviceRecognition
             ? MediaTime(seconds: SFSpeechRecognizer.serverAudioLimit, preferredTimescale: 1_000) : nil
         if SFSpeechRecognizer.authorizationStatus() != .authorized {
             fail(LegacyRecognitionError.notAuthorized)
@@ -104,10 +107,11 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                 throw EngineError.unsupportedFormat(engine: engine.id, format: "none declared")
             }
             let hints: Set<String> = [String(describing: request.taskHint)]
-            let opened = try await engine.makeSession(EngineSessionConfiguration(
-                locale: tag, reportsPartialResults: request.shouldReportPartialResults, maximumAlternatives: 3,
-                contextualStrings: request.contextualStrings, hints: hints,
-                customPhrases: try request.customizedLanguageModel?.phrases() ?? []))
+            let opened = try await engine.makeSession(
+                EngineSessionConfiguration(
+                    locale: tag, reportsPartialResults: request.shouldReportPartialResults, maximumAlternatives: 3,
+                    contextualStrings: request.contextualStrings, hints: hints,
+                    customPhrases: try request.customizedLanguageModel?.phrases() ?? []))
             session = opened
             let converter = AnalyzerInputConverter(analyzerFormat: target)
             reading: for try await buffer in request.audioSource() {
@@ -184,7 +188,8 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     private func apply(_ update: HypothesisUpdate, processed: MediaTime) {
         for segment in update.finalized {
             for (index, word) in segment.words.enumerated() {
-                let others = segment.alternatives.filter { $0.count == segment.words.count && $0[index] != word.text }.map { $0[index] }
+                let others = segment.alternatives.filter { $0.count == segment.words.count && $0[index] != word.text }
+                    .map { $0[index] }
                 if !others.isEmpty { alternatives[finalWords.count] = Array(Set(others)).sorted() }
                 finalWords.append(word)
             }
@@ -201,8 +206,9 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
 
     private func makeResult(words: [RecognizedWord], isFinal: Bool, processed: MediaTime) -> SFSpeechRecognitionResult {
         let analysis = isFinal ? VoiceAnalysisSource(samples: heardAudio, sampleRate: heardRate) : nil
-        let best = SFTranscription(words: words, origin: .zero, withConfidence: isFinal, alternatives: isFinal ? alternatives : [:],
-                                   analysis: analysis)
+        let best = SFTranscription(
+            words: words, origin: .zero, withConfidence: isFinal, alternatives: isFinal ? alternatives : [:],
+            analysis: analysis)
         var transcriptions = [best]
         if isFinal {
             // Other transcriptions: one word swapped for an alternative, in word order.
@@ -215,11 +221,13 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
             }
         }
         let metadata = analysis.map { analysis in
-            SFSpeechRecognitionMetadata(words: words.map { (($0.range.start).seconds, ($0.range.start + $0.range.duration).seconds) },
-                                        analysis: analysis)
+            SFSpeechRecognitionMetadata(
+                words: words.map { (($0.range.start).seconds, ($0.range.start + $0.range.duration).seconds) },
+                analysis: analysis)
         }
-        return SFSpeechRecognitionResult(transcriptions: transcriptions, isFinal: isFinal, processedAudioDuration: processed.seconds,
-                                         speechRecognitionMetadata: metadata)
+        return SFSpeechRecognitionResult(
+            transcriptions: transcriptions, isFinal: isFinal, processedAudioDuration: processed.seconds,
+            speechRecognitionMetadata: metadata)
     }
 
     private func fail(_ error: NSError) {
@@ -242,7 +250,9 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     // MARK: Callbacks
 
     /// Writes what the app is shown to the process's API trace (`SPEECH_HARNESS_TRACE`), if any.
-    private func trace(_ callbacks: [LegacyTaskStateMachine.Callback], result: SFSpeechRecognitionResult?, error: (any Error)?) {
+    private func trace(
+        _ callbacks: [LegacyTaskStateMachine.Callback], result: SFSpeechRecognitionResult?, error: (any Error)?
+    ) {
         guard let trace = APICallTrace.current else { return }
         let processed = result?.processedAudioDuration ?? heardSeconds.withLock { $0 }
         let words = (result?.bestTranscription.segments ?? []).map {
@@ -251,11 +261,14 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         for callback in callbacks {
             switch callback {
             case .hypothesized: trace.record(.init(api: "legacy", kind: "partial", audioTime: processed, words: words))
-            case .finishedRecognition: trace.record(.init(api: "legacy", kind: "final", audioTime: processed, words: words))
+            case .finishedRecognition:
+                trace.record(.init(api: "legacy", kind: "final", audioTime: processed, words: words))
             case .finishedSuccessfully(let success):
                 if !success, let error = error as NSError? {
-                    trace.record(.init(api: "legacy", kind: "error", audioTime: processed, words: [],
-                                       detail: LegacyRecognitionError.describe(error)))
+                    trace.record(
+                        .init(
+                            api: "legacy", kind: "error", audioTime: processed, words: [],
+                            detail: LegacyRecognitionError.describe(error)))
                 }
                 trace.record(.init(api: "legacy", kind: "end", audioTime: processed, words: []))
             default: break
@@ -265,8 +278,10 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
 
     /// Runs the callbacks on the recogniser's queue, in order. A result handler sees partial and
     /// final results and the error; a delegate sees the documented sequence.
-    private func deliver(_ callbacks: [LegacyTaskStateMachine.Callback], result: SFSpeechRecognitionResult?,
-                         error: (any Error)? = nil, audioSeconds: Double? = nil) {
+    private func deliver(
+        _ callbacks: [LegacyTaskStateMachine.Callback], result: SFSpeechRecognitionResult?,
+        error: (any Error)? = nil, audioSeconds: Double? = nil
+    ) {
         guard !callbacks.isEmpty, let sink = lock.withLock({ sink }) else { return }
         trace(callbacks, result: result, error: error)
         let completes = callbacks.contains { if case .finishedSuccessfully = $0 { return true } else { return false } }
@@ -286,13 +301,20 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                 for callback in callbacks {
                     switch callback {
                     case .detectedSpeech: delegate.speechRecognitionDidDetectSpeech(self)
-                    case .hypothesized: if let result { delegate.speechRecognitionTask(self, didHypothesizeTranscription: result.bestTranscription) }
+                    case .hypothesized:
+                        if let result {
+                            delegate.speechRecognitionTask(self, didHypothesizeTranscription: result.bestTranscription)
+                        }
                     case .finishedReadingAudio:
                         delegate.speechRecognitionTaskFinishedReadingAudio(self)
-                        if let audioSeconds { delegate.speechRecognitionTask(self, didProcessAudioDuration: audioSeconds) }
-                    case .finishedRecognition: if let result { delegate.speechRecognitionTask(self, didFinishRecognition: result) }
+                        if let audioSeconds {
+                            delegate.speechRecognitionTask(self, didProcessAudioDuration: audioSeconds)
+                        }
+                    case .finishedRecognition:
+                        if let result { delegate.speechRecognitionTask(self, didFinishRecognition: result) }
                     case .wasCancelled: delegate.speechRecognitionTaskWasCancelled(self)
-                    case .finishedSuccessfully(let success): delegate.speechRecognitionTask(self, didFinishSuccessfully: success)
+                    case .finishedSuccessfully(let success):
+                        delegate.speechRecognitionTask(self, didFinishSuccessfully: success)
                     }
                 }
             }

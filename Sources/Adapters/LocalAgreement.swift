@@ -116,7 +116,8 @@ public struct LocalAgreement: Sendable, Equatable {
     func newWords(in hypothesis: [Word]) -> [Word] {
         var words = hypothesis.filter { $0.start > lastCommittedTime - Self.startTolerance }
         guard let first = words.first, abs(first.start - lastCommittedTime) < Self.repeatWindow,
-              repeatRule == .withinASecond || first.start < lastCommittedTime else { return words }
+            repeatRule == .withinASecond || first.start < lastCommittedTime
+        else { return words }
         for n in stride(from: 1, through: min(committedInBuffer.count, words.count, Self.longestRepeat), by: 1)
         where committedInBuffer.suffix(n).map(\.text) == words.prefix(n).map(\.text) {
             words.removeFirst(n)

@@ -23,7 +23,10 @@ public struct SlidingWindowEngine: PolicyEngine {
         public var vadThreshold = 0.6
         public var frequencyThreshold = 100.0
 
-        public init(step: Double = 3.0, length: Double = 10.0, keep: Double = 0.2, vadThreshold: Double = 0.6, frequencyThreshold: Double = 100) {
+        public init(
+            step: Double = 3.0, length: Double = 10.0, keep: Double = 0.2, vadThreshold: Double = 0.6,
+            frequencyThreshold: Double = 100
+        ) {
             self.step = max(0, step)
             self.length = max(length, step)
             self.keep = min(keep, max(0, step))
@@ -53,10 +56,17 @@ public struct SlidingWindowEngine: PolicyEngine {
     /// `whisper-cpp-stream[step3s,len10s,keep0.2s,tiny.en,int8,beam1,t1]`, or in VAD mode
     /// `whisper-cpp-stream-vad[vad,len10s,vth0.6,fth100,…]`.
     public var name: String {
-        let settings = parameters.usesVAD
-            ? ["vad", "len\(EngineName.number(parameters.length))s", "vth\(EngineName.number(parameters.vadThreshold))",
-               "fth\(EngineName.number(parameters.frequencyThreshold))"]
-            : ["step\(EngineName.number(parameters.step))s", "len\(EngineName.number(parameters.length))s", "keep\(EngineName.number(parameters.keep))s"]
+        let settings =
+            parameters.usesVAD
+            ? [
+                "vad", "len\(EngineName.number(parameters.length))s",
+                "vth\(EngineName.number(parameters.vadThreshold))",
+                "fth\(EngineName.number(parameters.frequencyThreshold))",
+            ]
+            : [
+                "step\(EngineName.number(parameters.step))s", "len\(EngineName.number(parameters.length))s",
+                "keep\(EngineName.number(parameters.keep))s",
+            ]
         return EngineName.make(id: id, settings: settings + EngineName.settings(of: base.name))
     }
 
@@ -155,8 +165,11 @@ public struct VADWindow: WindowSchedule {
         end = start + MediaTime(sampleIndex: Int64(audio.count), sampleRate: rate)
         sinceTranscription += audio.count
         // whisper.cpp polls every 100 ms of wall time once 2 s have passed; here, every piece of audio.
-        isDue = sinceTranscription >= samples(2) && Self.endOfSpeech(Array(kept.suffix(samples(2))), rate: rate, lastSeconds: 1,
-                                                                      threshold: Float(parameters.vadThreshold), cutoff: Float(parameters.frequencyThreshold))
+        isDue =
+            sinceTranscription >= samples(2)
+            && Self.endOfSpeech(
+                Array(kept.suffix(samples(2))), rate: rate, lastSeconds: 1,
+                threshold: Float(parameters.vadThreshold), cutoff: Float(parameters.frequencyThreshold))
     }
 
     public mutating func nextWindow(final: Bool) -> (samples: [Float], start: MediaTime, commits: Bool)? {
@@ -165,7 +178,8 @@ public struct VADWindow: WindowSchedule {
         if final {
             guard isDue || lastWindowEnd.map({ $0 < end }) ?? true else { return nil }
             if !isDue, let last = lastWindowEnd {
-                window = Array(kept.suffix(Int(min(Int64(kept.count), (end - last).sampleIndex(sampleRate: rate) ?? 0))))
+                window = Array(
+                    kept.suffix(Int(min(Int64(kept.count), (end - last).sampleIndex(sampleRate: rate) ?? 0))))
             }
         } else if !isDue {
             return nil
@@ -188,7 +202,9 @@ public struct VADWindow: WindowSchedule {
     /// the mean absolute amplitude of the last `lastSeconds` is at most `threshold` times that of
     /// the whole window. An end-of-speech test: relative only, so steady sound never fires and
     /// digital silence always does.
-    public static func endOfSpeech(_ window: [Float], rate: Double, lastSeconds: Double, threshold: Float, cutoff: Float) -> Bool {
+    public static func endOfSpeech(
+        _ window: [Float], rate: Double, lastSeconds: Double, threshold: Float, cutoff: Float
+    ) -> Bool {
         let last = Int(rate * lastSeconds)
         guard last < window.count else { return false }
         var data = window
@@ -227,21 +243,27 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
     }
     private let state: Locked<State>
 
-    init(base: any RecognitionEngine, configuration: EngineSessionConfiguration, parameters: SlidingWindowEngine.Parameters) {
+    init(
+        base: any RecognitionEngine, configuration: EngineSessionConfiguration,
+        parameters: SlidingWindowEngine.Parameters
+    ) {
         self.base = base
         self.configuration = configuration
         state = Locked(State(parameters: parameters))
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
-        var update = HypothesisUpdate(computeSeconds: 0)   // keeping audio is no engine work
+        var update = HypothesisUpdate(computeSeconds: 0)  // keeping audio is no engine work
         let gap = state.withLock { s in s.expected.map { $0 != start } ?? false }
         if gap { update = try await commitRest() }
         let due = try state.withLock { s -> Bool in
             guard !s.closed else { throw CancellationError() }
             if s.window == nil {
                 let rate = audio.format.sampleRate
-                s.window = s.parameters.usesVAD ? VADWindow(parameters: s.parameters, rate: rate) : SlidingWindow(parameters: s.parameters, rate: rate)
+                s.window =
+                    s.parameters.usesVAD
+                    ? VADWindow(parameters: s.parameters, rate: rate)
+                    : SlidingWindow(parameters: s.parameters, rate: rate)
             }
             s.window!.append(audio.floatChannels.first ?? [], at: start)
             s.expected = start + audio.duration
@@ -287,15 +309,17 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
         let next = state.withLock { s in s.window?.nextWindow(final: final) }
         var decoded = WindowDecode()
         if let next {
-            decoded = try await WindowDecode.run(base: base, configuration: configuration, samples: next.samples,
-                                                 rate: state.withLock { $0.window!.rate }, start: next.start)
+            decoded = try await WindowDecode.run(
+                base: base, configuration: configuration, samples: next.samples,
+                rate: state.withLock { $0.window!.rate }, start: next.start)
         }
         return state.withLock { s in
             var update = HypothesisUpdate(computeSeconds: decoded.computeSeconds)
             if next != nil { s.line = decoded.words }
             guard next?.commits ?? final else {
                 if let end = s.expected, !s.line.isEmpty {
-                    update.volatile = HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: s.line)
+                    update.volatile = HypothesisSegment(
+                        range: TimeRange(start: s.finalizedThrough, end: end), words: s.line)
                 }
                 return update
             }
@@ -310,7 +334,9 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
             s.line = []
             let end = MediaTime.maximum(s.finalizedThrough, words.last?.range.end ?? s.finalizedThrough)
             if !words.isEmpty {
-                update.finalized = [HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: words)]
+                update.finalized = [
+                    HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: words)
+                ]
                 s.finalizedThrough = end
                 update.finalizedThrough = end
             }

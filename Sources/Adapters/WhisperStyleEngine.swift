@@ -33,14 +33,19 @@ public struct WhisperStyleEngine: PolicyEngine {
     /// The policy's parameters and the base engine's settings, e.g.
     /// `whisper-streaming[la2,chunk1s,trim15s,tiny.en,int8,beam1,t1]`.
     public var name: String {
-        EngineName.make(id: id, settings: ["la\(policy.agreement)", "chunk\(EngineName.number(policy.minimumChunkSeconds))s",
-                                           "trim\(EngineName.number(policy.trimSeconds))s"]
-                            + (policy.repeatRule == .overlapping ? ["repeats-overlapping"] : []) + EngineName.settings(of: base.name))
+        EngineName.make(
+            id: id,
+            settings: [
+                "la\(policy.agreement)", "chunk\(EngineName.number(policy.minimumChunkSeconds))s",
+                "trim\(EngineName.number(policy.trimSeconds))s",
+            ]
+                + (policy.repeatRule == .overlapping ? ["repeats-overlapping"] : [])
+                + EngineName.settings(of: base.name))
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
         var inner = try baseConfiguration(configuration)
-        inner.wordTimes = true    // LocalAgreement matches words by their times
+        inner.wordTimes = true  // LocalAgreement matches words by their times
         return WhisperStyleSession(base: base, configuration: inner, policy: policy)
     }
 }
@@ -76,12 +81,15 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
-        var update = HypothesisUpdate(computeSeconds: 0)   // keeping audio is no engine work
+        var update = HypothesisUpdate(computeSeconds: 0)  // keeping audio is no engine work
         let gap = state.withLock { s in s.expected.map { $0 != start } ?? false }
         if gap { update = try await flush(through: nil) }
         let due = try state.withLock { s -> Bool in
             guard !s.closed else { throw CancellationError() }
-            if s.samples.isEmpty { s.bufferStart = start; s.rate = audio.format.sampleRate }
+            if s.samples.isEmpty {
+                s.bufferStart = start
+                s.rate = audio.format.sampleRate
+            }
             s.samples += audio.floatChannels.first ?? []
             s.expected = start + audio.duration
             s.sinceDecode += audio.frameCount
@@ -138,36 +146,53 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
         }
         var prompted = configuration
         if !prompt.isEmpty { prompted.contextualStrings.append(prompt) }
-        let decoded = try await WindowDecode.run(base: base, configuration: prompted, samples: samples, rate: rate, start: start)
+        let decoded = try await WindowDecode.run(
+            base: base, configuration: prompted, samples: samples, rate: rate, start: start)
         let (words, segmentEnds, compute) = (decoded.words, decoded.segmentEnds, decoded.computeSeconds)
         return state.withLock { s in
             s.sinceDecode = 0
-            let hypothesis = words.map { LocalAgreement.Word($0.text, start: $0.range.start.seconds, end: $0.range.end.seconds) }
+            let hypothesis = words.map {
+                LocalAgreement.Word($0.text, start: $0.range.start.seconds, end: $0.range.end.seconds)
+            }
             var newly = s.agreement.ingest(hypothesis)
             if final { newly += s.agreement.flush() }
             var update = HypothesisUpdate(computeSeconds: compute)
-            let byTime = Dictionary(words.map { ("\($0.text)@\($0.range.start.seconds)", $0) }, uniquingKeysWith: { a, _ in a })
+            let byTime = Dictionary(
+                words.map { ("\($0.text)@\($0.range.start.seconds)", $0) }, uniquingKeysWith: { a, _ in a })
             func recognized(_ w: LocalAgreement.Word) -> RecognizedWord {
-                byTime["\(w.text)@\(w.start)"] ?? RecognizedWord(text: w.text, range: TimeRange(start: MediaTime(seconds: w.start, preferredTimescale: 1_000_000),
-                                                                                               end: MediaTime(seconds: w.end, preferredTimescale: 1_000_000)))
+                byTime["\(w.text)@\(w.start)"]
+                    ?? RecognizedWord(
+                        text: w.text,
+                        range: TimeRange(
+                            start: MediaTime(seconds: w.start, preferredTimescale: 1_000_000),
+                            end: MediaTime(seconds: w.end, preferredTimescale: 1_000_000)))
             }
             if !newly.isEmpty {
-                let end = MediaTime.maximum(s.finalizedThrough, MediaTime(seconds: newly.last!.end, preferredTimescale: 1_000_000))
-                update.finalized = [HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: newly.map(recognized))]
+                let end = MediaTime.maximum(
+                    s.finalizedThrough, MediaTime(seconds: newly.last!.end, preferredTimescale: 1_000_000))
+                update.finalized = [
+                    HypothesisSegment(
+                        range: TimeRange(start: s.finalizedThrough, end: end), words: newly.map(recognized))
+                ]
                 s.finalizedThrough = end
                 update.finalizedThrough = end
             }
             if !final && Double(s.samples.count) / s.rate > policy.trimSeconds,
-               let cut = Self.trimPoint(segmentEnds: segmentEnds, lastCommitted: s.agreement.committed.isEmpty ? nil : s.agreement.lastCommittedTime),
-               let drop = (MediaTime(seconds: cut, preferredTimescale: 1_000_000) - s.bufferStart).sampleIndex(sampleRate: s.rate),
-               drop > 0, Int(drop) < s.samples.count {
+                let cut = Self.trimPoint(
+                    segmentEnds: segmentEnds,
+                    lastCommitted: s.agreement.committed.isEmpty ? nil : s.agreement.lastCommittedTime),
+                let drop = (MediaTime(seconds: cut, preferredTimescale: 1_000_000) - s.bufferStart).sampleIndex(
+                    sampleRate: s.rate),
+                drop > 0, Int(drop) < s.samples.count
+            {
                 s.samples.removeFirst(Int(drop))
                 s.bufferStart = s.bufferStart + MediaTime(sampleIndex: drop, sampleRate: s.rate)
                 s.agreement.trimmed(through: s.bufferStart.seconds)
             }
             let pending = s.agreement.unconfirmed
             if !final && !pending.isEmpty, let end = s.expected {
-                update.volatile = HypothesisSegment(range: TimeRange(start: s.finalizedThrough, end: end), words: pending.map(recognized))
+                update.volatile = HypothesisSegment(
+                    range: TimeRange(start: s.finalizedThrough, end: end), words: pending.map(recognized))
             }
             return update
         }
@@ -210,7 +235,9 @@ extension PolicyEngine {
 
     /// What the base engine's sessions are made with; a locale the base cannot do is an error.
     func baseConfiguration(_ configuration: EngineSessionConfiguration) throws -> EngineSessionConfiguration {
-        guard base.supports(locale: configuration.locale) else { throw UnsupportedLocale(engine: id, locale: configuration.locale) }
+        guard base.supports(locale: configuration.locale) else {
+            throw UnsupportedLocale(engine: id, locale: configuration.locale)
+        }
         var inner = configuration
         inner.reportsPartialResults = false
         return inner
@@ -236,22 +263,28 @@ struct WindowDecode {
     /// `b` after `a` within one call: both finals, `b`'s volatile result, CPU time summed (nil
     /// when either has none).
     static func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {
-        HypothesisUpdate(finalized: a.finalized + b.finalized, volatile: b.volatile, finalizedThrough: b.finalizedThrough ?? a.finalizedThrough,
-                         computeSeconds: a.computeSeconds.flatMap { x in b.computeSeconds.map { x + $0 } })
+        HypothesisUpdate(
+            finalized: a.finalized + b.finalized, volatile: b.volatile,
+            finalizedThrough: b.finalizedThrough ?? a.finalizedThrough,
+            computeSeconds: a.computeSeconds.flatMap { x in b.computeSeconds.map { x + $0 } })
     }
     var segmentEnds: [Double] { segments.map(\.range.end.seconds) }
 
-    static func run(base: any RecognitionEngine, configuration: EngineSessionConfiguration, samples: [Float], rate: Double,
-                    start: MediaTime) async throws -> WindowDecode {
+    static func run(
+        base: any RecognitionEngine, configuration: EngineSessionConfiguration, samples: [Float], rate: Double,
+        start: MediaTime
+    ) async throws -> WindowDecode {
         guard !samples.isEmpty else { return WindowDecode() }
         let session = try await base.makeSession(configuration)
         let buffer = PCMBuffer(mono: samples, sampleRate: rate)
         var updates = [try await session.accept(buffer, at: start)]
         updates.append(try await session.finalize(through: start + buffer.duration))
         await session.close()
-        let compute = updates.allSatisfy { $0.computeSeconds != nil } ? updates.compactMap(\.computeSeconds).reduce(0, +) : nil
-        return WindowDecode(segments: updates.flatMap { $0.finalized + ($0.volatile.map { [$0] } ?? []) }.filter { !$0.words.isEmpty },
-                            computeSeconds: compute)
+        let compute =
+            updates.allSatisfy { $0.computeSeconds != nil } ? updates.compactMap(\.computeSeconds).reduce(0, +) : nil
+        return WindowDecode(
+            segments: updates.flatMap { $0.finalized + ($0.volatile.map { [$0] } ?? []) }.filter { !$0.words.isEmpty },
+            computeSeconds: compute)
     }
 }
 
@@ -262,26 +295,57 @@ extension EngineRegistry {
     /// 10 s length, 0.2 s keep) and `whisperkit-stream` (WhisperKit's segment confirmation).
     public func registerAdapters() {
         for id in ["whisper-streaming-la2", "whisper-streaming"] {
-            register(Entry(id: id, summary: "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
-                               + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
-                           preference: 15, make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: id) }))
+            register(
+                Entry(
+                    id: id,
+                    summary:
+                        "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
+                        + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
+                    preference: 15,
+                    make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: id) }))
         }
-        register(Entry(id: "whisper-streaming-la2-overlap",
-                       summary: "whisper-streaming-la2, but a repeat is dropped only when it overlaps committed audio (keeps quickly repeated words)",
-                       preference: 15, make: {
-                           var policy = WhisperStyleEngine.Policy()
-                           policy.repeatRule = .overlapping
-                           return WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), policy: policy,
-                                                     id: "whisper-streaming-la2-overlap")
-                       }))
-        register(Entry(id: "whisperkit-stream", summary: "Whisper tiny.en confirmed as WhisperKit's AudioStreamTranscriber does (all segments but the last two; energy gate)",
-                       preference: 17, make: { ConfirmationEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisperkit-stream") }))
-        register(Entry(id: "whisper-cpp-stream", summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
-                       preference: 16, make: { SlidingWindowEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-cpp-stream") }))
-        register(Entry(id: "whisper-cpp-stream-vad", summary: "Whisper tiny.en in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires)",
-                       preference: 18, make: {
-                           SlidingWindowEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), parameters: .init(step: 0),
-                                               id: "whisper-cpp-stream-vad")
-                       }))
+        register(
+            Entry(
+                id: "whisper-streaming-la2-overlap",
+                summary:
+                    "whisper-streaming-la2, but a repeat is dropped only when it overlaps committed audio (keeps quickly repeated words)",
+                preference: 15,
+                make: {
+                    var policy = WhisperStyleEngine.Policy()
+                    policy.repeatRule = .overlapping
+                    return WhisperStyleEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()), policy: policy,
+                        id: "whisper-streaming-la2-overlap")
+                }))
+        register(
+            Entry(
+                id: "whisperkit-stream",
+                summary:
+                    "Whisper tiny.en confirmed as WhisperKit's AudioStreamTranscriber does (all segments but the last two; energy gate)",
+                preference: 17,
+                make: {
+                    ConfirmationEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisperkit-stream")
+                }))
+        register(
+            Entry(
+                id: "whisper-cpp-stream",
+                summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
+                preference: 16,
+                make: {
+                    SlidingWindowEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-cpp-stream")
+                }))
+        register(
+            Entry(
+                id: "whisper-cpp-stream-vad",
+                summary:
+                    "Whisper tiny.en in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires)",
+                preference: 18,
+                make: {
+                    SlidingWindowEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()), parameters: .init(step: 0),
+                        id: "whisper-cpp-stream-vad")
+                }))
     }
 }

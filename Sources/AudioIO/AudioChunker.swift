@@ -34,8 +34,10 @@ public final class AudioChunker {
     ///   - chunkMilliseconds: duration of every chunk but possibly the last.
     ///   - sampleRate: output rate; nil keeps the file's rate.
     ///   - quality: libsamplerate converter used when resampling.
-    public init(path: String, raw: RawAudioFormat? = nil, chunkMilliseconds: Int, sampleRate: Double? = nil,
-                quality: SampleRateConverter.Quality = .medium) throws {
+    public init(
+        path: String, raw: RawAudioFormat? = nil, chunkMilliseconds: Int, sampleRate: Double? = nil,
+        quality: SampleRateConverter.Quality = .medium
+    ) throws {
         precondition(chunkMilliseconds > 0, "chunk duration must be positive")
         reader = try AudioFileReader(path: path, raw: raw)
         if reader.info.format.channelCount > 2 {
@@ -45,7 +47,9 @@ public final class AudioChunker {
         let inputRate = reader.info.format.sampleRate
         outputRate = sampleRate ?? inputRate
         do {
-            converter = outputRate == inputRate ? nil : try SampleRateConverter(from: inputRate, to: outputRate, quality: quality)
+            converter =
+                outputRate == inputRate
+                ? nil : try SampleRateConverter(from: inputRate, to: outputRate, quality: quality)
         } catch AudioIOError.conversionFailed(let reason) {
             throw AudioIOError.invalidFormat(path: path, reason: reason)
         }
@@ -74,8 +78,9 @@ public final class AudioChunker {
         let take = min(wanted, pending.count)
         let samples = Array(pending[0..<take])
         pending.removeFirst(take)
-        let chunk = AudioChunk(startFrame: pendingStart, startTime: MediaTime(sampleIndex: pendingStart, sampleRate: outputRate),
-                               samples: samples, sampleRate: outputRate)
+        let chunk = AudioChunk(
+            startFrame: pendingStart, startTime: MediaTime(sampleIndex: pendingStart, sampleRate: outputRate),
+            samples: samples, sampleRate: outputRate)
         pendingStart += Int64(take)
         chunkIndex += 1
         return chunk

@@ -19,7 +19,12 @@ public struct AudioFileInfo: Sendable, Hashable {
 /// The layout of headerless audio, which libsndfile cannot guess.
 public struct RawAudioFormat: Sendable, Hashable {
     public enum Encoding: String, Sendable, CaseIterable {
-        case pcm8 = "s8", pcm16 = "s16", pcm24 = "s24", pcm32 = "s32", float32 = "f32", ulaw, alaw
+        case pcm8 = "s8"
+        case pcm16 = "s16"
+        case pcm24 = "s24"
+        case pcm32 = "s32"
+        case float32 = "f32"
+        case ulaw, alaw
     }
     public enum Endianness: String, Sendable { case little, big }
 
@@ -68,11 +73,13 @@ public final class AudioFileReader {
         var sfInfo = SF_INFO()
         if let raw {
             guard raw.sampleRate > 0, raw.sampleRate <= 1_536_000, raw.channelCount > 0, raw.channelCount <= 1024 else {
-                throw AudioIOError.invalidFormat(path: path, reason: "raw format \(raw.sampleRate) Hz, \(raw.channelCount) channels")
+                throw AudioIOError.invalidFormat(
+                    path: path, reason: "raw format \(raw.sampleRate) Hz, \(raw.channelCount) channels")
             }
             sfInfo.samplerate = Int32(raw.sampleRate)
             sfInfo.channels = Int32(raw.channelCount)
-            sfInfo.format = Int32(SF_FORMAT_RAW) | AudioFileReader.subtype(raw.encoding)
+            sfInfo.format =
+                Int32(SF_FORMAT_RAW) | AudioFileReader.subtype(raw.encoding)
                 | Int32(raw.endianness == .little ? SF_ENDIAN_LITTLE : SF_ENDIAN_BIG)
         }
         guard let handle = sf_open(path, Int32(SFM_READ), &sfInfo) else {
@@ -95,8 +102,10 @@ public final class AudioFileReader {
             path: path,
             format: AudioFormat(sampleRate: Double(sfInfo.samplerate), channelCount: Int(sfInfo.channels)),
             frameCount: Int64(sfInfo.frames),
-            container: AudioFileReader.formatName(Int32(sfInfo.format) & Int32(SF_FORMAT_TYPEMASK), command: SFC_GET_FORMAT_INFO),
-            encoding: AudioFileReader.formatName(Int32(sfInfo.format) & Int32(SF_FORMAT_SUBMASK), command: SFC_GET_FORMAT_INFO))
+            container: AudioFileReader.formatName(
+                Int32(sfInfo.format) & Int32(SF_FORMAT_TYPEMASK), command: SFC_GET_FORMAT_INFO),
+            encoding: AudioFileReader.formatName(
+                Int32(sfInfo.format) & Int32(SF_FORMAT_SUBMASK), command: SFC_GET_FORMAT_INFO))
         if info.frameCount == 0 {
             sf_close(handle)
             self.handle = nil
@@ -156,7 +165,9 @@ public final class AudioFileReader {
     }
 
     /// The whole file as mono Float32 (stereo averaged). For short files; stream long ones.
-    public static func readMono(path: String, raw: RawAudioFormat? = nil) throws -> (samples: [Float], sampleRate: Double) {
+    public static func readMono(
+        path: String, raw: RawAudioFormat? = nil
+    ) throws -> (samples: [Float], sampleRate: Double) {
         let reader = try AudioFileReader(path: path, raw: raw)
         var all: [Float] = []
         all.reserveCapacity(Int(min(reader.info.frameCount, 1 << 26)))
@@ -187,11 +198,13 @@ public final class AudioFileReader {
     static func classifyOpenFailure(path: String, message: String) -> AudioIOError {
         let lower = message.lowercased()
         if lower.contains("unknown format") || lower.contains("not recognised") || lower.contains("not recognized")
-            || lower.contains("unknown data format") {
+            || lower.contains("unknown data format")
+        {
             return .notAudio(path: path, reason: message)
         }
         if lower.contains("short") || lower.contains("truncat") || lower.contains("no 'data' chunk")
-            || lower.contains("end of file") || lower.contains("unexpected") {
+            || lower.contains("end of file") || lower.contains("unexpected")
+        {
             return .truncated(path: path, reason: message)
         }
         if lower.contains("channel") { return .invalidFormat(path: path, reason: message) }
@@ -200,7 +213,9 @@ public final class AudioFileReader {
 
     static func logText(_ handle: OpaquePointer) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
-        _ = buffer.withUnsafeMutableBytes { sf_command(handle, Int32(SFC_GET_LOG_INFO), $0.baseAddress, Int32($0.count)) }
+        _ = buffer.withUnsafeMutableBytes {
+            sf_command(handle, Int32(SFC_GET_LOG_INFO), $0.baseAddress, Int32($0.count))
+        }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -211,8 +226,9 @@ public final class AudioFileReader {
         for line in log.split(separator: "\n") {
             let parts = line.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "(" || $0 == ")" })
             guard let first = parts.first, first == "data" || first == "SSND",
-                  let should = parts.firstIndex(of: "should"), should >= 2, should + 2 < parts.count + 1,
-                  let declared = UInt64(parts[1]), let actual = UInt64(parts[parts.count - 1]) else { continue }
+                let should = parts.firstIndex(of: "should"), should >= 2, should + 2 < parts.count + 1,
+                let declared = UInt64(parts[1]), let actual = UInt64(parts[parts.count - 1])
+            else { continue }
             if declared > actual && declared != 0xFFFF_FFFF && declared != 0 { return true }
         }
         return false

@@ -57,7 +57,8 @@ public final class AudioFileWriter {
     /// Appends mono samples (the writer must be mono).
     public func write(mono samples: [Float]) throws {
         guard format.channelCount == 1 else {
-            throw AudioIOError.invalidFormat(path: path, reason: "mono samples for a \(format.channelCount)-channel file")
+            throw AudioIOError.invalidFormat(
+                path: path, reason: "mono samples for a \(format.channelCount)-channel file")
         }
         try write(interleaved: samples)
     }
@@ -65,7 +66,9 @@ public final class AudioFileWriter {
     private func write(interleaved: [Float]) throws {
         guard let handle else { throw AudioIOError.writeFailed(path: path, reason: "already closed") }
         let frames = interleaved.count / format.channelCount
-        let written = interleaved.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        let written = interleaved.withUnsafeBufferPointer {
+            sf_writef_float(handle, $0.baseAddress, sf_count_t(frames))
+        }
         guard Int(written) == frames else {
             throw AudioIOError.writeFailed(path: path, reason: String(cString: sf_strerror(handle)))
         }
@@ -79,7 +82,9 @@ public final class AudioFileWriter {
     }
 
     /// Writes a whole mono signal to a WAV file.
-    public static func writeMono(_ samples: [Float], sampleRate: Double, to path: String, encoding: Encoding = .pcm16) throws {
+    public static func writeMono(
+        _ samples: [Float], sampleRate: Double, to path: String, encoding: Encoding = .pcm16
+    ) throws {
         let writer = try AudioFileWriter(path: path, format: .speech(sampleRate: sampleRate), encoding: encoding)
         try writer.write(mono: samples)
         writer.close()

@@ -44,8 +44,8 @@ public enum AudioIOError: Error, CustomStringConvertible, Equatable, Sendable {
     public var path: String? {
         switch self {
         case .fileNotFound(let p), .unreadable(let p, _), .emptyFile(let p), .notAudio(let p, _),
-             .truncated(let p, _), .zeroFrames(let p), .unsupportedChannelLayout(let p, _),
-             .invalidFormat(let p, _), .writeFailed(let p, _), .nonFiniteSamples(let p, _):
+            .truncated(let p, _), .zeroFrames(let p), .unsupportedChannelLayout(let p, _),
+            .invalidFormat(let p, _), .writeFailed(let p, _), .nonFiniteSamples(let p, _):
             return p
         case .conversionFailed: return nil
         }

@@ -8,7 +8,9 @@ import SpeechCore
 public final class SampleRateConverter {
     /// libsamplerate's converters, best first.
     public enum Quality: String, Sendable, CaseIterable {
-        case best, medium, fastest, zeroOrderHold = "zoh", linear
+        case best, medium, fastest
+        case zeroOrderHold = "zoh"
+        case linear
 
         var converterType: Int32 {
             switch self {
@@ -33,7 +35,8 @@ public final class SampleRateConverter {
     public init(from inputRate: Double, to outputRate: Double, quality: Quality = .medium) throws {
         let ratio = outputRate / inputRate
         guard inputRate > 0, outputRate > 0, ratio.isFinite, src_is_valid_ratio(ratio) != 0 else {
-            throw AudioIOError.conversionFailed(reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (ratio limit 1/256…256)")
+            throw AudioIOError.conversionFailed(
+                reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (ratio limit 1/256…256)")
         }
         self.inputRate = inputRate
         self.outputRate = outputRate
@@ -74,7 +77,9 @@ public final class SampleRateConverter {
                     return src_process(state, &data)
                 }
             }
-            guard status == 0 else { throw AudioIOError.conversionFailed(reason: String(cString: src_strerror(status))) }
+            guard status == 0 else {
+                throw AudioIOError.conversionFailed(reason: String(cString: src_strerror(status)))
+            }
             offset += Int(data.input_frames_used)
             result.append(contentsOf: output[0..<Int(data.output_frames_gen)])
             let inputLeft = offset < input.count
@@ -86,9 +91,12 @@ public final class SampleRateConverter {
     }
 
     /// Converts a whole signal at once.
-    public static func convert(_ samples: [Float], from inputRate: Double, to outputRate: Double,
-                               quality: Quality = .medium) throws -> [Float] {
+    public static func convert(
+        _ samples: [Float], from inputRate: Double, to outputRate: Double,
+        quality: Quality = .medium
+    ) throws -> [Float] {
         if inputRate == outputRate { return samples }
-        return try SampleRateConverter(from: inputRate, to: outputRate, quality: quality).process(samples, endOfInput: true)
+        return try SampleRateConverter(from: inputRate, to: outputRate, quality: quality).process(
+            samples, endOfInput: true)
     }
 }

@@ -13,8 +13,12 @@ public enum AnalyzerBenchmark {
         public var finalWords: Int
     }
 
-    public static func run(seconds: Double, chunkMilliseconds: Int, preset: SpeechTranscriber.Preset) async throws -> Report {
-        let words = stride(from: 0.1, to: seconds - 0.5, by: 0.5).map { EngineScript.Word("w", start: $0, end: $0 + 0.3) }
+    public static func run(
+        seconds: Double, chunkMilliseconds: Int, preset: SpeechTranscriber.Preset
+    ) async throws -> Report {
+        let words = stride(from: 0.1, to: seconds - 0.5, by: 0.5).map {
+            EngineScript.Word("w", start: $0, end: $0 + 0.3)
+        }
         let engine = ScriptedEngine(script: EngineScript(words: words, endpointSilence: 0.15))
         let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: preset, engine: engine)
         let analyzer = SpeechAnalyzer(modules: [transcriber])

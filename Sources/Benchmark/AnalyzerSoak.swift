@@ -27,7 +27,10 @@ public struct AnalyzerSoak: Sendable {
     /// Current resident bytes and open file descriptors of the process.
     public var measure: @Sendable () -> (residentBytes: Int, openFiles: Int)
 
-    public init(sessions: Int, checkpointEvery: Int = 1_000, measure: @escaping @Sendable () -> (residentBytes: Int, openFiles: Int)) {
+    public init(
+        sessions: Int, checkpointEvery: Int = 1_000,
+        measure: @escaping @Sendable () -> (residentBytes: Int, openFiles: Int)
+    ) {
         self.sessions = sessions
         self.checkpointEvery = max(1, checkpointEvery)
         self.measure = measure
@@ -53,23 +56,30 @@ public struct AnalyzerSoak: Sendable {
             if index > sessions - 100 { watched += [Weak(analyzer), Weak(transcriber)] }
             if index % checkpointEvery == 0 || index == sessions {
                 let now = measure()
-                checkpoints.append(Checkpoint(sessions: index, residentBytes: now.residentBytes, openFiles: now.openFiles))
+                checkpoints.append(
+                    Checkpoint(sessions: index, residentBytes: now.residentBytes, openFiles: now.openFiles))
             }
         }
         // Give tasks that end with their session a chance to run down.
         for _ in 0..<1_000 { await Task.yield() }
-        return Report(checkpoints: checkpoints, leakedObjects: watched.filter { $0.object != nil }.count, wrongResults: wrong,
-                      seconds: start.duration(to: clock.now).seconds)
+        return Report(
+            checkpoints: checkpoints, leakedObjects: watched.filter { $0.object != nil }.count, wrongResults: wrong,
+            seconds: start.duration(to: clock.now).seconds)
     }
 
     /// One session as an app writes it: results read in a child task while the audio is analysed,
     /// then finalised and finished. Returns whether the final text was right.
-    private static func session(engine: ScriptedEngine, buffers: [AVAudioPCMBuffer]) async -> (Bool, AnyObject, AnyObject) {
-        let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .progressiveTranscription, engine: engine)
+    private static func session(
+        engine: ScriptedEngine, buffers: [AVAudioPCMBuffer]
+    ) async -> (Bool, AnyObject, AnyObject) {
+        let transcriber = SpeechTranscriber(
+            locale: Locale(identifier: "en-US"), preset: .progressiveTranscription, engine: engine)
         let analyzer = SpeechAnalyzer(modules: [transcriber])
         async let text: String = {
             var finals: [String] = []
-            for try await result in transcriber.results where result.isFinal { finals.append(String(result.text.characters)) }
+            for try await result in transcriber.results where result.isFinal {
+                finals.append(String(result.text.characters))
+            }
             return finals.joined(separator: " ")
         }()
         do {

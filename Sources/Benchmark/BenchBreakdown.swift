@@ -26,10 +26,14 @@ public struct BenchBreakdown: Codable, Sendable, Hashable {
                     let group = groups[name]!.sorted { $0.id < $1.id }
                     let counts = group.map(\.words)
                     let pooled = counts.reduce(ErrorCounts(), +)
-                    out.append(BenchBreakdown(
-                        engine: group[0].engine, manifest: group[0].manifest, dimension: dimension, key: name, utterances: group.count,
-                        referenceWords: pooled.referenceLength, wer: pooled.errorRate,
-                        werCI95: ErrorRateStatistics.bootstrapInterval(counts).map { [$0.lowerBound, $0.upperBound] } ?? []))
+                    out.append(
+                        BenchBreakdown(
+                            engine: group[0].engine, manifest: group[0].manifest, dimension: dimension, key: name,
+                            utterances: group.count,
+                            referenceWords: pooled.referenceLength, wer: pooled.errorRate,
+                            werCI95: ErrorRateStatistics.bootstrapInterval(counts).map {
+                                [$0.lowerBound, $0.upperBound]
+                            } ?? []))
                 }
             }
         }
@@ -58,19 +62,23 @@ public struct BenchComparison: Codable, Sendable, Hashable {
         let byManifest = Dictionary(grouping: scored, by: \.manifest)
         var out: [BenchComparison] = []
         for manifest in byManifest.keys.sorted() {
-            let byEngine = Dictionary(grouping: byManifest[manifest]!, by: \.engine).mapValues { Dictionary($0.map { ($0.id, $0) }) { _, last in last } }
+            let byEngine = Dictionary(grouping: byManifest[manifest]!, by: \.engine).mapValues {
+                Dictionary($0.map { ($0.id, $0) }) { _, last in last }
+            }
             let engines = byEngine.keys.sorted()
             for (i, a) in engines.enumerated() {
                 for b in engines[(i + 1)...] {
                     let shared = Set(byEngine[a]!.keys).intersection(byEngine[b]!.keys).sorted()
-                    let countsA = shared.map { byEngine[a]![$0]!.words }, countsB = shared.map { byEngine[b]![$0]!.words }
+                    let countsA = shared.map { byEngine[a]![$0]!.words },
+                        countsB = shared.map { byEngine[b]![$0]!.words }
                     guard let comparison = ErrorRateStatistics.pairedBootstrap(a: countsA, b: countsB) else { continue }
-                    out.append(BenchComparison(
-                        manifest: manifest, a: a, b: b, utterances: shared.count,
-                        werA: ErrorRateStatistics.pooled(countsA), werB: ErrorRateStatistics.pooled(countsB),
-                        difference: comparison.difference,
-                        differenceCI95: [comparison.interval.lowerBound, comparison.interval.upperBound],
-                        probabilityBBetter: comparison.probabilityOfImprovement))
+                    out.append(
+                        BenchComparison(
+                            manifest: manifest, a: a, b: b, utterances: shared.count,
+                            werA: ErrorRateStatistics.pooled(countsA), werB: ErrorRateStatistics.pooled(countsB),
+                            difference: comparison.difference,
+                            differenceCI95: [comparison.interval.lowerBound, comparison.interval.upperBound],
+                            probabilityBBetter: comparison.probabilityOfImprovement))
                 }
             }
         }

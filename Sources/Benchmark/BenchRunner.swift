@@ -23,16 +23,22 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `i/n` (0-based), or from Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or GitLab's
     /// CI_NODE_INDEX/CI_NODE_TOTAL (1-based) in the environment.
-    public static func parse(_ text: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Shard? {
+    public static func parse(
+        _ text: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Shard? {
         if let text {
             let parts = text.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else { return nil }
             return Shard(index: parts[0], count: parts[1])
         }
-        if let i = environment["TEST_SHARD_INDEX"].flatMap(Int.init), let n = environment["TEST_TOTAL_SHARDS"].flatMap(Int.init), n > 0 {
+        if let i = environment["TEST_SHARD_INDEX"].flatMap(Int.init),
+            let n = environment["TEST_TOTAL_SHARDS"].flatMap(Int.init), n > 0
+        {
             return Shard(index: i, count: n)
         }
-        if let i = environment["CI_NODE_INDEX"].flatMap(Int.init), let n = environment["CI_NODE_TOTAL"].flatMap(Int.init), n > 0 {
+        if let i = environment["CI_NODE_INDEX"].flatMap(Int.init),
+            let n = environment["CI_NODE_TOTAL"].flatMap(Int.init), n > 0
+        {
             return Shard(index: i - 1, count: n)
         }
         return .whole
@@ -100,8 +106,10 @@ public struct BenchRunner: Sendable {
     /// Polled between utterances: once true, no new utterance starts (those running finish).
     let isInterrupted: @Sendable () -> Bool
 
-    public init(plan: BenchPlan, store: RecordStore, progress: @escaping @Sendable (String) -> Void = { _ in },
-                isInterrupted: @escaping @Sendable () -> Bool = { false }) {
+    public init(
+        plan: BenchPlan, store: RecordStore, progress: @escaping @Sendable (String) -> Void = { _ in },
+        isInterrupted: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.plan = plan
         self.store = store
         self.progress = progress
@@ -132,7 +140,8 @@ public struct BenchRunner: Sendable {
             if let limit = plan.limit { utterances = Array(utterances.prefix(limit)) }
             for engine in plan.engines {
                 for utterance in utterances {
-                    work.append((engine, manifest, utterance, ManifestValidator.resolve(utterance.audio, root: load.root)))
+                    work.append(
+                        (engine, manifest, utterance, ManifestValidator.resolve(utterance.audio, root: load.root)))
                 }
             }
         }
@@ -146,7 +155,10 @@ public struct BenchRunner: Sendable {
         }
         work.removeAll { engines[$0.engine] == nil }
         let done = store.completedKeys()
-        work.removeAll { done.contains(UtteranceRecord.key(engine: engines[$0.engine]!.name, manifest: $0.manifest, id: $0.utterance.id)) }
+        work.removeAll {
+            done.contains(
+                UtteranceRecord.key(engine: engines[$0.engine]!.name, manifest: $0.manifest, id: $0.utterance.id))
+        }
         progress("\(work.count) utterance runs to do (\(done.count) already in the store)")
         let queue = WorkQueue(items: work)
         let counter = ProgressCounter(total: work.count)
@@ -157,16 +169,20 @@ public struct BenchRunner: Sendable {
                 group.addTask {
                     while !isInterrupted(), let item = await queue.next() {
                         let engine = shared[item.engine]!
-                        let run = UtteranceRun(engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds,
-                                               policy: plan.policy(for: item.utterance), wordTimes: plan.wordTimes)
+                        let run = UtteranceRun(
+                            engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds,
+                            policy: plan.policy(for: item.utterance), wordTimes: plan.wordTimes)
                         let record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
                         do { try store.append(record) } catch {
-                            let issue = BenchIssue(engine: record.engine, manifest: item.manifest, message: "\(error); the record is in this run's reports only")
+                            let issue = BenchIssue(
+                                engine: record.engine, manifest: item.manifest,
+                                message: "\(error); the record is in this run's reports only")
                             unsaved.withLock { $0.append((record, issue)) }
                         }
                         let n = await counter.increment()
-                        progress("[\(n)/\(counter.total)] \(record.engine) \(item.utterance.id): WER \(String(format: "%.2f", record.words.errorRate))"
-                                 + (record.error.map { " ERROR \($0.prefix(120))" } ?? ""))
+                        progress(
+                            "[\(n)/\(counter.total)] \(record.engine) \(item.utterance.id): WER \(String(format: "%.2f", record.words.errorRate))"
+                                + (record.error.map { " ERROR \($0.prefix(120))" } ?? ""))
                     }
                 }
             }
@@ -238,10 +254,14 @@ public final class RecordStore: Sendable {
             throw .encode(path: path, key: record.key, reason: "\(error)")
         }
         try writing.withLock { _ throws(StoreError) in
-            if !FileManager.default.fileExists(atPath: path), !FileManager.default.createFile(atPath: path, contents: nil) {
+            if !FileManager.default.fileExists(atPath: path),
+                !FileManager.default.createFile(atPath: path, contents: nil)
+            {
                 throw .write(path: path, reason: "cannot create the file")
             }
-            guard let handle = FileHandle(forUpdatingAtPath: path) else { throw .write(path: path, reason: "cannot open the file for writing") }
+            guard let handle = FileHandle(forUpdatingAtPath: path) else {
+                throw .write(path: path, reason: "cannot open the file for writing")
+            }
             defer { try? handle.close() }
             do {
                 // A run killed mid-write leaves a partial last line: end it, so it stays one
@@ -270,20 +290,28 @@ public final class RecordStore: Sendable {
         /// The unreadable lines as problems of the run, one message per store.
         public func issues(path: String) -> [BenchIssue] {
             guard !unreadableLines.isEmpty else { return [] }
-            let lines = unreadableLines.prefix(10).map(String.init).joined(separator: ", ") + (unreadableLines.count > 10 ? ", …" : "")
-            return [BenchIssue(engine: nil, manifest: path,
-                               message: "\(unreadableLines.count) line(s) of the record store are not records (line \(lines)); "
-                                   + "a run stopped mid-write leaves one torn last line")]
+            let lines =
+                unreadableLines.prefix(10).map(String.init).joined(separator: ", ")
+                + (unreadableLines.count > 10 ? ", …" : "")
+            return [
+                BenchIssue(
+                    engine: nil, manifest: path,
+                    message: "\(unreadableLines.count) line(s) of the record store are not records (line \(lines)); "
+                        + "a run stopped mid-write leaves one torn last line")
+            ]
         }
     }
 
     public func read() -> Contents {
-        guard let data = FileManager.default.contents(atPath: path) else { return Contents(records: [], unreadableLines: []) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return Contents(records: [], unreadableLines: [])
+        }
         var byKey: [String: UtteranceRecord] = [:]
         var order: [String] = []
         var unreadable: [Int] = []
         let decoder = JSONDecoder()
-        for (number, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+        for (number, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        where !line.isEmpty {
             guard let record = try? decoder.decode(UtteranceRecord.self, from: Data(line)) else {
                 unreadable.append(number + 1)
                 continue

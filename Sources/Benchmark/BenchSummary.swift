@@ -41,30 +41,38 @@ public struct BenchSummary: Codable, Sendable, Hashable {
 
     /// Aggregates the records of one engine × manifest. Failed utterances are counted apart and
     /// left out of the pooled figures.
-    public static func make(engine: String, manifest: String, records: [UtteranceRecord], peakRSSBytes: Int? = nil,
-                            loadSeconds: Double? = nil) -> BenchSummary {
+    public static func make(
+        engine: String, manifest: String, records: [UtteranceRecord], peakRSSBytes: Int? = nil,
+        loadSeconds: Double? = nil
+    ) -> BenchSummary {
         let scored = records.filter { $0.error == nil }
         let words = scored.reduce(ErrorCounts()) { $0 + $1.words }
         let characters = scored.reduce(ErrorCounts()) { $0 + $1.characters }
-        let interval = ErrorRateStatistics.bootstrapInterval(scored.map(\.words)).map { [$0.lowerBound, $0.upperBound] } ?? []
+        let interval =
+            ErrorRateStatistics.bootstrapInterval(scored.map(\.words)).map { [$0.lowerBound, $0.upperBound] } ?? []
         let audio = scored.reduce(0) { $0 + $1.audioSeconds }, compute = scored.reduce(0) { $0 + $1.computeSeconds }
         let wall = scored.reduce(0) { $0 + ($1.wallSeconds ?? $1.computeSeconds) }
         let measures = scored.map(\.measures)
         func p(_ values: [Double], _ q: Double) -> Double? {
             values.isEmpty ? nil : ErrorRateStatistics.percentile(values.sorted(), q)
         }
-        let firstPartial = measures.compactMap(\.firstPartialLatency), finalization = measures.compactMap(\.finalizationLatency)
+        let firstPartial = measures.compactMap(\.firstPartialLatency),
+            finalization = measures.compactMap(\.finalizationLatency)
         let emission = measures.flatMap(\.emissionDelays)
         let withdrawnOverFinal: Double? = {
             let finals = scored.reduce(0) { $0 + $1.timeline.finalWords.count }
             guard finals > 0 else { return nil }
-            let withdrawn = zip(measures, scored).reduce(0.0) { $0 + ($1.0.unstablePartialWordRatio ?? 0) * Double($1.1.timeline.finalWords.count) }
+            let withdrawn = zip(measures, scored).reduce(0.0) {
+                $0 + ($1.0.unstablePartialWordRatio ?? 0) * Double($1.1.timeline.finalWords.count)
+            }
             return withdrawn / Double(finals)
         }()
         return BenchSummary(
-            engine: engine, manifest: manifest, tier: records.first?.tier ?? "", policy: Set(records.map(\.policy)).sorted().joined(separator: ", "),
+            engine: engine, manifest: manifest, tier: records.first?.tier ?? "",
+            policy: Set(records.map(\.policy)).sorted().joined(separator: ", "),
             utterances: records.count, failedUtterances: records.count - scored.count, audioSeconds: audio,
-            referenceWords: words.referenceLength, hits: words.hits, substitutions: words.substitutions, deletions: words.deletions,
+            referenceWords: words.referenceLength, hits: words.hits, substitutions: words.substitutions,
+            deletions: words.deletions,
             insertions: words.insertions, wer: words.errorRate, werCI95: interval, cer: characters.errorRate,
             ser: scored.isEmpty ? 0 : Double(scored.filter { $0.words.errors > 0 }.count) / Double(scored.count),
             rtfx: compute > 0 ? audio / compute : 0,
@@ -75,7 +83,8 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             finalizationP50: p(finalization, 0.5), finalizationP90: p(finalization, 0.9),
             emissionDelayP50: p(emission, 0.5), emissionDelayP90: p(emission, 0.9),
             unstablePartialWordRatio: withdrawnOverFinal,
-            revisedUtteranceShare: scored.isEmpty ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count),
+            revisedUtteranceShare: scored.isEmpty
+                ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count),
             emitsPartials: scored.contains { $0.timeline.events.contains { !$0.isFinal && !$0.words.isEmpty } })
     }
 
@@ -85,7 +94,8 @@ public struct BenchSummary: Codable, Sendable, Hashable {
         return groups.keys.sorted().map { key in
             // Sorted by id, so that merged shards give exactly the figures of one run.
             let group = groups[key]!.sorted { $0.id < $1.id }
-            return make(engine: group[0].engine, manifest: group[0].manifest, records: group, peakRSSBytes: peakRSSBytes)
+            return make(
+                engine: group[0].engine, manifest: group[0].manifest, records: group, peakRSSBytes: peakRSSBytes)
         }
     }
 }
@@ -108,9 +118,11 @@ public struct BenchResults: Codable, Sendable {
     /// Per worker engine: each worker process's peak resident memory, bytes.
     public var workerPeakMemory: [String: [Int]]?
 
-    public init(createdAt: String, policy: String, pacing: String, shard: String, summaries: [BenchSummary],
-                issues: [BenchIssue], gateFailures: [GateFailure], breakdowns: [BenchBreakdown]? = nil,
-                comparisons: [BenchComparison]? = nil, notInBaseline: [String]? = nil) {
+    public init(
+        createdAt: String, policy: String, pacing: String, shard: String, summaries: [BenchSummary],
+        issues: [BenchIssue], gateFailures: [GateFailure], breakdowns: [BenchBreakdown]? = nil,
+        comparisons: [BenchComparison]? = nil, notInBaseline: [String]? = nil
+    ) {
         self.createdAt = createdAt
         self.policy = policy
         self.pacing = pacing
@@ -127,17 +139,20 @@ public struct BenchResults: Codable, Sendable {
 extension BenchResults {
     /// The whole of a run from its records: summaries, gate and baseline checks, breakdowns and
     /// engine comparisons. `plan` is nil for merged runs.
-    public static func assemble(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
-                                peakRSSBytes: Int?, workerPeakMemory: [String: [Int]]? = nil, createdAt: Date = Date()) -> BenchResults {
+    public static func assemble(
+        records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
+        peakRSSBytes: Int?, workerPeakMemory: [String: [Int]]? = nil, createdAt: Date = Date()
+    ) -> BenchResults {
         let summaries = BenchSummary.summarize(records, peakRSSBytes: peakRSSBytes)
         let regressions = gates?.regressions(summaries, records: records) ?? (failures: [], notInBaseline: [])
         let policies = Set(records.map(\.policy)).sorted()
-        var results = BenchResults(createdAt: ISO8601DateFormatter().string(from: createdAt),
-                                   policy: policies.isEmpty ? plan?.policy.name ?? "" : policies.joined(separator: ", "),
-                                   pacing: plan?.pacing.rawValue ?? "merged", shard: plan?.shard.description ?? "merged",
-                                   summaries: summaries, issues: issues, gateFailures: (gates?.check(summaries) ?? []) + regressions.failures,
-                                   breakdowns: BenchBreakdown.make(records), comparisons: BenchComparison.make(records),
-                                   notInBaseline: gates?.baseline == nil ? nil : regressions.notInBaseline)
+        var results = BenchResults(
+            createdAt: ISO8601DateFormatter().string(from: createdAt),
+            policy: policies.isEmpty ? plan?.policy.name ?? "" : policies.joined(separator: ", "),
+            pacing: plan?.pacing.rawValue ?? "merged", shard: plan?.shard.description ?? "merged",
+            summaries: summaries, issues: issues, gateFailures: (gates?.check(summaries) ?? []) + regressions.failures,
+            breakdowns: BenchBreakdown.make(records), comparisons: BenchComparison.make(records),
+            notInBaseline: gates?.baseline == nil ? nil : regressions.notInBaseline)
         results.workerPeakMemory = workerPeakMemory.flatMap { $0.isEmpty ? nil : $0 }
         return results
     }
@@ -147,4 +162,3 @@ extension BenchResults {
         gateFailures.isEmpty && issues.isEmpty && summaries.allSatisfy { $0.failedUtterances == 0 }
     }
 }
-

@@ -17,7 +17,9 @@ final class ComputeMeter: Sendable {
 
     func record(wall: Double, cpu: Double?) {
         state.withLock {
-            if let cpu { $0.engineCPU += cpu } else {
+            if let cpu {
+                $0.engineCPU += cpu
+            } else {
                 $0.engineCPU += wall
                 $0.unmeasuredCalls += 1
             }

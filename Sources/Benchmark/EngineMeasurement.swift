@@ -22,8 +22,10 @@ public enum EngineMeasurement {
 
     /// Streams `files` through `engine` alone (no analyzer) in chunks of `chunkMS`: one session
     /// per file, or one long session of `streamSeconds` built from the files back to back.
-    public static func measure(engine: any RecognitionEngine, files: [String], locale: String, rate: Double, chunkMS: Int,
-                        streamSeconds: Double?) async throws -> Report {
+    public static func measure(
+        engine: any RecognitionEngine, files: [String], locale: String, rate: Double, chunkMS: Int,
+        streamSeconds: Double?
+    ) async throws -> Report {
         var report = Report()
         var transcript = ""
         let clock = ContinuousClock()
@@ -43,7 +45,9 @@ public enum EngineMeasurement {
         }
         let configuration = EngineSessionConfiguration(locale: locale, reportsPartialResults: true)
         /// Streams one file into `session` from `offset`; returns where its audio ends.
-        func play(_ file: String, into session: any RecognitionSession, from offset: MediaTime) async throws -> MediaTime {
+        func play(
+            _ file: String, into session: any RecognitionSession, from offset: MediaTime
+        ) async throws -> MediaTime {
             let chunker = try AudioChunker(path: file, chunkMilliseconds: chunkMS, sampleRate: rate)
             var end = offset
             while let chunk = try chunker.next() {

@@ -1,6 +1,6 @@
 import Foundation
-import SpeechCore
 import Metrics
+import SpeechCore
 
 /// Thresholds a CI can gate on: each rule names a metric of ``BenchSummary`` and a bound, for all
 /// engines and manifests or for those matching its patterns (`*` matches anything).
@@ -52,10 +52,16 @@ public struct GateConfiguration: Codable, Sendable {
         }
         do {
             var configuration = try JSONDecoder().decode(GateConfiguration.self, from: data)
-            configuration.folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+            configuration.folder =
+                (path as NSString).deletingLastPathComponent.isEmpty
+                ? "." : (path as NSString).deletingLastPathComponent
             for (index, rule) in configuration.rules.enumerated() {
                 guard BenchSummary.metricNames.contains(rule.metric) else {
-                    throw GateError.invalid(path: path, reason: "rule \(index + 1): unknown metric '\(rule.metric)'; one of \(BenchSummary.metricNames.sorted().joined(separator: ", "))")
+                    throw GateError.invalid(
+                        path: path,
+                        reason:
+                            "rule \(index + 1): unknown metric '\(rule.metric)'; one of \(BenchSummary.metricNames.sorted().joined(separator: ", "))"
+                    )
                 }
                 guard rule.max != nil || rule.min != nil else {
                     throw GateError.invalid(path: path, reason: "rule \(index + 1): needs max or min")
@@ -63,10 +69,12 @@ public struct GateConfiguration: Codable, Sendable {
             }
             for (index, rule) in (configuration.baseline?.rules ?? []).enumerated() {
                 guard BenchSummary.metricNames.contains(rule.metric) else {
-                    throw GateError.invalid(path: path, reason: "baseline rule \(index + 1): unknown metric '\(rule.metric)'")
+                    throw GateError.invalid(
+                        path: path, reason: "baseline rule \(index + 1): unknown metric '\(rule.metric)'")
                 }
                 if rule.significance != nil && !["wer", "cer"].contains(rule.metric) {
-                    throw GateError.invalid(path: path, reason: "baseline rule \(index + 1): significance applies to wer and cer only")
+                    throw GateError.invalid(
+                        path: path, reason: "baseline rule \(index + 1): significance applies to wer and cer only")
                 }
             }
             return configuration
@@ -81,13 +89,20 @@ public struct GateConfiguration: Codable, Sendable {
     public func check(_ summaries: [BenchSummary]) -> [GateFailure] {
         var failures: [GateFailure] = []
         for summary in summaries {
-            for rule in rules where Self.matchesEngine(rule.engine, summary.engine) && Self.matches(rule.manifest, summary.manifest) {
+            for rule in rules
+            where Self.matchesEngine(rule.engine, summary.engine) && Self.matches(rule.manifest, summary.manifest) {
                 guard let value = summary.metric(rule.metric) else { continue }
                 if let max = rule.max, !(value <= max) {
-                    failures.append(GateFailure(engine: summary.engine, manifest: summary.manifest, metric: rule.metric, value: value, bound: "≤ \(max)"))
+                    failures.append(
+                        GateFailure(
+                            engine: summary.engine, manifest: summary.manifest, metric: rule.metric, value: value,
+                            bound: "≤ \(max)"))
                 }
                 if let min = rule.min, !(value >= min) {
-                    failures.append(GateFailure(engine: summary.engine, manifest: summary.manifest, metric: rule.metric, value: value, bound: "≥ \(min)"))
+                    failures.append(
+                        GateFailure(
+                            engine: summary.engine, manifest: summary.manifest, metric: rule.metric, value: value,
+                            bound: "≥ \(min)"))
                 }
             }
         }
@@ -95,15 +110,21 @@ public struct GateConfiguration: Codable, Sendable {
     }
 
     /// Breaches of the baseline rules, and the engine × manifest pairs the baseline lacks.
-    public func regressions(_ summaries: [BenchSummary], records: [UtteranceRecord]) -> (failures: [GateFailure], notInBaseline: [String]) {
+    public func regressions(
+        _ summaries: [BenchSummary], records: [UtteranceRecord]
+    ) -> (failures: [GateFailure], notInBaseline: [String]) {
         guard let baseline else { return ([], []) }
         let directory = baseline.directory.hasPrefix("/") ? baseline.directory : folder + "/" + baseline.directory
         let old = RecordStore(path: directory + "/utterances.jsonl").records()
-        let oldSummaries = Dictionary(BenchSummary.summarize(old).map { ("\($0.engine)\u{1F}\($0.manifest)", $0) }) { a, _ in a }
+        let oldSummaries = Dictionary(BenchSummary.summarize(old).map { ("\($0.engine)\u{1F}\($0.manifest)", $0) }) {
+            a, _ in a
+        }
         var failures: [GateFailure] = []
         var missing: [String] = []
         for summary in summaries {
-            let rules = baseline.rules.filter { Self.matchesEngine($0.engine, summary.engine) && Self.matches($0.manifest, summary.manifest) }
+            let rules = baseline.rules.filter {
+                Self.matchesEngine($0.engine, summary.engine) && Self.matches($0.manifest, summary.manifest)
+            }
             guard !rules.isEmpty else { continue }
             guard let before = oldSummaries["\(summary.engine)\u{1F}\(summary.manifest)"] else {
                 missing.append("\(summary.engine) on \(summary.manifest)")
@@ -111,28 +132,46 @@ public struct GateConfiguration: Codable, Sendable {
             }
             // Error rates under different scoring policies are different measures.
             guard before.policy == summary.policy else {
-                missing.append("\(summary.engine) on \(summary.manifest) (scored \(summary.policy), the baseline \(before.policy))")
+                missing.append(
+                    "\(summary.engine) on \(summary.manifest) (scored \(summary.policy), the baseline \(before.policy))"
+                )
                 continue
             }
             for rule in rules {
-                guard let value = summary.metric(rule.metric), let reference = before.metric(rule.metric) else { continue }
+                guard let value = summary.metric(rule.metric), let reference = before.metric(rule.metric) else {
+                    continue
+                }
                 let higherIsBetter = rule.metric == "rtfx"
                 let worse = higherIsBetter ? value < reference - rule.tolerance : value > reference + rule.tolerance
                 guard worse else { continue }
-                var bound = "\(higherIsBetter ? "≥" : "≤") baseline \(String(format: "%.4g", reference)) \(higherIsBetter ? "−" : "+") \(rule.tolerance)"
+                var bound =
+                    "\(higherIsBetter ? "≥" : "≤") baseline \(String(format: "%.4g", reference)) \(higherIsBetter ? "−" : "+") \(rule.tolerance)"
                 if let significance = rule.significance {
                     let pick: (UtteranceRecord) -> ErrorCounts = rule.metric == "cer" ? { $0.characters } : { $0.words }
-                    let now = Dictionary(records.filter { $0.engine == summary.engine && $0.manifest == summary.manifest && $0.error == nil }
-                        .map { ($0.id, $0) }) { _, last in last }
-                    let then = Dictionary(old.filter { $0.engine == summary.engine && $0.manifest == summary.manifest && $0.error == nil }
-                        .map { ($0.id, $0) }) { _, last in last }
+                    let now = Dictionary(
+                        records.filter {
+                            $0.engine == summary.engine && $0.manifest == summary.manifest && $0.error == nil
+                        }
+                        .map { ($0.id, $0) }
+                    ) { _, last in last }
+                    let then = Dictionary(
+                        old.filter { $0.engine == summary.engine && $0.manifest == summary.manifest && $0.error == nil }
+                            .map { ($0.id, $0) }
+                    ) { _, last in last }
                     let shared = Set(now.keys).intersection(then.keys).sorted()
-                    guard let test = ErrorRateStatistics.pairedBootstrap(a: shared.map { pick(then[$0]!) }, b: shared.map { pick(now[$0]!) }),
-                          test.probabilityOfImprovement <= significance else { continue }
-                    bound += String(format: " (P(no worse) = %.3f over %d shared utterances)", test.probabilityOfImprovement, shared.count)
+                    guard
+                        let test = ErrorRateStatistics.pairedBootstrap(
+                            a: shared.map { pick(then[$0]!) }, b: shared.map { pick(now[$0]!) }),
+                        test.probabilityOfImprovement <= significance
+                    else { continue }
+                    bound += String(
+                        format: " (P(no worse) = %.3f over %d shared utterances)", test.probabilityOfImprovement,
+                        shared.count)
                 }
-                failures.append(GateFailure(engine: summary.engine, manifest: summary.manifest, metric: rule.metric, value: value,
-                                            bound: bound + " (regression)"))
+                failures.append(
+                    GateFailure(
+                        engine: summary.engine, manifest: summary.manifest, metric: rule.metric, value: value,
+                        bound: bound + " (regression)"))
             }
         }
         return (failures, missing)
@@ -146,7 +185,8 @@ public struct GateConfiguration: Codable, Sendable {
 
     static func matches(_ pattern: String?, _ text: String) -> Bool {
         guard let pattern, pattern != "*" else { return true }
-        let regex = "^" + NSRegularExpression.escapedPattern(for: pattern).replacingOccurrences(of: "\\*", with: ".*") + "$"
+        let regex =
+            "^" + NSRegularExpression.escapedPattern(for: pattern).replacingOccurrences(of: "\\*", with: ".*") + "$"
         return text.range(of: regex, options: .regularExpression) != nil
     }
 }
@@ -158,7 +198,9 @@ public struct GateFailure: Codable, Sendable, Hashable, CustomStringConvertible 
     public var value: Double
     public var bound: String
 
-    public var description: String { "\(engine) on \(manifest): \(metric) = \(String(format: "%.4g", value)), required \(bound)" }
+    public var description: String {
+        "\(engine) on \(manifest): \(metric) = \(String(format: "%.4g", value)), required \(bound)"
+    }
 }
 
 public enum GateError: Error, CustomStringConvertible, Sendable {
@@ -174,9 +216,11 @@ public enum GateError: Error, CustomStringConvertible, Sendable {
 }
 
 extension BenchSummary {
-    static let metricNames: Set<String> = ["wer", "cer", "ser", "rtfx", "firstPartialP50", "firstPartialP90", "finalizationP50",
-                                           "finalizationP90", "emissionDelayP50", "emissionDelayP90", "unstablePartialWordRatio",
-                                           "failedUtterances", "loadSeconds", "peakRSSBytes"]
+    static let metricNames: Set<String> = [
+        "wer", "cer", "ser", "rtfx", "firstPartialP50", "firstPartialP90", "finalizationP50",
+        "finalizationP90", "emissionDelayP50", "emissionDelayP90", "unstablePartialWordRatio",
+        "failedUtterances", "loadSeconds", "peakRSSBytes",
+    ]
 
     public func metric(_ name: String) -> Double? {
         switch name {

@@ -1,5 +1,5 @@
-import AudioIO
 import AVFAudio
+import AudioIO
 import CoreMedia
 import Corpus
 import Engines
@@ -57,7 +57,9 @@ public struct UtteranceRecord: Codable, Sendable, Hashable {
     public var audio: String?
 
     public var key: String { UtteranceRecord.key(engine: engine, manifest: manifest, id: id) }
-    public static func key(engine: String, manifest: String, id: String) -> String { "\(engine)\u{1F}\(manifest)\u{1F}\(id)" }
+    public static func key(engine: String, manifest: String, id: String) -> String {
+        "\(engine)\u{1F}\(manifest)\u{1F}\(id)"
+    }
 }
 
 /// Streams one corpus utterance through SpeechAnalyzer + SpeechTranscriber on an engine, paced
@@ -71,8 +73,10 @@ public struct UtteranceRun: Sendable {
     /// and latencies do not use them, and some engines (Whisper) pay for them.
     public var wordTimes: Bool
 
-    public init(engine: any RecognitionEngine, pacing: Pacing = .simulated, chunkMilliseconds: Int = 100, policy: ScoringPolicy,
-                wordTimes: Bool = false) {
+    public init(
+        engine: any RecognitionEngine, pacing: Pacing = .simulated, chunkMilliseconds: Int = 100, policy: ScoringPolicy,
+        wordTimes: Bool = false
+    ) {
         self.engine = engine
         self.pacing = pacing
         self.chunkMilliseconds = chunkMilliseconds
@@ -83,11 +87,13 @@ public struct UtteranceRun: Sendable {
     public func run(_ utterance: Utterance, audioPath: String, manifest: String) async -> UtteranceRecord {
         var record = UtteranceRecord(
             engine: engine.name, manifest: manifest, id: utterance.id, speaker: utterance.speaker, task: utterance.task,
-            tier: utterance.tier ?? (manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? "",
+            tier: utterance.tier ?? (manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(
+                String.init) ?? "",
             audioSeconds: utterance.duration, reference: utterance.reference, hypothesis: "", policy: policy.name,
             words: ErrorCounts(), characters: ErrorCounts(), computeSeconds: 0, loadSeconds: nil,
             timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 0),
-            measures: StreamingMeasures(emissionDelays: [], hadRevisions: false), alignment: "", error: nil, audio: audioPath)
+            measures: StreamingMeasures(emissionDelays: [], hadRevisions: false), alignment: "", error: nil,
+            audio: audioPath)
         do {
             let outcome = try await withTimeout(seconds: 60 + 10 * max(1, utterance.duration)) {
                 try await stream(utterance, audioPath: audioPath)
@@ -142,17 +148,20 @@ public struct UtteranceRun: Sendable {
             throw EngineError.unsupportedFormat(engine: engine.id, format: "none declared")
         }
         // The harness converts the file to the engine's rate; the analyzer itself never resamples.
-        let chunker = try AudioChunker(path: audioPath, chunkMilliseconds: chunkMilliseconds, sampleRate: format.sampleRate, quality: .medium)
+        let chunker = try AudioChunker(
+            path: audioPath, chunkMilliseconds: chunkMilliseconds, sampleRate: format.sampleRate, quality: .medium)
         if let offset = utterance.offset, offset > 0 {
-            throw EngineError.unsupportedFormat(engine: engine.id, format: "segments with an offset (\(offset) s) are not streamed yet")
+            throw EngineError.unsupportedFormat(
+                engine: engine.id, format: "segments with an offset (\(offset) s) are not streamed yet")
         }
         let meter = ComputeMeter()
         let transcriber = SpeechTranscriber(
             locale: Locale(identifier: utterance.locale), transcriptionOptions: [],
             reportingOptions: engine.capabilities.partialResults ? [.volatileResults, .fastResults] : [],
             attributeOptions: wordTimes ? [.audioTimeRange] : [], engine: MeteredEngine(base: engine, meter: meter))
-        let analyzer = SpeechAnalyzer(modules: [transcriber],
-                                      options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
+        let analyzer = SpeechAnalyzer(
+            modules: [transcriber],
+            options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
         let avFormat = AVAudioFormat(standardFormatWithSampleRate: format.sampleRate, channels: 1)!
         let clock = ContinuousClock()
         // Loading (engine session, model) is measured apart, as load time, not compute.
@@ -171,8 +180,10 @@ public struct UtteranceRun: Sendable {
             let published = transcriber.publishedResults
             for result in published[seen...] {
                 let words = WordAligner.tokens(policy.prepare(String(result.text.characters)))
-                events.append(StreamingTimeline.Event(time: time, isFinal: result.isFinal, words: words,
-                                                      rangeStart: result.range.start.seconds, rangeEnd: result.range.end.seconds))
+                events.append(
+                    StreamingTimeline.Event(
+                        time: time, isFinal: result.isFinal, words: words,
+                        rangeStart: result.range.start.seconds, rangeEnd: result.range.end.seconds))
             }
             seen = published.count
         }
@@ -201,21 +212,25 @@ public struct UtteranceRun: Sendable {
             try buffer.replaceFrames(with: chunk.buffer, at: 0)
             let input = AnalyzerInput(buffer: buffer, bufferStartTime: chunk.startTime)
             let spent = try await timed { _ = try await analyzer.analyzeSequence(SingleInput(input: input)) }
-            virtualNow = pacing == .simulated ? max(virtualNow, arrival) + spent : wallStart.duration(to: clock.now).seconds
+            virtualNow =
+                pacing == .simulated ? max(virtualNow, arrival) + spent : wallStart.duration(to: clock.now).seconds
             collect(at: virtualNow)
         }
         let spent = try await timed { try await analyzer.finalizeAndFinish(through: endTime) }
-        virtualNow = pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
+        virtualNow =
+            pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
         collect(at: virtualNow)
         let hypothesis = transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         let reference = (utterance.words ?? []).map {
             StreamingTimeline.TimedWord(word: policy.prepare($0.word), start: $0.start, end: $0.end)
         }
-        return Outcome(hypothesis: hypothesis,
-                       timeline: StreamingTimeline(events: events, referenceWords: reference, audioEnd: audioEnd),
-                       computeSeconds: compute, wallSeconds: wall, computeClock: meter.reading.unmeasuredCalls == 0 ? "cpu" : "wall",
-                       loadSeconds: load, audioSeconds: audioEnd)
+        return Outcome(
+            hypothesis: hypothesis,
+            timeline: StreamingTimeline(events: events, referenceWords: reference, audioEnd: audioEnd),
+            computeSeconds: compute, wallSeconds: wall,
+            computeClock: meter.reading.unmeasuredCalls == 0 ? "cpu" : "wall",
+            loadSeconds: load, audioSeconds: audioEnd)
     }
 }
 
@@ -227,7 +242,12 @@ final class ResumeOnce<T: Sendable>: Sendable {
 
     @discardableResult
     func resume(_ result: Result<T, any Error>) -> Bool {
-        guard let continuation = pending.withLock({ pending in defer { pending = nil }; return pending }) else { return false }
+        guard
+            let continuation = pending.withLock({ pending in
+                defer { pending = nil }
+                return pending
+            })
+        else { return false }
         continuation.resume(with: result)
         return true
     }

@@ -20,7 +20,9 @@ public struct ConformanceSuite: Sendable {
 
     /// The built-in scenarios and clauses.
     public static func builtIn() throws -> (ConformanceSuite, [ScenarioError]) {
-        guard let directory = ScenarioCatalog.builtInDirectory else { throw ScenarioError.unreadable(path: "Scenarios") }
+        guard let directory = ScenarioCatalog.builtInDirectory else {
+            throw ScenarioError.unreadable(path: "Scenarios")
+        }
         let (scenarios, errors) = ScenarioCatalog.load(directory: directory)
         return (ConformanceSuite(scenarios: scenarios, clauses: try ScenarioCatalog.clauses()), errors)
     }
@@ -30,7 +32,9 @@ public struct ConformanceSuite: Sendable {
         let covered = Set(scenarios.map(\.clause))
         let known = Set(clauses.map(\.id))
         return clauses.filter { !covered.contains($0.id) }.map { "clause \($0.id) has no scenario" }
-            + scenarios.filter { !known.contains($0.clause) }.map { "scenario \($0.id) names unknown clause \($0.clause)" }
+            + scenarios.filter { !known.contains($0.clause) }.map {
+                "scenario \($0.id) names unknown clause \($0.clause)"
+            }
     }
 
     /// Each clause with the scenarios that check it.
@@ -48,12 +52,15 @@ public struct ConformanceSuite: Sendable {
             // Real engines are made once per backend; the scripted engine is made per scenario.
             let shared = backend == "scripted" ? nil : try? EngineRegistry.shared.make(backend)
             let runner = ScenarioRunner(backend: backend, sharedEngine: shared)
-            for scenario in scenarios where filter.map({ scenario.id.contains($0) || scenario.clause.contains($0) }) ?? true {
+            for scenario in scenarios
+            where filter.map({ scenario.id.contains($0) || scenario.clause.contains($0) }) ?? true {
                 let start = clock.now
                 let outcome = await runner.run(scenario)
                 let elapsed = start.duration(to: clock.now)
-                results.append(Result(backend: backend, scenario: scenario, outcome: outcome,
-                                      seconds: elapsed.seconds))
+                results.append(
+                    Result(
+                        backend: backend, scenario: scenario, outcome: outcome,
+                        seconds: elapsed.seconds))
             }
             await (shared as? WorkerEngine)?.shutdown()
         }

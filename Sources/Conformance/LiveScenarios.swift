@@ -1,4 +1,5 @@
 import AVFAudio
+import Adapters
 import AudioIO
 import CoreMedia
 import Engines
@@ -6,7 +7,6 @@ import Foundation
 import SpeechCore
 import SpeechReference
 import VirtualDevice
-import Adapters
 
 /// The legacy recogniser's run in a scenario: how results are received, whether partials are
 /// asked for, and how the request ends.
@@ -71,9 +71,13 @@ struct SpokenDigits {
         var samples = [Float](repeating: 0, count: 4_800)
         var words: [EngineScript.Word] = []
         for word in spoken {
-            guard let digit = Self.names.firstIndex(of: word) else { throw EngineError.invalidScript(path: "speech", reason: "'\(word)' is not a digit name") }
+            guard let digit = Self.names.firstIndex(of: word) else {
+                throw EngineError.invalidScript(path: "speech", reason: "'\(word)' is not a digit name")
+            }
             let clip = try AudioFileReader.readMono(path: "\(Self.directory)/\(digit).wav")
-            let audio = try clip.sampleRate == 16_000 ? clip.samples : SampleRateConverter.convert(clip.samples, from: clip.sampleRate, to: 16_000)
+            let audio =
+                try clip.sampleRate == 16_000
+                ? clip.samples : SampleRateConverter.convert(clip.samples, from: clip.sampleRate, to: 16_000)
             let start = Double(samples.count) / 16_000
             samples += audio
             words.append(EngineScript.Word(word, start: start, end: Double(samples.count) / 16_000))
@@ -106,12 +110,18 @@ struct LegacyScenarioExecution {
         }
 
         func speechRecognitionDidDetectSpeech(_ task: SFSpeechRecognitionTask) { note("detectedSpeech", task) }
-        func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription) {
+        func speechRecognitionTask(
+            _ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription
+        ) {
             partials.withLock { $0 += 1 }
             note("hypothesized", task)
         }
-        func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) { note("finishedReadingAudio", task) }
-        func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult) {
+        func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) {
+            note("finishedReadingAudio", task)
+        }
+        func speechRecognitionTask(
+            _ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult
+        ) {
             finals.withLock { $0.append(recognitionResult.bestTranscription.formattedString) }
             note("finishedRecognition", task)
         }
@@ -126,7 +136,8 @@ struct LegacyScenarioExecution {
     }
 
     func execute() async -> ScenarioOutcome {
-        let recognizer = SFSpeechRecognizer(locale: Locale(identifier: scenario.modules.first?.locale ?? "en-US"), engine: engine)
+        let recognizer = SFSpeechRecognizer(
+            locale: Locale(identifier: scenario.modules.first?.locale ?? "en-US"), engine: engine)
         let request = SFSpeechAudioBufferRecognitionRequest()
         request.shouldReportPartialResults = run.partialResults
         request.requiresOnDeviceRecognition = true
@@ -139,7 +150,9 @@ struct LegacyScenarioExecution {
             task = recognizer.recognitionTask(with: request) { [observer] result, error in
                 guard let current = observer.task else { return }
                 if let result {
-                    if result.isFinal { observer.finals.withLock { $0.append(result.bestTranscription.formattedString) } } else {
+                    if result.isFinal {
+                        observer.finals.withLock { $0.append(result.bestTranscription.formattedString) }
+                    } else {
                         observer.partials.withLock { $0 += 1 }
                     }
                     observer.note(result.isFinal ? "final" : "partial", current)
@@ -176,12 +189,15 @@ struct LegacyScenarioExecution {
         let expect = scenario.legacyExpect ?? LegacyExpectations()
         let finals = observer.finals.withLock { $0 }, partials = observer.partials.withLock { $0 }
         let events = observer.events.withLock { $0 }, states = observer.states.withLock { $0 }
-        if let final = expect.final, final != !finals.isEmpty { problems.append(final ? "no final result" : "a final result after \(run.end): \(finals)") }
+        if let final = expect.final, final != !finals.isEmpty {
+            problems.append(final ? "no final result" : "a final result after \(run.end): \(finals)")
+        }
         if let text = scenario.expect.finalText, exact, let got = finals.last, got.lowercased() != text {
             problems.append("final text \"\(got)\", expected \"\(text)\"")
         }
         if let wanted = expect.partials, wanted != (partials > 0) {
-            problems.append(wanted ? "no partial results" : "\(partials) partial results with shouldReportPartialResults off")
+            problems.append(
+                wanted ? "no partial results" : "\(partials) partial results with shouldReportPartialResults off")
         }
         let error = observer.error.withLock { $0 }.map { "\($0.domain):\($0.code)" }
         if error != expect.error { problems.append("error \(error ?? "none"), expected \(expect.error ?? "none")") }
@@ -206,16 +222,20 @@ struct LegacyScenarioExecution {
             // ("finished reading audio … even if final processing is in progress"), not after the end.
             let ranks = events.filter { $0 != "hypothesized" }.map(rank)
             if let end = events.firstIndex(where: { $0 == "finishedRecognition" || $0 == "wasCancelled" }),
-               events[end...].contains("hypothesized") {
+                events[end...].contains("hypothesized")
+            {
                 problems.append("a hypothesis after \(events[end])")
             }
             let finishes = events.filter { $0.hasPrefix("finishedSuccessfully") }
-            if zip(ranks, ranks.dropFirst()).contains(where: { $1 < $0 }) || finishes.count != 1 || events.last?.hasPrefix("finishedSuccessfully") != true
-                || events.filter({ $0 == "detectedSpeech" }).count > 1 {
+            if zip(ranks, ranks.dropFirst()).contains(where: { $1 < $0 }) || finishes.count != 1
+                || events.last?.hasPrefix("finishedSuccessfully") != true
+                || events.filter({ $0 == "detectedSpeech" }).count > 1
+            {
                 problems.append("delegate order: \(events.joined(separator: ", "))")
             }
             if let successfully = expect.successfully, finishes.first != "finishedSuccessfully:\(successfully)" {
-                problems.append("\(finishes.first ?? "no didFinishSuccessfully"), expected successfully: \(successfully)")
+                problems.append(
+                    "\(finishes.first ?? "no didFinishSuccessfully"), expected successfully: \(successfully)")
             }
         }
         return problems.isEmpty ? .passed : .failed(problems)
@@ -240,8 +260,10 @@ struct CaptureScenarioExecution {
             return .error("writing the microphone's recording: \(error)")
         }
         let rate = run.hardwareRate ?? 48_000
-        let device = DeviceSettings(microphone: MicrophoneSettings(source: .file(path: path), sampleRate: rate, pacing: .fast,
-                                                                   end: .stopEngine(afterSilence: 0.5)))
+        let device = DeviceSettings(
+            microphone: MicrophoneSettings(
+                source: .file(path: path), sampleRate: rate, pacing: .fast,
+                end: .stopEngine(afterSilence: 0.5)))
         return await DeviceSettings.$override.withValue(device) { await capture(hardwareRate: rate) }
     }
 
@@ -258,17 +280,25 @@ struct CaptureScenarioExecution {
         let engine = AVAudioEngine()
         let node = engine.inputNode
         let (buffers, sink) = AsyncStream.makeStream(of: (AVAudioPCMBuffer, AVAudioTime).self)
-        node.installTap(onBus: 0, bufferSize: run.bufferSize, format: node.outputFormat(forBus: 0)) { buffer, when in sink.yield((buffer, when)) }
-        let observer = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil) { _ in sink.finish() }
+        node.installTap(onBus: 0, bufferSize: run.bufferSize, format: node.outputFormat(forBus: 0)) { buffer, when in
+            sink.yield((buffer, when))
+        }
+        let observer = NotificationCenter.default.addObserver(
+            forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil
+        ) { _ in sink.finish() }
         defer { NotificationCenter.default.removeObserver(observer) }
-        guard let converter = AVAudioConverter(from: node.outputFormat(forBus: 0), to: format) else { return .error("no converter to \(format)") }
+        guard let converter = AVAudioConverter(from: node.outputFormat(forBus: 0), to: format) else {
+            return .error("no converter to \(format)")
+        }
         var times: [(sample: Int64, host: UInt64, frames: Int)] = []
         do {
             try await analyzer.start(inputSequence: input)
             try engine.start()
             for await (buffer, when) in buffers {
                 times.append((when.sampleTime, when.hostTime, Int(buffer.frameLength)))
-                let capacity = AVAudioFrameCount((Double(buffer.frameLength) * format.sampleRate / buffer.format.sampleRate).rounded(.up)) + 1
+                let capacity =
+                    AVAudioFrameCount(
+                        (Double(buffer.frameLength) * format.sampleRate / buffer.format.sampleRate).rounded(.up)) + 1
                 let out = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: capacity)!
                 var given = false
                 var error: NSError?
@@ -293,9 +323,14 @@ struct CaptureScenarioExecution {
                 problems.append("tap buffer at \(b.sample) does not follow the one at \(a.sample) (\(a.frames) frames)")
                 break
             }
-            if let bad = times.first(where: { !(shortest...longest).contains($0.frames) }) { problems.append("a tap buffer of \(bad.frames) frames") }
-            if let first = times.first, let bad = times.first(where: {
-                abs(Double($0.host - first.host) / 1e9 - Double($0.sample - first.sample) / hardwareRate) > 1e-6 }) {
+            if let bad = times.first(where: { !(shortest...longest).contains($0.frames) }) {
+                problems.append("a tap buffer of \(bad.frames) frames")
+            }
+            if let first = times.first,
+                let bad = times.first(where: {
+                    abs(Double($0.host - first.host) / 1e9 - Double($0.sample - first.sample) / hardwareRate) > 1e-6
+                })
+            {
                 problems.append("host time \(bad.host) does not match sample time \(bad.sample)")
             }
         }
@@ -305,9 +340,14 @@ struct CaptureScenarioExecution {
             problems.append("volatile range start moved back from \(a.start.seconds) to \(b.start.seconds)")
             break
         }
-        let finalText = results.filter(\.isFinal).map { String($0.text.characters) }.filter { !$0.isEmpty }.joined(separator: " ")
-        if let text = scenario.expect.finalText, exact, finalText.lowercased() != text { problems.append("final text \"\(finalText)\", expected \"\(text)\"") }
-        if !exact && finalText.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("nothing was transcribed from the microphone") }
+        let finalText = results.filter(\.isFinal).map { String($0.text.characters) }.filter { !$0.isEmpty }.joined(
+            separator: " ")
+        if let text = scenario.expect.finalText, exact, finalText.lowercased() != text {
+            problems.append("final text \"\(finalText)\", expected \"\(text)\"")
+        }
+        if !exact && finalText.trimmingCharacters(in: .whitespaces).isEmpty {
+            problems.append("nothing was transcribed from the microphone")
+        }
         return problems.isEmpty ? .passed : .failed(problems)
     }
 }
@@ -319,10 +359,16 @@ enum ResultRules {
         var problems: [String] = []
         var lastFinalEnd = CMTime.negativeInfinity
         for result in results {
-            if result.isFinal != (result.resultsFinalizationTime >= result.range.end) { problems.append("module \(i): isFinal rule broken by \(result)") }
-            if result.alternatives.isEmpty || result.text != result.alternatives[0] { problems.append("module \(i): alternatives rule broken") }
+            if result.isFinal != (result.resultsFinalizationTime >= result.range.end) {
+                problems.append("module \(i): isFinal rule broken by \(result)")
+            }
+            if result.alternatives.isEmpty || result.text != result.alternatives[0] {
+                problems.append("module \(i): alternatives rule broken")
+            }
             if result.isFinal && !result.text.characters.isEmpty {
-                if result.range.start < lastFinalEnd { problems.append("module \(i): final results overlap at \(result.range.start.seconds)") }
+                if result.range.start < lastFinalEnd {
+                    problems.append("module \(i): final results overlap at \(result.range.start.seconds)")
+                }
                 lastFinalEnd = result.range.end
             }
         }

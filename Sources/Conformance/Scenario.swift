@@ -138,14 +138,18 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable {
 
 /// Loads scenarios and the clause list (the package's own, or a folder given by the user).
 public enum ScenarioCatalog {
-    static let stepKinds: Set<String> = ["feed", "feedAsync", "endInput", "finalize", "finish", "finalizeAndFinish", "finishAtEndOfInput",
-                                         "cancelBefore", "cancelAndFinishNow", "addModule", "removeModule", "await", "checkVolatileRange",
-                                         "checkStreams", "checkResults", "reserve", "release", "status", "installRequest", "setContext", "prepare",
-                                         "bestFormat", "useModuleElsewhere", "analyze", "startInput", "endPreviousInput", "checkPending",
-                                         "cancelTask", "checkHandler", "markHandler", "replaceHandler", "checkAttributes", "checkModuleCount",
-                                         "checkReserved"]
-    static let faultKinds: Set<String> = ["throw", "stall", "failFinalize", "slowFinalize", "workerCrash", "workerHang", "workerGarbage", "workerError",
-                                          "workerExitAtStart"]
+    static let stepKinds: Set<String> = [
+        "feed", "feedAsync", "endInput", "finalize", "finish", "finalizeAndFinish", "finishAtEndOfInput",
+        "cancelBefore", "cancelAndFinishNow", "addModule", "removeModule", "await", "checkVolatileRange",
+        "checkStreams", "checkResults", "reserve", "release", "status", "installRequest", "setContext", "prepare",
+        "bestFormat", "useModuleElsewhere", "analyze", "startInput", "endPreviousInput", "checkPending",
+        "cancelTask", "checkHandler", "markHandler", "replaceHandler", "checkAttributes", "checkModuleCount",
+        "checkReserved",
+    ]
+    static let faultKinds: Set<String> = [
+        "throw", "stall", "failFinalize", "slowFinalize", "workerCrash", "workerHang", "workerGarbage", "workerError",
+        "workerExitAtStart",
+    ]
 
     public static var builtInDirectory: URL? {
         Bundle.module.url(forResource: "Scenarios", withExtension: nil)
@@ -153,7 +157,8 @@ public enum ScenarioCatalog {
 
     public static func clauses() throws -> [Clause] {
         guard let url = Bundle.module.url(forResource: "clauses", withExtension: "json"),
-              let data = try? Data(contentsOf: url) else { throw ScenarioError.unreadable(path: "clauses.json") }
+            let data = try? Data(contentsOf: url)
+        else { throw ScenarioError.unreadable(path: "clauses.json") }
         do { return try JSONDecoder().decode([Clause].self, from: data) } catch {
             throw ScenarioError.invalid(path: "clauses.json", reason: "\(error)")
         }
@@ -161,7 +166,9 @@ public enum ScenarioCatalog {
 
     /// Every `*.json` scenario under `directory`; bad files are returned as errors, not thrown.
     public static func load(directory: URL) -> (scenarios: [Scenario], errors: [ScenarioError]) {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         var scenarios: [Scenario] = []
         var errors: [ScenarioError] = []
         for file in files {
@@ -183,21 +190,28 @@ public enum ScenarioCatalog {
         let decoder = JSONDecoder()
         let scenarios: [Scenario]
         do {
-            if let many = try? decoder.decode([Scenario].self, from: data) { scenarios = many } else {
+            if let many = try? decoder.decode([Scenario].self, from: data) {
+                scenarios = many
+            } else {
                 scenarios = [try decoder.decode(Scenario.self, from: data)]
             }
         } catch let DecodingError.keyNotFound(key, context) {
-            throw ScenarioError.invalid(path: path, reason: "missing '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+            throw ScenarioError.invalid(
+                path: path,
+                reason:
+                    "missing '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
         } catch DecodingError.dataCorrupted {
             throw ScenarioError.invalid(path: path, reason: "not valid JSON")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw ScenarioError.invalid(path: path, reason: "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+            throw ScenarioError.invalid(
+                path: path, reason: "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
         } catch {
             throw ScenarioError.invalid(path: path, reason: "\(error)")
         }
         for scenario in scenarios {
             for (index, step) in scenario.steps.enumerated() where !stepKinds.contains(step.do) {
-                throw ScenarioError.invalid(path: path, reason: "\(scenario.id): step \(index + 1): unknown step '\(step.do)'")
+                throw ScenarioError.invalid(
+                    path: path, reason: "\(scenario.id): step \(index + 1): unknown step '\(step.do)'")
             }
             for fault in scenario.faults ?? [] where !faultKinds.contains(fault.kind) {
                 throw ScenarioError.invalid(path: path, reason: "\(scenario.id): unknown fault '\(fault.kind)'")

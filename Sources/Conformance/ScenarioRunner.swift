@@ -41,14 +41,22 @@ public struct ScenarioRunner: Sendable {
         }
         if isScripted {
             if let worker = faults.first(where: { $0.kind.hasPrefix("worker") }) {
-                let modes = ["workerCrash": "crash-mid", "workerHang": "hang", "workerGarbage": "garbage", "workerError": "error",
-                             "workerExitAtStart": "exit-at-start"]
+                let modes = [
+                    "workerCrash": "crash-mid", "workerHang": "hang", "workerGarbage": "garbage",
+                    "workerError": "error",
+                    "workerExitAtStart": "exit-at-start",
+                ]
                 engine = FaultWorker.engine(mode: modes[worker.kind] ?? "ok", after: worker.after ?? 2)
             } else {
-                let words = spoken?.words ?? (scenario.words ?? []).map {
-                    EngineScript.Word($0.text, start: $0.start, end: $0.end, confidence: $0.confidence, revisions: $0.revisions, alternatives: $0.alternatives)
-                }
-                var planted: [EngineScript.Fault] = scenario.faultAt.map { [.throwAt($0, message: "planted fault")] } ?? []
+                let words =
+                    spoken?.words
+                    ?? (scenario.words ?? []).map {
+                        EngineScript.Word(
+                            $0.text, start: $0.start, end: $0.end, confidence: $0.confidence, revisions: $0.revisions,
+                            alternatives: $0.alternatives)
+                    }
+                var planted: [EngineScript.Fault] =
+                    scenario.faultAt.map { [.throwAt($0, message: "planted fault")] } ?? []
                 for fault in faults {
                     switch fault.kind {
                     case "throw": planted.append(.throwAt(fault.at ?? 0, message: "planted fault"))
@@ -58,33 +66,46 @@ public struct ScenarioRunner: Sendable {
                     default: break
                     }
                 }
-                engine = ScriptedEngine(script: EngineScript(words: words, latency: scenario.latency ?? 0, revisionInterval: 0.1,
-                                                             endpointSilence: scenario.endpointSilence, faults: planted),
-                                        requiresAssets: scenario.requiresAssets ?? false)
+                engine = ScriptedEngine(
+                    script: EngineScript(
+                        words: words, latency: scenario.latency ?? 0, revisionInterval: 0.1,
+                        endpointSilence: scenario.endpointSilence, faults: planted),
+                    requiresAssets: scenario.requiresAssets ?? false)
             }
         } else {
             if scenario.faultAt != nil || !faults.isEmpty || scenario.requiresAssets == true {
                 return .skipped("needs a planted fault or planted assets, which only the scripted engine has")
             }
-            if let sharedEngine { engine = sharedEngine } else {
+            if let sharedEngine {
+                engine = sharedEngine
+            } else {
                 do { engine = try EngineRegistry.shared.make(backend) } catch { return .error("\(error)") }
             }
             // A rate the scenario calls wrong may be one this engine takes natively.
-            if let step = scenario.steps.first(where: { $0.expect == "fails:unexpectedAudioFormat" && $0.sampleRate != nil }),
-               let rate = step.sampleRate, engine.capabilities.formats.contains(where: { $0.sampleRate == rate }) {
+            if let step = scenario.steps.first(where: {
+                $0.expect == "fails:unexpectedAudioFormat" && $0.sampleRate != nil
+            }),
+                let rate = step.sampleRate, engine.capabilities.formats.contains(where: { $0.sampleRate == rate })
+            {
                 return .skipped("\(backend) takes \(Int(rate)) Hz audio natively, so it is not a wrong format here")
             }
-            for locale in Set(scenario.modules.compactMap(\.locale) + scenario.steps.filter { $0.do == "addModule" }.compactMap(\.locale))
+            for locale in Set(
+                scenario.modules.compactMap(\.locale)
+                    + scenario.steps.filter { $0.do == "addModule" }.compactMap(\.locale))
             where !engine.supports(locale: locale) {
                 return .skipped("\(backend) does not support \(locale)")
             }
             for need in scenario.requires ?? [] {
                 if need == "recognisedWords" {
-                    return .skipped("\(backend) hears the scenario's generated noise, so there are no recognised words to check")
+                    return .skipped(
+                        "\(backend) hears the scenario's generated noise, so there are no recognised words to check")
                 }
                 let c = engine.capabilities
-                let has = ["partialResults": c.partialResults, "wordTimes": c.wordTimes, "alternatives": c.alternatives,
-                           "confidence": c.confidence][need] ?? false
+                let has =
+                    [
+                        "partialResults": c.partialResults, "wordTimes": c.wordTimes, "alternatives": c.alternatives,
+                        "confidence": c.confidence,
+                    ][need] ?? false
                 if !has { return .skipped("\(backend) has no \(need)") }
             }
         }
@@ -92,7 +113,11 @@ public struct ScenarioRunner: Sendable {
         if !isScripted {
             // A real engine's assets (templates, models) are installed first, as an app would
             // through AssetInventory; the scenarios about installation use the scripted engine.
-            for locale in Set((["en-US"] + scenario.modules.compactMap(\.locale) + scenario.steps.compactMap(\.locale)).filter { engine.supports(locale: $0) }) {
+            for locale in Set(
+                (["en-US"] + scenario.modules.compactMap(\.locale) + scenario.steps.compactMap(\.locale)).filter {
+                    engine.supports(locale: $0)
+                })
+            {
                 guard let package = engine.assetPackage(for: locale) else { continue }
                 do {
                     try await store.install(package, progress: Progress(totalUnitCount: Int64(package.totalBytes)))
@@ -105,14 +130,19 @@ public struct ScenarioRunner: Sendable {
             await ResourcePool.$current.withValue(ResourcePool(limit: scenario.resourceLimit ?? 64)) {
                 await EngineSelection.$override.withValue(engine) {
                     if let spoken, let legacy = scenario.legacy {
-                        return await LegacyScenarioExecution(scenario: scenario, run: legacy, engine: engine, speech: spoken, exact: isScripted).execute()
+                        return await LegacyScenarioExecution(
+                            scenario: scenario, run: legacy, engine: engine, speech: spoken, exact: isScripted
+                        ).execute()
                     }
                     if let spoken, let capture = scenario.capture {
-                        return await CaptureScenarioExecution(scenario: scenario, run: capture, speech: spoken, exact: isScripted).execute()
+                        return await CaptureScenarioExecution(
+                            scenario: scenario, run: capture, speech: spoken, exact: isScripted
+                        ).execute()
                     }
                     // A worker is a real process: waits for it are bounded by wall time, not by yields.
-                    let execution = ScenarioExecution(scenario: scenario, engine: engine, exact: isScripted,
-                                                      virtualTime: isScripted && !(engine is WorkerEngine))
+                    let execution = ScenarioExecution(
+                        scenario: scenario, engine: engine, exact: isScripted,
+                        virtualTime: isScripted && !(engine is WorkerEngine))
                     let result = await execution.run()
                     if sharedEngine == nil || isScripted { await (engine as? WorkerEngine)?.shutdown() }
                     return result
@@ -153,7 +183,12 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// Every call of the volatile range handler, with the handler generation that received it.
     final class RangeLog: Sendable {
-        struct Call { var range: CMTimeRange; var changedStart: Bool; var changedEnd: Bool; var generation: Int }
+        struct Call {
+            var range: CMTimeRange
+            var changedStart: Bool
+            var changedEnd: Bool
+            var generation: Int
+        }
         private let items = Locked<[Call]>([])
         func append(_ call: Call) { items.withLock { $0.append(call) } }
         var calls: [Call] { items.withLock { $0 } }
@@ -163,7 +198,8 @@ final class ScenarioExecution: @unchecked Sendable {
     func installHandler() async {
         let log = ranges, generation = handlerGeneration
         await analyzer.setVolatileRangeChangedHandler { range, changedStart, changedEnd in
-            log.append(RangeLog.Call(range: range, changedStart: changedStart, changedEnd: changedEnd, generation: generation))
+            log.append(
+                RangeLog.Call(range: range, changedStart: changedStart, changedEnd: changedEnd, generation: generation))
         }
     }
 
@@ -178,16 +214,27 @@ final class ScenarioExecution: @unchecked Sendable {
             let presets: [String: SpeechTranscriber.Preset] = [
                 "transcription": .transcription, "transcriptionWithAlternatives": .transcriptionWithAlternatives,
                 "timeIndexedTranscriptionWithAlternatives": .timeIndexedTranscriptionWithAlternatives,
-                "progressiveTranscription": .progressiveTranscription, "timeIndexedProgressiveTranscription": .timeIndexedProgressiveTranscription,
+                "progressiveTranscription": .progressiveTranscription,
+                "timeIndexedProgressiveTranscription": .timeIndexedProgressiveTranscription,
             ]
             var preset = presets[spec.preset ?? "progressiveTranscription"] ?? .progressiveTranscription
             if spec.reporting != nil || spec.attributes != nil {
                 preset = SpeechTranscriber.Preset(
                     transcriptionOptions: [],
-                    reportingOptions: Set((spec.reporting ?? []).compactMap { ["volatileResults": .volatileResults, "fastResults": .fastResults,
-                                                                             "alternativeTranscriptions": .alternativeTranscriptions][$0] }),
-                    attributeOptions: Set((spec.attributes ?? []).compactMap { ["audioTimeRange": .audioTimeRange,
-                                                                              "transcriptionConfidence": .transcriptionConfidence][$0] }))
+                    reportingOptions: Set(
+                        (spec.reporting ?? []).compactMap {
+                            [
+                                "volatileResults": .volatileResults, "fastResults": .fastResults,
+                                "alternativeTranscriptions": .alternativeTranscriptions,
+                            ][$0]
+                        }),
+                    attributeOptions: Set(
+                        (spec.attributes ?? []).compactMap {
+                            [
+                                "audioTimeRange": .audioTimeRange,
+                                "transcriptionConfidence": .transcriptionConfidence,
+                            ][$0]
+                        }))
             }
             let transcriber = SpeechTranscriber(locale: locale, preset: preset, engine: engine)
             transcribers.append(transcriber)
@@ -274,13 +321,18 @@ final class ScenarioExecution: @unchecked Sendable {
         switch step.do {
         case "feed":
             let inputs = buffers(seconds: step.seconds ?? 0.1, start: step.start, rate: step.sampleRate ?? 16_000)
-            let stream = AsyncStream<AnalyzerInput> { c in inputs.forEach { c.yield($0) }; c.finish() }
+            let stream = AsyncStream<AnalyzerInput> { c in
+                inputs.forEach { c.yield($0) }
+                c.finish()
+            }
             await call(step, index: index) { _ = try await analyzer.analyzeSequence(stream) }
         case "feedAsync":
             if input == nil {
                 let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
                 input = continuation
-                check(step, index: index, outcome: await Self.describe { try await analyzer.start(inputSequence: stream) })
+                check(
+                    step, index: index, outcome: await Self.describe { try await analyzer.start(inputSequence: stream) }
+                )
             }
             let inputs = buffers(seconds: step.seconds ?? 0.1, start: step.start, rate: step.sampleRate ?? 16_000)
             autonomousEnd = (step.start ?? autonomousEnd) + Double(inputs.count) * 0.1
@@ -291,14 +343,21 @@ final class ScenarioExecution: @unchecked Sendable {
             let target = CMTime(seconds: autonomousEnd - 1e-6, preferredTimescale: 1_000_000)
             let transcribers = self.transcribers
             await waitUntil {
-                await analyzer.volatileRange.map { $0.end >= target } ?? false || transcribers.contains { $0.streamFinished }
+                await analyzer.volatileRange.map { $0.end >= target } ?? false
+                    || transcribers.contains { $0.streamFinished }
             }
         case "analyze":
             let inputs = buffers(seconds: step.seconds ?? 0.1, start: step.start, rate: step.sampleRate ?? 16_000)
-            let stream = AsyncStream<AnalyzerInput> { c in inputs.forEach { c.yield($0) }; c.finish() }
+            let stream = AsyncStream<AnalyzerInput> { c in
+                inputs.forEach { c.yield($0) }
+                c.finish()
+            }
             var returned: CMTime?
             let outcome = await Self.describe { returned = try await analyzer.analyzeSequence(stream) }
-            check(step, index: index, outcome: outcome == "returns" ? "time:" + (returned.map { String(format: "%.3f", $0.seconds) } ?? "nil") : outcome)
+            check(
+                step, index: index,
+                outcome: outcome == "returns"
+                    ? "time:" + (returned.map { String(format: "%.3f", $0.seconds) } ?? "nil") : outcome)
         case "startInput":
             previousInput = input
             let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
@@ -321,7 +380,8 @@ final class ScenarioExecution: @unchecked Sendable {
         case "cancelAndFinishNow":
             await analyzer.cancelAndFinishNow()
         case "addModule":
-            let module = makeModule(Scenario.ModuleSpec(kind: step.value ?? "transcriber", preset: nil, locale: step.locale))
+            let module = makeModule(
+                Scenario.ModuleSpec(kind: step.value ?? "transcriber", preset: nil, locale: step.locale))
             let all = modules + [module]
             await call(step, index: index) { try await analyzer.setModules(all) }
             if await analyzer.modules.count == all.count {
@@ -356,7 +416,10 @@ final class ScenarioExecution: @unchecked Sendable {
             }
             // Give the analyzer every chance to (wrongly) complete the call first.
             for _ in 0..<2_000 where !entry.done.withLock({ $0 }) { await Task.yield() }
-            if entry.done.withLock({ $0 }) { problems.append("step \(index): '\(ref)' ended (\(await entry.task.value)); expected it to be still waiting") }
+            if entry.done.withLock({ $0 }) {
+                problems.append(
+                    "step \(index): '\(ref)' ended (\(await entry.task.value)); expected it to be still waiting")
+            }
         case "cancelTask":
             guard let ref = step.ref, let entry = pending[ref] else {
                 problems.append("step \(index): nothing pending as '\(step.ref ?? "")'")
@@ -378,32 +441,49 @@ final class ScenarioExecution: @unchecked Sendable {
             checkAttributes(step.value ?? "", of: transcribers[module], index: index)
         case "checkModuleCount":
             let count = await analyzer.modules.count
-            if String(count) != step.value { problems.append("step \(index): \(count) modules, expected \(step.value ?? "?")") }
+            if String(count) != step.value {
+                problems.append("step \(index): \(count) modules, expected \(step.value ?? "?")")
+            }
         case "checkReserved":
             let count = await AssetInventory.reservedLocales.count
-            if String(count) != step.value { problems.append("step \(index): \(count) reserved locales, expected \(step.value ?? "?")") }
+            if String(count) != step.value {
+                problems.append("step \(index): \(count) reserved locales, expected \(step.value ?? "?")")
+            }
         case "checkVolatileRange":
             let range = await analyzer.volatileRange
             let value = step.value ?? "nil"
             let ok: Bool
-            if value == "nil" { ok = range == nil } else if let range {
+            if value == "nil" {
+                ok = range == nil
+            } else if let range {
                 let parts = value.components(separatedBy: ">=")
                 let bound = Double(parts.last ?? "") ?? 0
                 ok = parts.first == "start" ? range.start.seconds >= bound - 1e-6 : range.end.seconds >= bound - 1e-6
-            } else { ok = false }
-            if !ok { problems.append("step \(index): volatile range \(range.map { "\($0.start.seconds)–\($0.end.seconds)" } ?? "nil"), expected \(value)") }
+            } else {
+                ok = false
+            }
+            if !ok {
+                problems.append(
+                    "step \(index): volatile range \(range.map { "\($0.start.seconds)–\($0.end.seconds)" } ?? "nil"), expected \(value)"
+                )
+            }
         case "checkStreams":
             let module = step.module ?? 0
             guard transcribers.indices.contains(module) else { return }
             let state = streamState(transcribers[module])
-            if state != (step.value ?? "open") { problems.append("step \(index): stream of module \(module) is \(state), expected \(step.value ?? "open")") }
+            if state != (step.value ?? "open") {
+                problems.append(
+                    "step \(index): stream of module \(module) is \(state), expected \(step.value ?? "open")")
+            }
         case "checkResults":
             guard exact, let expected = step.value, let transcriber = transcribers.first else { return }
             let text = finalText(transcriber)
             if text != expected { problems.append("step \(index): final text \"\(text)\", expected \"\(expected)\"") }
         case "reserve":
             let locale = Locale(identifier: step.locale ?? "en-US")
-            check(step, index: index, outcome: await Self.describeValue { try await AssetInventory.reserve(locale: locale) })
+            check(
+                step, index: index,
+                outcome: await Self.describeValue { try await AssetInventory.reserve(locale: locale) })
         case "release":
             let locale = Locale(identifier: step.locale ?? "en-US")
             let released = await AssetInventory.release(reservedLocale: locale)
@@ -413,11 +493,15 @@ final class ScenarioExecution: @unchecked Sendable {
             check(step, index: index, outcome: "\(status)")
         case "installRequest":
             let modules = self.modules
-            check(step, index: index, outcome: await Self.describeValue {
-                guard let request = try await AssetInventory.assetInstallationRequest(supporting: modules) else { return false }
-                try await request.downloadAndInstall()
-                return true
-            }.replacingOccurrences(of: "true", with: "installed").replacingOccurrences(of: "false", with: "nil"))
+            check(
+                step, index: index,
+                outcome: await Self.describeValue {
+                    guard let request = try await AssetInventory.assetInstallationRequest(supporting: modules) else {
+                        return false
+                    }
+                    try await request.downloadAndInstall()
+                    return true
+                }.replacingOccurrences(of: "true", with: "installed").replacingOccurrences(of: "false", with: "nil"))
         case "setContext":
             let context = AnalysisContext()
             context.contextualStrings[.general] = ["harness"]
@@ -457,8 +541,12 @@ final class ScenarioExecution: @unchecked Sendable {
             }
         }
         if !ok {
-            let seen = calls.suffix(4).map { "\($0.range.start.seconds)–\($0.range.end.seconds) s\($0.changedStart ? "S" : "")\($0.changedEnd ? "E" : "")" }
-            problems.append("step \(index): handler check '\(value)' failed (\(calls.count) calls, last: \(seen.joined(separator: ", ")))")
+            let seen = calls.suffix(4).map {
+                "\($0.range.start.seconds)–\($0.range.end.seconds) s\($0.changedStart ? "S" : "")\($0.changedEnd ? "E" : "")"
+            }
+            problems.append(
+                "step \(index): handler check '\(value)' failed (\(calls.count) calls, last: \(seen.joined(separator: ", ")))"
+            )
         }
     }
 
@@ -470,7 +558,9 @@ final class ScenarioExecution: @unchecked Sendable {
             problems.append("step \(index): no results with text to check attributes on")
             return
         }
-        let runs = results.flatMap { result in result.text.runs.filter { !result.text[$0.range].characters.allSatisfy(\.isWhitespace) } }
+        let runs = results.flatMap { result in
+            result.text.runs.filter { !result.text[$0.range].characters.allSatisfy(\.isWhitespace) }
+        }
         let ok: Bool
         switch value {
         case "time": ok = runs.allSatisfy { $0.audioTimeRange != nil }
@@ -507,7 +597,9 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     static func describeValue(_ body: () async throws -> Bool) async -> String {
-        do { return try await body() ? "true" : "false" } catch let error as SFSpeechError { return "fails:\(error.code)" } catch {
+        do { return try await body() ? "true" : "false" } catch let error as SFSpeechError {
+            return "fails:\(error.code)"
+        } catch {
             return "fails:other(\(error))"
         }
     }
@@ -517,7 +609,8 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     func finalText(_ transcriber: SpeechTranscriber) -> String {
-        transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }.filter { !$0.isEmpty }.joined(separator: " ")
+        transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }.filter { !$0.isEmpty }.joined(
+            separator: " ")
     }
 
     // MARK: Final checks
@@ -525,7 +618,8 @@ final class ScenarioExecution: @unchecked Sendable {
     func checkFinal() async {
         let expect = scenario.expect
         let exactOnly = Set(scenario.exact ?? ["finalText"])
-        if let text = expect.finalText, exact || !exactOnly.contains("finalText"), let transcriber = transcribers.first {
+        if let text = expect.finalText, exact || !exactOnly.contains("finalText"), let transcriber = transcribers.first
+        {
             let got = finalText(transcriber)
             if got != text { problems.append("final text \"\(got)\", expected \"\(text)\"") }
         }
@@ -535,7 +629,9 @@ final class ScenarioExecution: @unchecked Sendable {
             }
         }
         if expect.resultRules ?? true {
-            for (i, transcriber) in transcribers.enumerated() { problems += ResultRules.problems(in: transcriber.publishedResults, module: i) }
+            for (i, transcriber) in transcribers.enumerated() {
+                problems += ResultRules.problems(in: transcriber.publishedResults, module: i)
+            }
         }
         if expect.volatileRangeMonotonic ?? true {
             for (a, b) in zip(ranges.all, ranges.all.dropFirst()) where b.start < a.start {
@@ -546,7 +642,9 @@ final class ScenarioExecution: @unchecked Sendable {
         if expect.noWaiters ?? true, await analyzer.pendingWaiterCount != 0 {
             problems.append("\(await analyzer.pendingWaiterCount) callers still waiting after cancelAndFinishNow")
         }
-        if expect.hadVolatileResults == true, exact, let transcriber = transcribers.first, !transcriber.publishedResults.contains(where: { !$0.isFinal }) {
+        if expect.hadVolatileResults == true, exact, let transcriber = transcribers.first,
+            !transcriber.publishedResults.contains(where: { !$0.isFinal })
+        {
             problems.append("no volatile results")
         }
     }

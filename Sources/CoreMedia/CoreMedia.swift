@@ -58,7 +58,9 @@ public func CMTimeMaximum(_ a: CMTime, _ b: CMTime) -> CMTime { MediaTime.maximu
 public func CMTimeConvertScale(_ time: CMTime, timescale: Int32, method: CMTimeRoundingMethod) -> CMTime {
     time.convertScale(timescale, method: method)
 }
-public func CMTimeRangeMake(start: CMTime, duration: CMTime) -> CMTimeRange { CMTimeRange(start: start, duration: duration) }
+public func CMTimeRangeMake(start: CMTime, duration: CMTime) -> CMTimeRange {
+    CMTimeRange(start: start, duration: duration)
+}
 public func CMTimeRangeFromTimeToTime(start: CMTime, end: CMTime) -> CMTimeRange { CMTimeRange(start: start, end: end) }
 public func CMTimeRangeGetEnd(_ range: CMTimeRange) -> CMTime { range.end }
 public func CMTimeRangeContainsTime(_ range: CMTimeRange, time: CMTime) -> Bool { range.contains(time) }

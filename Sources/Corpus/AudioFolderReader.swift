@@ -30,12 +30,19 @@ enum AudioFolderReader {
         let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
         func column(_ names: [String]) -> Int? { names.lazy.compactMap { columns.firstIndex(of: $0) }.first }
         guard let fileColumn = column(["file_name"]) else {
-            load.issues.append(ManifestIssue(file: file, line: 1, problem: .missingField("file_name (columns: \(columns.joined(separator: ", ")))")))
+            load.issues.append(
+                ManifestIssue(
+                    file: file, line: 1,
+                    problem: .missingField("file_name (columns: \(columns.joined(separator: ", ")))")))
             return load
         }
         guard let textColumn = column(transcriptColumns) else {
-            load.issues.append(ManifestIssue(file: file, line: 1, problem: .missingField(
-                "a transcript column (\(transcriptColumns.joined(separator: ", "))); columns: \(columns.joined(separator: ", "))")))
+            load.issues.append(
+                ManifestIssue(
+                    file: file, line: 1,
+                    problem: .missingField(
+                        "a transcript column (\(transcriptColumns.joined(separator: ", "))); columns: \(columns.joined(separator: ", "))"
+                    )))
             return load
         }
         let idColumn = column(["id"]), speakerColumn = column(speakerColumns), localeColumn = column(localeColumns)
@@ -45,7 +52,9 @@ enum AudioFolderReader {
             let fields = RecordFields(file: file, line: row.line)
             ManifestReader.record(fields, into: &load) { load in
                 guard row.fields.count == columns.count else {
-                    throw fields.issue(.invalidValue(field: "row", reason: "\(row.fields.count) fields, the header has \(columns.count)"))
+                    throw fields.issue(
+                        .invalidValue(
+                            field: "row", reason: "\(row.fields.count) fields, the header has \(columns.count)"))
                 }
                 let audio = row.fields[fileColumn]
                 let id = idColumn.map { row.fields[$0] } ?? audio
@@ -53,7 +62,8 @@ enum AudioFolderReader {
                 var duration = -1.0
                 if let durationColumn, !row.fields[durationColumn].isEmpty {
                     guard let value = Double(row.fields[durationColumn]), value > 0, value.isFinite else {
-                        throw fields.issue(.invalidValue(field: "duration", reason: "must be a positive number of seconds"))
+                        throw fields.issue(
+                            .invalidValue(field: "duration", reason: "must be a positive number of seconds"))
                     }
                     duration = value
                 }
@@ -92,14 +102,20 @@ struct CSVRow: Equatable {
         var characters = text.makeIterator()
         var pending: Character?
         func next() -> Character? {
-            if let c = pending { pending = nil; return c }
+            if let c = pending {
+                pending = nil
+                return c
+            }
             return characters.next()
         }
         while let c = next() {
             if quoted {
                 if c == "\"" {
                     if let following = next() {
-                        if following == "\"" { field.append("\""); continue }
+                        if following == "\"" {
+                            field.append("\"")
+                            continue
+                        }
                         pending = following
                     }
                     quoted = false

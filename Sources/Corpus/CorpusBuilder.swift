@@ -6,9 +6,11 @@ import SpeechCore
 /// Builds the default corpus from Debian packages into an output folder, one sub-folder per tier,
 /// each with `manifest.jsonl` and its audio. Deterministic for a recipe and package versions.
 public struct CorpusBuilder {
-    public static let tiers = ["real-en", "real-en-8k", "real-digits-en", "real-digits-en-8k",
-                               "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru",
-                               "synthetic-digits-en", "synthetic-commands-en", "synthetic-words-en"]
+    public static let tiers = [
+        "real-en", "real-en-8k", "real-digits-en", "real-digits-en-8k",
+        "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru",
+        "synthetic-digits-en", "synthetic-commands-en", "synthetic-words-en",
+    ]
 
     public let recipe: CorpusRecipe
     public let output: String
@@ -45,7 +47,8 @@ public struct CorpusBuilder {
             case "synthetic-words-en": result = try buildIsolatedWords(tier: tier)
             default:
                 let wideband = !tier.hasSuffix("-8k")
-                let language = tier.replacingOccurrences(of: "real-digits-", with: "").replacingOccurrences(of: "-8k", with: "")
+                let language = tier.replacingOccurrences(of: "real-digits-", with: "").replacingOccurrences(
+                    of: "-8k", with: "")
                 result = try buildRealDigits(tier: tier, language: language, wideband: wideband)
             }
             if let reason = result.skipped {
@@ -79,8 +82,9 @@ public struct CorpusBuilder {
                 guard FileManager.default.fileExists(atPath: path) else { continue }
                 (samples, rate) = try AudioFileReader.readMono(path: path)
             }
-            try writer.add(id: "ast-en-" + prompt, samples: samples, sampleRate: rate, reference: reference,
-                           locale: "en-US", speaker: recipe.realEnglish.speaker, task: "prompts", split: .test)
+            try writer.add(
+                id: "ast-en-" + prompt, samples: samples, sampleRate: rate, reference: reference,
+                locale: "en-US", speaker: recipe.realEnglish.speaker, task: "prompts", split: .test)
         }
         if writer.count == 0 { throw CorpusBuildError.missingSource(path: folder, package: package) }
         if wideband { try addPocketSphinxClips(to: writer) }
@@ -90,8 +94,10 @@ public struct CorpusBuilder {
     /// The transcribed 16 kHz clips from pocketsphinx's test data: "cards" and five LibriVox sentences.
     func addPocketSphinxClips(to writer: TierWriter) throws {
         let root = recipe.sources.pocketsphinxTestData
-        let sets = [("cards", "cards/cards.transcription", "cards", "ps-cards"),
-                    ("librivox", "librivox/transcription", "read", "librivox-austen")]
+        let sets = [
+            ("cards", "cards/cards.transcription", "cards", "ps-cards"),
+            ("librivox", "librivox/transcription", "read", "librivox-austen"),
+        ]
         for (folder, transcriptFile, task, speaker) in sets {
             let path = root + "/" + transcriptFile
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -99,13 +105,16 @@ public struct CorpusBuilder {
             }
             for line in text.split(separator: "\n") {
                 // "<s> ten of clubs </s> (001)"
-                guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")"), open < close else { continue }
+                guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")"), open < close else {
+                    continue
+                }
                 let id = String(line[line.index(after: open)..<close])
                 let words = line[..<open].split(separator: " ").filter { $0 != "<s>" && $0 != "</s>" }
                 let (samples, rate) = try AudioFileReader.readMono(path: "\(root)/\(folder)/\(id).wav")
-                try writer.add(id: "ps-\(folder)-\(id)", samples: samples, sampleRate: rate,
-                               reference: words.joined(separator: " ").lowercased(), locale: "en-US",
-                               speaker: speaker, task: task, split: .test)
+                try writer.add(
+                    id: "ps-\(folder)-\(id)", samples: samples, sampleRate: rate,
+                    reference: words.joined(separator: " ").lowercased(), locale: "en-US",
+                    speaker: speaker, task: task, split: .test)
             }
         }
     }
@@ -118,8 +127,10 @@ public struct CorpusBuilder {
         return text.split(separator: "\n").compactMap { line in
             if line.hasPrefix(";") { return nil }
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (
+                String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
         }
     }
 
@@ -128,8 +139,10 @@ public struct CorpusBuilder {
     func buildRealDigits(tier: String, language: String, wideband: Bool) throws -> TierResult {
         let r = recipe.realDigits
         guard let spec = r.locales.first(where: { $0.locale.hasPrefix(language + "-") }),
-              let names = SpokenForm.digitWords[language] else {
-            return TierResult(tier: tier, manifest: nil, utterances: 0, seconds: 0, skipped: "no recipe for '\(language)'")
+            let names = SpokenForm.digitWords[language]
+        else {
+            return TierResult(
+                tier: tier, manifest: nil, utterances: 0, seconds: 0, skipped: "no recipe for '\(language)'")
         }
         let folder = recipe.sources.asteriskSounds + "/" + spec.folder + "/digits"
         let package = "asterisk-core-sounds-\(language)-\(wideband ? "g722" : "wav")"
@@ -137,11 +150,15 @@ public struct CorpusBuilder {
         var clips: [String: [Float]] = [:]
         var clipRate = wideband ? G722Decoder.sampleRate : 8_000
         var missing: String?
-        let recordings: [(Int, String)] = names.enumerated().map { ($0.offset, $0.element) } + (language == "en" ? [(-1, "oh")] : [])
+        let recordings: [(Int, String)] =
+            names.enumerated().map { ($0.offset, $0.element) } + (language == "en" ? [(-1, "oh")] : [])
         for (digit, name) in recordings {
             let file = digit >= 0 ? String(digit) : "oh"
             let path = folder + "/" + file + (wideband ? ".g722" : ".wav")
-            guard FileManager.default.fileExists(atPath: path) else { missing = path; break }
+            guard FileManager.default.fileExists(atPath: path) else {
+                missing = path
+                break
+            }
             let samples: [Float]
             if wideband {
                 samples = try G722Decoder.decodeFile(path: path)
@@ -152,7 +169,9 @@ public struct CorpusBuilder {
         }
         if let missing {
             if spec.optional {
-                return TierResult(tier: tier, manifest: nil, utterances: 0, seconds: 0, skipped: "\(missing) not installed (\(package))")
+                return TierResult(
+                    tier: tier, manifest: nil, utterances: 0, seconds: 0,
+                    skipped: "\(missing) not installed (\(package))")
             }
             throw CorpusBuildError.missingSource(path: missing, package: package)
         }
@@ -161,9 +180,10 @@ public struct CorpusBuilder {
         // so the isolated digits are the enrollment split and the strings the test split.
         if language != "en" {
             for (digit, name) in names.enumerated() {
-                try writer.add(id: "\(tier)-digit-\(digit)", samples: clips[name]!, sampleRate: clipRate, reference: name,
-                               locale: spec.locale, speaker: spec.speaker, task: "digits", split: .enrollment,
-                               words: [.init(word: name, start: 0, end: Double(clips[name]!.count) / clipRate)])
+                try writer.add(
+                    id: "\(tier)-digit-\(digit)", samples: clips[name]!, sampleRate: clipRate, reference: name,
+                    locale: spec.locale, speaker: spec.speaker, task: "digits", split: .enrollment,
+                    words: [.init(word: name, start: 0, end: Double(clips[name]!.count) / clipRate)])
             }
         }
         // The same seed for the wideband and telephone tiers gives the same strings and gaps.
@@ -176,10 +196,12 @@ public struct CorpusBuilder {
                 return names[digit]
             }
             let gaps = (0..<max(0, length - 1)).map { _ in r.minGap + (r.maxGap - r.minGap) * rng.nextUnit() }
-            let composition = CorpusSignals.compose(words.map { ($0, clips[$0]!) }, gaps: gaps, lead: r.lead, sampleRate: clipRate)
-            try writer.add(id: String(format: "%@-%03d", tier, index), samples: composition.samples, sampleRate: clipRate,
-                           reference: words.joined(separator: " "), locale: spec.locale, speaker: spec.speaker,
-                           task: "digits", split: .test, words: composition.words)
+            let composition = CorpusSignals.compose(
+                words.map { ($0, clips[$0]!) }, gaps: gaps, lead: r.lead, sampleRate: clipRate)
+            try writer.add(
+                id: String(format: "%@-%03d", tier, index), samples: composition.samples, sampleRate: clipRate,
+                reference: words.joined(separator: " "), locale: spec.locale, speaker: spec.speaker,
+                task: "digits", split: .test, words: composition.words)
         }
         return try writer.finish()
     }
@@ -191,7 +213,8 @@ public struct CorpusBuilder {
         let clean = try TierWriter(root: output, tier: tier)
         let noisy = try s.snrs.map { try TierWriter(root: output, tier: "\(tier)-snr\(Int($0))") }
         var rng = SeededGenerator(seed: recipe.seed ^ Self.stableHash(tier))
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("speech-harness-synth-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "speech-harness-synth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let perVoice = task == "digits" ? s.digitStringsPerVoiceAndRate : s.commandsPerVoiceAndRate
@@ -216,17 +239,21 @@ public struct CorpusBuilder {
                     let wav = scratch.appendingPathComponent("utt.wav").path
                     try synthesize(text: text, voice: voice, setting: setting, to: wav)
                     let (raw, rate) = try AudioFileReader.readMono(path: wav)
-                    let samples = try SampleRateConverter.convert(raw, from: rate, to: recipe.sampleRate, quality: .best)
+                    let samples = try SampleRateConverter.convert(
+                        raw, from: rate, to: recipe.sampleRate, quality: .best)
                     let speaker = "\(voice.synthesizer):\(voice.voice)"
                     let id = Self.safeID("\(tier)-\(voice.synthesizer)-\(voice.voice)-\(setting)-\(n)")
-                    try clean.add(id: id, samples: samples, sampleRate: recipe.sampleRate, reference: text, locale: "en-US",
-                                  speaker: speaker, task: task, split: voice.split)
+                    try clean.add(
+                        id: id, samples: samples, sampleRate: recipe.sampleRate, reference: text, locale: "en-US",
+                        speaker: speaker, task: task, split: voice.split)
                     for (snr, writer) in zip(s.snrs, noisy) {
                         let seed = recipe.seed ^ Self.stableHash(id) ^ UInt64(snr * 1000)
-                        try writer.add(id: "\(id)-snr\(Int(snr))",
-                                       samples: CorpusSignals.addNoise(samples, sampleRate: recipe.sampleRate, snr: snr, seed: seed),
-                                       sampleRate: recipe.sampleRate, reference: text, locale: "en-US",
-                                       speaker: speaker, task: task, split: voice.split)
+                        try writer.add(
+                            id: "\(id)-snr\(Int(snr))",
+                            samples: CorpusSignals.addNoise(
+                                samples, sampleRate: recipe.sampleRate, snr: snr, seed: seed),
+                            sampleRate: recipe.sampleRate, reference: text, locale: "en-US",
+                            speaker: speaker, task: task, split: voice.split)
                     }
                 }
             }
@@ -245,10 +272,12 @@ public struct CorpusBuilder {
     func buildIsolatedWords(tier: String) throws -> TierResult {
         let s = recipe.synthetic
         let writer = try TierWriter(root: output, tier: tier)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("speech-harness-words-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "speech-harness-words-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let vocabulary = (SpokenForm.digitWords["en"]! + ["oh"]).map { ($0, "digits") } + s.commands.map { ($0, "commands") }
+        let vocabulary =
+            (SpokenForm.digitWords["en"]! + ["oh"]).map { ($0, "digits") } + s.commands.map { ($0, "commands") }
         for voice in s.voices where voice.split == .enrollment {
             let settings = Self.settings(for: voice, s)
             for setting in settings {
@@ -256,10 +285,14 @@ public struct CorpusBuilder {
                     let wav = scratch.appendingPathComponent("word.wav").path
                     try synthesize(text: text, voice: voice, setting: setting, to: wav)
                     let (raw, rate) = try AudioFileReader.readMono(path: wav)
-                    let samples = try SampleRateConverter.convert(raw, from: rate, to: recipe.sampleRate, quality: .best)
-                    let id = Self.safeID("\(tier)-\(voice.synthesizer)-\(voice.voice)-\(setting)-\(text.replacingOccurrences(of: " ", with: "-"))")
-                    try writer.add(id: id, samples: samples, sampleRate: recipe.sampleRate, reference: text, locale: "en-US",
-                                   speaker: "\(voice.synthesizer):\(voice.voice)", task: task, split: .enrollment)
+                    let samples = try SampleRateConverter.convert(
+                        raw, from: rate, to: recipe.sampleRate, quality: .best)
+                    let id = Self.safeID(
+                        "\(tier)-\(voice.synthesizer)-\(voice.voice)-\(setting)-\(text.replacingOccurrences(of: " ", with: "-"))"
+                    )
+                    try writer.add(
+                        id: id, samples: samples, sampleRate: recipe.sampleRate, reference: text, locale: "en-US",
+                        speaker: "\(voice.synthesizer):\(voice.voice)", task: task, split: .enrollment)
                 }
             }
         }
@@ -277,14 +310,19 @@ public struct CorpusBuilder {
         case "espeak-ng":
             _ = try ExternalTool.run("espeak-ng", ["-v", voice.voice, "-s", setting, "-w", path, text])
         case "flite":
-            _ = try ExternalTool.run("flite", ["-voice", voice.voice, "--setf", "duration_stretch=\(setting)", "-t", text, "-o", path])
+            _ = try ExternalTool.run(
+                "flite", ["-voice", voice.voice, "--setf", "duration_stretch=\(setting)", "-t", text, "-o", path])
         case "festival":
             // text2wave reads the text from a file; the voice is a Scheme call (voice_<name>).
             let textFile = path + ".txt"
             try Data(text.utf8).write(to: URL(fileURLWithPath: textFile))
             defer { try? FileManager.default.removeItem(atPath: textFile) }
-            _ = try ExternalTool.run("text2wave", ["-o", path, "-eval", "(voice_\(voice.voice))",
-                                                   "-eval", "(Parameter.set 'Duration_Stretch \(setting))", textFile])
+            _ = try ExternalTool.run(
+                "text2wave",
+                [
+                    "-o", path, "-eval", "(voice_\(voice.voice))",
+                    "-eval", "(Parameter.set 'Duration_Stretch \(setting))", textFile,
+                ])
         default:
             throw CorpusBuildError.recipe(path: "recipe", reason: "unknown synthesizer '\(voice.synthesizer)'")
         }
@@ -323,19 +361,26 @@ final class TierWriter {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    func add(id rawID: String, samples: [Float], sampleRate: Double, reference: String, locale: String, speaker: String,
-             task: String, split: Utterance.Split, words: [Utterance.AlignedWord]? = nil) throws {
+    func add(
+        id rawID: String, samples: [Float], sampleRate: Double, reference: String, locale: String, speaker: String,
+        task: String, split: Utterance.Split, words: [Utterance.AlignedWord]? = nil
+    ) throws {
         let id = CorpusBuilder.safeID(rawID)
         guard ids.insert(id).inserted else {
-            throw CorpusBuildError.output(path: directory, reason: "two utterances would share the id '\(id)' (from '\(rawID)')")
+            throw CorpusBuildError.output(
+                path: directory, reason: "two utterances would share the id '\(id)' (from '\(rawID)')")
         }
         let relative = "audio/\(id).wav"
         try AudioFileWriter.writeMono(samples, sampleRate: sampleRate, to: directory + "/" + relative)
         let duration = Double(samples.count) / sampleRate
-        let utterance = Utterance(id: id, audio: relative, reference: reference, locale: locale, speaker: speaker,
-                                  task: task, duration: (duration * 1e6).rounded() / 1e6, tier: tier, split: split,
-                                  words: words?.map { .init(word: $0.word, start: ($0.start * 1e6).rounded() / 1e6,
-                                                            end: ($0.end * 1e6).rounded() / 1e6) })
+        let utterance = Utterance(
+            id: id, audio: relative, reference: reference, locale: locale, speaker: speaker,
+            task: task, duration: (duration * 1e6).rounded() / 1e6, tier: tier, split: split,
+            words: words?.map {
+                .init(
+                    word: $0.word, start: ($0.start * 1e6).rounded() / 1e6,
+                    end: ($0.end * 1e6).rounded() / 1e6)
+            })
         lines.append(String(decoding: try encoder.encode(utterance), as: UTF8.self))
         count += 1
         seconds += duration

@@ -74,13 +74,15 @@ public struct CorpusRecipe: Codable, Sendable {
         } catch let DecodingError.typeMismatch(_, context) {
             throw CorpusBuildError.recipe(path: path, reason: "wrong type at '\(Self.path(context.codingPath))'")
         } catch let DecodingError.dataCorrupted(context) {
-            throw CorpusBuildError.recipe(path: path, reason: "\(context.debugDescription) at '\(Self.path(context.codingPath))'")
+            throw CorpusBuildError.recipe(
+                path: path, reason: "\(context.debugDescription) at '\(Self.path(context.codingPath))'")
         } catch {
             throw CorpusBuildError.recipe(path: path, reason: "\(error)")
         }
         let d = recipe.realDigits, s = recipe.synthetic
         guard d.minDigits >= 1, d.maxDigits >= d.minDigits, s.minDigits >= 1, s.maxDigits >= s.minDigits,
-              d.minGap >= 0, d.maxGap >= d.minGap, recipe.sampleRate >= 8_000 else {
+            d.minGap >= 0, d.maxGap >= d.minGap, recipe.sampleRate >= 8_000
+        else {
             throw CorpusBuildError.recipe(path: path, reason: "digit counts, gaps or sample rate out of range")
         }
         return recipe

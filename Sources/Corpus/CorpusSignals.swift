@@ -5,8 +5,10 @@ import SpeechCore
 public enum CorpusSignals {
     /// The part of `samples` between the first and last 10 ms frame whose level is within
     /// `dynamicRange` dB of the loudest frame, widened by `margin` seconds each side.
-    public static func trimmedRange(_ samples: [Float], sampleRate: Double, dynamicRange: Double = 35,
-                                    margin: Double = 0.01) -> Range<Int> {
+    public static func trimmedRange(
+        _ samples: [Float], sampleRate: Double, dynamicRange: Double = 35,
+        margin: Double = 0.01
+    ) -> Range<Int> {
         let frame = max(1, Int(sampleRate / 100))
         let levels = stride(from: 0, to: samples.count, by: frame).map { start -> Double in
             let end = min(samples.count, start + frame)
@@ -16,7 +18,8 @@ public enum CorpusSignals {
         guard let peak = levels.max(), peak > -90 else { return 0..<samples.count }
         let threshold = peak - dynamicRange
         guard let first = levels.firstIndex(where: { $0 >= threshold }),
-              let last = levels.lastIndex(where: { $0 >= threshold }) else { return 0..<samples.count }
+            let last = levels.lastIndex(where: { $0 >= threshold })
+        else { return 0..<samples.count }
         let pad = Int(margin * sampleRate)
         return max(0, first * frame - pad)..<min(samples.count, (last + 1) * frame + pad)
     }
@@ -54,8 +57,10 @@ public enum CorpusSignals {
 
     /// Joins `clips` (already trimmed) with the given silent gaps (seconds), plus `lead` seconds of
     /// silence before the first and after the last word. Word times are where each clip lands.
-    public static func compose(_ clips: [(word: String, samples: [Float])], gaps: [Double], lead: Double,
-                               sampleRate: Double) -> Composition {
+    public static func compose(
+        _ clips: [(word: String, samples: [Float])], gaps: [Double], lead: Double,
+        sampleRate: Double
+    ) -> Composition {
         precondition(gaps.count == max(0, clips.count - 1), "one gap between each pair of words")
         let leadFrames = Int((lead * sampleRate).rounded())
         var samples = [Float](repeating: 0, count: leadFrames)

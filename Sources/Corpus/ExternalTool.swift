@@ -4,7 +4,8 @@ import Foundation
 enum ExternalTool {
     static func run(_ tool: String, _ arguments: [String]) throws -> Data {
         guard let executable = locate(tool) else {
-            throw CorpusBuildError.toolFailed(tool: tool, arguments: arguments, status: 127, stderr: "not found on PATH")
+            throw CorpusBuildError.toolFailed(
+                tool: tool, arguments: arguments, status: 127, stderr: "not found on PATH")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -26,8 +27,9 @@ enum ExternalTool {
         group.wait()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CorpusBuildError.toolFailed(tool: tool, arguments: arguments, status: process.terminationStatus,
-                                              stderr: String(decoding: errData, as: UTF8.self))
+            throw CorpusBuildError.toolFailed(
+                tool: tool, arguments: arguments, status: process.terminationStatus,
+                stderr: String(decoding: errData, as: UTF8.self))
         }
         return outData
     }

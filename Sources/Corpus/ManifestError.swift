@@ -49,7 +49,8 @@ public struct ManifestIssue: Error, CustomStringConvertible, Sendable, Hashable 
         case .audioMissing(let path): return "audio not found: \(path)"
         case .audioUnreadable(let reason): return "audio unreadable: \(reason)"
         case .durationMismatch(let stated, let actual):
-            return "duration \(Self.seconds(stated)) s in the manifest, \(Self.seconds(actual)) s in the audio (the audio's is used)"
+            return
+                "duration \(Self.seconds(stated)) s in the manifest, \(Self.seconds(actual)) s in the audio (the audio's is used)"
         case .pathOutsideRoot(let path): return "audio path escapes the corpus root: \(path)"
         case .unsupported(let what): return "unsupported: \(what)"
         }
@@ -77,7 +78,9 @@ public struct ManifestLoad: Sendable {
     /// Problems worth saying that did not refuse the entry (a stated duration the audio disagrees with).
     public var warnings: [ManifestIssue] = []
 
-    public init(file: String, root: String, utterances: [Utterance] = [], lines: [Int] = [], issues: [ManifestIssue] = []) {
+    public init(
+        file: String, root: String, utterances: [Utterance] = [], lines: [Int] = [], issues: [ManifestIssue] = []
+    ) {
         self.file = file
         self.root = root
         self.utterances = utterances

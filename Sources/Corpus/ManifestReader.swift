@@ -44,8 +44,10 @@ public struct ManifestOptions: Sendable {
     /// are resolved, whatever the format.
     public var corpusRoot: String?
 
-    public init(format: ManifestFormat? = nil, locale: String = ManifestReader.defaultLocale, allowOutsideRoot: Bool = false,
-                commands: PipedAudio? = nil, corpusRoot: String? = nil) {
+    public init(
+        format: ManifestFormat? = nil, locale: String = ManifestReader.defaultLocale, allowOutsideRoot: Bool = false,
+        commands: PipedAudio? = nil, corpusRoot: String? = nil
+    ) {
         self.format = format
         self.locale = locale
         self.allowOutsideRoot = allowOutsideRoot
@@ -62,8 +64,10 @@ public enum ManifestReader {
 
     /// Reads `path` in `format` (detected when nil); `locale` is for entries without one;
     /// `commands` runs Kaldi pipelines.
-    public static func load(path: String, format: ManifestFormat? = nil, locale: String = defaultLocale,
-                            commands: PipedAudio? = nil) -> ManifestLoad {
+    public static func load(
+        path: String, format: ManifestFormat? = nil, locale: String = defaultLocale,
+        commands: PipedAudio? = nil
+    ) -> ManifestLoad {
         let format = format ?? ManifestFormat.detect(path: path)
         var load: ManifestLoad
         switch format {
@@ -92,7 +96,9 @@ public enum ManifestReader {
         loadObjectLines(path: path) { fields, object in
             let id = try fields.string(object, "id")
             fields.utteranceID = id
-            let transcriptField = ["reference", "text", "transcript"].first { object[$0] != nil && !(object[$0] is NSNull) } ?? "reference"
+            let transcriptField =
+                ["reference", "text", "transcript"].first { object[$0] != nil && !(object[$0] is NSNull) }
+                ?? "reference"
             var utterance = Utterance(
                 id: id,
                 audio: try fields.string(object, "audio"),
@@ -136,7 +142,8 @@ public enum ManifestReader {
 
     /// Reads a file of one JSON object per line: `parse` turns each object into an utterance; bad
     /// lines, failed checks and duplicate ids become issues, and reading goes on.
-    static func loadObjectLines(path: String, parse: (RecordFields, [String: Any]) throws -> Utterance) -> ManifestLoad {
+    static func loadObjectLines(path: String, parse: (RecordFields, [String: Any]) throws -> Utterance) -> ManifestLoad
+    {
         var load = ManifestLoad(file: path, root: directory(of: path))
         guard let lines = readLines(path, into: &load) else { return load }
         var firstLine: [String: Int] = [:]
@@ -147,7 +154,9 @@ public enum ManifestReader {
             record(fields, into: &load) { load in
                 let utterance = try parse(fields, try fields.object(text))
                 try check(utterance, fields: fields, durationKnown: utterance.duration >= 0)
-                if let first = firstLine[utterance.id] { throw fields.issue(.duplicateID(utterance.id, firstLine: first)) }
+                if let first = firstLine[utterance.id] {
+                    throw fields.issue(.duplicateID(utterance.id, firstLine: first))
+                }
                 firstLine[utterance.id] = lineNumber
                 load.append(utterance, line: lineNumber)
             }
@@ -160,41 +169,52 @@ public enum ManifestReader {
     /// A Kaldi data directory. Durations come from `segments` when present, otherwise from the
     /// audio header. `wav.scp` entries are paths (absolute, or relative to the directory) or, with
     /// `commands`, pipelines whose output is the audio (`flac -c -d -s x.flac |`).
-    public static func loadKaldi(directory: String, locale: String = defaultLocale, commands: PipedAudio? = nil) -> ManifestLoad {
+    public static func loadKaldi(
+        directory: String, locale: String = defaultLocale, commands: PipedAudio? = nil
+    ) -> ManifestLoad {
         var load = ManifestLoad(file: directory, root: directory)
         let wavScp = directory + "/wav.scp", textFile = directory + "/text"
         guard let wavLines = readLines(wavScp, into: &load), let textLines = readLines(textFile, into: &load) else {
             return load
         }
         var recordings: [String: String] = [:]
-        var refused: Set<String> = []   // reported at their wav.scp line, not again at their text line
+        var refused: Set<String> = []  // reported at their wav.scp line, not again at their text line
         for (index, line) in wavLines.enumerated() {
             guard let (key, value) = keyValue(line) else {
                 if !line.allSatisfy(\.isWhitespace) {
-                    load.issues.append(ManifestIssue(file: wavScp, line: index + 1, problem: .missingField("audio path")))
+                    load.issues.append(
+                        ManifestIssue(file: wavScp, line: index + 1, problem: .missingField("audio path")))
                 }
                 continue
             }
             if value.hasSuffix("|") {
                 guard let commands else {
                     refused.insert(key)
-                    load.issues.append(ManifestIssue(file: wavScp, line: index + 1, utteranceID: key, problem: .unsupported(
-                        "a command pipeline ('\(value.prefix(80))'); give --allow-commands to let the harness run it")))
+                    load.issues.append(
+                        ManifestIssue(
+                            file: wavScp, line: index + 1, utteranceID: key,
+                            problem: .unsupported(
+                                "a command pipeline ('\(value.prefix(80))'); give --allow-commands to let the harness run it"
+                            )))
                     continue
                 }
                 do {
                     recordings[key] = try commands.materialize(String(value.dropLast()), in: directory)
                 } catch {
                     refused.insert(key)
-                    load.issues.append(ManifestIssue(file: wavScp, line: index + 1, utteranceID: key,
-                                                     problem: .audioUnreadable("'\(value.prefix(80))': \(error.reason)")))
+                    load.issues.append(
+                        ManifestIssue(
+                            file: wavScp, line: index + 1, utteranceID: key,
+                            problem: .audioUnreadable("'\(value.prefix(80))': \(error.reason)")))
                 }
                 continue
             }
             if value.contains(" ") {
                 refused.insert(key)
-                load.issues.append(ManifestIssue(file: wavScp, line: index + 1, utteranceID: key,
-                                                 problem: .unsupported("a wav.scp entry with spaces that is not a pipeline ending in '|'")))
+                load.issues.append(
+                    ManifestIssue(
+                        file: wavScp, line: index + 1, utteranceID: key,
+                        problem: .unsupported("a wav.scp entry with spaces that is not a pipeline ending in '|'")))
                 continue
             }
             recordings[key] = value
@@ -209,9 +229,14 @@ public enum ManifestReader {
             for (index, line) in segLines.enumerated() {
                 let parts = line.split(whereSeparator: \.isWhitespace).map(String.init)
                 if parts.isEmpty { continue }
-                guard parts.count == 4, let start = Double(parts[2]), let end = Double(parts[3]), end > start, start >= 0 else {
-                    load.issues.append(ManifestIssue(file: segmentsFile, line: index + 1, utteranceID: parts.first,
-                                                     problem: .invalidValue(field: "segment", reason: "expected 'utt recording start end' with end > start ≥ 0")))
+                guard parts.count == 4, let start = Double(parts[2]), let end = Double(parts[3]), end > start,
+                    start >= 0
+                else {
+                    load.issues.append(
+                        ManifestIssue(
+                            file: segmentsFile, line: index + 1, utteranceID: parts.first,
+                            problem: .invalidValue(
+                                field: "segment", reason: "expected 'utt recording start end' with end > start ≥ 0")))
                     continue
                 }
                 segments[parts[0]] = (parts[1], start, end, index + 1)
@@ -238,11 +263,12 @@ public enum ManifestReader {
                     guard let path = recordings[id] else { throw fields.issue(.missingField("wav.scp entry")) }
                     audio = path
                     offset = nil
-                    duration = -1 // unknown: filled from the audio header by validation
+                    duration = -1  // unknown: filled from the audio header by validation
                 }
-                let utterance = Utterance(id: id, audio: audio, reference: text, locale: locale,
-                                          speaker: speakers[id] ?? "unknown", task: "unknown",
-                                          duration: duration, offset: offset)
+                let utterance = Utterance(
+                    id: id, audio: audio, reference: text, locale: locale,
+                    speaker: speakers[id] ?? "unknown", task: "unknown",
+                    duration: duration, offset: offset)
                 try check(utterance, fields: fields, durationKnown: duration >= 0)
                 firstLine[id] = lineNumber
                 load.append(utterance, line: lineNumber)
@@ -277,8 +303,9 @@ public enum ManifestReader {
                 record(fields, into: &load) { load in
                     if firstSeen[id] != nil { throw fields.issue(.duplicateID(id, firstLine: 0)) }
                     let speaker = id.split(separator: "-").first.map(String.init) ?? "unknown"
-                    let utterance = Utterance(id: id, audio: (folder.isEmpty ? "" : folder + "/") + id + ".flac",
-                                              reference: text, locale: locale, speaker: speaker, task: "read", duration: -1)
+                    let utterance = Utterance(
+                        id: id, audio: (folder.isEmpty ? "" : folder + "/") + id + ".flac",
+                        reference: text, locale: locale, speaker: speaker, task: "read", duration: -1)
                     try check(utterance, fields: fields, durationKnown: false)
                     firstSeen[id] = file
                     load.append(utterance, line: index + 1)
@@ -291,7 +318,9 @@ public enum ManifestReader {
     // MARK: Shared checks
 
     /// Runs one entry's reading; a problem becomes an issue of the load and reading goes on.
-    static func record(_ fields: RecordFields, into load: inout ManifestLoad, _ body: (inout ManifestLoad) throws -> Void) {
+    static func record(
+        _ fields: RecordFields, into load: inout ManifestLoad, _ body: (inout ManifestLoad) throws -> Void
+    ) {
         do {
             try body(&load)
         } catch let issue as ManifestIssue {
@@ -374,7 +403,9 @@ final class RecordFields {
         } catch {
             throw issue(.malformedJSON(Self.shortReason(error)))
         }
-        guard let object = value as? [String: Any] else { throw issue(.malformedJSON("a line must hold one JSON object")) }
+        guard let object = value as? [String: Any] else {
+            throw issue(.malformedJSON("a line must hold one JSON object"))
+        }
         return object
     }
 
@@ -418,11 +449,14 @@ final class RecordFields {
         var previousEnd = -Double.infinity
         return try list.enumerated().map { index, item in
             guard let entry = item as? [String: Any], let word = entry["word"] as? String,
-                  let start = entry["start"].flatMap(Self.double), let end = entry["end"].flatMap(Self.double) else {
+                let start = entry["start"].flatMap(Self.double), let end = entry["end"].flatMap(Self.double)
+            else {
                 throw issue(.wrongType(field: "words[\(index)]", expected: "{word, start, end}"))
             }
             guard start >= 0, end >= start, start >= previousEnd - 1e-9 else {
-                throw issue(.invalidValue(field: "words[\(index)]", reason: "times must be ordered, non-negative and not overlap"))
+                throw issue(
+                    .invalidValue(
+                        field: "words[\(index)]", reason: "times must be ordered, non-negative and not overlap"))
             }
             previousEnd = end
             return Utterance.AlignedWord(word: word, start: start, end: end)

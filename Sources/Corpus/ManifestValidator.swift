@@ -43,7 +43,8 @@ public struct ManifestValidator: Sendable {
         result.confinedToRoot = load.confinedToRoot
         // The folder audio must stay in: an explicit corpus root for every format, else our own
         // manifests' folder (unless allowed out); other formats' paths are their own business.
-        let boundary = corpusRoot.map(Self.real) ?? (load.confinedToRoot && !allowOutsideRoot ? Self.real(load.root) : nil)
+        let boundary =
+            corpusRoot.map(Self.real) ?? (load.confinedToRoot && !allowOutsideRoot ? Self.real(load.root) : nil)
         for (utterance, line) in zip(load.utterances, load.lines) {
             var utterance = utterance
             func issue(_ problem: ManifestIssue.Problem) -> ManifestIssue {
@@ -72,7 +73,8 @@ public struct ManifestValidator: Sendable {
                 if let offset = utterance.offset {
                     // A segment that runs past the end of its recording cannot be cut.
                     if offset + utterance.duration > actual + tolerance {
-                        result.issues.append(issue(.durationMismatch(stated: utterance.duration, actual: actual - offset)))
+                        result.issues.append(
+                            issue(.durationMismatch(stated: utterance.duration, actual: actual - offset)))
                         continue
                     }
                 } else if abs(utterance.duration - actual) > tolerance {
@@ -114,23 +116,27 @@ public struct CorpusStatistics: Sendable, Equatable {
 
     static func row(_ tier: String, _ group: [Utterance]) -> Row {
         let words = group.flatMap { $0.reference.lowercased().split(whereSeparator: \.isWhitespace) }
-        return Row(tier: tier, utterances: group.count, seconds: group.reduce(0) { $0 + max(0, $1.duration) },
-                   speakers: Set(group.map(\.speaker)).count, words: words.count, vocabulary: Set(words).count,
-                   enrollment: group.filter { $0.split == .enrollment }.count,
-                   test: group.filter { $0.split == .test }.count)
+        return Row(
+            tier: tier, utterances: group.count, seconds: group.reduce(0) { $0 + max(0, $1.duration) },
+            speakers: Set(group.map(\.speaker)).count, words: words.count, vocabulary: Set(words).count,
+            enrollment: group.filter { $0.split == .enrollment }.count,
+            test: group.filter { $0.split == .test }.count)
     }
 
     /// A fixed-width table for terminals and logs.
     public func table() -> String {
         let header = ["tier", "utterances", "minutes", "speakers", "words", "vocabulary", "enroll", "test"]
         let body = (rows + (rows.count > 1 ? [total] : [])).map { r in
-            [r.tier, String(r.utterances), String(format: "%.1f", r.seconds / 60), String(r.speakers),
-             String(r.words), String(r.vocabulary), String(r.enrollment), String(r.test)]
+            [
+                r.tier, String(r.utterances), String(format: "%.1f", r.seconds / 60), String(r.speakers),
+                String(r.words), String(r.vocabulary), String(r.enrollment), String(r.test),
+            ]
         }
         let widths = header.indices.map { c in ([header] + body).map { $0[c].count }.max()! }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { c, cell in
-                c == 0 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                c == 0
+                    ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[c] - cell.count) + cell
             }.joined(separator: "  ")
         }

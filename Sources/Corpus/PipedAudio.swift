@@ -1,7 +1,8 @@
 import Foundation
 import SpeechCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the command of a Kaldi `wav.scp` pipeline entry (`flac -c -d -s x.flac |`) and keeps its
@@ -13,7 +14,9 @@ public struct PipedAudio: Sendable {
     /// Where outputs go: one file per command, named by its checksum.
     public var directory: String
 
-    public init(timeout: Double = 120, directory: String = FileManager.default.temporaryDirectory.path + "/speech-harness-piped") {
+    public init(
+        timeout: Double = 120, directory: String = FileManager.default.temporaryDirectory.path + "/speech-harness-piped"
+    ) {
         self.timeout = timeout
         self.directory = directory
     }
@@ -28,7 +31,8 @@ public struct PipedAudio: Sendable {
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw Failure(reason: "cannot create \(directory): \(error)")
         }
-        let output = directory + "/" + String(SHA256.hex(Array((workingDirectory + "\n" + command).utf8)).prefix(24)) + ".audio"
+        let output =
+            directory + "/" + String(SHA256.hex(Array((workingDirectory + "\n" + command).utf8)).prefix(24)) + ".audio"
         var errorPipe: [Int32] = [0, 0]
         guard pipe(&errorPipe) == 0 else { throw Failure(reason: "pipe: \(String(cString: strerror(errno)))") }
         var actions = posix_spawn_file_actions_t()
@@ -45,7 +49,9 @@ public struct PipedAudio: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
         // The shell moves to the data directory, then runs the command line as written.
-        let arguments: [String] = ["/bin/sh", "-c", "cd -- \"$1\" || exit 125; eval \"$2\"", "sh", workingDirectory, command]
+        let arguments: [String] = [
+            "/bin/sh", "-c", "cd -- \"$1\" || exit 125; eval \"$2\"", "sh", workingDirectory, command,
+        ]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -84,9 +90,10 @@ public struct PipedAudio: Sendable {
             kill(-pid, SIGKILL)
             exited.wait()
         }
-        kill(-pid, SIGKILL)   // what is left of the pipeline once its shell is gone
+        kill(-pid, SIGKILL)  // what is left of the pipeline once its shell is gone
         readDone.wait()
-        let message = String(decoding: stderrText.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = String(decoding: stderrText.withLock { $0 }, as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let detail = message.isEmpty ? "" : "; stderr: \(message.suffix(600))"
         if timedOut { throw Failure(reason: "the command ran past \(Int(timeout)) s and was stopped\(detail)") }
         let raw = status.withLock { $0 }

@@ -37,9 +37,11 @@ public struct Utterance: Codable, Sendable, Hashable {
     /// A word and its span in the audio (seconds).
     public typealias AlignedWord = StreamingTimeline.TimedWord
 
-    public init(id: String, audio: String, reference: String, locale: String, speaker: String, task: String,
-                duration: Double, offset: Double? = nil, tier: String? = nil, split: Split? = nil,
-                words: [AlignedWord]? = nil) {
+    public init(
+        id: String, audio: String, reference: String, locale: String, speaker: String, task: String,
+        duration: Double, offset: Double? = nil, tier: String? = nil, split: Split? = nil,
+        words: [AlignedWord]? = nil
+    ) {
         self.id = id
         self.audio = audio
         self.reference = reference

@@ -78,8 +78,14 @@ public struct ConnectedWordDecoder: Sendable {
 
     /// Starts a new utterance (forgets all hypotheses).
     public mutating func reset() {
-        for i in 0..<model.bufferSize { previous[i] = .infinity; current[i] = .infinity }
-        for t in reachPrevious.indices { reachPrevious[t] = -1; reachCurrent[t] = -1 }
+        for i in 0..<model.bufferSize {
+            previous[i] = .infinity
+            current[i] = .infinity
+        }
+        for t in reachPrevious.indices {
+            reachPrevious[t] = -1
+            reachCurrent[t] = -1
+        }
         silenceCost = .infinity
         bestPrevious = 0
         activePrevious = 0
@@ -110,40 +116,69 @@ public struct ConnectedWordDecoder: Sendable {
         var best = Float.infinity
         var active = 0
         distanceTable.withUnsafeBufferPointer { table in
-        previous.withUnsafeBufferPointer { previous in
-        previousStart.withUnsafeBufferPointer { previousStart in
-        current.withUnsafeMutableBufferPointer { current in
-        currentStart.withUnsafeMutableBufferPointer { currentStart in
-        reachPrevious.withUnsafeBufferPointer { reachPrevious in
-        reachCurrent.withUnsafeMutableBufferPointer { reachCurrent in
-        wordEndCost.withUnsafeMutableBufferPointer { ends in
-        wordEndStart.withUnsafeMutableBufferPointer { endStarts in
-        wordEndTemplate.withUnsafeMutableBufferPointer { endTemplates in
-        model.laneEnds.withUnsafeBufferPointer { laneEnds in
-        model.cellCodes.withUnsafeBufferPointer { codes in
-        model.bundleStart.withUnsafeBufferPointer { bundleStart in
-        model.bundleLength.withUnsafeBufferPointer { bundleLength in
-            let search = RowSearch(
-                previous: previous.baseAddress!, previousStart: previousStart.baseAddress!,
-                current: current.baseAddress!, currentStart: currentStart.baseAddress!,
-                table: table.baseAddress!, codes: codes.baseAddress!,
-                stay: parameters.stayPenalty, limit: limit,
-                wordEntry: entry + parameters.wordPenalty, entryStart: Int32(f), skip3: parameters.maximumAdvance >= 3)
-            (best, active) = search.run(
-                bundleCount: bundleStart.count, bundleStart: bundleStart.baseAddress!, bundleLength: bundleLength.baseAddress!,
-                reachPrevious: reachPrevious.baseAddress!, reachCurrent: reachCurrent.baseAddress!,
-                ends: WordEnds(laneEnds: laneEnds.baseAddress!, cost: ends.baseAddress! + wordBase,
-                               start: endStarts.baseAddress! + wordBase, template: endTemplates.baseAddress!))
-        }}}}}}}}}}}}}}
+            previous.withUnsafeBufferPointer { previous in
+                previousStart.withUnsafeBufferPointer { previousStart in
+                    current.withUnsafeMutableBufferPointer { current in
+                        currentStart.withUnsafeMutableBufferPointer { currentStart in
+                            reachPrevious.withUnsafeBufferPointer { reachPrevious in
+                                reachCurrent.withUnsafeMutableBufferPointer { reachCurrent in
+                                    wordEndCost.withUnsafeMutableBufferPointer { ends in
+                                        wordEndStart.withUnsafeMutableBufferPointer { endStarts in
+                                            wordEndTemplate.withUnsafeMutableBufferPointer { endTemplates in
+                                                model.laneEnds.withUnsafeBufferPointer { laneEnds in
+                                                    model.cellCodes.withUnsafeBufferPointer { codes in
+                                                        model.bundleStart.withUnsafeBufferPointer { bundleStart in
+                                                            model.bundleLength.withUnsafeBufferPointer { bundleLength in
+                                                                let search = RowSearch(
+                                                                    previous: previous.baseAddress!,
+                                                                    previousStart: previousStart.baseAddress!,
+                                                                    current: current.baseAddress!,
+                                                                    currentStart: currentStart.baseAddress!,
+                                                                    table: table.baseAddress!,
+                                                                    codes: codes.baseAddress!,
+                                                                    stay: parameters.stayPenalty, limit: limit,
+                                                                    wordEntry: entry + parameters.wordPenalty,
+                                                                    entryStart: Int32(f),
+                                                                    skip3: parameters.maximumAdvance >= 3)
+                                                                (best, active) = search.run(
+                                                                    bundleCount: bundleStart.count,
+                                                                    bundleStart: bundleStart.baseAddress!,
+                                                                    bundleLength: bundleLength.baseAddress!,
+                                                                    reachPrevious: reachPrevious.baseAddress!,
+                                                                    reachCurrent: reachCurrent.baseAddress!,
+                                                                    ends: WordEnds(
+                                                                        laneEnds: laneEnds.baseAddress!,
+                                                                        cost: ends.baseAddress! + wordBase,
+                                                                        start: endStarts.baseAddress! + wordBase,
+                                                                        template: endTemplates.baseAddress!))
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
         // Silence: stay, or enter from the previous boundary.
         var sp = silenceCost, ss = silenceStart
-        if entry < sp { sp = entry; ss = Int32(f) }
+        if entry < sp {
+            sp = entry
+            ss = Int32(f)
+        }
         var noiseDistance: Float = 0
         for k in 0..<min(feature.count, noise.count) {
             let d = feature[k] - noise[k]
             noiseDistance += d * d
         }
-        let silence = sp + parameters.silenceWeight * noiseDistance.squareRoot() + (speechLike ? parameters.silenceSpeechPenalty : 0)
+        let silence =
+            sp + parameters.silenceWeight * noiseDistance.squareRoot()
+            + (speechLike ? parameters.silenceSpeechPenalty : 0)
         silenceCost = silence
         silenceStart = ss
         best = min(best, silence)
@@ -175,7 +210,9 @@ public struct ConnectedWordDecoder: Sendable {
 
         /// Records the lanes of `bundle` whose last row is within `reach`.
         @inline(never)
-        func collect(bundle: Int, base: Int, reach: Int, current: UnsafePointer<Float>, currentStart: UnsafePointer<Int32>) {
+        func collect(
+            bundle: Int, base: Int, reach: Int, current: UnsafePointer<Float>, currentStart: UnsafePointer<Int32>
+        ) {
             let width = DecoderModel.lanes
             for lane in 0..<width {
                 let end = laneEnds[bundle * width + lane]
@@ -217,9 +254,11 @@ public struct ConnectedWordDecoder: Sendable {
             var start1: Starts, start2: Starts, start3: Starts
         }
 
-        init(previous: UnsafePointer<Float>, previousStart: UnsafePointer<Int32>, current: UnsafeMutablePointer<Float>,
-             currentStart: UnsafeMutablePointer<Int32>, table: UnsafePointer<Float>, codes: UnsafePointer<UInt32>,
-             stay: Float, limit: Float, wordEntry: Float, entryStart: Int32, skip3: Bool) {
+        init(
+            previous: UnsafePointer<Float>, previousStart: UnsafePointer<Int32>, current: UnsafeMutablePointer<Float>,
+            currentStart: UnsafeMutablePointer<Int32>, table: UnsafePointer<Float>, codes: UnsafePointer<UInt32>,
+            stay: Float, limit: Float, wordEntry: Float, entryStart: Int32, skip3: Bool
+        ) {
             self.previous = previous
             self.previousStart = previousStart
             self.current = current
@@ -234,9 +273,11 @@ public struct ConnectedWordDecoder: Sendable {
         }
 
         /// Updates every bundle for this frame; returns the best cost and the number of finite cells.
-        func run(bundleCount: Int, bundleStart: UnsafePointer<Int>, bundleLength: UnsafePointer<Int>,
-                 reachPrevious: UnsafePointer<Int32>, reachCurrent: UnsafeMutablePointer<Int32>,
-                 ends: WordEnds) -> (best: Float, active: Int) {
+        func run(
+            bundleCount: Int, bundleStart: UnsafePointer<Int>, bundleLength: UnsafePointer<Int>,
+            reachPrevious: UnsafePointer<Int32>, reachCurrent: UnsafeMutablePointer<Int32>,
+            ends: WordEnds
+        ) -> (best: Float, active: Int) {
             let advance = skip3 ? 3 : 2
             let lanes = DecoderModel.lanes
             let infinity = Vector(repeating: .infinity)
@@ -275,8 +316,10 @@ public struct ConnectedWordDecoder: Sendable {
         /// The window before row 0 of the bundle at `base`: its guard rows.
         @inline(__always) func start(at base: Int) -> Window {
             let lanes = DecoderModel.lanes
-            return Window(cost1: costs(at: base - lanes), cost2: costs(at: base - 2 * lanes), cost3: costs(at: base - 3 * lanes),
-                          start1: starts(at: base - lanes), start2: starts(at: base - 2 * lanes), start3: starts(at: base - 3 * lanes))
+            return Window(
+                cost1: costs(at: base - lanes), cost2: costs(at: base - 2 * lanes), cost3: costs(at: base - 3 * lanes),
+                start1: starts(at: base - lanes), start2: starts(at: base - 2 * lanes),
+                start3: starts(at: base - 3 * lanes))
         }
 
         @inline(__always) private func costs(at cell: Int) -> Vector {
@@ -308,11 +351,16 @@ public struct ConnectedWordDecoder: Sendable {
                 p.replace(with: wordEntry, where: enter)
                 s.replace(with: entryStart, where: enter)
             }
-            window.cost3 = window.cost2; window.cost2 = window.cost1; window.cost1 = here
-            window.start3 = window.start2; window.start2 = window.start1; window.start1 = hereStart
+            window.cost3 = window.cost2
+            window.cost2 = window.cost1
+            window.cost1 = here
+            window.start3 = window.start2
+            window.start2 = window.start1
+            window.start1 = hereStart
             let c = codes + cell
-            let distance = Vector(table[Int(c[0])], table[Int(c[1])], table[Int(c[2])], table[Int(c[3])],
-                                  table[Int(c[4])], table[Int(c[5])], table[Int(c[6])], table[Int(c[7])])
+            let distance = Vector(
+                table[Int(c[0])], table[Int(c[1])], table[Int(c[2])], table[Int(c[3])],
+                table[Int(c[4])], table[Int(c[5])], table[Int(c[6])], table[Int(c[7])])
             var cost = p + distance
             cost.replace(with: .infinity, where: p .> limit)
             UnsafeMutableRawPointer(current + cell).storeBytes(of: cost, as: Vector.self)
@@ -340,7 +388,8 @@ public struct ConnectedWordDecoder: Sendable {
             for bundle in 0..<model.bundleCount where reachPrevious[bundle] >= 0 {
                 let base = model.bundleStart[bundle]
                 for row in 0...Int(reachPrevious[bundle]) {
-                    let costs = UnsafeRawPointer(previous.baseAddress! + base + row * lanes).loadUnaligned(as: Vector.self)
+                    let costs = UnsafeRawPointer(previous.baseAddress! + base + row * lanes).loadUnaligned(
+                        as: Vector.self)
                     lowest.replace(with: costs, where: costs .< lowest)
                 }
             }
@@ -353,14 +402,21 @@ public struct ConnectedWordDecoder: Sendable {
             for row in 0...Int(reachPrevious[bundle]) {
                 for lane in 0..<lanes where previous[base + row * lanes + lane] == bestCost {
                     let t = Int(model.laneEnds[bundle * lanes + lane].template)
-                    if t < bestTemplate { bestTemplate = t; bestCell = base + row * lanes + lane }
+                    if t < bestTemplate {
+                        bestTemplate = t
+                        bestCell = base + row * lanes + lane
+                    }
                 }
             }
         }
         let start = Int(previousStart[bestCell])
         let cost = (bestCost - boundary(before: start)) / Float(frameCount - start)
         return trace(from: start - 1)
-            + [Word(word: model.templateWord[bestTemplate], firstFrame: start, lastFrame: frameCount - 1, costPerFrame: cost)]
+            + [
+                Word(
+                    word: model.templateWord[bestTemplate], firstFrame: start, lastFrame: frameCount - 1,
+                    costPerFrame: cost)
+            ]
     }
 
     private func trace(from last: Int) -> [Word] {

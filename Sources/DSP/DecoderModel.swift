@@ -95,8 +95,10 @@ public final class DecoderModel: Sendable {
             }
             for lane in 0..<Self.lanes {
                 let t = lane < members.count ? members[lane] : -1
-                laneEnds.append(LaneEnd(template: Int32(t), lastRow: t >= 0 ? Int32(lengths[t] - 1) : -1,
-                                        word: t >= 0 ? Int32(words[t]) : -1))
+                laneEnds.append(
+                    LaneEnd(
+                        template: Int32(t), lastRow: t >= 0 ? Int32(lengths[t] - 1) : -1,
+                        word: t >= 0 ? Int32(words[t]) : -1))
             }
             codes += block
             bundleStart.append(start)
@@ -133,8 +135,14 @@ public final class DecoderModel: Sendable {
                     }
                     var k = 0
                     while k < full {
-                        s0 += square(k); s1 += square(k + 1); s2 += square(k + 2); s3 += square(k + 3)
-                        s4 += square(k + 4); s5 += square(k + 5); s6 += square(k + 6); s7 += square(k + 7)
+                        s0 += square(k)
+                        s1 += square(k + 1)
+                        s2 += square(k + 2)
+                        s3 += square(k + 3)
+                        s4 += square(k + 4)
+                        s5 += square(k + 5)
+                        s6 += square(k + 6)
+                        s7 += square(k + 7)
                         k += 8
                     }
                     if k < dimension { s0 += square(k) }
@@ -145,7 +153,13 @@ public final class DecoderModel: Sendable {
                     if k + 5 < dimension { s5 += square(k + 5) }
                     if k + 6 < dimension { s6 += square(k + 6) }
                     var total = Vector(repeating: -0.0) + s0
-                    total += s1; total += s2; total += s3; total += s4; total += s5; total += s6; total += s7
+                    total += s1
+                    total += s2
+                    total += s3
+                    total += s4
+                    total += s5
+                    total += s6
+                    total += s7
                     let root = total.squareRoot()
                     for i in 0..<Self.groupWidth { table[g * Self.groupWidth + i] = root[i] }
                 }

@@ -113,7 +113,9 @@ public struct FeatureExtractor: Sendable {
         var size = 4
         while size < frameLength { size *= 2 }
         fft = RealFFT(size: size)
-        window = (0..<frameLength).map { Float(0.54 - 0.46 * cos(2 * Double.pi * Double($0) / Double(frameLength - 1))) }
+        window = (0..<frameLength).map {
+            Float(0.54 - 0.46 * cos(2 * Double.pi * Double($0) / Double(frameLength - 1)))
+        }
         let bins = size / 2 + 1
         let binHz = sampleRate / Double(size)
         let high = min(configuration.highHz, sampleRate / 2)
@@ -121,7 +123,9 @@ public struct FeatureExtractor: Sendable {
         func hz(_ mel: Double) -> Double { 700 * (pow(10, mel / 2595) - 1) }
         let lowMel = mel(configuration.lowHz), highMel = mel(high)
         let edges = (0...configuration.melBands + 1).map {
-            min(sampleRate / 2, configuration.warp * hz(lowMel + (highMel - lowMel) * Double($0) / Double(configuration.melBands + 1)))
+            min(
+                sampleRate / 2,
+                configuration.warp * hz(lowMel + (highMel - lowMel) * Double($0) / Double(configuration.melBands + 1)))
         }
         bandCentres = (0..<configuration.melBands).map { edges[$0 + 1] }
         filters = (0..<configuration.melBands).map { band in
@@ -137,11 +141,17 @@ public struct FeatureExtractor: Sendable {
         }
         let n = configuration.melBands
         dct = (0..<configuration.cepstra).map { k in
-            (0..<n).map { m in Float(cos(Double.pi * Double(k) * (Double(m) + 0.5) / Double(n)) * sqrt(2.0 / Double(n))) }
+            (0..<n).map { m in Float(cos(Double.pi * Double(k) * (Double(m) + 0.5) / Double(n)) * sqrt(2.0 / Double(n)))
+            }
         }
-        plp = configuration.plpOrder > 0 ? PerceptualLinearPrediction(bandCentres: bandCentres, order: configuration.plpOrder) : nil
+        plp =
+            configuration.plpOrder > 0
+            ? PerceptualLinearPrediction(bandCentres: bandCentres, order: configuration.plpOrder) : nil
         lifterWeights = (0..<configuration.cepstra).map { k in
-            configuration.lifter > 0 ? Float(1 + Double(configuration.lifter) / 2 * sin(Double.pi * Double(k) / Double(configuration.lifter))) : 1
+            configuration.lifter > 0
+                ? Float(
+                    1 + Double(configuration.lifter) / 2 * sin(Double.pi * Double(k) / Double(configuration.lifter)))
+                : 1
         }
         bandBins = max(1, Int(configuration.lowHz / binHz))..<min(bins, Int(high / binHz) + 1)
         let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
@@ -213,7 +223,8 @@ public struct FeatureExtractor: Sendable {
         let count = Double(bandBins.count)
         let flatness = Float(exp(logSum / count) / max(linSum / count, 1e-12))
         let meanSquare = energy / Float(frameLength)
-        return RawFrame(cepstra: cepstra, energyDB: max(-120, 10 * log10(max(meanSquare, 1e-12))),
-                        speechBandDB: max(-120, 10 * log10(max(band, 1e-12))), flatness: flatness, logMel: logMel)
+        return RawFrame(
+            cepstra: cepstra, energyDB: max(-120, 10 * log10(max(meanSquare, 1e-12))),
+            speechBandDB: max(-120, 10 * log10(max(band, 1e-12))), flatness: flatness, logMel: logMel)
     }
 }

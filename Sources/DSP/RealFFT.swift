@@ -59,7 +59,10 @@ public struct RealFFT: Sendable {
         var power = [Float](repeating: 0, count: half + 1)
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * half) { scratch in
             let re = scratch.baseAddress!, im = scratch.baseAddress! + half
-            for i in 0..<half { re[i] = 0; im[i] = 0 }
+            for i in 0..<half {
+                re[i] = 0
+                im[i] = 0
+            }
             frame.withUnsafeBufferPointer { x in
                 let n = min(x.count, size)
                 for i in 0..<half {

@@ -38,20 +38,23 @@ public enum TemplateEnroller {
             switch self {
             case .noExemplars(let locale): return "no enrollment exemplars for \(locale)"
             case .noSpeech(let source): return "\(source): no speech found (silent or empty audio)"
-            case .tooShort(let source, let frames): return "\(source): only \(frames) frames of speech; at least 5 are needed"
+            case .tooShort(let source, let frames):
+                return "\(source): only \(frames) frames of speech; at least 5 are needed"
             }
         }
     }
 
     /// Templates for `locale`; `vocabulary` fixes the word order (entries without exemplars are
     /// dropped). Exemplars that fail are reported through `skip` and left out.
-    public static func enroll(_ exemplars: [Exemplar], locale: String, vocabulary: [String],
-                              frontEnd: FrontEndConfiguration = FrontEndConfiguration(),
-                              parameters: DecoderParameters = DecoderParameters(),
-                              warps: [Double] = [1.0],
-                              templatesPerWord: Int? = nil,
-                              codebookSize: Int = 0,
-                              skip: (EnrollmentError) -> Void = { _ in }) throws -> TemplateSet {
+    public static func enroll(
+        _ exemplars: [Exemplar], locale: String, vocabulary: [String],
+        frontEnd: FrontEndConfiguration = FrontEndConfiguration(),
+        parameters: DecoderParameters = DecoderParameters(),
+        warps: [Double] = [1.0],
+        templatesPerWord: Int? = nil,
+        codebookSize: Int = 0,
+        skip: (EnrollmentError) -> Void = { _ in }
+    ) throws -> TemplateSet {
         let c = frontEnd.cepstra
         // Raw frames and speech spans.
         var prepared: [(exemplar: Exemplar, frames: [RawFrame], span: ClosedRange<Int>)] = []
@@ -66,8 +69,14 @@ public enum TemplateEnroller {
                 }
                 var extractor = FeatureExtractor(sampleRate: exemplar.sampleRate, configuration: configuration)
                 let frames = extractor.process(exemplar.samples)
-                guard let span = speechSpan(frames) else { skip(.noSpeech(source: exemplar.source)); break }
-                guard span.count >= 5 else { skip(.tooShort(source: exemplar.source, frames: span.count)); break }
+                guard let span = speechSpan(frames) else {
+                    skip(.noSpeech(source: exemplar.source))
+                    break
+                }
+                guard span.count >= 5 else {
+                    skip(.tooShort(source: exemplar.source, frames: span.count))
+                    break
+                }
                 prepared.append((exemplar, frames, span))
             }
         }
@@ -117,16 +126,21 @@ public enum TemplateEnroller {
             for j in templates[i].frames.indices { templates[i].frames[j] /= scale[j % dimension] }
         }
         if let k = templatesPerWord {
-            templates = words.indices.flatMap { w in select(k, from: templates.filter { $0.word == w }, dimension: dimension) }
+            templates = words.indices.flatMap { w in
+                select(k, from: templates.filter { $0.word == w }, dimension: dimension)
+            }
         }
         templates.sort { ($0.word, $0.source) < ($1.word, $1.source) }
         let tasks = words.map { word in prepared.first { $0.exemplar.text == word }!.exemplar.task }
-        var set = TemplateSet(locale: locale, frontEnd: frontEnd, vocabulary: words, tasks: tasks, cepstralMean: prior, scale: scale,
-                              parameters: parameters, templates: templates)
+        var set = TemplateSet(
+            locale: locale, frontEnd: frontEnd, vocabulary: words, tasks: tasks, cepstralMean: prior, scale: scale,
+            parameters: parameters, templates: templates)
         let allFrames = templates.flatMap(\.frames)
         if codebookSize > 0 && allFrames.count / dimension > codebookSize {
             set.codebook = VectorQuantizer.train(allFrames, dimension: dimension, size: codebookSize)
-            set.codes = templates.map { VectorQuantizer.assign($0.frames, dimension: dimension, centroids: set.codebook) }
+            set.codes = templates.map {
+                VectorQuantizer.assign($0.frames, dimension: dimension, centroids: set.codebook)
+            }
         }
         return set
     }
@@ -153,7 +167,10 @@ public enum TemplateEnroller {
             for candidate in 0..<n where !chosen.contains(candidate) {
                 var total: Float = 0
                 for i in 0..<n { total += min(nearest[i], distance[i][candidate]) }
-                if total < bestTotal { bestTotal = total; bestIndex = candidate }
+                if total < bestTotal {
+                    bestTotal = total
+                    bestIndex = candidate
+                }
             }
             chosen.append(bestIndex)
             for i in 0..<n { nearest[i] = min(nearest[i], distance[i][bestIndex]) }
@@ -186,7 +203,8 @@ public enum TemplateEnroller {
         guard let loudest = frames.map(\.energyDB).max() else { return nil }
         let threshold = max(loudest - 35, -55)
         guard loudest > -55, let first = frames.firstIndex(where: { $0.energyDB >= threshold }),
-              let last = frames.lastIndex(where: { $0.energyDB >= threshold }) else { return nil }
+            let last = frames.lastIndex(where: { $0.energyDB >= threshold })
+        else { return nil }
         return first...last
     }
 }

@@ -191,7 +191,9 @@ public struct TemplateRecognizer: Sendable {
         process(feature, frame: t, measures: frameMeasures, into: &update)
     }
 
-    private mutating func process(_ feature: [Float], frame: Int, measures: VoiceActivityDetector.Measures, into update: inout HypothesisUpdate) {
+    private mutating func process(
+        _ feature: [Float], frame: Int, measures: VoiceActivityDetector.Measures, into update: inout HypothesisUpdate
+    ) {
         if !openingClosed {
             if openingFloor == nil { openingFloor = vad.floorDB }
             opening.append((frame, feature, measures))
@@ -214,7 +216,9 @@ public struct TemplateRecognizer: Sendable {
                 let first = max(onset - preRollFrames, recent.first?.frame ?? onset)
                 segmentFirstFrame = first
                 decoder.reset()
-                for (f, x, speechLike) in recent where f >= first { decoder.step(x, noise: noiseNow, speechLike: speechLike) }
+                for (f, x, speechLike) in recent where f >= first {
+                    decoder.step(x, noise: noiseNow, speechLike: speechLike)
+                }
                 recent = []
             }
             return
@@ -263,7 +267,8 @@ public struct TemplateRecognizer: Sendable {
         let path = decoder.bestPath()
         let endFrame = first + decoder.frameCount
         if var result = segment(path, alternatives: true) {
-            result.range = TimeRange(start: MediaTime.maximum(finalizedThrough, result.range.start), end: time(ofFrame: endFrame))
+            result.range = TimeRange(
+                start: MediaTime.maximum(finalizedThrough, result.range.start), end: time(ofFrame: endFrame))
             update.finalized.append(result)
         }
         segmentFirstFrame = nil
@@ -296,13 +301,16 @@ public struct TemplateRecognizer: Sendable {
         for (position, word) in path.enumerated() {
             let competitors = decoder.competitors(of: word)
             let margin = competitors.first?.margin ?? .infinity
-            let confidence = margin.isFinite ? Double(1 / (1 + _exp(-margin / templates.parameters.confidenceScale))) : 1
+            let confidence =
+                margin.isFinite ? Double(1 / (1 + _exp(-margin / templates.parameters.confidenceScale))) : 1
             let startSample = (first + word.firstFrame) * extractor.hop + centreOffset
             let endSample = (first + word.lastFrame + 1) * extractor.hop + centreOffset
             let start = runOrigin + MediaTime(sampleIndex: Int64(startSample), sampleRate: sampleRate)
             let end = runOrigin + MediaTime(sampleIndex: Int64(endSample), sampleRate: sampleRate)
             words += Self.split(templates.vocabulary[word.word], from: start, to: end, confidence: confidence)
-            if alternatives { swaps += competitors.prefix(options.maximumAlternatives).map { (position, $0.word, $0.margin) } }
+            if alternatives {
+                swaps += competitors.prefix(options.maximumAlternatives).map { (position, $0.word, $0.margin) }
+            }
         }
         let best = path.map(\.word)
         let others: [[String]] = swaps.sorted { ($0.margin, $0.position, $0.word) < ($1.margin, $1.position, $1.word) }
@@ -317,16 +325,21 @@ public struct TemplateRecognizer: Sendable {
     }
 
     /// A vocabulary entry as words; a phrase shares its span in proportion to the words' lengths.
-    static func split(_ entry: String, from start: MediaTime, to end: MediaTime, confidence: Double) -> [RecognizedWord] {
+    static func split(_ entry: String, from start: MediaTime, to end: MediaTime, confidence: Double) -> [RecognizedWord]
+    {
         let parts = entry.split(separator: " ").map(String.init)
-        guard parts.count > 1 else { return [RecognizedWord(text: entry, range: TimeRange(start: start, end: end), confidence: confidence)] }
+        guard parts.count > 1 else {
+            return [RecognizedWord(text: entry, range: TimeRange(start: start, end: end), confidence: confidence)]
+        }
         let total = Double(parts.reduce(0) { $0 + $1.count })
         let span = (end - start).seconds
         var used = 0.0
         var cursor = start
         return parts.enumerated().map { index, part in
             used += Double(part.count)
-            let next = index == parts.count - 1 ? end : start + MediaTime(seconds: span * used / total, preferredTimescale: 1_000_000)
+            let next =
+                index == parts.count - 1
+                ? end : start + MediaTime(seconds: span * used / total, preferredTimescale: 1_000_000)
             defer { cursor = next }
             return RecognizedWord(text: part, range: TimeRange(start: cursor, end: next), confidence: confidence)
         }

@@ -25,7 +25,8 @@ public struct DecoderParameters: Sendable, Hashable, Codable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case wordPenalty, stayPenalty, maximumAdvance, beam, activeTarget, minimumBeam, silenceWeight, silenceSpeechPenalty, confidenceScale
+        case wordPenalty, stayPenalty, maximumAdvance, beam, activeTarget, minimumBeam, silenceWeight,
+            silenceSpeechPenalty, confidenceScale
     }
 
     /// Files written before the adaptive beam existed decode with it off (as they were tuned).
@@ -86,8 +87,11 @@ public struct TemplateSet: Sendable, Hashable {
 
     public var codebookSize: Int { codebook.count / frontEnd.dimension }
 
-    public init(locale: String, frontEnd: FrontEndConfiguration, vocabulary: [String], tasks: [String], cepstralMean: [Float], scale: [Float],
-                parameters: DecoderParameters, templates: [Template]) {
+    public init(
+        locale: String, frontEnd: FrontEndConfiguration, vocabulary: [String], tasks: [String], cepstralMean: [Float],
+        scale: [Float],
+        parameters: DecoderParameters, templates: [Template]
+    ) {
         self.locale = locale
         self.frontEnd = frontEnd
         self.vocabulary = vocabulary
@@ -141,10 +145,14 @@ public struct TemplateSet: Sendable, Hashable {
     /// template frame's code (UInt16 LE) when there is a codebook.
     public func encoded() throws -> [UInt8] {
         let dimension = frontEnd.dimension
-        let header = Header(locale: locale, frontEnd: frontEnd, vocabulary: vocabulary, tasks: tasks, cepstralMean: cepstralMean, scale: scale,
-                            parameters: parameters,
-                            templates: templates.map { TemplateInfo(word: $0.word, frames: $0.frames.count / dimension, source: $0.source) },
-                            codebookSize: codebookSize)
+        let header = Header(
+            locale: locale, frontEnd: frontEnd, vocabulary: vocabulary, tasks: tasks, cepstralMean: cepstralMean,
+            scale: scale,
+            parameters: parameters,
+            templates: templates.map {
+                TemplateInfo(word: $0.word, frames: $0.frames.count / dimension, source: $0.source)
+            },
+            codebookSize: codebookSize)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = Array(try encoder.encode(header))
@@ -171,9 +179,13 @@ public struct TemplateSet: Sendable, Hashable {
     /// Reads a template file; `name` is used in errors.
     public static func decode(_ bytes: [UInt8], name: String) throws -> TemplateSet {
         func fail(_ reason: String) -> TemplateSetError { .malformed(file: name, reason: reason) }
-        guard bytes.count >= 12, Array(bytes[0..<4]) == magic else { throw fail("not a template file (no SHDT signature)") }
+        guard bytes.count >= 12, Array(bytes[0..<4]) == magic else {
+            throw fail("not a template file (no SHDT signature)")
+        }
         let version = readUInt32(bytes, at: 4)
-        guard (1...formatVersion).contains(version) else { throw TemplateSetError.unsupportedVersion(file: name, version: Int(version), supported: Int(formatVersion)) }
+        guard (1...formatVersion).contains(version) else {
+            throw TemplateSetError.unsupportedVersion(file: name, version: Int(version), supported: Int(formatVersion))
+        }
         let headerLength = Int(readUInt32(bytes, at: 8))
         guard 12 + headerLength <= bytes.count else { throw fail("header runs past the end of the file") }
         let header: Header
@@ -183,7 +195,9 @@ public struct TemplateSet: Sendable, Hashable {
             throw fail("header is not valid: \(error)")
         }
         let dimension = header.frontEnd.dimension
-        guard version >= 2 || header.frontEnd.plpOrder == 0 else { throw fail("a version-1 file cannot hold a PLP front end") }
+        guard version >= 2 || header.frontEnd.plpOrder == 0 else {
+            throw fail("a version-1 file cannot hold a PLP front end")
+        }
         guard FrontEndConfiguration.plpOrders.contains(header.frontEnd.plpOrder) else {
             throw fail("PLP order \(header.frontEnd.plpOrder) is outside \(FrontEndConfiguration.plpOrders)")
         }
@@ -194,7 +208,9 @@ public struct TemplateSet: Sendable, Hashable {
         var offset = 12 + headerLength
         var templates: [Template] = []
         for (n, info) in header.templates.enumerated() {
-            guard header.vocabulary.indices.contains(info.word), info.frames > 0 else { throw fail("template \(n) is invalid") }
+            guard header.vocabulary.indices.contains(info.word), info.frames > 0 else {
+                throw fail("template \(n) is invalid")
+            }
             let count = info.frames * dimension
             guard offset + count * 4 <= bytes.count else { throw fail("template \(n) is truncated") }
             var frames = [Float](repeating: 0, count: count)
@@ -203,19 +219,26 @@ public struct TemplateSet: Sendable, Hashable {
             offset += count * 4
             templates.append(Template(word: info.word, frames: frames, source: info.source))
         }
-        var set = TemplateSet(locale: header.locale, frontEnd: header.frontEnd, vocabulary: header.vocabulary, tasks: header.tasks,
-                              cepstralMean: header.cepstralMean, scale: header.scale, parameters: header.parameters, templates: templates)
+        var set = TemplateSet(
+            locale: header.locale, frontEnd: header.frontEnd, vocabulary: header.vocabulary, tasks: header.tasks,
+            cepstralMean: header.cepstralMean, scale: header.scale, parameters: header.parameters, templates: templates)
         if header.codebookSize > 0 {
             let count = header.codebookSize * dimension
-            guard header.codebookSize <= 65_536, offset + count * 4 <= bytes.count else { throw fail("codebook is truncated") }
+            guard header.codebookSize <= 65_536, offset + count * 4 <= bytes.count else {
+                throw fail("codebook is truncated")
+            }
             set.codebook = (0..<count).map { Float(bitPattern: readUInt32(bytes, at: offset + 4 * $0)) }
             guard set.codebook.allSatisfy(\.isFinite) else { throw fail("codebook holds a value that is not finite") }
             offset += count * 4
             for template in templates {
                 let frames = template.frames.count / dimension
                 guard offset + 2 * frames <= bytes.count else { throw fail("codes are truncated") }
-                let codes = (0..<frames).map { UInt16(bytes[offset + 2 * $0]) | UInt16(bytes[offset + 2 * $0 + 1]) << 8 }
-                guard codes.allSatisfy({ Int($0) < header.codebookSize }) else { throw fail("a code is outside the codebook") }
+                let codes = (0..<frames).map {
+                    UInt16(bytes[offset + 2 * $0]) | UInt16(bytes[offset + 2 * $0 + 1]) << 8
+                }
+                guard codes.allSatisfy({ Int($0) < header.codebookSize }) else {
+                    throw fail("a code is outside the codebook")
+                }
                 set.codes.append(codes)
                 offset += 2 * frames
             }
@@ -229,7 +252,8 @@ public struct TemplateSet: Sendable, Hashable {
     }
 
     private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(
+            bytes[offset + 3]) << 24
     }
 }
 

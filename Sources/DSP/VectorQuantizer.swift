@@ -22,7 +22,9 @@ public enum VectorQuantizer {
                 for k in 0..<dimension { sums[Int(code) * dimension + k] += Double(frames[i * dimension + k]) }
             }
             for c in 0..<size where members[c] > 0 {
-                for k in 0..<dimension { centroids[c * dimension + k] = Float(sums[c * dimension + k] / Double(members[c])) }
+                for k in 0..<dimension {
+                    centroids[c * dimension + k] = Float(sums[c * dimension + k] / Double(members[c]))
+                }
             }
         }
         return centroids
@@ -43,7 +45,10 @@ public enum VectorQuantizer {
                     acc += d * d
                 }
                 let distance = acc.sum()
-                if distance < best { best = distance; code = c }
+                if distance < best {
+                    best = distance
+                    code = c
+                }
             }
             return UInt16(code)
         }

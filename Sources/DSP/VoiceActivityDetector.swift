@@ -76,9 +76,10 @@ public struct VoiceActivityDetector: Sendable {
         let c = configuration
         floorDB = Self.follow(floorDB, measures.energyDB, c)
         bandFloorDB = Self.follow(bandFloorDB, measures.speechBandDB, c)
-        let speechLike = Self.speechLike(measures.energyDB, floor: floorDB!, flatness: measures.flatness, c)
+        let speechLike =
+            Self.speechLike(measures.energyDB, floor: floorDB!, flatness: measures.flatness, c)
             || measures.speechBandDB >= c.minimumBandSpeechDB
-            && Self.speechLike(measures.speechBandDB, floor: bandFloorDB!, flatness: measures.flatness, c)
+                && Self.speechLike(measures.speechBandDB, floor: bandFloorDB!, flatness: measures.flatness, c)
         lastFrameSpeechLike = speechLike
         if inSpeech {
             run = speechLike ? 0 : run + 1
@@ -118,14 +119,15 @@ public struct VoiceActivityDetector: Sendable {
     public func isLoud(_ measures: Measures) -> Bool {
         Self.loud(measures.energyDB, floor: floorDB ?? measures.energyDB, configuration)
             || measures.speechBandDB >= configuration.minimumBandSpeechDB
-            && Self.loud(measures.speechBandDB, floor: bandFloorDB ?? measures.speechBandDB, configuration)
+                && Self.loud(measures.speechBandDB, floor: bandFloorDB ?? measures.speechBandDB, configuration)
     }
 
     /// Lowers the floors to this frame's levels where they are lower (or sets them before the
     /// first frame is fed): audio that opens with speech would otherwise make that speech the floor.
     public mutating func primeFloor(_ measures: Measures) {
         floorDB = max(min(floorDB ?? measures.energyDB, measures.energyDB), configuration.floorMinimumDB)
-        bandFloorDB = max(min(bandFloorDB ?? measures.speechBandDB, measures.speechBandDB), configuration.floorMinimumDB)
+        bandFloorDB = max(
+            min(bandFloorDB ?? measures.speechBandDB, measures.speechBandDB), configuration.floorMinimumDB)
     }
 
     /// Forgets the speech state (after skipped audio); the floor is kept.

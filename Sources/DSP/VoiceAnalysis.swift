@@ -51,7 +51,8 @@ public struct VoiceAnalyzer: Sendable {
         let samples = Array(x)
         let energy = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))
         guard energy > 1e-8 else { return unvoiced }
-        let minLag = Int(sampleRate / pitchRange.upperBound), maxLag = min(samples.count / 2, Int(sampleRate / pitchRange.lowerBound))
+        let minLag = Int(sampleRate / pitchRange.upperBound),
+            maxLag = min(samples.count / 2, Int(sampleRate / pitchRange.lowerBound))
         guard maxLag > minLag + 2 else { return unvoiced }
         let n = samples.count - maxLag
         // YIN: difference function, cumulative mean normalised.
@@ -90,7 +91,8 @@ public struct VoiceAnalyzer: Sendable {
         }
         let voicing = max(0, min(1, 1 - normalised[best]))
         let (jitter, shimmer) = cycleVariation(samples, period: period)
-        return VoiceFrame(pitchHz: sampleRate / period, voicing: voicing, jitterPercent: jitter, shimmerDecibels: shimmer)
+        return VoiceFrame(
+            pitchHz: sampleRate / period, voicing: voicing, jitterPercent: jitter, shimmerDecibels: shimmer)
     }
 
     /// Local jitter (%) and shimmer (dB) over the cycles found one period apart in `x`.
@@ -114,12 +116,16 @@ public struct VoiceAnalyzer: Sendable {
         guard marks.count >= 3 else { return (0, 0) }
         let periods = zip(marks.dropFirst(), marks).map { $0 - $1 }
         let meanPeriod = periods.reduce(0, +) / Double(periods.count)
-        let jitter = zip(periods.dropFirst(), periods).map { abs($0 - $1) }.reduce(0, +) / Double(periods.count - 1) / meanPeriod * 100
+        let jitter =
+            zip(periods.dropFirst(), periods).map { abs($0 - $1) }.reduce(0, +) / Double(periods.count - 1) / meanPeriod
+            * 100
         let peaks = zip(marks, marks.dropFirst()).map { start, end -> Double in
             let range = Int(start.rounded(.up))..<min(x.count, Int(end.rounded(.down)) + 1)
             return range.isEmpty ? 0 : Double(x[range].map(abs).max() ?? 0)
         }
-        let ratios = zip(peaks.dropFirst(), peaks).compactMap { a, b -> Double? in a > 0 && b > 0 ? abs(20 * log10(a / b)) : nil }
+        let ratios = zip(peaks.dropFirst(), peaks).compactMap { a, b -> Double? in
+            a > 0 && b > 0 ? abs(20 * log10(a / b)) : nil
+        }
         let shimmer = ratios.isEmpty ? 0 : ratios.reduce(0, +) / Double(ratios.count)
         return (jitter, shimmer)
     }

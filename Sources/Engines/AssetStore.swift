@@ -1,7 +1,8 @@
 import Foundation
 import SpeechCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where engine assets live on disk, and the app's locale reservations: a cache directory that
@@ -16,14 +17,18 @@ public final class AssetStore: Sendable {
 
     public init(root: URL, maximumReservedLocales: Int? = nil) {
         self.root = root
-        self.maximumReservedLocales = maximumReservedLocales
+        self.maximumReservedLocales =
+            maximumReservedLocales
             ?? ProcessInfo.processInfo.environment["SPEECH_HARNESS_MAX_RESERVED_LOCALES"].flatMap(Int.init) ?? 5
     }
 
     public static let standard: AssetStore = {
         let environment = ProcessInfo.processInfo.environment
-        if let path = environment["SPEECH_HARNESS_ASSETS"], !path.isEmpty { return AssetStore(root: URL(fileURLWithPath: path)) }
-        let cache = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+        if let path = environment["SPEECH_HARNESS_ASSETS"], !path.isEmpty {
+            return AssetStore(root: URL(fileURLWithPath: path))
+        }
+        let cache =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
         return AssetStore(root: cache.appendingPathComponent("speech-harness/assets"))
     }()
@@ -49,17 +54,20 @@ public final class AssetStore: Sendable {
     // MARK: Installed packages
 
     func directory(for package: AssetPackage) -> URL {
-        root.appendingPathComponent("packages").appendingPathComponent(package.id).appendingPathComponent("v\(package.version)")
+        root.appendingPathComponent("packages").appendingPathComponent(package.id).appendingPathComponent(
+            "v\(package.version)")
     }
 
     /// Installed with every file present and its recorded checksum the expected one.
     public func isInstalled(_ package: AssetPackage) -> Bool {
         let manifest = directory(for: package).appendingPathComponent("manifest.json")
         guard let data = try? Data(contentsOf: manifest),
-              let recorded = try? JSONDecoder().decode([String: String].self, from: data) else { return false }
+            let recorded = try? JSONDecoder().decode([String: String].self, from: data)
+        else { return false }
         return package.files.allSatisfy { file in
             recorded[file.name] == file.sha256
-                && FileManager.default.fileExists(atPath: directory(for: package).appendingPathComponent(file.name).path)
+                && FileManager.default.fileExists(
+                    atPath: directory(for: package).appendingPathComponent(file.name).path)
         }
     }
 
@@ -127,11 +135,13 @@ public final class AssetStore: Sendable {
                 }
                 let actual = SHA256.hex(bytes)
                 guard actual == file.sha256 else {
-                    throw InstallError.checksumMismatch(package: package.id, file: file.name, expected: file.sha256, actual: actual)
+                    throw InstallError.checksumMismatch(
+                        package: package.id, file: file.name, expected: file.sha256, actual: actual)
                 }
                 let destination = staging.appendingPathComponent(file.name)
                 do {
-                    try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(
+                        at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try Data(bytes).write(to: destination)
                 } catch {
                     throw InstallError.io(path: destination.path, reason: "\(error)")
@@ -167,7 +177,8 @@ public final class AssetStore: Sendable {
 
     private func readReservations() -> [String] {
         guard let data = try? Data(contentsOf: reservationsFile),
-              let list = try? JSONDecoder().decode([String].self, from: data) else { return [] }
+            let list = try? JSONDecoder().decode([String].self, from: data)
+        else { return [] }
         return list
     }
 

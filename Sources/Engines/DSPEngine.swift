@@ -40,7 +40,10 @@ public struct DSPEngine: RecognitionEngine {
         capabilities = EngineCapabilities(
             partialResults: true, wordTimes: true, alternatives: true, confidence: true, locales: Self.locales,
             formats: [16_000.0, 8_000].flatMap { rate in
-                [AudioFormat(sampleRate: rate, channelCount: 1, sampleType: .float32), AudioFormat(sampleRate: rate, channelCount: 1, sampleType: .int16)]
+                [
+                    AudioFormat(sampleRate: rate, channelCount: 1, sampleType: .float32),
+                    AudioFormat(sampleRate: rate, channelCount: 1, sampleType: .int16),
+                ]
             })
     }
 
@@ -53,10 +56,14 @@ public struct DSPEngine: RecognitionEngine {
         guard let digest = FileDigests.shared.digest(path: path) else { return nil }
         // The package version is the file's own format version, so MFCC sets written before
         // version 2 existed stay installed.
-        let version = Self.head(ofFileAt: path).flatMap(TemplateSet.declaredVersion(ofHead:)) ?? Int(TemplateSet.formatVersion)
-        return AssetPackage(id: "dsp/\(LocaleTag.normalized(locale))", version: version,
-                            locale: LocaleTag.normalized(locale),
-                            files: [AssetPackage.File(name: "templates.shdt", source: .file(path), sha256: digest.sha256, size: digest.size)])
+        let version =
+            Self.head(ofFileAt: path).flatMap(TemplateSet.declaredVersion(ofHead:)) ?? Int(TemplateSet.formatVersion)
+        return AssetPackage(
+            id: "dsp/\(LocaleTag.normalized(locale))", version: version,
+            locale: LocaleTag.normalized(locale),
+            files: [
+                AssetPackage.File(name: "templates.shdt", source: .file(path), sha256: digest.sha256, size: digest.size)
+            ])
     }
 
     /// The first eight bytes of a file, where a template file declares its format version.
@@ -72,12 +79,16 @@ public struct DSPEngine: RecognitionEngine {
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        guard supports(locale: configuration.locale) else { throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale) }
+        guard supports(locale: configuration.locale) else {
+            throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale)
+        }
         guard let package = assetPackage(for: configuration.locale),
-              let file = AssetStore.current.installedFile("templates.shdt", of: package) else {
+            let file = AssetStore.current.installedFile("templates.shdt", of: package)
+        else {
             throw EngineError.notInstalled(engine: id, locale: configuration.locale)
         }
-        let (templates, model) = try TemplateCache.shared.templates(path: file.path, sha256: package.files[0].sha256, task: task)
+        let (templates, model) = try TemplateCache.shared.templates(
+            path: file.path, sha256: package.files[0].sha256, task: task)
         var options = TemplateRecognizer.Options()
         options.reportsPartials = configuration.reportsPartialResults
         options.maximumAlternatives = configuration.maximumAlternatives
@@ -125,10 +136,13 @@ final class DSPSession: RecognitionSession, @unchecked Sendable {
         let samples = audio.floatChannels[0]
         return try timed { recognizer in
             if recognizer == nil {
-                recognizer = TemplateRecognizer(templates: templates, model: model, sampleRate: audio.format.sampleRate, options: options)
+                recognizer = TemplateRecognizer(
+                    templates: templates, model: model, sampleRate: audio.format.sampleRate, options: options)
             }
             guard recognizer!.sampleRate == audio.format.sampleRate else {
-                throw EngineError.unsupportedFormat(engine: engine, format: "\(audio.format.sampleRate) Hz after \(recognizer!.sampleRate) Hz in one session")
+                throw EngineError.unsupportedFormat(
+                    engine: engine,
+                    format: "\(audio.format.sampleRate) Hz after \(recognizer!.sampleRate) Hz in one session")
             }
             return recognizer!.accept(samples, at: start)
         }
@@ -188,7 +202,8 @@ final class FileDigests: Sendable {
 
     func digest(path: String) -> (sha256: String, size: Int)? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attributes[.size] as? Int else { return nil }
+            let size = attributes[.size] as? Int
+        else { return nil }
         let stamp = "\(size)|\((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         if let hit = cache.withLock({ $0[path] }), hit.stamp == stamp { return (hit.sha256, hit.size) }
         guard let data = FileManager.default.contents(atPath: path) else { return nil }

@@ -27,25 +27,44 @@ public final class EngineRegistry: Sendable {
 
     public static let shared: EngineRegistry = {
         let registry = EngineRegistry()
-        registry.register(Entry(id: "scripted", summary: "says what a script says (SPEECH_HARNESS_SCRIPT=file.json)",
-                                preference: 100, make: { try ScriptedEngine.fromEnvironment() }))
-        for (preference, (search, decoding)) in [(PocketSphinxEngine.Search.languageModel, PocketSphinxEngine.Decoding.streaming),
-                                                 (.languageModel, .wholeUtterance), (.digits, .streaming), (.digits, .wholeUtterance)].enumerated() {
+        registry.register(
+            Entry(
+                id: "scripted", summary: "says what a script says (SPEECH_HARNESS_SCRIPT=file.json)",
+                preference: 100, make: { try ScriptedEngine.fromEnvironment() }))
+        for (preference, (search, decoding)) in [
+            (PocketSphinxEngine.Search.languageModel, PocketSphinxEngine.Decoding.streaming),
+            (.languageModel, .wholeUtterance), (.digits, .streaming), (.digits, .wholeUtterance),
+        ].enumerated() {
             let engine = PocketSphinxEngine(search: search, decoding: decoding)
-            let what = (search == .digits ? "digits grammar" : "n-gram language model") + ", "
+            let what =
+                (search == .digits ? "digits grammar" : "n-gram language model") + ", "
                 + (decoding == .streaming ? "streaming with partials" : "whole-utterance decoding")
-            registry.register(Entry(id: engine.id, summary: "CMU PocketSphinx 0.8 (Debian), \(what)", preference: 20 + preference,
-                                    make: { engine }))
+            registry.register(
+                Entry(
+                    id: engine.id, summary: "CMU PocketSphinx 0.8 (Debian), \(what)", preference: 20 + preference,
+                    make: { engine }))
         }
         for (preference, task) in DSPEngine.Task.allCases.enumerated() {
             let what = task == .all ? "digits and commands" : task.rawValue
-            registry.register(Entry(id: DSPEngine(task: task).id, summary: "DSP reference: MFCC and one-pass DTW over enrolled templates, \(what)",
-                                    preference: 40 + preference, make: { DSPEngine(task: task) }))
+            registry.register(
+                Entry(
+                    id: DSPEngine(task: task).id,
+                    summary: "DSP reference: MFCC and one-pass DTW over enrolled templates, \(what)",
+                    preference: 40 + preference, make: { DSPEngine(task: task) }))
         }
-        registry.register(Entry(id: "whisper", summary: "Whisper tiny.en (faster-whisper; int8, beam 1, 1 thread unless SPEECH_HARNESS_WHISPER_* say otherwise) in a pool of worker processes", preference: 10,
-                                make: { WhisperWorker.engine(settings: try .fromEnvironment()) }))
-        registry.register(Entry(id: "fault-worker", summary: "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT)",
-                                preference: 1_000, make: { FaultWorker.fromEnvironment() }))
+        registry.register(
+            Entry(
+                id: "whisper",
+                summary:
+                    "Whisper tiny.en (faster-whisper; int8, beam 1, 1 thread unless SPEECH_HARNESS_WHISPER_* say otherwise) in a pool of worker processes",
+                preference: 10,
+                make: { WhisperWorker.engine(settings: try .fromEnvironment()) }))
+        registry.register(
+            Entry(
+                id: "fault-worker",
+                summary:
+                    "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT)",
+                preference: 1_000, make: { FaultWorker.fromEnvironment() }))
         return registry
     }()
 
@@ -55,7 +74,9 @@ public final class EngineRegistry: Sendable {
         entries.withLock { $0[entry.id] = entry }
     }
 
-    public var ids: [String] { entries.withLock { $0.values.sorted { ($0.preference, $0.id) < ($1.preference, $1.id) }.map(\.id) } }
+    public var ids: [String] {
+        entries.withLock { $0.values.sorted { ($0.preference, $0.id) < ($1.preference, $1.id) }.map(\.id) }
+    }
 
     public func entry(_ id: String) -> Entry? { entries.withLock { $0[id] } }
 
@@ -66,13 +87,16 @@ public final class EngineRegistry: Sendable {
     }
 
     /// The engine named by the environment or configuration file, if any.
-    public static func configuredEngineID(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                          directory: String = FileManager.default.currentDirectoryPath) -> String? {
+    public static func configuredEngineID(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        directory: String = FileManager.default.currentDirectoryPath
+    ) -> String? {
         if let id = environment["SPEECH_HARNESS_ENGINE"], !id.isEmpty { return id }
         let file = directory + "/.speech-harness.json"
         guard let data = FileManager.default.contents(atPath: file),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let id = object["engine"] as? String else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let id = object["engine"] as? String
+        else { return nil }
         return id
     }
 
@@ -97,7 +121,9 @@ public enum EngineSelection {
 extension ScriptedEngine {
     /// The scripted engine with the script named by `SPEECH_HARNESS_SCRIPT` (a script JSON file, or
     /// `manifest.jsonl#id` for a corpus utterance's word times); an empty script without it.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ScriptedEngine {
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ScriptedEngine {
         guard let path = environment["SPEECH_HARNESS_SCRIPT"], !path.isEmpty else {
             return ScriptedEngine(script: EngineScript(words: []))
         }
@@ -114,7 +140,8 @@ public enum PackageRoot {
         let marker = "/scripts/workers/whisper_worker.py"
         let cwd = FileManager.default.currentDirectoryPath
         if FileManager.default.fileExists(atPath: cwd + marker) { return cwd }
-        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? cwd).resolvingSymlinksInPath().deletingLastPathComponent()
+        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? cwd).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         for _ in 0..<6 {
             if FileManager.default.fileExists(atPath: url.path + marker) { return url.path }
             url.deleteLastPathComponent()
@@ -144,19 +171,30 @@ public enum WhisperWorker {
         /// The settings named by `SPEECH_HARNESS_WHISPER_COMPUTE_TYPE`, `…_BEAM_SIZE`, `…_THREADS` and
         /// `…_SEED` (what `--whisper-compute-type`, `--whisper-beam`, `--whisper-threads` and
         /// `--whisper-seed` set).
-        public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
+        public static func fromEnvironment(
+            _ environment: [String: String] = ProcessInfo.processInfo.environment
+        ) throws -> Settings {
             var settings = Settings()
             if let value = environment["SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"], !value.isEmpty {
                 guard computeTypes.contains(value) else {
-                    throw EngineError.failed(engine: "whisper", reason: "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE '\(value)': one of \(computeTypes.joined(separator: ", "))")
+                    throw EngineError.failed(
+                        engine: "whisper",
+                        reason:
+                            "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE '\(value)': one of \(computeTypes.joined(separator: ", "))"
+                    )
                 }
                 settings.computeType = value
             }
-            for (key, range, path) in [("SPEECH_HARNESS_WHISPER_BEAM_SIZE", 1...16, \Settings.beamSize), ("SPEECH_HARNESS_WHISPER_THREADS", 1...64, \Settings.threads),
-                                       ("SPEECH_HARNESS_WHISPER_SEED", 0...Int(UInt32.max), \Settings.seed)] {
+            for (key, range, path) in [
+                ("SPEECH_HARNESS_WHISPER_BEAM_SIZE", 1...16, \Settings.beamSize),
+                ("SPEECH_HARNESS_WHISPER_THREADS", 1...64, \Settings.threads),
+                ("SPEECH_HARNESS_WHISPER_SEED", 0...Int(UInt32.max), \Settings.seed),
+            ] {
                 guard let value = environment[key], !value.isEmpty else { continue }
                 guard let number = Int(value), range.contains(number) else {
-                    throw EngineError.failed(engine: "whisper", reason: "\(key) '\(value)': a whole number from \(range.lowerBound) to \(range.upperBound)")
+                    throw EngineError.failed(
+                        engine: "whisper",
+                        reason: "\(key) '\(value)': a whole number from \(range.lowerBound) to \(range.upperBound)")
                 }
                 settings[keyPath: path] = number
             }
@@ -165,20 +203,32 @@ public enum WhisperWorker {
 
         public static let computeTypes = ["int8", "int8_float32", "float32"]
 
-        var names: [String] { [model, computeType, "beam\(beamSize)", "t\(threads)"] + (seed == 0 ? [] : ["seed\(seed)"]) }
+        var names: [String] {
+            [model, computeType, "beam\(beamSize)", "t\(threads)"] + (seed == 0 ? [] : ["seed\(seed)"])
+        }
     }
 
-    public static func engine(root: String = PackageRoot.path, settings: Settings = Settings(), callTimeout: Duration = .seconds(120),
-                              protocolVersion: Int = WorkerProtocol.latest) -> WorkerEngine {
-        WorkerEngine(id: "whisper", settings: settings.names,
-                     command: [root + "/.venv/bin/python", root + "/scripts/workers/whisper_worker.py"],
-                     environment: ["WHISPER_THREADS": String(settings.threads), "WHISPER_COMPUTE_TYPE": settings.computeType,
-                                   "WHISPER_BEAM_SIZE": String(settings.beamSize), "WHISPER_SEED": String(settings.seed), "HF_HUB_OFFLINE": "1",
-                                   "PYTHONUNBUFFERED": "1"],
-                     capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: true,
-                                                      locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
-                                                                                    AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16)]),
-                     callTimeout: callTimeout, protocolVersion: protocolVersion)
+    public static func engine(
+        root: String = PackageRoot.path, settings: Settings = Settings(), callTimeout: Duration = .seconds(120),
+        protocolVersion: Int = WorkerProtocol.latest
+    ) -> WorkerEngine {
+        WorkerEngine(
+            id: "whisper", settings: settings.names,
+            command: [root + "/.venv/bin/python", root + "/scripts/workers/whisper_worker.py"],
+            environment: [
+                "WHISPER_THREADS": String(settings.threads), "WHISPER_COMPUTE_TYPE": settings.computeType,
+                "WHISPER_BEAM_SIZE": String(settings.beamSize), "WHISPER_SEED": String(settings.seed),
+                "HF_HUB_OFFLINE": "1",
+                "PYTHONUNBUFFERED": "1",
+            ],
+            capabilities: EngineCapabilities(
+                partialResults: false, wordTimes: true, alternatives: false, confidence: true,
+                locales: ["en-US"],
+                formats: [
+                    AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
+                    AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16),
+                ]),
+            callTimeout: callTimeout, protocolVersion: protocolVersion)
     }
 }
 
@@ -186,11 +236,16 @@ extension FaultWorker {
     /// The fault worker as the environment sets it: `SPEECH_HARNESS_FAULT_MODE` (default `random`),
     /// `SPEECH_HARNESS_FAULT_RATE` (0.1), `SPEECH_HARNESS_FAULT_SEED` (0) and
     /// `SPEECH_HARNESS_FAULT_TIMEOUT` (seconds a call may take, default 5).
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> WorkerEngine {
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> WorkerEngine {
         let timeout = environment["SPEECH_HARNESS_FAULT_TIMEOUT"].flatMap(Double.init) ?? 5
-        let engine = FaultWorker.engine(mode: environment["SPEECH_HARNESS_FAULT_MODE"] ?? "random", callTimeout: .milliseconds(Int(timeout * 1000)),
-                                        extra: ["FAULT_RATE": environment["SPEECH_HARNESS_FAULT_RATE"] ?? "0.1",
-                                                "FAULT_SEED": environment["SPEECH_HARNESS_FAULT_SEED"] ?? "0"])
+        let engine = FaultWorker.engine(
+            mode: environment["SPEECH_HARNESS_FAULT_MODE"] ?? "random", callTimeout: .milliseconds(Int(timeout * 1000)),
+            extra: [
+                "FAULT_RATE": environment["SPEECH_HARNESS_FAULT_RATE"] ?? "0.1",
+                "FAULT_SEED": environment["SPEECH_HARNESS_FAULT_SEED"] ?? "0",
+            ])
         return engine
     }
 }
@@ -199,13 +254,19 @@ extension FaultWorker {
 /// fails after `after` audio requests, to check that a dying worker fails one session cleanly.
 public enum FaultWorker {
     /// `mode`: exit-at-start, crash-mid, hang, garbage, oversized, error, ok or random (see the script).
-    public static func engine(mode: String, after: Int = 2, root: String = PackageRoot.path, callTimeout: Duration = .seconds(30),
-                              clock: any Clock<Duration> = ContinuousClock(), extra: [String: String] = [:],
-                              protocolVersion: Int = WorkerProtocol.latest, maximumWorkers: Int = ProcessInfo.processInfo.activeProcessorCount) -> WorkerEngine {
-        WorkerEngine(id: "fault-worker", command: ["/usr/bin/env", "python3", root + "/scripts/workers/fault_worker.py"],
-                     environment: ["FAULT_MODE": mode, "FAULT_AFTER": String(after), "PYTHONUNBUFFERED": "1"].merging(extra) { $1 },
-                     capabilities: EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: false,
-                                                      locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)]),
-                     callTimeout: callTimeout, clock: clock, maximumWorkers: maximumWorkers, protocolVersion: protocolVersion)
+    public static func engine(
+        mode: String, after: Int = 2, root: String = PackageRoot.path, callTimeout: Duration = .seconds(30),
+        clock: any Clock<Duration> = ContinuousClock(), extra: [String: String] = [:],
+        protocolVersion: Int = WorkerProtocol.latest, maximumWorkers: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> WorkerEngine {
+        WorkerEngine(
+            id: "fault-worker", command: ["/usr/bin/env", "python3", root + "/scripts/workers/fault_worker.py"],
+            environment: ["FAULT_MODE": mode, "FAULT_AFTER": String(after), "PYTHONUNBUFFERED": "1"].merging(extra) {
+                $1
+            },
+            capabilities: EngineCapabilities(
+                partialResults: false, wordTimes: true, alternatives: false, confidence: false,
+                locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)]),
+            callTimeout: callTimeout, clock: clock, maximumWorkers: maximumWorkers, protocolVersion: protocolVersion)
     }
 }

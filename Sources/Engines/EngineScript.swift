@@ -14,8 +14,10 @@ public struct EngineScript: Sendable, Hashable, Codable {
         /// Other candidates for this word; each gives one alternative transcription of its segment.
         public var alternatives: [String]?
 
-        public init(_ text: String, start: Double, end: Double, confidence: Double? = nil,
-                    revisions: [String]? = nil, alternatives: [String]? = nil) {
+        public init(
+            _ text: String, start: Double, end: Double, confidence: Double? = nil,
+            revisions: [String]? = nil, alternatives: [String]? = nil
+        ) {
             self.text = text
             self.start = start
             self.end = end
@@ -69,8 +71,10 @@ public struct EngineScript: Sendable, Hashable, Codable {
     public var endpointSilence: Double?
     public var faults: [Fault]
 
-    public init(words: [Word], latency: Double = 0, revisionInterval: Double = 0.2,
-                endpointSilence: Double? = 0.6, faults: [Fault] = []) {
+    public init(
+        words: [Word], latency: Double = 0, revisionInterval: Double = 0.2,
+        endpointSilence: Double? = 0.6, faults: [Fault] = []
+    ) {
         self.words = words.sorted { $0.start < $1.start }
         self.latency = latency
         self.revisionInterval = revisionInterval
@@ -82,19 +86,25 @@ public struct EngineScript: Sendable, Hashable, Codable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(words: try c.decode([Word].self, forKey: .words),
-                  latency: try c.decodeIfPresent(Double.self, forKey: .latency) ?? 0,
-                  revisionInterval: try c.decodeIfPresent(Double.self, forKey: .revisionInterval) ?? 0.2,
-                  endpointSilence: c.contains(.endpointSilence) ? try c.decodeIfPresent(Double.self, forKey: .endpointSilence) : 0.6,
-                  faults: try c.decodeIfPresent([Fault].self, forKey: .faults) ?? [])
+        self.init(
+            words: try c.decode([Word].self, forKey: .words),
+            latency: try c.decodeIfPresent(Double.self, forKey: .latency) ?? 0,
+            revisionInterval: try c.decodeIfPresent(Double.self, forKey: .revisionInterval) ?? 0.2,
+            endpointSilence: c.contains(.endpointSilence)
+                ? try c.decodeIfPresent(Double.self, forKey: .endpointSilence) : 0.6,
+            faults: try c.decodeIfPresent([Fault].self, forKey: .faults) ?? [])
     }
 
     /// Words at fixed spacing, for quick tests: each word lasts `duration` and is followed by `gap`.
-    public static func evenlySpaced(_ text: String, startingAt start: Double = 0.2, duration: Double = 0.4,
-                                    gap: Double = 0.1, latency: Double = 0, endpointSilence: Double? = 0.6) -> EngineScript {
+    public static func evenlySpaced(
+        _ text: String, startingAt start: Double = 0.2, duration: Double = 0.4,
+        gap: Double = 0.1, latency: Double = 0, endpointSilence: Double? = 0.6
+    ) -> EngineScript {
         let tokens = text.split(separator: " ").map(String.init)
         let words = tokens.enumerated().map { i, token in
-            Word(token, start: start + Double(i) * (duration + gap), end: start + Double(i) * (duration + gap) + duration)
+            Word(
+                token, start: start + Double(i) * (duration + gap), end: start + Double(i) * (duration + gap) + duration
+            )
         }
         return EngineScript(words: words, latency: latency, endpointSilence: endpointSilence)
     }

@@ -20,20 +20,26 @@ public struct PocketSphinxConfiguration: Sendable, Hashable {
 
     public static let modelRoot = "/usr/share/pocketsphinx/model/en-us"
 
-    public static func englishLanguageModel(logFile: String = PocketSphinxConfiguration.defaultLogFile) -> PocketSphinxConfiguration {
-        PocketSphinxConfiguration(acousticModel: modelRoot + "/en-us", dictionary: modelRoot + "/cmudict-en-us.dict",
-                                  search: .languageModel(path: modelRoot + "/en-us.lm.bin"), logFile: logFile)
+    public static func englishLanguageModel(
+        logFile: String = PocketSphinxConfiguration.defaultLogFile
+    ) -> PocketSphinxConfiguration {
+        PocketSphinxConfiguration(
+            acousticModel: modelRoot + "/en-us", dictionary: modelRoot + "/cmudict-en-us.dict",
+            search: .languageModel(path: modelRoot + "/en-us.lm.bin"), logFile: logFile)
     }
 
     /// A grammar search. With `words` (every word the grammar can say), the decoder loads only
     /// their pronunciations instead of the whole 134,000-word dictionary: the load drops from about
     /// a quarter of a second to a few milliseconds per session, and a grammar search never uses
     /// other entries, so what it hears is the same.
-    public static func englishGrammar(path: String, words: Set<String>? = nil,
-                                      logFile: String = PocketSphinxConfiguration.defaultLogFile) throws -> PocketSphinxConfiguration {
+    public static func englishGrammar(
+        path: String, words: Set<String>? = nil,
+        logFile: String = PocketSphinxConfiguration.defaultLogFile
+    ) throws -> PocketSphinxConfiguration {
         let full = modelRoot + "/cmudict-en-us.dict"
         let dictionary = try words.map { try subsetDictionary(of: full, words: $0) } ?? full
-        return PocketSphinxConfiguration(acousticModel: modelRoot + "/en-us", dictionary: dictionary, search: .grammar(path: path), logFile: logFile)
+        return PocketSphinxConfiguration(
+            acousticModel: modelRoot + "/en-us", dictionary: dictionary, search: .grammar(path: path), logFile: logFile)
     }
 
     /// The entries of `dictionary` for `words` (alternative pronunciations included), written once
@@ -75,14 +81,17 @@ public struct PocketSphinxConfiguration: Sendable, Hashable {
     }
 
     public static var defaultLogFile: String {
-        let directory = ProcessInfo.processInfo.environment["SPEECH_HARNESS_LOG_DIR"] ?? FileManager.default.temporaryDirectory.path
+        let directory =
+            ProcessInfo.processInfo.environment["SPEECH_HARNESS_LOG_DIR"] ?? FileManager.default.temporaryDirectory.path
         return directory + "/speech-harness-pocketsphinx.log"
     }
 
     var arguments: [String] {
         // Silence removal would drop frames before decoding and shift every word time; the decoder
         // keeps all frames and its voice-activity state is still reported.
-        var args = ["-hmm", acousticModel, "-dict", dictionary, "-samprate", String(Int(sampleRate)), "-remove_silence", "no"]
+        var args = [
+            "-hmm", acousticModel, "-dict", dictionary, "-samprate", String(Int(sampleRate)), "-remove_silence", "no",
+        ]
         switch search {
         case .languageModel(let path): args += ["-lm", path]
         case .grammar(let path): args += ["-jsgf", path]
@@ -121,12 +130,15 @@ final class PocketSphinxDecoder {
             cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
         }
         guard let parsed else {
-            throw EngineError.failed(engine: "pocketsphinx", reason: "invalid configuration \(configuration.arguments.joined(separator: " "))")
+            throw EngineError.failed(
+                engine: "pocketsphinx",
+                reason: "invalid configuration \(configuration.arguments.joined(separator: " "))")
         }
         guard let decoder = ps_init(parsed) else {
             cmd_ln_free_r(parsed)
-            throw EngineError.failed(engine: "pocketsphinx",
-                                     reason: "cannot load the model (see \(configuration.logFile)): \(configuration.acousticModel)")
+            throw EngineError.failed(
+                engine: "pocketsphinx",
+                reason: "cannot load the model (see \(configuration.logFile)): \(configuration.acousticModel)")
         }
         return (decoder, parsed)
     }
@@ -137,16 +149,22 @@ final class PocketSphinxDecoder {
     }
 
     func startUtterance() throws {
-        guard ps_start_utt(decoder) >= 0 else { throw EngineError.failed(engine: "pocketsphinx", reason: "ps_start_utt failed") }
+        guard ps_start_utt(decoder) >= 0 else {
+            throw EngineError.failed(engine: "pocketsphinx", reason: "ps_start_utt failed")
+        }
     }
 
     func endUtterance() throws {
-        guard ps_end_utt(decoder) >= 0 else { throw EngineError.failed(engine: "pocketsphinx", reason: "ps_end_utt failed") }
+        guard ps_end_utt(decoder) >= 0 else {
+            throw EngineError.failed(engine: "pocketsphinx", reason: "ps_end_utt failed")
+        }
     }
 
     /// Decodes samples; `fullUtterance` tells the decoder this is all of the utterance.
     func process(_ samples: [Int16], fullUtterance: Bool) throws {
-        let status = samples.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, fullUtterance ? 1 : 0) }
+        let status = samples.withUnsafeBufferPointer {
+            ps_process_raw(decoder, $0.baseAddress, $0.count, 0, fullUtterance ? 1 : 0)
+        }
         guard status >= 0 else { throw EngineError.failed(engine: "pocketsphinx", reason: "ps_process_raw failed") }
     }
 
@@ -173,7 +191,8 @@ final class PocketSphinxDecoder {
                 let confidence = logmath.map { min(1, max(0, logmath_exp($0, posterior))) }
                 let start = origin + MediaTime(value: Int64(startFrame), timescale: 100)
                 let end = origin + MediaTime(value: Int64(endFrame + 1), timescale: 100)
-                words.append(RecognizedWord(text: word, range: TimeRange(start: start, end: end), confidence: confidence))
+                words.append(
+                    RecognizedWord(text: word, range: TimeRange(start: start, end: end), confidence: confidence))
             }
             iterator = ps_seg_next(segment)
         }
@@ -190,7 +209,9 @@ final class PocketSphinxDecoder {
             seen += 1
             var score: Int32 = 0
             if let text = ps_nbest_hyp(nbest, &score) {
-                let words = String(cString: text).split(separator: " ").compactMap { PocketSphinxDecoder.clean(String($0)) }
+                let words = String(cString: text).split(separator: " ").compactMap {
+                    PocketSphinxDecoder.clean(String($0))
+                }
                 if words != best && !words.isEmpty && !out.contains(words) { out.append(words) }
             }
             iterator = ps_nbest_next(nbest)

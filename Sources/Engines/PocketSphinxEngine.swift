@@ -33,24 +33,31 @@ public struct PocketSphinxEngine: RecognitionEngine {
         self.decoding = decoding
         id = "pocketsphinx" + (search == .digits ? "-digits" : "") + (decoding == .wholeUtterance ? "-batch" : "")
         capabilities = EngineCapabilities(
-            partialResults: decoding == .streaming, wordTimes: true, alternatives: true, confidence: true, locales: ["en-US"],
-            formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
-                      AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16)])
+            partialResults: decoding == .streaming, wordTimes: true, alternatives: true, confidence: true,
+            locales: ["en-US"],
+            formats: [
+                AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
+                AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16),
+            ])
     }
 
     /// The digits grammar the package ships (written to a file for the decoder).
     /// The words the digits grammar can say.
-    static let digitWords: Set<String> = ["zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    static let digitWords: Set<String> = [
+        "zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ]
 
     public static let digitsGrammar = """
-    #JSGF V1.0;
-    grammar digits;
-    public <digits> = <digit>*;
-    <digit> = zero | oh | one | two | three | four | five | six | seven | eight | nine;
+        #JSGF V1.0;
+        grammar digits;
+        public <digits> = <digit>*;
+        <digit> = zero | oh | one | two | three | four | five | six | seven | eight | nine;
 
-    """
+        """
 
-    static let modelFiles = ["/en-us/mdef", "/en-us/means", "/cmudict-en-us.dict", "/en-us.lm.bin"].map { PocketSphinxConfiguration.modelRoot + $0 }
+    static let modelFiles = ["/en-us/mdef", "/en-us/means", "/cmudict-en-us.dict", "/en-us.lm.bin"].map {
+        PocketSphinxConfiguration.modelRoot + $0
+    }
 
     public func isInstalled(locale: String) -> Bool {
         supports(locale: locale) && Self.modelFiles.allSatisfy { FileManager.default.fileExists(atPath: $0) }
@@ -73,15 +80,23 @@ public struct PocketSphinxEngine: RecognitionEngine {
 
     /// The words of the pronunciation dictionary (read once).
     static let dictionaryWords: Set<String> = {
-        guard let text = try? String(contentsOfFile: PocketSphinxConfiguration.modelRoot + "/cmudict-en-us.dict", encoding: .utf8) else { return [] }
+        guard
+            let text = try? String(
+                contentsOfFile: PocketSphinxConfiguration.modelRoot + "/cmudict-en-us.dict", encoding: .utf8)
+        else { return [] }
         return Set(text.split(separator: "\n").compactMap { line in line.split(separator: " ").first.map(String.init) })
     }()
 
     func configuration(customPhrases: [CustomPhrase] = []) throws -> PocketSphinxConfiguration {
         if !customPhrases.isEmpty, let grammar = Self.customGrammar(customPhrases, dictionary: Self.dictionaryWords) {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("speech-harness-custom-\(SHA256.hex(Array(grammar.utf8)).prefix(16)).gram").path
-            if !FileManager.default.fileExists(atPath: path) { try grammar.write(toFile: path, atomically: true, encoding: .utf8) }
-            let words = Set(customPhrases.flatMap { $0.text.lowercased().split { !$0.isLetter && $0 != "'" }.map(String.init) })
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "speech-harness-custom-\(SHA256.hex(Array(grammar.utf8)).prefix(16)).gram"
+            ).path
+            if !FileManager.default.fileExists(atPath: path) {
+                try grammar.write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            let words = Set(
+                customPhrases.flatMap { $0.text.lowercased().split { !$0.isLetter && $0 != "'" }.map(String.init) })
             return try .englishGrammar(path: path, words: words.intersection(Self.dictionaryWords))
         }
         switch search {
@@ -97,10 +112,15 @@ public struct PocketSphinxEngine: RecognitionEngine {
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        guard supports(locale: configuration.locale) else { throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale) }
-        guard isInstalled(locale: configuration.locale) else { throw EngineError.notInstalled(engine: id, locale: configuration.locale) }
-        let session = PocketSphinxSession(decoding: decoding, reportsPartials: configuration.reportsPartialResults,
-                                          alternatives: configuration.maximumAlternatives)
+        guard supports(locale: configuration.locale) else {
+            throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale)
+        }
+        guard isInstalled(locale: configuration.locale) else {
+            throw EngineError.notInstalled(engine: id, locale: configuration.locale)
+        }
+        let session = PocketSphinxSession(
+            decoding: decoding, reportsPartials: configuration.reportsPartialResults,
+            alternatives: configuration.maximumAlternatives)
         try await session.load(try self.configuration(customPhrases: configuration.customPhrases))
         return session
     }
@@ -125,7 +145,7 @@ final class DecoderGraveyard: Sendable {
             defer { list.removeAll() }
             return list
         }
-        _ = decoders    // released here, when the array goes
+        _ = decoders  // released here, when the array goes
     }
 }
 
@@ -209,7 +229,8 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
                 } else if reportsPartials, let origin = utteranceOrigin {
                     let words = decoder.words(origin: origin)
                     if !words.isEmpty {
-                        update.volatile = HypothesisSegment(range: TimeRange(start: finalizedThrough, end: end), words: words)
+                        update.volatile = HypothesisSegment(
+                            range: TimeRange(start: finalizedThrough, end: end), words: words)
                     }
                 }
                 wasInSpeech = inSpeech
@@ -263,7 +284,9 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
     }
 
     /// Ends the utterance in progress at `boundary` and reports its words as final.
-    private func closeUtterance(_ decoder: PocketSphinxDecoder, at boundary: MediaTime, into update: inout HypothesisUpdate) throws {
+    private func closeUtterance(
+        _ decoder: PocketSphinxDecoder, at boundary: MediaTime, into update: inout HypothesisUpdate
+    ) throws {
         guard let origin = utteranceOrigin else { return }
         if decoding == .wholeUtterance {
             try decoder.startUtterance()
@@ -274,8 +297,10 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
         let words = decoder.words(origin: origin)
         if !words.isEmpty {
             let alternatives = decoder.alternatives(count: alternatives, excluding: words.map(\.text))
-            update.finalized.append(HypothesisSegment(range: TimeRange(start: finalizedThrough, end: boundary), words: words,
-                                                      alternatives: alternatives))
+            update.finalized.append(
+                HypothesisSegment(
+                    range: TimeRange(start: finalizedThrough, end: boundary), words: words,
+                    alternatives: alternatives))
         }
         finalizedThrough = MediaTime.maximum(finalizedThrough, boundary)
         update.finalizedThrough = finalizedThrough

@@ -12,19 +12,25 @@ public struct ScriptedEngine: RecognitionEngine {
     public let script: EngineScript
     public let capabilities: EngineCapabilities
 
-    public static let defaultLocales = ["en-US", "en-GB", "es-MX", "es-ES", "fr-CA", "fr-FR", "it-IT", "ru-RU", "de-DE"]
+    public static let defaultLocales = [
+        "en-US", "en-GB", "es-MX", "es-ES", "fr-CA", "fr-FR", "it-IT", "ru-RU", "de-DE",
+    ]
 
     /// Whether the engine pretends to need an installed asset per locale (to exercise AssetInventory).
     public let requiresAssets: Bool
 
-    public init(script: EngineScript, locales: [String] = ScriptedEngine.defaultLocales, sampleRate: Double = 16_000,
-                requiresAssets: Bool = false) {
+    public init(
+        script: EngineScript, locales: [String] = ScriptedEngine.defaultLocales, sampleRate: Double = 16_000,
+        requiresAssets: Bool = false
+    ) {
         self.script = script
         self.requiresAssets = requiresAssets
         capabilities = EngineCapabilities(
             partialResults: true, wordTimes: true, alternatives: true, confidence: true, locales: locales,
-            formats: [AudioFormat(sampleRate: sampleRate, channelCount: 1, sampleType: .float32),
-                      AudioFormat(sampleRate: sampleRate, channelCount: 1, sampleType: .int16)])
+            formats: [
+                AudioFormat(sampleRate: sampleRate, channelCount: 1, sampleType: .float32),
+                AudioFormat(sampleRate: sampleRate, channelCount: 1, sampleType: .int16),
+            ])
     }
 
     /// A small descriptor file per locale, when ``requiresAssets`` is set.
@@ -32,7 +38,8 @@ public struct ScriptedEngine: RecognitionEngine {
         guard requiresAssets, supports(locale: locale) else { return nil }
         let tag = LocaleTag.normalized(locale)
         let descriptor = Array("{\"engine\":\"scripted\",\"locale\":\"\(tag)\",\"version\":1}\n".utf8)
-        return AssetPackage(id: "scripted/\(tag)", version: 1, locale: tag, files: [.contents("engine.json", descriptor)])
+        return AssetPackage(
+            id: "scripted/\(tag)", version: 1, locale: tag, files: [.contents("engine.json", descriptor)])
     }
 
     public func isInstalled(locale: String) -> Bool { assetsInstalled(locale: locale) }
@@ -174,10 +181,13 @@ struct ScriptedRecognizer: Sendable {
         return segment(shown, from: finalizedThrough, to: max(heardThrough, finalizedThrough), final: false)
     }
 
-    private func segment(_ words: [EngineScript.Word], from start: Double, to end: Double, final: Bool) -> HypothesisSegment {
+    private func segment(
+        _ words: [EngineScript.Word], from start: Double, to end: Double, final: Bool
+    ) -> HypothesisSegment {
         let recognized = words.map { word in
-            RecognizedWord(text: word.text, range: TimeRange(start: Self.time(word.start), end: Self.time(word.end)),
-                           confidence: word.confidence ?? 1.0)
+            RecognizedWord(
+                text: word.text, range: TimeRange(start: Self.time(word.start), end: Self.time(word.end)),
+                confidence: word.confidence ?? 1.0)
         }
         var alternatives: [[String]] = []
         if configuration.maximumAlternatives > 0 {
@@ -190,8 +200,9 @@ struct ScriptedRecognizer: Sendable {
                 }
             }
         }
-        return HypothesisSegment(range: TimeRange(start: Self.time(start), end: Self.time(end)), words: recognized,
-                                 alternatives: alternatives)
+        return HypothesisSegment(
+            range: TimeRange(start: Self.time(start), end: Self.time(end)), words: recognized,
+            alternatives: alternatives)
     }
 }
 

@@ -9,8 +9,18 @@ public enum WorkerProtocol {
 
 /// A message from a worker (see WorkerProtocol.md), decoded at the boundary; fields depend on `type`.
 struct WorkerReply: Decodable, Sendable {
-    struct Word: Decodable, Sendable { var text: String; var start: Double; var end: Double; var confidence: Double? }
-    struct Segment: Decodable, Sendable { var start: Double; var end: Double; var words: [Word]; var alternatives: [[String]]? }
+    struct Word: Decodable, Sendable {
+        var text: String
+        var start: Double
+        var end: Double
+        var confidence: Double?
+    }
+    struct Segment: Decodable, Sendable {
+        var start: Double
+        var end: Double
+        var words: [Word]
+        var alternatives: [[String]]?
+    }
 
     var type: String
     /// Protocol 2: the request this answers; nil for news (an unrequested hypothesis).
@@ -33,8 +43,9 @@ struct WorkerReply: Decodable, Sendable {
     var cpuTime: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case type, id, session, message, finalized, volatile, finalizedThrough, computeSeconds, cpuSeconds, engine, locales,
-             sampleRate, loadSeconds, cpuTime
+        case type, id, session, message, finalized, volatile, finalizedThrough, computeSeconds, cpuSeconds, engine,
+            locales,
+            sampleRate, loadSeconds, cpuTime
         case protocolVersion = "protocol"
     }
 }
@@ -58,15 +69,20 @@ public struct WorkerEngine: RecognitionEngine {
     ///   - clock: measures the timeout (a virtual clock in tests).
     ///   - maximumWorkers: the most processes started; more sessions than that share them.
     ///   - protocolVersion: the highest protocol version offered in the handshake.
-    public init(id: String, settings: [String] = [], command: [String], environment: [String: String] = [:],
-                capabilities: EngineCapabilities, callTimeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock(),
-                maximumWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, protocolVersion: Int = WorkerProtocol.latest) {
+    public init(
+        id: String, settings: [String] = [], command: [String], environment: [String: String] = [:],
+        capabilities: EngineCapabilities, callTimeout: Duration = .seconds(30),
+        clock: any Clock<Duration> = ContinuousClock(),
+        maximumWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, protocolVersion: Int = WorkerProtocol.latest
+    ) {
         self.id = id
         name = EngineName.make(id: id, settings: settings)
         self.capabilities = capabilities
-        pool = WorkerPool(channel: WorkerChannel.Configuration(id: id, command: command, environment: environment, timeout: callTimeout,
-                                                               clock: clock, protocolVersion: protocolVersion),
-                          maximum: max(1, maximumWorkers))
+        pool = WorkerPool(
+            channel: WorkerChannel.Configuration(
+                id: id, command: command, environment: environment, timeout: callTimeout,
+                clock: clock, protocolVersion: protocolVersion),
+            maximum: max(1, maximumWorkers))
     }
 
     public func isInstalled(locale: String) -> Bool {
@@ -74,7 +90,9 @@ public struct WorkerEngine: RecognitionEngine {
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        guard supports(locale: configuration.locale) else { throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale) }
+        guard supports(locale: configuration.locale) else {
+            throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale)
+        }
         let channel = try await pool.lease()
         do {
             let session = try await channel.start(configuration)
@@ -118,13 +136,19 @@ actor WorkerPool {
     nonisolated var commandExists: Bool {
         guard let first = configuration.command.first else { return false }
         return FileManager.default.isExecutableFile(atPath: first)
-            && configuration.command.dropFirst().allSatisfy { !$0.hasSuffix(".py") || FileManager.default.fileExists(atPath: $0) }
+            && configuration.command.dropFirst().allSatisfy {
+                !$0.hasSuffix(".py") || FileManager.default.fileExists(atPath: $0)
+            }
     }
 
     func lease() async throws -> WorkerChannel {
         var healthy: [WorkerChannel] = []
         for channel in channels {
-            if await channel.isHealthy { healthy.append(channel) } else if leases[ObjectIdentifier(channel)] ?? 0 == 0 { await retire(channel) }
+            if await channel.isHealthy {
+                healthy.append(channel)
+            } else if leases[ObjectIdentifier(channel)] ?? 0 == 0 {
+                await retire(channel)
+            }
         }
         if let idle = healthy.first(where: { leases[ObjectIdentifier($0)] ?? 0 == 0 }) { return take(idle) }
         if channels.count + opening < maximum || healthy.isEmpty {
@@ -212,7 +236,9 @@ actor WorkerChannel {
         do {
             process = try WorkerProcess(command: configuration.command, environment: configuration.environment)
         } catch let error as EngineError {
-            if case .failed(_, let reason) = error { throw EngineError.failed(engine: configuration.id, reason: reason) }
+            if case .failed(_, let reason) = error {
+                throw EngineError.failed(engine: configuration.id, reason: reason)
+            }
             throw error
         }
         let channel = WorkerChannel(configuration: configuration, process: process)
@@ -247,10 +273,14 @@ actor WorkerChannel {
         nextSession += 1
         let session = nextSession
         sessions[session] = SessionState()
-        _ = try await request(session: session, ["type": "start", "session": session, "locale": configuration.locale,
-                               "partials": configuration.reportsPartialResults, "alternatives": configuration.maximumAlternatives,
-                               "contextualStrings": configuration.contextualStrings, "wordTimes": configuration.wordTimes],
-                              expecting: "started")
+        _ = try await request(
+            session: session,
+            [
+                "type": "start", "session": session, "locale": configuration.locale,
+                "partials": configuration.reportsPartialResults, "alternatives": configuration.maximumAlternatives,
+                "contextualStrings": configuration.contextualStrings, "wordTimes": configuration.wordTimes,
+            ],
+            expecting: "started")
         return session
     }
 
@@ -259,8 +289,13 @@ actor WorkerChannel {
     func audio(session: Int, samples: [Int16], start: MediaTime) async throws -> HypothesisUpdate {
         let bytes = samples.withUnsafeBufferPointer { Data(buffer: $0) }
         if version == 1 {
-            return try await request(session: session, ["type": "audio", "session": session, "start": start.seconds,
-                                                         "samples": bytes.base64EncodedString()], expecting: "hypothesis").update
+            return try await request(
+                session: session,
+                [
+                    "type": "audio", "session": session, "start": start.seconds,
+                    "samples": bytes.base64EncodedString(),
+                ], expecting: "hypothesis"
+            ).update
         }
         await acquire()
         defer { release() }
@@ -279,7 +314,9 @@ actor WorkerChannel {
             guard message.type == "hypothesis", message.id == nil else {
                 throw await fail("expected news between requests, got '\(message.type)'")
             }
-            if let other = message.session, other != session { keepNews(message.update, for: other) } else {
+            if let other = message.session, other != session {
+                keepNews(message.update, for: other)
+            } else {
                 update = WorkerSession.merge(update, message.update)
             }
         }
@@ -291,11 +328,15 @@ actor WorkerChannel {
     }
 
     func finalize(session: Int, through time: MediaTime) async throws -> HypothesisUpdate {
-        try await request(session: session, ["type": "finalize", "session": session, "through": time.seconds], expecting: "hypothesis").update
+        try await request(
+            session: session, ["type": "finalize", "session": session, "through": time.seconds], expecting: "hypothesis"
+        ).update
     }
 
     func cancel(session: Int, before time: MediaTime) async throws -> HypothesisUpdate {
-        try await request(session: session, ["type": "cancel", "session": session, "before": time.seconds], expecting: "hypothesis").update
+        try await request(
+            session: session, ["type": "cancel", "session": session, "before": time.seconds], expecting: "hypothesis"
+        ).update
     }
 
     func end(session: Int) async throws {
@@ -314,7 +355,7 @@ actor WorkerChannel {
         let handlers = sessions.values.compactMap(\.failureHandler)
         guard !busy, !failed, !handlers.isEmpty else { return }
         for key in sessions.keys { sessions[key]?.failureHandler = nil }
-        await process.stop()    // reaped, so the message can give the exit status
+        await process.stop()  // reaped, so the message can give the exit status
         let error = await fail("the worker stopped (\(process.exitDescription))")
         for handler in handlers { handler(error) }
     }
@@ -381,13 +422,17 @@ actor WorkerChannel {
             guard let event = await nextEvent() else { throw await fail("no reply within \(configuration.timeout)") }
             let message = try await decode(event)
             if version >= 2, message.id == nil, message.type == "hypothesis", type != "ready" {
-                if let other = message.session, other != session { keepNews(message.update, for: other) } else {
+                if let other = message.session, other != session {
+                    keepNews(message.update, for: other)
+                } else {
                     news = WorkerSession.merge(news, message.update)
                 }
                 continue
             }
             guard message.type == type else { throw await fail("expected a '\(type)' reply, got '\(message.type)'") }
-            if let id, message.id != id { throw await fail("a reply to request \(message.id.map(String.init) ?? "none") where \(id) was due") }
+            if let id, message.id != id {
+                throw await fail("a reply to request \(message.id.map(String.init) ?? "none") where \(id) was due")
+            }
             return Answer(message: message, update: WorkerSession.merge(news, message.update))
         }
     }
@@ -430,7 +475,8 @@ actor WorkerChannel {
         failed = true
         await process.stop()
         let tail = process.stderrTail
-        return EngineError.failed(engine: id, reason: what + (tail.isEmpty ? "" : "; worker stderr: …\(tail.suffix(600))"))
+        return EngineError.failed(
+            engine: id, reason: what + (tail.isEmpty ? "" : "; worker stderr: …\(tail.suffix(600))"))
     }
 
     private func acquire() async {
@@ -451,13 +497,18 @@ extension WorkerReply {
     var update: HypothesisUpdate {
         func time(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 1_000_000) }
         func segment(_ s: Segment) -> HypothesisSegment {
-            HypothesisSegment(range: TimeRange(start: time(s.start), end: time(max(s.start, s.end))),
-                              words: s.words.map { RecognizedWord(text: $0.text, range: TimeRange(start: time($0.start), end: time(max($0.start, $0.end))),
-                                                                  confidence: $0.confidence) },
-                              alternatives: s.alternatives ?? [])
+            HypothesisSegment(
+                range: TimeRange(start: time(s.start), end: time(max(s.start, s.end))),
+                words: s.words.map {
+                    RecognizedWord(
+                        text: $0.text, range: TimeRange(start: time($0.start), end: time(max($0.start, $0.end))),
+                        confidence: $0.confidence)
+                },
+                alternatives: s.alternatives ?? [])
         }
-        return HypothesisUpdate(finalized: (finalized ?? []).map(segment), volatile: volatile.map(segment),
-                                finalizedThrough: finalizedThrough.map(time), computeSeconds: cpuSeconds ?? computeSeconds)
+        return HypothesisUpdate(
+            finalized: (finalized ?? []).map(segment), volatile: volatile.map(segment),
+            finalizedThrough: finalizedThrough.map(time), computeSeconds: cpuSeconds ?? computeSeconds)
     }
 }
 
@@ -491,7 +542,12 @@ final class WorkerSession: FailureReportingSession {
     }
 
     func close() async {
-        guard closed.withLock({ done in defer { done = true }; return !done }) else { return }
+        guard
+            closed.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else { return }
         try? await channel.end(session: session)
         await pool.giveBack(channel)
     }
@@ -509,8 +565,10 @@ final class WorkerSession: FailureReportingSession {
     /// `b` after `a`: finalized segments in order, `b`'s volatile segment, the later finalization
     /// time, the CPU time of both.
     static func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {
-        let compute: Double? = a.computeSeconds == nil && b.computeSeconds == nil ? nil : (a.computeSeconds ?? 0) + (b.computeSeconds ?? 0)
-        return HypothesisUpdate(finalized: a.finalized + b.finalized, volatile: b.volatile,
-                                finalizedThrough: b.finalizedThrough ?? a.finalizedThrough, computeSeconds: compute)
+        let compute: Double? =
+            a.computeSeconds == nil && b.computeSeconds == nil ? nil : (a.computeSeconds ?? 0) + (b.computeSeconds ?? 0)
+        return HypothesisUpdate(
+            finalized: a.finalized + b.finalized, volatile: b.volatile,
+            finalizedThrough: b.finalizedThrough ?? a.finalizedThrough, computeSeconds: compute)
     }
 }

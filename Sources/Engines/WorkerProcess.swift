@@ -1,7 +1,8 @@
 import Foundation
 import SpeechCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A worker child process: requests (JSON lines, and binary audio frames in protocol 2) in on
@@ -35,7 +36,9 @@ final class WorkerProcess: @unchecked Sendable {
     init(command: [String], environment: [String: String]) throws {
         self.command = command
         WorkerProcess.ignoreBrokenPipes
-        guard let executable = command.first else { throw EngineError.failed(engine: "worker", reason: "empty worker command") }
+        guard let executable = command.first else {
+            throw EngineError.failed(engine: "worker", reason: "empty worker command")
+        }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = Array(command.dropFirst())
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -45,7 +48,8 @@ final class WorkerProcess: @unchecked Sendable {
         do {
             try process.run()
         } catch {
-            throw EngineError.failed(engine: "worker", reason: "cannot start \(command.joined(separator: " ")): \(error)")
+            throw EngineError.failed(
+                engine: "worker", reason: "cannot start \(command.joined(separator: " ")): \(error)")
         }
         startReaders()
         startWriter()
@@ -96,14 +100,18 @@ final class WorkerProcess: @unchecked Sendable {
                 if count <= 0 { break }
                 tail.withLock { tail in
                     tail.append(contentsOf: chunk[0..<count])
-                    if tail.count > WorkerProcess.stderrTailBytes { tail.removeFirst(tail.count - WorkerProcess.stderrTailBytes) }
+                    if tail.count > WorkerProcess.stderrTailBytes {
+                        tail.removeFirst(tail.count - WorkerProcess.stderrTailBytes)
+                    }
                 }
             }
             stderrClosed.signal()
         }
     }
 
-    private static func deliver(_ event: Event, to inbox: Locked<(events: [Event], waiter: CheckedContinuation<Event, Never>?)>) {
+    private static func deliver(
+        _ event: Event, to inbox: Locked<(events: [Event], waiter: CheckedContinuation<Event, Never>?)>
+    ) {
         let waiter = inbox.withLock { state -> CheckedContinuation<Event, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -159,7 +167,10 @@ final class WorkerProcess: @unchecked Sendable {
         Thread.detachNewThread {
             while true {
                 ready.wait()
-                guard let data = outbox.withLock({ box -> Data? in box.pending.isEmpty ? nil : box.pending.removeFirst() }) else {
+                guard
+                    let data = outbox.withLock({ box -> Data? in box.pending.isEmpty ? nil : box.pending.removeFirst() }
+                    )
+                else {
                     if outbox.withLock({ $0.failed }) { return }
                     continue
                 }
@@ -197,9 +208,12 @@ final class WorkerProcess: @unchecked Sendable {
     /// The worker's peak resident memory so far (VmHWM), bytes; nil once it has exited.
     var peakResidentBytes: Int? {
         guard process.isRunning,
-              let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) }) else { return nil }
+            let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({
+                Int($0)
+            })
+        else { return nil }
         return kilobytes * 1024
     }
 

@@ -8,7 +8,7 @@ public struct UsageError: Error, CustomStringConvertible, Sendable {
 /// An option a command accepts, for parsing and for its help text.
 struct OptionSpec: Sendable {
     var name: String
-    var value: String?     // placeholder when the option takes a value; nil for a flag
+    var value: String?  // placeholder when the option takes a value; nil for a flag
     var help: String
     var repeatable = false
 }
@@ -49,7 +49,10 @@ struct ParsedArguments {
     func int(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String) throws -> Int {
         guard let text = value(name) else { return fallback }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'", command: command)
+            throw UsageError(
+                message:
+                    "--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
+                command: command)
         }
         return number
     }
@@ -76,14 +79,20 @@ struct ParsedArguments {
                 parsed.positionals.append(argument)
                 continue
             }
-            if argument == "--" { onlyPositionals = true; continue }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
             if let eq = name.firstIndex(of: "=") {
                 inlineValue = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
             }
-            if name == "help" { parsed.wantsHelp = true; continue }
+            if name == "help" {
+                parsed.wantsHelp = true
+                continue
+            }
             guard let option = spec.options.first(where: { $0.name == name }) else {
                 throw UsageError(message: "unknown option '--\(name)'", command: spec.path)
             }
@@ -93,7 +102,9 @@ struct ParsedArguments {
                 continue
             }
             let value: String
-            if let inlineValue { value = inlineValue } else {
+            if let inlineValue {
+                value = inlineValue
+            } else {
                 guard index < arguments.count else {
                     throw UsageError(message: "--\(name) needs a value <\(option.value!)>", command: spec.path)
                 }
@@ -107,9 +118,15 @@ struct ParsedArguments {
         }
         if !parsed.wantsHelp && !spec.positionals.contains(parsed.positionals.count) {
             let range = spec.positionals
-            let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)"
-                : range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
-            throw UsageError(message: "expected \(expected) argument\(range.upperBound == 1 ? "" : "s"), got \(parsed.positionals.count)", command: spec.path)
+            let expected =
+                range.lowerBound == range.upperBound
+                ? "\(range.lowerBound)"
+                : range.upperBound == Int.max
+                    ? "at least \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+            throw UsageError(
+                message:
+                    "expected \(expected) argument\(range.upperBound == 1 ? "" : "s"), got \(parsed.positionals.count)",
+                command: spec.path)
         }
         return parsed
     }

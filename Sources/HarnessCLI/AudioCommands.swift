@@ -15,15 +15,17 @@ enum AudioCommands {
             summary: "Convert to mono 16-bit WAV, streaming, optionally at another sample rate.",
             options: [
                 OptionSpec(name: "rate", value: "Hz", help: "Output sample rate (default: the input's)."),
-                OptionSpec(name: "quality", value: "best|medium|fastest|zoh|linear", help: "Resampler (default medium)."),
+                OptionSpec(
+                    name: "quality", value: "best|medium|fastest|zoh|linear", help: "Resampler (default medium)."),
                 rawOption,
             ],
             positionals: 2...2,
             run: convert),
     ]
 
-    static let rawOption = OptionSpec(name: "raw", value: "rate:channels:encoding",
-                                      help: "Read headerless audio, e.g. 16000:1:s16 (encodings s8 s16 s24 s32 f32 ulaw alaw).")
+    static let rawOption = OptionSpec(
+        name: "raw", value: "rate:channels:encoding",
+        help: "Read headerless audio, e.g. 16000:1:s16 (encodings s8 s16 s24 s32 f32 ulaw alaw).")
 
     static func info(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let raw = try rawFormat(arguments, command: "audio info")
@@ -31,9 +33,11 @@ enum AudioCommands {
         for file in arguments.positionals {
             do {
                 let info = try AudioFileReader.info(path: file, raw: raw)
-                console.out(String(format: "%@: %@, %@ (%@), %lld frames, %.3f s", file, info.container,
-                                   info.format.description.replacingOccurrences(of: ", float32", with: ""),
-                                   info.encoding, info.frameCount, info.durationSeconds))
+                console.out(
+                    String(
+                        format: "%@: %@, %@ (%@), %lld frames, %.3f s", file, info.container,
+                        info.format.description.replacingOccurrences(of: ", float32", with: ""),
+                        info.encoding, info.frameCount, info.durationSeconds))
             } catch {
                 console.err("\(error)")
                 failed += 1
@@ -45,11 +49,14 @@ enum AudioCommands {
     static func convert(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let path = "audio convert"
         let raw = try rawFormat(arguments, command: path)
-        let quality = try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
+        let quality =
+            try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
             ?? { throw UsageError(message: "unknown --quality '\(arguments.value("quality")!)'", command: path) }()
         let rate = try arguments.double("rate", command: path)
-        let chunker = try AudioChunker(path: arguments.positionals[0], raw: raw, chunkMilliseconds: 1_000, sampleRate: rate, quality: quality)
-        let writer = try AudioFileWriter(path: arguments.positionals[1], format: .speech(sampleRate: chunker.outputRate))
+        let chunker = try AudioChunker(
+            path: arguments.positionals[0], raw: raw, chunkMilliseconds: 1_000, sampleRate: rate, quality: quality)
+        let writer = try AudioFileWriter(
+            path: arguments.positionals[1], format: .speech(sampleRate: chunker.outputRate))
         while let chunk = try chunker.next() { try writer.write(mono: chunk.samples) }
         writer.close()
         console.out("\(arguments.positionals[1]): \(writer.framesWritten) frames at \(Int(chunker.outputRate)) Hz")
@@ -60,8 +67,10 @@ enum AudioCommands {
         guard let text = arguments.value("raw") else { return nil }
         let parts = text.split(separator: ":").map(String.init)
         guard parts.count == 3, let rate = Int(parts[0]), let channels = Int(parts[1]),
-              let encoding = RawAudioFormat.Encoding(rawValue: parts[2]) else {
-            throw UsageError(message: "--raw expects rate:channels:encoding, e.g. 16000:1:s16; got '\(text)'", command: command)
+            let encoding = RawAudioFormat.Encoding(rawValue: parts[2])
+        else {
+            throw UsageError(
+                message: "--raw expects rate:channels:encoding, e.g. 16000:1:s16; got '\(text)'", command: command)
         }
         return RawAudioFormat(sampleRate: rate, channelCount: channels, encoding: encoding)
     }

@@ -1,6 +1,6 @@
+import AVFAudio
 import AudioIO
 import Benchmark
-import AVFAudio
 import CoreMedia
 import Engines
 import Foundation
@@ -16,7 +16,8 @@ enum BenchCommands {
             options: [
                 OptionSpec(name: "chunk-ms", value: "ms", help: "Chunk duration (default 100)."),
                 OptionSpec(name: "rate", value: "Hz", help: "Resample to this rate while streaming."),
-                OptionSpec(name: "quality", value: "best|medium|fastest|zoh|linear", help: "Resampler (default medium)."),
+                OptionSpec(
+                    name: "quality", value: "best|medium|fastest|zoh|linear", help: "Resampler (default medium)."),
             ],
             positionals: 1...1,
             details: "Peak RSS is the process's high-water mark (VmHWM), so it includes the tool itself.",
@@ -33,10 +34,13 @@ enum BenchCommands {
             options: [
                 OptionSpec(name: "seconds", value: "s", help: "Audio to analyse (default 3600)."),
                 OptionSpec(name: "chunk-ms", value: "ms", help: "Buffer duration (default 100)."),
-                OptionSpec(name: "preset", value: "name", help: "transcription or progressive (default progressive: volatile results on)."),
+                OptionSpec(
+                    name: "preset", value: "name",
+                    help: "transcription or progressive (default progressive: volatile results on)."),
             ],
             positionals: 0...0,
-            details: "The script has a word every 0.5 s, so results flow the whole time; the figure is the\nanalyzer's own overhead (the scripted engine does no signal processing).",
+            details:
+                "The script has a word every 0.5 s, so results flow the whole time; the figure is the\nanalyzer's own overhead (the scripted engine does no signal processing).",
             run: analyzer),
         CommandSpec(
             path: "bench soak", synopsis: "[options]",
@@ -44,10 +48,13 @@ enum BenchCommands {
             options: [
                 OptionSpec(name: "sessions", value: "n", help: "Sessions to run (default 10000)."),
                 OptionSpec(name: "every", value: "n", help: "Sessions between memory checkpoints (default 1000)."),
-                OptionSpec(name: "max-growth-mb", value: "MB", help: "Allowed resident growth after the first checkpoint (default 16)."),
+                OptionSpec(
+                    name: "max-growth-mb", value: "MB",
+                    help: "Allowed resident growth after the first checkpoint (default 16)."),
             ],
             positionals: 0...0,
-            details: "Each session: 2 s of audio through SpeechTranscriber on the scripted engine, results read in a\nchild task, finalizeAndFinish. Exit status 1 when memory grows past the bound after warm-up, open file\ndescriptors keep growing after warm-up, an analyzer or module outlives its session, or a session's words are wrong.",
+            details:
+                "Each session: 2 s of audio through SpeechTranscriber on the scripted engine, results read in a\nchild task, finalizeAndFinish. Exit status 1 when memory grows past the bound after warm-up, open file\ndescriptors keep growing after warm-up, an analyzer or module outlives its session, or a session's words are wrong.",
             run: soak),
     ]
 
@@ -55,7 +62,8 @@ enum BenchCommands {
         let path = "bench stream-io"
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
         let rate = try arguments.double("rate", command: path)
-        let quality = try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
+        let quality =
+            try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
             ?? { throw UsageError(message: "unknown --quality '\(arguments.value("quality")!)'", command: path) }()
         let file = arguments.positionals[0]
         let clock = ContinuousClock()
@@ -71,10 +79,13 @@ enum BenchCommands {
         let elapsed = started.duration(to: clock.now)
         let seconds = elapsed.seconds
         let audioSeconds = Double(frames) / chunker.outputRate
-        console.out(String(format: "file: %@\naudio: %.1f s at %d Hz in %d chunks of %d ms\nwall: %.3f s (%.0fx real time)\npeak RSS: %.1f MB\nrms: %.6f",
-                           file, audioSeconds, Int(chunker.outputRate), chunks, chunkMS, seconds,
-                           audioSeconds / max(seconds, 1e-9), Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576,
-                           (energy / Double(max(frames, 1))).squareRoot()))
+        console.out(
+            String(
+                format:
+                    "file: %@\naudio: %.1f s at %d Hz in %d chunks of %d ms\nwall: %.3f s (%.0fx real time)\npeak RSS: %.1f MB\nrms: %.6f",
+                file, audioSeconds, Int(chunker.outputRate), chunks, chunkMS, seconds,
+                audioSeconds / max(seconds, 1e-9), Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576,
+                (energy / Double(max(frames, 1))).squareRoot()))
         return 0
     }
 }
@@ -89,12 +100,19 @@ extension BenchCommands {
         switch presetName {
         case "progressive": preset = .progressiveTranscription
         case "transcription": preset = .transcription
-        default: throw UsageError(message: "unknown --preset '\(presetName)'; transcription or progressive", command: path)
+        default:
+            throw UsageError(message: "unknown --preset '\(presetName)'; transcription or progressive", command: path)
         }
-        let report = try await AnalyzerBenchmark.run(seconds: Double(seconds), chunkMilliseconds: chunkMS, preset: preset)
-        console.out(String(format: "audio: %d s in %d buffers of %d ms (%@)\nwall: %.3f s (%.0fx real time)\nresults: %d (%d final), final words %d\npeak RSS: %.1f MB",
-                           seconds, report.buffers, chunkMS, presetName, report.wallSeconds, Double(seconds) / max(report.wallSeconds, 1e-9),
-                           report.results, report.finals, report.finalWords, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576))
+        let report = try await AnalyzerBenchmark.run(
+            seconds: Double(seconds), chunkMilliseconds: chunkMS, preset: preset)
+        console.out(
+            String(
+                format:
+                    "audio: %d s in %d buffers of %d ms (%@)\nwall: %.3f s (%.0fx real time)\nresults: %d (%d final), final words %d\npeak RSS: %.1f MB",
+                seconds, report.buffers, chunkMS, presetName, report.wallSeconds,
+                Double(seconds) / max(report.wallSeconds, 1e-9),
+                report.results, report.finals, report.finalWords,
+                Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576))
         return 0
     }
 }
@@ -110,7 +128,10 @@ extension BenchCommands {
         }
         let report = await soak.run()
         for point in report.checkpoints {
-            console.out(String(format: "sessions %7d  RSS %7.1f MB  open files %d", point.sessions, Double(point.residentBytes) / 1_048_576, point.openFiles))
+            console.out(
+                String(
+                    format: "sessions %7d  RSS %7.1f MB  open files %d", point.sessions,
+                    Double(point.residentBytes) / 1_048_576, point.openFiles))
         }
         // Growth after warm-up: from the first checkpoint after session 0 to the last.
         let warm = report.checkpoints.count > 1 ? report.checkpoints[1] : report.checkpoints[0]
@@ -118,8 +139,11 @@ extension BenchCommands {
         let growth = Double(last.residentBytes - warm.residentBytes) / 1_048_576
         // Files opened once and kept (a lazily created descriptor) show up in the warm-up; a leak keeps growing.
         let fdDelta = last.openFiles - warm.openFiles
-        console.out(String(format: "%d sessions in %.1f s; after warm-up: RSS growth %.1f MB (bound %.0f MB), open files %+d; leaked objects %d; wrong results %d",
-                           sessions, report.seconds, growth, bound, fdDelta, report.leakedObjects, report.wrongResults))
+        console.out(
+            String(
+                format:
+                    "%d sessions in %.1f s; after warm-up: RSS growth %.1f MB (bound %.0f MB), open files %+d; leaked objects %d; wrong results %d",
+                sessions, report.seconds, growth, bound, fdDelta, report.leakedObjects, report.wrongResults))
         return growth <= bound && fdDelta <= 0 && report.leakedObjects == 0 && report.wrongResults == 0 ? 0 : 1
     }
 }
@@ -130,10 +154,13 @@ extension BenchCommands {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw UsageError(message: "cannot read '\(path)'", command: "bench scoring")
             }
-            return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(text.hasSuffix("\n") ? 1 : 0).map { $0 }
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(
+                text.hasSuffix("\n") ? 1 : 0
+            ).map { $0 }
         }
         guard files[0].count == files[1].count else {
-            throw UsageError(message: "the files have \(files[0].count) and \(files[1].count) lines", command: "bench scoring")
+            throw UsageError(
+                message: "the files have \(files[0].count) and \(files[1].count) lines", command: "bench scoring")
         }
         let clock = ContinuousClock()
         let start = clock.now

@@ -4,8 +4,9 @@ import Engines
 import Foundation
 import Metrics
 import Reports
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `speech-harness bench` (run engines over manifests) and `speech-harness merge` (combine shards).
@@ -15,63 +16,125 @@ enum BenchRunCommand {
             path: "bench", synopsis: "--engine <id>... --manifest <file>... [options]",
             summary: "Measure engines on manifests: WER/CER with intervals, latency, stability, speed.",
             options: [
-                OptionSpec(name: "engine", value: "id", help: "Engine to run (repeatable; see 'speech-harness engines').", repeatable: true),
-                OptionSpec(name: "backend", value: "id", help: "Same as --engine; adapters such as whisper-streaming are backends too.", repeatable: true),
-                OptionSpec(name: "manifest", value: "file", help: "Manifest to run on (repeatable; any supported format).", repeatable: true),
-                OptionSpec(name: "normalizer", value: "name", help: "Text normaliser for scoring: none, basic, english (default), whisper-en (Whisper's, as the Open ASR Leaderboard scores), whisper-basic or digits."),
-                OptionSpec(name: "digits-normalizer", value: "name", help: "Normaliser for utterances with task 'digits' (default digits: every digit counts once however it is written)."),
-                OptionSpec(name: "equivalence", value: "oh=zero|file", help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file (not needed with the digits normaliser)."),
+                OptionSpec(
+                    name: "engine", value: "id", help: "Engine to run (repeatable; see 'speech-harness engines').",
+                    repeatable: true),
+                OptionSpec(
+                    name: "backend", value: "id",
+                    help: "Same as --engine; adapters such as whisper-streaming are backends too.", repeatable: true),
+                OptionSpec(
+                    name: "manifest", value: "file", help: "Manifest to run on (repeatable; any supported format).",
+                    repeatable: true),
+                OptionSpec(
+                    name: "normalizer", value: "name",
+                    help:
+                        "Text normaliser for scoring: none, basic, english (default), whisper-en (Whisper's, as the Open ASR Leaderboard scores), whisper-basic or digits."
+                ),
+                OptionSpec(
+                    name: "digits-normalizer", value: "name",
+                    help:
+                        "Normaliser for utterances with task 'digits' (default digits: every digit counts once however it is written)."
+                ),
+                OptionSpec(
+                    name: "equivalence", value: "oh=zero|file",
+                    help:
+                        "Words scored as equal: the built-in oh=zero, or a 'a => b' file (not needed with the digits normaliser)."
+                ),
                 OptionSpec(name: "pacing", value: "simulated|realtime", help: "How audio arrives (default simulated)."),
                 OptionSpec(name: "jobs", value: "n", help: "Utterances run in parallel (default 1)."),
-                OptionSpec(name: "shard", value: "i/n", help: "Run shard i of n (0-based); default from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL."),
+                OptionSpec(
+                    name: "shard", value: "i/n",
+                    help:
+                        "Run shard i of n (0-based); default from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL."
+                ),
                 OptionSpec(name: "limit", value: "n", help: "At most n utterances per manifest."),
                 OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
-                OptionSpec(name: "gates", value: "file", help: "Thresholds (JSON); breaches are JUnit failures and exit status 1."),
+                OptionSpec(
+                    name: "gates", value: "file",
+                    help: "Thresholds (JSON); breaches are JUnit failures and exit status 1."),
                 OptionSpec(name: "out", value: "dir", help: "Output folder (default Reports/bench)."),
-                OptionSpec(name: "resume", value: nil, help: "Keep the records already in the output folder and run only the rest."),
-                OptionSpec(name: "word-times", value: nil, help: "Transcribers ask for word times (audioTimeRange); off by default, as scoring does not use them and Whisper pays about 2.5x for them."),
-                OptionSpec(name: "whisper-compute-type", value: "int8|int8_float32|float32", help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."),
-                OptionSpec(name: "whisper-beam", value: "n", help: "Whisper's beam size (default 1, greedy; sets SPEECH_HARNESS_WHISPER_BEAM_SIZE)."),
-                OptionSpec(name: "whisper-threads", value: "n", help: "CPU threads per Whisper worker (default 1; sets SPEECH_HARNESS_WHISPER_THREADS)."),
-                OptionSpec(name: "whisper-seed", value: "n", help: "Seed of Whisper's fallback sampling (default 0, so runs repeat; sets SPEECH_HARNESS_WHISPER_SEED)."),
+                OptionSpec(
+                    name: "resume", value: nil,
+                    help: "Keep the records already in the output folder and run only the rest."),
+                OptionSpec(
+                    name: "word-times", value: nil,
+                    help:
+                        "Transcribers ask for word times (audioTimeRange); off by default, as scoring does not use them and Whisper pays about 2.5x for them."
+                ),
+                OptionSpec(
+                    name: "whisper-compute-type", value: "int8|int8_float32|float32",
+                    help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."
+                ),
+                OptionSpec(
+                    name: "whisper-beam", value: "n",
+                    help: "Whisper's beam size (default 1, greedy; sets SPEECH_HARNESS_WHISPER_BEAM_SIZE)."),
+                OptionSpec(
+                    name: "whisper-threads", value: "n",
+                    help: "CPU threads per Whisper worker (default 1; sets SPEECH_HARNESS_WHISPER_THREADS)."),
+                OptionSpec(
+                    name: "whisper-seed", value: "n",
+                    help:
+                        "Seed of Whisper's fallback sampling (default 0, so runs repeat; sets SPEECH_HARNESS_WHISPER_SEED)."
+                ),
             ] + CorpusCommands.manifestOptionSpecs + pageOptionSpecs,
             positionals: 0...0,
-            details: "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error.",
+            details:
+                "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error.",
             run: bench),
         CommandSpec(
             path: "merge", synopsis: "<dir>... --out <dir>",
             summary: "Merge the outputs of sharded bench runs into one report (pooled over all shards).",
-            options: [OptionSpec(name: "out", value: "dir", help: "Where to write the merged report (required)."),
-                      OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures.")] + pageOptionSpecs,
+            options: [
+                OptionSpec(name: "out", value: "dir", help: "Where to write the merged report (required)."),
+                OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures."),
+            ] + pageOptionSpecs,
             positionals: 1...Int.max,
             run: merge),
     ]
 
     static let pageOptionSpecs = [
-        OptionSpec(name: "baseline", value: "dir", help: "An earlier run's output folder: regressions.html lists the utterances whose errors rose or fell against it."),
-        OptionSpec(name: "embed-audio", value: nil, help: "Inline clips of up to 512 KiB (48 MiB in all) in the pages so they travel alone; otherwise they link into the corpus."),
+        OptionSpec(
+            name: "baseline", value: "dir",
+            help:
+                "An earlier run's output folder: regressions.html lists the utterances whose errors rose or fell against it."
+        ),
+        OptionSpec(
+            name: "embed-audio", value: nil,
+            help:
+                "Inline clips of up to 512 KiB (48 MiB in all) in the pages so they travel alone; otherwise they link into the corpus."
+        ),
     ]
 
     /// `--baseline` and `--embed-audio`; a baseline that cannot be read is a usage error before any work.
-    static func pageOptions(_ arguments: ParsedArguments, command: String, console: Console) throws -> BenchReports.PageOptions {
+    static func pageOptions(
+        _ arguments: ParsedArguments, command: String, console: Console
+    ) throws -> BenchReports.PageOptions {
         var options = BenchReports.PageOptions(embedAudio: arguments.has("embed-audio"))
         if let directory = arguments.value("baseline") {
             let path = directory + "/utterances.jsonl"
             guard FileManager.default.fileExists(atPath: path) else {
-                throw UsageError(message: "--baseline: \(path): no such file (give the output folder of an earlier bench or merge)", command: command)
+                throw UsageError(
+                    message: "--baseline: \(path): no such file (give the output folder of an earlier bench or merge)",
+                    command: command)
             }
             let stored = RecordStore(path: path).read()
-            for issue in stored.issues(path: path) { console.err("speech-harness \(command): baseline: \(issue.message)") }
+            for issue in stored.issues(path: path) {
+                console.err("speech-harness \(command): baseline: \(issue.message)")
+            }
             options.baseline = (stored.records, directory)
         }
         return options
     }
 
-    static func normalizer(_ arguments: ParsedArguments, _ option: String, default name: String, command: String) throws -> TextNormalizer {
+    static func normalizer(
+        _ arguments: ParsedArguments, _ option: String, default name: String, command: String
+    ) throws -> TextNormalizer {
         let name = arguments.value(option) ?? name
         guard let normalizer = TextNormalizer(name: name) else {
-            throw UsageError(message: "unknown --\(option) '\(name)'; one of \(TextNormalizer.allCases.map(\.rawValue).joined(separator: ", "))",
-                             command: command)
+            throw UsageError(
+                message:
+                    "unknown --\(option) '\(name)'; one of \(TextNormalizer.allCases.map(\.rawValue).joined(separator: ", "))",
+                command: command)
         }
         return normalizer
     }
@@ -87,13 +150,17 @@ enum BenchRunCommand {
     }
 
     /// The scoring policies of a run: for most utterances, and for those of the digits task.
-    static func policies(_ arguments: ParsedArguments, command: String) throws -> (text: ScoringPolicy, digits: ScoringPolicy) {
+    static func policies(
+        _ arguments: ParsedArguments, command: String
+    ) throws -> (text: ScoringPolicy, digits: ScoringPolicy) {
         let text = try normalizer(arguments, "normalizer", default: "english", command: command)
         let digits = try normalizer(arguments, "digits-normalizer", default: "digits", command: command)
         let equivalences = try equivalences(arguments, command: command)
         // Equivalences map words, and the digits normaliser has already made every digit one word.
-        return (ScoringPolicy(normalizer: text, equivalences: equivalences),
-                ScoringPolicy(normalizer: digits, equivalences: digits == .digits ? nil : equivalences))
+        return (
+            ScoringPolicy(normalizer: text, equivalences: equivalences),
+            ScoringPolicy(normalizer: digits, equivalences: digits == .digits ? nil : equivalences)
+        )
     }
 
     static func bench(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
@@ -102,21 +169,29 @@ enum BenchRunCommand {
         guard !engines.isEmpty else { throw UsageError(message: "give at least one --engine", command: command) }
         guard !manifests.isEmpty else { throw UsageError(message: "give at least one --manifest", command: command) }
         for id in engines where EngineRegistry.shared.entry(id) == nil {
-            throw UsageError(message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))", command: command)
+            throw UsageError(
+                message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))",
+                command: command)
         }
         let policies = try policies(arguments, command: command)
         var plan = BenchPlan(engines: engines, manifests: manifests, policy: policies.text)
         plan.digitsPolicy = policies.digits
         if let pacing = arguments.value("pacing") {
-            guard let value = Pacing(rawValue: pacing) else { throw UsageError(message: "unknown --pacing '\(pacing)'", command: command) }
+            guard let value = Pacing(rawValue: pacing) else {
+                throw UsageError(message: "unknown --pacing '\(pacing)'", command: command)
+            }
             plan.pacing = value
         }
         plan.jobs = try arguments.int("jobs", default: 1, in: 1...64, command: command)
         guard let shard = Shard.parse(arguments.value("shard")) else {
-            throw UsageError(message: "--shard expects i/n with 0 ≤ i < n, got '\(arguments.value("shard") ?? "")'", command: command)
+            throw UsageError(
+                message: "--shard expects i/n with 0 ≤ i < n, got '\(arguments.value("shard") ?? "")'", command: command
+            )
         }
         plan.shard = shard
-        if arguments.value("limit") != nil { plan.limit = try arguments.int("limit", default: 0, in: 1...10_000_000, command: command) }
+        if arguments.value("limit") != nil {
+            plan.limit = try arguments.int("limit", default: 0, in: 1...10_000_000, command: command)
+        }
         plan.split = try arguments.split(command: command)
         plan.wordTimes = arguments.has("word-times")
         plan.manifestOptions = try CorpusCommands.manifestOptions(arguments, command: command)
@@ -133,19 +208,26 @@ enum BenchRunCommand {
         let store = RecordStore(path: storePath)
         let interactive = isatty(STDERR_FILENO) != 0
         let interrupt = InterruptSignal { number in
-            console.err("\nspeech-harness bench: \(number == SIGINT ? "interrupted" : "terminated"); finishing the utterances "
-                        + "in progress, then writing reports (again to stop at once; --resume continues later)")
+            console.err(
+                "\nspeech-harness bench: \(number == SIGINT ? "interrupted" : "terminated"); finishing the utterances "
+                    + "in progress, then writing reports (again to stop at once; --resume continues later)")
         }
         defer { interrupt.cancel() }
-        let runner = BenchRunner(plan: plan, store: store, progress: { line in
-            if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
-        }, isInterrupted: { interrupt.received != nil })
+        let runner = BenchRunner(
+            plan: plan, store: store,
+            progress: { line in
+                if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
+            }, isInterrupted: { interrupt.received != nil })
         let outcome = await runner.run()
         let stored = store.read()
-        let status = try finish(records: stored.records + outcome.unsaved, issues: outcome.issues + stored.issues(path: storePath), gates: gates,
-                                plan: plan, out: out, pages: pages, console: console, workerPeakMemory: outcome.workerPeakMemory)
+        let status = try finish(
+            records: stored.records + outcome.unsaved, issues: outcome.issues + stored.issues(path: storePath),
+            gates: gates,
+            plan: plan, out: out, pages: pages, console: console, workerPeakMemory: outcome.workerPeakMemory)
         if let number = interrupt.received {
-            console.err("speech-harness bench: stopped early; reports cover the finished utterances. Run again with --resume to complete.")
+            console.err(
+                "speech-harness bench: stopped early; reports cover the finished utterances. Run again with --resume to complete."
+            )
             return 128 + number
         }
         return status
@@ -154,8 +236,11 @@ enum BenchRunCommand {
     /// The Whisper options become the environment the Whisper engines are made from (so Apple-style
     /// programs started from here see the same settings); a bad value is a usage error.
     static func applyWhisperSettings(_ arguments: ParsedArguments, command: String) throws {
-        for (option, variable) in [("whisper-compute-type", "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"), ("whisper-beam", "SPEECH_HARNESS_WHISPER_BEAM_SIZE"),
-                                   ("whisper-threads", "SPEECH_HARNESS_WHISPER_THREADS"), ("whisper-seed", "SPEECH_HARNESS_WHISPER_SEED")] {
+        for (option, variable) in [
+            ("whisper-compute-type", "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"),
+            ("whisper-beam", "SPEECH_HARNESS_WHISPER_BEAM_SIZE"),
+            ("whisper-threads", "SPEECH_HARNESS_WHISPER_THREADS"), ("whisper-seed", "SPEECH_HARNESS_WHISPER_SEED"),
+        ] {
             if let value = arguments.value(option) { setenv(variable, value, 1) }
         }
         do { _ = try WhisperWorker.Settings.fromEnvironment() } catch let EngineError.failed(_, reason) {
@@ -163,14 +248,18 @@ enum BenchRunCommand {
         }
     }
 
-    static func finish(records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
-                       out: String, pages: BenchReports.PageOptions, console: Console, workerPeakMemory: [String: [Int]]? = nil) throws -> Int32 {
-        let results = BenchResults.assemble(records: records, issues: issues, gates: gates, plan: plan,
-                                            peakRSSBytes: ProcessMemory.peakResidentBytes(), workerPeakMemory: workerPeakMemory)
+    static func finish(
+        records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
+        out: String, pages: BenchReports.PageOptions, console: Console, workerPeakMemory: [String: [Int]]? = nil
+    ) throws -> Int32 {
+        let results = BenchResults.assemble(
+            records: records, issues: issues, gates: gates, plan: plan,
+            peakRSSBytes: ProcessMemory.peakResidentBytes(), workerPeakMemory: workerPeakMemory)
         try BenchReports.writeAll(results: results, records: records, to: out, pages: pages)
         console.out(BenchReports.markdown(results))
-        console.out("reports written to \(out)/ (results.json, junit/bench.xml, summary.md, index.html, explorer.html"
-                    + (pages.baseline == nil ? "" : ", regressions.html") + ", trn/)")
+        console.out(
+            "reports written to \(out)/ (results.json, junit/bench.xml, summary.md, index.html, explorer.html"
+                + (pages.baseline == nil ? "" : ", regressions.html") + ", trn/)")
         return results.isClean ? 0 : 1
     }
 
@@ -193,14 +282,21 @@ enum BenchRunCommand {
             let results = directory + "/results.json"
             guard let data = FileManager.default.contents(atPath: results) else { continue }
             do { issues += try JSONDecoder().decode(BenchResults.self, from: data).issues } catch {
-                issues.append(BenchIssue(engine: nil, manifest: results, message: "cannot read the part's results (its problems are not merged): \(error)"))
+                issues.append(
+                    BenchIssue(
+                        engine: nil, manifest: results,
+                        message: "cannot read the part's results (its problems are not merged): \(error)"))
             }
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let merged = RecordStore(path: out + "/utterances.jsonl")
-        if FileManager.default.fileExists(atPath: merged.path) { try FileManager.default.removeItem(atPath: merged.path) }
+        if FileManager.default.fileExists(atPath: merged.path) {
+            try FileManager.default.removeItem(atPath: merged.path)
+        }
         for record in records { try merged.append(record) }
-        return try finish(records: records, issues: issues, gates: try arguments.value("gates").map(GateConfiguration.load), plan: nil,
-                          out: out, pages: pages, console: console)
+        return try finish(
+            records: records, issues: issues, gates: try arguments.value("gates").map(GateConfiguration.load),
+            plan: nil,
+            out: out, pages: pages, console: console)
     }
 }

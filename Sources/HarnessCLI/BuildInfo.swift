@@ -4,16 +4,16 @@ enum BuildInfo {
     static var description: String {
         var parts: [String] = []
         #if DEBUG
-        parts.append("debug")
+            parts.append("debug")
         #else
-        parts.append("release")
+            parts.append("release")
         #endif
         #if SPEECH_HARNESS_HOST_CPU
-        parts.append("x86-64 with AVX2 and FMA (host CPU)")
+            parts.append("x86-64 with AVX2 and FMA (host CPU)")
         #elseif arch(x86_64)
-        parts.append("baseline x86-64")
+            parts.append("baseline x86-64")
         #else
-        parts.append("baseline")
+            parts.append("baseline")
         #endif
         return parts.joined(separator: ", ")
     }

@@ -10,16 +10,23 @@ enum ConformanceCommand {
             path: "conformance", synopsis: "[--backend <id>...] [options]",
             summary: "Run the conformance scenarios (one per documented clause or more) against backends.",
             options: [
-                OptionSpec(name: "backend", value: "id", help: "Engine behind the reference analyzer (repeatable; default scripted).", repeatable: true),
+                OptionSpec(
+                    name: "backend", value: "id",
+                    help: "Engine behind the reference analyzer (repeatable; default scripted).", repeatable: true),
                 OptionSpec(name: "filter", value: "text", help: "Only scenarios whose id or clause contains the text."),
                 OptionSpec(name: "scenarios", value: "dir", help: "Scenario folder (default: the built-in scenarios)."),
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here."),
                 OptionSpec(name: "coverage", value: nil, help: "Print each clause with its scenarios."),
-                OptionSpec(name: "html", value: "file", help: "Write a clause × backend grid here (pass, skip with reason, fail), linked with the report pages in its folder."),
+                OptionSpec(
+                    name: "html", value: "file",
+                    help:
+                        "Write a clause × backend grid here (pass, skip with reason, fail), linked with the report pages in its folder."
+                ),
             ],
             positionals: 0...0,
-            details: "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.",
-            run: { try await run("conformance", $0, $1) }),
+            details:
+                "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.",
+            run: { try await run("conformance", $0, $1) })
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
@@ -33,7 +40,9 @@ enum ConformanceCommand {
         if arguments.has("coverage") { console.out(suite.coverageTable) }
         let backends = arguments.all("backend").isEmpty ? ["scripted"] : arguments.all("backend")
         for id in backends where EngineRegistry.shared.entry(id) == nil {
-            throw UsageError(message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))", command: path)
+            throw UsageError(
+                message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))",
+                command: path)
         }
         let filter = arguments.value("filter")
         let results = await suite.run(backends: backends, filter: filter)
@@ -44,7 +53,9 @@ enum ConformanceCommand {
             case .passed: c.passed += 1
             case .failed(let problems):
                 c.failed += 1
-                console.out("FAIL \(result.backend) \(result.scenario.id) [\(result.scenario.clause)]: \(problems.joined(separator: "; "))")
+                console.out(
+                    "FAIL \(result.backend) \(result.scenario.id) [\(result.scenario.clause)]: \(problems.joined(separator: "; "))"
+                )
             case .skipped: c.skipped += 1
             case .error(let message):
                 c.errors += 1
@@ -61,16 +72,22 @@ enum ConformanceCommand {
         }
         console.out("clauses: \(suite.clauses.count), scenarios: \(suite.scenarios.count)")
         if let junit = arguments.value("junit") {
-            try JUnitWriter.write(ConformanceReport.junit(results, coverageProblems: coverage, clauses: suite.clauses), to: junit)
+            try JUnitWriter.write(
+                ConformanceReport.junit(results, coverageProblems: coverage, clauses: suite.clauses), to: junit)
             let problems = JUnitWriter.validate(path: junit)
             if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
         }
         if let file = arguments.value("html") {
             let directory = (file as NSString).deletingLastPathComponent, page = (file as NSString).lastPathComponent
             var links = ReportLink.existing(in: directory.isEmpty ? "." : directory)
-            if !links.contains(where: { $0.file == page }) { links.append(ReportLink(title: "Conformance", file: page)) }
-            try ConformanceReport.html(results, backends: backends, coverageProblems: coverage, clauses: suite.clauses, links: links, page: page)
-                .write(toFile: file, atomically: true, encoding: .utf8)
+            if !links.contains(where: { $0.file == page }) {
+                links.append(ReportLink(title: "Conformance", file: page))
+            }
+            try ConformanceReport.html(
+                results, backends: backends, coverageProblems: coverage, clauses: suite.clauses, links: links,
+                page: page
+            )
+            .write(toFile: file, atomically: true, encoding: .utf8)
         }
         let bad = counts.values.reduce(0) { $0 + $1.failed + $1.errors } + coverage.count + loadErrors.count
         return bad == 0 ? 0 : 1

@@ -17,7 +17,8 @@ enum CorpusCommands {
                 OptionSpec(name: "force", value: nil, help: "Rebuild even when the output matches the recipe."),
             ],
             positionals: 0...0,
-            details: "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe synthetic tiers also write -snr20, -snr10 and -snr5 noisy copies.",
+            details:
+                "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe synthetic tiers also write -snr20, -snr10 and -snr5 noisy copies.",
             run: build),
         CommandSpec(
             path: "corpus validate", synopsis: "<manifest>... [options]",
@@ -29,8 +30,12 @@ enum CorpusCommands {
             path: "corpus stats", synopsis: "[<manifest>...] [options]",
             summary: "Utterances, minutes, speakers and words per tier.",
             options: [
-                OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder", help: "Manifest format (default: detected)."),
-                OptionSpec(name: "out", value: "dir", help: "Built corpus to summarise when no manifest is given (default \(defaultOutput))."),
+                OptionSpec(
+                    name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder",
+                    help: "Manifest format (default: detected)."),
+                OptionSpec(
+                    name: "out", value: "dir",
+                    help: "Built corpus to summarise when no manifest is given (default \(defaultOutput))."),
             ],
             positionals: 0...Int.max,
             run: stats),
@@ -39,7 +44,10 @@ enum CorpusCommands {
     static func format(_ arguments: ParsedArguments, command: String) throws -> ManifestFormat? {
         guard let text = arguments.value("format") else { return nil }
         guard let format = ManifestFormat(rawValue: text) else {
-            throw UsageError(message: "unknown manifest format '\(text)'; one of \(ManifestFormat.allCases.map(\.rawValue).joined(separator: ", "))", command: command)
+            throw UsageError(
+                message:
+                    "unknown manifest format '\(text)'; one of \(ManifestFormat.allCases.map(\.rawValue).joined(separator: ", "))",
+                command: command)
         }
         return format
     }
@@ -49,13 +57,17 @@ enum CorpusCommands {
         let output = arguments.value("out") ?? defaultOutput
         let tiers = arguments.all("tier")
         if let unknown = tiers.first(where: { !CorpusBuilder.tiers.contains($0) }) {
-            throw UsageError(message: "unknown tier '\(unknown)'; tiers: \(CorpusBuilder.tiers.joined(separator: ", "))", command: "corpus build")
+            throw UsageError(
+                message: "unknown tier '\(unknown)'; tiers: \(CorpusBuilder.tiers.joined(separator: ", "))",
+                command: "corpus build")
         }
         let recipe = try CorpusRecipe.load(path: recipePath)
         let stamp = output + "/.recipe-stamp"
         let recipeText = (try? String(contentsOfFile: recipePath, encoding: .utf8)) ?? ""
         let wantedStamp = "\(CorpusRecipeStamp.version)\n" + recipeText
-        if tiers.isEmpty && !arguments.has("force"), (try? String(contentsOfFile: stamp, encoding: .utf8)) == wantedStamp {
+        if tiers.isEmpty && !arguments.has("force"),
+            (try? String(contentsOfFile: stamp, encoding: .utf8)) == wantedStamp
+        {
             console.out("corpus in \(output) is up to date with \(recipePath) (use --force to rebuild)")
             return 0
         }
@@ -70,11 +82,21 @@ enum CorpusCommands {
 
     /// The manifest-reading options `corpus validate` and `bench` share.
     static let manifestOptionSpecs = [
-        OptionSpec(name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder", help: "Manifest format (default: detected)."),
-        OptionSpec(name: "locale", value: "id", help: "Locale of entries that state none (default \(ManifestReader.defaultLocale))."),
-        OptionSpec(name: "allow-outside-root", value: nil, help: "Accept audio outside a JSON-lines manifest's folder (other formats are never confined)."),
-        OptionSpec(name: "corpus-root", value: "dir", help: "Refuse audio outside this folder (after '..' and links), whatever the format."),
-        OptionSpec(name: "allow-commands", value: nil, help: "Run Kaldi wav.scp pipelines ('flac -c -d -s x.flac |') to get their audio."),
+        OptionSpec(
+            name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder",
+            help: "Manifest format (default: detected)."),
+        OptionSpec(
+            name: "locale", value: "id",
+            help: "Locale of entries that state none (default \(ManifestReader.defaultLocale))."),
+        OptionSpec(
+            name: "allow-outside-root", value: nil,
+            help: "Accept audio outside a JSON-lines manifest's folder (other formats are never confined)."),
+        OptionSpec(
+            name: "corpus-root", value: "dir",
+            help: "Refuse audio outside this folder (after '..' and links), whatever the format."),
+        OptionSpec(
+            name: "allow-commands", value: nil,
+            help: "Run Kaldi wav.scp pipelines ('flac -c -d -s x.flac |') to get their audio."),
         OptionSpec(name: "command-timeout", value: "s", help: "Longest a wav.scp pipeline may run (default 120)."),
     ]
 
@@ -83,9 +105,11 @@ enum CorpusCommands {
         if arguments.has("allow-commands") {
             commands = PipedAudio(timeout: try arguments.double("command-timeout", command: command) ?? 120)
         }
-        return ManifestOptions(format: try format(arguments, command: command), locale: arguments.value("locale") ?? ManifestReader.defaultLocale,
-                               allowOutsideRoot: arguments.has("allow-outside-root"), commands: commands,
-                               corpusRoot: arguments.value("corpus-root"))
+        return ManifestOptions(
+            format: try format(arguments, command: command),
+            locale: arguments.value("locale") ?? ManifestReader.defaultLocale,
+            allowOutsideRoot: arguments.has("allow-outside-root"), commands: commands,
+            corpusRoot: arguments.value("corpus-root"))
     }
 
     static func validate(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -97,7 +121,9 @@ enum CorpusCommands {
             for issue in checked.issues { console.out(issue.description) }
             problems += checked.issues.count
             good += checked.utterances.count
-            console.out("\(path): \(checked.utterances.count) valid, \(checked.issues.count) problem\(checked.issues.count == 1 ? "" : "s")")
+            console.out(
+                "\(path): \(checked.utterances.count) valid, \(checked.issues.count) problem\(checked.issues.count == 1 ? "" : "s")"
+            )
         }
         return problems == 0 ? 0 : 1
     }
@@ -108,9 +134,12 @@ enum CorpusCommands {
         if manifests.isEmpty {
             let output = arguments.value("out") ?? defaultOutput
             let tiers = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
-            manifests = tiers.sorted().map { "\(output)/\($0)/manifest.jsonl" }.filter { FileManager.default.fileExists(atPath: $0) }
+            manifests = tiers.sorted().map { "\(output)/\($0)/manifest.jsonl" }.filter {
+                FileManager.default.fileExists(atPath: $0)
+            }
             if manifests.isEmpty {
-                console.err("speech-harness corpus stats: no manifests in \(output); run 'speech-harness corpus build' first")
+                console.err(
+                    "speech-harness corpus stats: no manifests in \(output); run 'speech-harness corpus build' first")
                 return 1
             }
         }
@@ -141,7 +170,10 @@ extension ParsedArguments {
     func split(command: String) throws -> Utterance.Split? {
         guard let text = value("split") else { return nil }
         guard let split = Utterance.Split(rawValue: text) else {
-            throw UsageError(message: "unknown --split '\(text)'; one of: \(Utterance.Split.allCases.map(\.rawValue).joined(separator: ", "))", command: command)
+            throw UsageError(
+                message:
+                    "unknown --split '\(text)'; one of: \(Utterance.Split.allCases.map(\.rawValue).joined(separator: ", "))",
+                command: command)
         }
         return split
     }

@@ -12,34 +12,43 @@ enum EngineBenchCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
             path: "bench engine", synopsis: "--engine E --manifest M [options]",
-            summary: "Stream utterances straight into one engine; report its compute speed, memory and a digest of its output.",
+            summary:
+                "Stream utterances straight into one engine; report its compute speed, memory and a digest of its output.",
             options: [
                 OptionSpec(name: "engine", value: "E", help: "Engine id (see 'speech-harness engines')."),
                 OptionSpec(name: "manifest", value: "M", help: "Manifest to stream (repeatable).", repeatable: true),
                 OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
                 OptionSpec(name: "chunk-ms", value: "ms", help: "Chunk duration (default 100)."),
-                OptionSpec(name: "stream-seconds", value: "s", help: "Instead: play the utterances back to back, looping, as one session of this many seconds (memory check)."),
+                OptionSpec(
+                    name: "stream-seconds", value: "s",
+                    help:
+                        "Instead: play the utterances back to back, looping, as one session of this many seconds (memory check)."
+                ),
             ],
             positionals: 0...0,
             details: """
-            Every call is timed on the calling thread (one utterance at a time), so the figure is the engine's own \
-            compute: audio seconds / seconds inside accept and finalize. The digest is a SHA-256 over every final \
-            word with its times; two runs of a deterministic engine print the same digest. The build line says \
-            whether this binary was compiled for the host CPU (scripts/build-tool) or for baseline x86-64: the \
-            speed depends on it, the digest does not.
-            """,
-            run: { try await run("bench engine", $0, $1) }),
+                Every call is timed on the calling thread (one utterance at a time), so the figure is the engine's own \
+                compute: audio seconds / seconds inside accept and finalize. The digest is a SHA-256 over every final \
+                word with its times; two runs of a deterministic engine print the same digest. The build line says \
+                whether this binary was compiled for the host CPU (scripts/build-tool) or for baseline x86-64: the \
+                speed depends on it, the digest does not.
+                """,
+            run: { try await run("bench engine", $0, $1) })
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        guard let id = arguments.value("engine") else { throw UsageError(message: "--engine is required", command: path) }
+        guard let id = arguments.value("engine") else {
+            throw UsageError(message: "--engine is required", command: path)
+        }
         let manifests = arguments.all("manifest")
         guard !manifests.isEmpty else { throw UsageError(message: "--manifest is required", command: path) }
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
         let split = try arguments.split(command: path)
         let streamSeconds = try arguments.double("stream-seconds", command: path)
         let engine = try EngineRegistry.shared.make(id)
-        guard let rate = engine.capabilities.formats.first?.sampleRate else { throw EngineError.unsupportedFormat(engine: id, format: "none declared") }
+        guard let rate = engine.capabilities.formats.first?.sampleRate else {
+            throw EngineError.unsupportedFormat(engine: id, format: "none declared")
+        }
         var files: [(path: String, locale: String)] = []
         for manifest in manifests {
             let load = ManifestReader.load(path: manifest)
@@ -48,13 +57,21 @@ enum EngineBenchCommand {
                 files.append((ManifestValidator.resolve(u.audio, root: load.root), u.locale))
             }
         }
-        guard let locale = files.first?.locale else { console.err("speech-harness \(path): no utterances"); return 1 }
+        guard let locale = files.first?.locale else {
+            console.err("speech-harness \(path): no utterances")
+            return 1
+        }
         let paths = files.map(\.path)
-        let report = try await EngineMeasurement.measure(engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
-        console.out(String(format: "engine: %@\nbuild: %@\nutterances: %d\naudio: %.1f s\nengine CPU: %.3f s (%.0fx real time, one thread)\nwall time in calls: %.3f s (%.0fx)\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
-                           engine.name, BuildInfo.description, report.sessions, report.audioSeconds, report.reportedSeconds,
-                           report.audioSeconds / max(report.reportedSeconds, 1e-9), report.callSeconds, report.audioSeconds / max(report.callSeconds, 1e-9),
-                           report.words, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576, report.digest))
+        let report = try await EngineMeasurement.measure(
+            engine: engine, files: paths, locale: locale, rate: rate, chunkMS: chunkMS, streamSeconds: streamSeconds)
+        console.out(
+            String(
+                format:
+                    "engine: %@\nbuild: %@\nutterances: %d\naudio: %.1f s\nengine CPU: %.3f s (%.0fx real time, one thread)\nwall time in calls: %.3f s (%.0fx)\nfinal words: %d\npeak RSS: %.1f MB\ndigest: %@",
+                engine.name, BuildInfo.description, report.sessions, report.audioSeconds, report.reportedSeconds,
+                report.audioSeconds / max(report.reportedSeconds, 1e-9), report.callSeconds,
+                report.audioSeconds / max(report.callSeconds, 1e-9),
+                report.words, Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576, report.digest))
         return 0
     }
 }

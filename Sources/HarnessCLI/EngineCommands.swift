@@ -11,7 +11,7 @@ enum EngineCommands {
             options: [OptionSpec(name: "json", value: nil, help: "Machine-readable output.")],
             positionals: 0...0,
             details: "Any listed id can be given to --engine, or to Apple-style code through SPEECH_HARNESS_ENGINE.",
-            run: { try run("engines", $0, $1) }),
+            run: { try run("engines", $0, $1) })
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -22,10 +22,12 @@ enum EngineCommands {
                 let engine = try entry.make()
                 let c = engine.capabilities
                 let installed = c.locales.filter { engine.isInstalled(locale: $0) }
-                rows.append(["id": id, "summary": entry.summary, "partialResults": c.partialResults, "wordTimes": c.wordTimes,
-                             "alternatives": c.alternatives, "confidence": c.confidence, "locales": c.locales,
-                             "installedLocales": installed,
-                             "formats": c.formats.map(\.description)])
+                rows.append([
+                    "id": id, "summary": entry.summary, "partialResults": c.partialResults, "wordTimes": c.wordTimes,
+                    "alternatives": c.alternatives, "confidence": c.confidence, "locales": c.locales,
+                    "installedLocales": installed,
+                    "formats": c.formats.map(\.description),
+                ])
             } catch {
                 rows.append(["id": id, "summary": entry.summary, "error": "\(error)"])
             }
@@ -42,10 +44,14 @@ enum EngineCommands {
                 console.out("  unavailable: \(error)")
                 continue
             }
-            let features = ["partialResults", "wordTimes", "alternatives", "confidence"].filter { row[$0] as? Bool == true }
+            let features = ["partialResults", "wordTimes", "alternatives", "confidence"].filter {
+                row[$0] as? Bool == true
+            }
             console.out("  capabilities: \(features.joined(separator: ", "))")
             let locales = row["locales"] as! [String], installed = row["installedLocales"] as! [String]
-            console.out("  locales: \(locales.joined(separator: " ")); installed: \(installed.isEmpty ? "none" : installed.joined(separator: " "))")
+            console.out(
+                "  locales: \(locales.joined(separator: " ")); installed: \(installed.isEmpty ? "none" : installed.joined(separator: " "))"
+            )
         }
         return 0
     }

@@ -7,43 +7,104 @@ import SpeechCore
 
 /// `speech-harness engine enroll`: DSP templates per locale from the corpus's enrollment split.
 enum EnrollCommand {
-    static let defaultManifests = ["synthetic-words-en", "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru"]
-        .map { "Corpus/build/\($0)/manifest.jsonl" }
+    static let defaultManifests = [
+        "synthetic-words-en", "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru",
+    ]
+    .map { "Corpus/build/\($0)/manifest.jsonl" }
 
     static let specs: [CommandSpec] = [
         CommandSpec(
             path: "engine enroll", synopsis: "[options]",
             summary: "Build the DSP engine's word templates from enrollment utterances and install them.",
             options: [
-                OptionSpec(name: "manifest", value: "M", help: "Manifest to enroll from (repeatable; default: the isolated English words and the es/fr/it/ru digits of Corpus/build).", repeatable: true),
-                OptionSpec(name: "locale", value: "L", help: "Only this locale (repeatable; default: every locale found).", repeatable: true),
-                OptionSpec(name: "out", value: "DIR", help: "Where the template files go (default: $SPEECH_HARNESS_DSP_TEMPLATES or Corpus/build/dsp-templates)."),
-                OptionSpec(name: "word-penalty", value: "X", help: "Decoder cost per word started (default \(DecoderParameters().wordPenalty))."),
-                OptionSpec(name: "stay-penalty", value: "X", help: "Decoder cost per frame that stays on a template frame (default \(DecoderParameters().stayPenalty))."),
-                OptionSpec(name: "advance", value: "N", help: "Template frames one input frame may advance, 2 or 3 (default \(DecoderParameters().maximumAdvance))."),
+                OptionSpec(
+                    name: "manifest", value: "M",
+                    help:
+                        "Manifest to enroll from (repeatable; default: the isolated English words and the es/fr/it/ru digits of Corpus/build).",
+                    repeatable: true),
+                OptionSpec(
+                    name: "locale", value: "L", help: "Only this locale (repeatable; default: every locale found).",
+                    repeatable: true),
+                OptionSpec(
+                    name: "out", value: "DIR",
+                    help:
+                        "Where the template files go (default: $SPEECH_HARNESS_DSP_TEMPLATES or Corpus/build/dsp-templates)."
+                ),
+                OptionSpec(
+                    name: "word-penalty", value: "X",
+                    help: "Decoder cost per word started (default \(DecoderParameters().wordPenalty))."),
+                OptionSpec(
+                    name: "stay-penalty", value: "X",
+                    help:
+                        "Decoder cost per frame that stays on a template frame (default \(DecoderParameters().stayPenalty))."
+                ),
+                OptionSpec(
+                    name: "advance", value: "N",
+                    help:
+                        "Template frames one input frame may advance, 2 or 3 (default \(DecoderParameters().maximumAdvance))."
+                ),
                 OptionSpec(name: "beam", value: "X", help: "Decoder beam (default \(DecoderParameters().beam))."),
-                OptionSpec(name: "active-target", value: "N", help: "Narrow the beam when more cells than this survive a frame (default \(DecoderParameters().activeTarget); 0: fixed beam)."),
-                OptionSpec(name: "minimum-beam", value: "X", help: "The narrowest the adaptive beam goes (default \(DecoderParameters().minimumBeam))."),
-                OptionSpec(name: "silence-weight", value: "X", help: "Weight of the silence model's distance (default \(DecoderParameters().silenceWeight))."),
-                OptionSpec(name: "warp", value: "W", help: "Filterbank warp to analyse exemplars at (repeatable; default 0.84, 0.92, 1, 1.08): each warp adds a template per exemplar.", repeatable: true),
+                OptionSpec(
+                    name: "active-target", value: "N",
+                    help:
+                        "Narrow the beam when more cells than this survive a frame (default \(DecoderParameters().activeTarget); 0: fixed beam)."
+                ),
+                OptionSpec(
+                    name: "minimum-beam", value: "X",
+                    help: "The narrowest the adaptive beam goes (default \(DecoderParameters().minimumBeam))."),
+                OptionSpec(
+                    name: "silence-weight", value: "X",
+                    help: "Weight of the silence model's distance (default \(DecoderParameters().silenceWeight))."),
+                OptionSpec(
+                    name: "warp", value: "W",
+                    help:
+                        "Filterbank warp to analyse exemplars at (repeatable; default 0.84, 0.92, 1, 1.08): each warp adds a template per exemplar.",
+                    repeatable: true),
                 OptionSpec(name: "bands", value: "N", help: "Mel bands (default \(FrontEndConfiguration().melBands))."),
-                OptionSpec(name: "hop-ms", value: "ms", help: "Frame hop (default \(Int(FrontEndConfiguration().hopSeconds * 1000)) ms): longer hops decode faster."),
-                OptionSpec(name: "cepstra", value: "N", help: "Cepstra per frame, c0 included (default \(FrontEndConfiguration().cepstra))."),
-                OptionSpec(name: "plp-order", value: "N", help: "Cepstra from an N-pole perceptual-linear-prediction model instead of MFCC (default 0: MFCC)."),
-                OptionSpec(name: "low-hz", value: "HZ", help: "Lower edge of the filterbank (default \(Int(FrontEndConfiguration().lowHz)))."),
-                OptionSpec(name: "high-hz", value: "HZ", help: "Upper edge of the filterbank (default \(Int(FrontEndConfiguration().highHz)))."),
-                OptionSpec(name: "silence-speech-penalty", value: "X", help: "Extra silence cost on speech-like frames (default \(DecoderParameters().silenceSpeechPenalty))."),
-                OptionSpec(name: "templates-per-word", value: "K", help: "Keep the K most representative templates of each entry (k-medoids on DTW distance; default: all)."),
-                OptionSpec(name: "codebook", value: "K", help: "Vector-quantise template frames to K centroids for fast decoding (default 2048; 0: exact distances)."),
-                OptionSpec(name: "no-install", value: nil, help: "Write the files only; do not install them into the asset store."),
+                OptionSpec(
+                    name: "hop-ms", value: "ms",
+                    help:
+                        "Frame hop (default \(Int(FrontEndConfiguration().hopSeconds * 1000)) ms): longer hops decode faster."
+                ),
+                OptionSpec(
+                    name: "cepstra", value: "N",
+                    help: "Cepstra per frame, c0 included (default \(FrontEndConfiguration().cepstra))."),
+                OptionSpec(
+                    name: "plp-order", value: "N",
+                    help: "Cepstra from an N-pole perceptual-linear-prediction model instead of MFCC (default 0: MFCC)."
+                ),
+                OptionSpec(
+                    name: "low-hz", value: "HZ",
+                    help: "Lower edge of the filterbank (default \(Int(FrontEndConfiguration().lowHz)))."),
+                OptionSpec(
+                    name: "high-hz", value: "HZ",
+                    help: "Upper edge of the filterbank (default \(Int(FrontEndConfiguration().highHz)))."),
+                OptionSpec(
+                    name: "silence-speech-penalty", value: "X",
+                    help:
+                        "Extra silence cost on speech-like frames (default \(DecoderParameters().silenceSpeechPenalty))."
+                ),
+                OptionSpec(
+                    name: "templates-per-word", value: "K",
+                    help:
+                        "Keep the K most representative templates of each entry (k-medoids on DTW distance; default: all)."
+                ),
+                OptionSpec(
+                    name: "codebook", value: "K",
+                    help:
+                        "Vector-quantise template frames to K centroids for fast decoding (default 2048; 0: exact distances)."
+                ),
+                OptionSpec(
+                    name: "no-install", value: nil,
+                    help: "Write the files only; do not install them into the asset store."),
             ],
             positionals: 0...0,
             details: """
-            Uses only utterances with split "enrollment" whose reference is one vocabulary entry (a digit word or a \
-            command); test-split audio is never read. Each locale becomes <locale>.shdt, which AssetInventory then \
-            installs (checksummed) like any engine asset.
-            """,
-            run: { try await run("engine enroll", $0, $1) }),
+                Uses only utterances with split "enrollment" whose reference is one vocabulary entry (a digit word or a \
+                command); test-split audio is never read. Each locale becomes <locale>.shdt, which AssetInventory then \
+                installs (checksummed) like any engine asset.
+                """,
+            run: { try await run("engine enroll", $0, $1) })
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
@@ -58,26 +119,37 @@ enum EnrollCommand {
             }
             return value
         }
-        parameters.maximumAdvance = try arguments.int("advance", default: parameters.maximumAdvance, in: 2...3, command: path)
+        parameters.maximumAdvance = try arguments.int(
+            "advance", default: parameters.maximumAdvance, in: 2...3, command: path)
         parameters.wordPenalty = try number("word-penalty") ?? parameters.wordPenalty
         parameters.stayPenalty = try number("stay-penalty") ?? parameters.stayPenalty
         parameters.beam = try number("beam") ?? parameters.beam
-        parameters.activeTarget = try arguments.int("active-target", default: parameters.activeTarget, in: 0...10_000_000, command: path)
+        parameters.activeTarget = try arguments.int(
+            "active-target", default: parameters.activeTarget, in: 0...10_000_000, command: path)
         parameters.minimumBeam = try number("minimum-beam") ?? parameters.minimumBeam
         parameters.silenceWeight = try number("silence-weight") ?? parameters.silenceWeight
         parameters.silenceSpeechPenalty = try number("silence-speech-penalty") ?? parameters.silenceSpeechPenalty
-        let warps = try arguments.all("warp").map { text -> Double in
-            guard let w = Double(text), (0.5...2).contains(w) else { throw UsageError(message: "--warp expects a factor in 0.5…2, got '\(text)'", command: path) }
-            return w
-        }.nilIfEmpty ?? [0.84, 0.92, 1, 1.08]
+        let warps =
+            try arguments.all("warp").map { text -> Double in
+                guard let w = Double(text), (0.5...2).contains(w) else {
+                    throw UsageError(message: "--warp expects a factor in 0.5…2, got '\(text)'", command: path)
+                }
+                return w
+            }.nilIfEmpty ?? [0.84, 0.92, 1, 1.08]
         var frontEnd = FrontEndConfiguration()
         frontEnd.melBands = try arguments.int("bands", default: frontEnd.melBands, in: 8...40, command: path)
-        frontEnd.hopSeconds = Double(try arguments.int("hop-ms", default: Int(frontEnd.hopSeconds * 1000), in: 5...30, command: path)) / 1000
+        frontEnd.hopSeconds =
+            Double(try arguments.int("hop-ms", default: Int(frontEnd.hopSeconds * 1000), in: 5...30, command: path))
+            / 1000
         frontEnd.cepstra = try arguments.int("cepstra", default: frontEnd.cepstra, in: 4...24, command: path)
-        frontEnd.plpOrder = try arguments.int("plp-order", default: 0, in: FrontEndConfiguration.plpOrders, command: path)
+        frontEnd.plpOrder = try arguments.int(
+            "plp-order", default: 0, in: FrontEndConfiguration.plpOrders, command: path)
         frontEnd.lowHz = Double(try arguments.int("low-hz", default: Int(frontEnd.lowHz), in: 0...2000, command: path))
-        frontEnd.highHz = Double(try arguments.int("high-hz", default: Int(frontEnd.highHz), in: 1000...12000, command: path))
-        let perWord = arguments.value("templates-per-word") == nil ? nil
+        frontEnd.highHz = Double(
+            try arguments.int("high-hz", default: Int(frontEnd.highHz), in: 1000...12000, command: path))
+        let perWord =
+            arguments.value("templates-per-word") == nil
+            ? nil
             : try arguments.int("templates-per-word", default: 0, in: 1...1000, command: path)
         let codebook = try arguments.int("codebook", default: 2048, in: 0...65_536, command: path)
         var byLocale: [String: [TemplateEnroller.Exemplar]] = [:]
@@ -88,7 +160,8 @@ enum EnrollCommand {
                 console.err("\(issue)")
                 problems += 1
             }
-            for utterance in load.utterances where utterance.split == .enrollment && ["digits", "commands"].contains(utterance.task) {
+            for utterance in load.utterances
+            where utterance.split == .enrollment && ["digits", "commands"].contains(utterance.task) {
                 let locale = LocaleTag.normalized(utterance.locale)
                 guard wantedLocales.isEmpty || wantedLocales.contains(locale) else { continue }
                 // Digit exemplars must be a single word; a command may be a phrase.
@@ -96,8 +169,10 @@ enum EnrollCommand {
                 let audio = ManifestValidator.resolve(utterance.audio, root: load.root)
                 do {
                     let (samples, rate) = try AudioFileReader.readMono(path: audio)
-                    byLocale[locale, default: []].append(.init(samples: samples, sampleRate: rate, text: utterance.reference,
-                                                               task: utterance.task, group: utterance.speaker, source: utterance.id))
+                    byLocale[locale, default: []].append(
+                        .init(
+                            samples: samples, sampleRate: rate, text: utterance.reference,
+                            task: utterance.task, group: utterance.speaker, source: utterance.id))
                 } catch {
                     console.err("\(error)")
                     problems += 1
@@ -105,7 +180,9 @@ enum EnrollCommand {
             }
         }
         guard !byLocale.isEmpty else {
-            console.err("speech-harness engine enroll: no enrollment exemplars in \(manifests.joined(separator: ", ")) (run 'speech-harness corpus build' first)")
+            console.err(
+                "speech-harness engine enroll: no enrollment exemplars in \(manifests.joined(separator: ", ")) (run 'speech-harness corpus build' first)"
+            )
             return 1
         }
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -113,8 +190,11 @@ enum EnrollCommand {
         for locale in byLocale.keys.sorted() {
             let exemplars = byLocale[locale]!
             let vocabulary = orderedVocabulary(exemplars)
-            let set = try TemplateEnroller.enroll(exemplars, locale: locale, vocabulary: vocabulary, frontEnd: frontEnd, parameters: parameters, warps: warps,
-                                                   templatesPerWord: perWord, codebookSize: codebook) { problem in
+            let set = try TemplateEnroller.enroll(
+                exemplars, locale: locale, vocabulary: vocabulary, frontEnd: frontEnd, parameters: parameters,
+                warps: warps,
+                templatesPerWord: perWord, codebookSize: codebook
+            ) { problem in
                 console.err("\(locale): \(problem)")
                 problems += 1
             }
@@ -122,7 +202,8 @@ enum EnrollCommand {
             let file = output + "/" + DSPEngine.fileName(locale: locale)
             try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
             let frames = set.templates.reduce(0) { $0 + $1.frames.count } / set.frontEnd.dimension
-            var line = "\(locale): \(set.vocabulary.count) entries, \(set.templates.count) templates, \(frames) frames, \(bytes.count) bytes -> \(file)"
+            var line =
+                "\(locale): \(set.vocabulary.count) entries, \(set.templates.count) templates, \(frames) frames, \(bytes.count) bytes -> \(file)"
             if !arguments.has("no-install"), let package = engine.assetPackage(for: locale) {
                 let store = AssetStore.current
                 try await store.install(package, progress: Progress(totalUnitCount: Int64(package.totalBytes)))

@@ -9,48 +9,84 @@ enum MigrateDiffCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
             path: "migrate diff", synopsis: "--engine E --manifest M [options]",
-            summary: "Run each utterance through the SFSpeechRecognizer API and SpeechAnalyzer on one engine; report what changes.",
+            summary:
+                "Run each utterance through the SFSpeechRecognizer API and SpeechAnalyzer on one engine; report what changes.",
             options: [
-                OptionSpec(name: "engine", value: "E", help: "Engine id behind both APIs (see 'speech-harness engines')."),
+                OptionSpec(
+                    name: "engine", value: "E", help: "Engine id behind both APIs (see 'speech-harness engines')."),
                 OptionSpec(name: "manifest", value: "M", help: "Manifest of the utterances."),
-                OptionSpec(name: "old-program", value: "path", help: "Instead of the built-in emulations: the app's old program (e.g. its SFSpeechRecognizer controller) …"),
-                OptionSpec(name: "new-program", value: "path", help: "… and its new one, each run on the virtual microphone playing every utterance, traced and compared."),
-                OptionSpec(name: "program-timeout", value: "s", help: "Seconds a program may take for one utterance (default 120)."),
+                OptionSpec(
+                    name: "old-program", value: "path",
+                    help:
+                        "Instead of the built-in emulations: the app's old program (e.g. its SFSpeechRecognizer controller) …"
+                ),
+                OptionSpec(
+                    name: "new-program", value: "path",
+                    help:
+                        "… and its new one, each run on the virtual microphone playing every utterance, traced and compared."
+                ),
+                OptionSpec(
+                    name: "program-timeout", value: "s",
+                    help: "Seconds a program may take for one utterance (default 120)."),
                 OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
                 OptionSpec(name: "limit", value: "n", help: "At most n utterances."),
                 OptionSpec(name: "chunk-ms", value: "ms", help: "Buffer duration both sides receive (default 100)."),
-                OptionSpec(name: "server-requests", value: nil, help: "Legacy requests as server requests (one-minute limit emulated); default on-device."),
-                OptionSpec(name: "fast-results", value: nil, help: "The analyzer side also asks for .fastResults (default: .volatileResults only)."),
-                OptionSpec(name: "time-tolerance", value: "s", help: "Word time shift still counted as the same (default 0.05)."),
-                OptionSpec(name: "gates", value: "file", help: "Bounds on expected differences: the file's 'migrateDiff' list, e.g. [{\"metric\": \"finalDelay\", \"max\": 0.5}]."),
-                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per utterance, failing on a difference a user would notice or a breached gate."),
+                OptionSpec(
+                    name: "server-requests", value: nil,
+                    help: "Legacy requests as server requests (one-minute limit emulated); default on-device."),
+                OptionSpec(
+                    name: "fast-results", value: nil,
+                    help: "The analyzer side also asks for .fastResults (default: .volatileResults only)."),
+                OptionSpec(
+                    name: "time-tolerance", value: "s",
+                    help: "Word time shift still counted as the same (default 0.05)."),
+                OptionSpec(
+                    name: "gates", value: "file",
+                    help:
+                        "Bounds on expected differences: the file's 'migrateDiff' list, e.g. [{\"metric\": \"finalDelay\", \"max\": 0.5}]."
+                ),
+                OptionSpec(
+                    name: "junit", value: "file",
+                    help:
+                        "Write JUnit XML here: a case per utterance, failing on a difference a user would notice or a breached gate."
+                ),
                 OptionSpec(name: "markdown", value: "file", help: "Write a Markdown summary here."),
                 OptionSpec(name: "json", value: "file", help: "Write every trace and diff as JSON here."),
-                OptionSpec(name: "html", value: "file", help: "Write a page of the differing utterances here (both sides' alignment and timelines, the audio), linked with the report pages in its folder."),
+                OptionSpec(
+                    name: "html", value: "file",
+                    help:
+                        "Write a page of the differing utterances here (both sides' alignment and timelines, the audio), linked with the report pages in its folder."
+                ),
             ],
             positionals: 0...0,
             details: """
-            Compared per utterance: final transcripts (aligned, legacy as the reference), word times, display \
-            updates and revisions of shown text, the order of partial/final/error events, and behaviours one side \
-            has alone (the emulated one-minute limit, 'no speech detected'). Differences a user would notice (other \
-            final words, an error on one side, a lost tail, the one-minute cut) fail; the new API's documented ones \
-            (earlier finals, fewer revisions, another update cadence, moved word times: metrics finalDelay, \
-            extraRevisions, extraUpdates, maximumTimeShift) pass with their figures unless --gates bounds them. \
-            With --old-program and --new-program the two sides are programs of the team's own, compiled against \
-            `import Speech`: each runs once per utterance with SPEECH_HARNESS_MICROPHONE set to it (fast pacing, \
-            the engine stopping 1 s after the recording), SPEECH_HARNESS_ENGINE set to the engine, and \
-            SPEECH_HARNESS_TRACE recording what the speech APIs showed it; the old program's trace is compared \
-            as the legacy side, the new one's as the analyzer side. \
-            Exit status: 0 nothing fails, 1 something fails or could not be run, 2 usage error.
-            """,
-            run: { try await run("migrate diff", $0, $1) }),
+                Compared per utterance: final transcripts (aligned, legacy as the reference), word times, display \
+                updates and revisions of shown text, the order of partial/final/error events, and behaviours one side \
+                has alone (the emulated one-minute limit, 'no speech detected'). Differences a user would notice (other \
+                final words, an error on one side, a lost tail, the one-minute cut) fail; the new API's documented ones \
+                (earlier finals, fewer revisions, another update cadence, moved word times: metrics finalDelay, \
+                extraRevisions, extraUpdates, maximumTimeShift) pass with their figures unless --gates bounds them. \
+                With --old-program and --new-program the two sides are programs of the team's own, compiled against \
+                `import Speech`: each runs once per utterance with SPEECH_HARNESS_MICROPHONE set to it (fast pacing, \
+                the engine stopping 1 s after the recording), SPEECH_HARNESS_ENGINE set to the engine, and \
+                SPEECH_HARNESS_TRACE recording what the speech APIs showed it; the old program's trace is compared \
+                as the legacy side, the new one's as the analyzer side. \
+                Exit status: 0 nothing fails, 1 something fails or could not be run, 2 usage error.
+                """,
+            run: { try await run("migrate diff", $0, $1) })
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        guard let id = arguments.value("engine") else { throw UsageError(message: "--engine is required", command: path) }
-        guard let manifest = arguments.value("manifest") else { throw UsageError(message: "--manifest is required", command: path) }
+        guard let id = arguments.value("engine") else {
+            throw UsageError(message: "--engine is required", command: path)
+        }
+        guard let manifest = arguments.value("manifest") else {
+            throw UsageError(message: "--manifest is required", command: path)
+        }
         guard EngineRegistry.shared.entry(id) != nil else {
-            throw UsageError(message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))", command: path)
+            throw UsageError(
+                message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))",
+                command: path)
         }
         let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
         let limit = try arguments.int("limit", default: Int.max, in: 1...Int.max, command: path)
@@ -65,7 +101,8 @@ enum MigrateDiffCommand {
         switch (arguments.value("old-program"), arguments.value("new-program")) {
         case (let old?, let new?):
             let timeout = try arguments.double("program-timeout", command: path) ?? 120
-            programs = ProgramDiff(oldProgram: [old], newProgram: [new], engine: id, timeout: timeout, timeTolerance: tolerance)
+            programs = ProgramDiff(
+                oldProgram: [old], newProgram: [new], engine: id, timeout: timeout, timeTolerance: tolerance)
         case (nil, nil): break
         default: throw UsageError(message: "--old-program and --new-program go together", command: path)
         }
@@ -73,43 +110,60 @@ enum MigrateDiffCommand {
             var diffs: [UtteranceDiff] = []
             for utterance in utterances {
                 do {
-                    diffs.append(try programs.run(id: utterance.id, microphone: "\(manifest)#\(utterance.id)", audioSeconds: utterance.duration))
+                    diffs.append(
+                        try programs.run(
+                            id: utterance.id, microphone: "\(manifest)#\(utterance.id)",
+                            audioSeconds: utterance.duration))
                 } catch {
                     problems.append("\(utterance.id): \(error)")
                 }
             }
-            return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root, arguments, console, path)
+            return try report(
+                diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root,
+                arguments, console, path)
         }
         let engine = try EngineRegistry.shared.make(id)
-        let runner = MigrationRun(engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments.has("server-requests"),
-                                  fastResults: arguments.has("fast-results"))
+        let runner = MigrationRun(
+            engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments.has("server-requests"),
+            fastResults: arguments.has("fast-results"))
         var diffs: [UtteranceDiff] = []
         for utterance in utterances {
             do {
-                diffs.append(try await runner.run(id: utterance.id, audioPath: ManifestValidator.resolve(utterance.audio, root: root),
-                                                  locale: utterance.locale, timeTolerance: tolerance))
+                diffs.append(
+                    try await runner.run(
+                        id: utterance.id, audioPath: ManifestValidator.resolve(utterance.audio, root: root),
+                        locale: utterance.locale, timeTolerance: tolerance))
             } catch {
                 problems.append("\(utterance.id): \(error)")
             }
         }
         await (engine as? WorkerEngine)?.shutdown()
-        return try report(diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root, arguments, console, path)
+        return try report(
+            diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root,
+            arguments, console, path)
     }
 
     /// Prints, writes the reports, and gives the exit status.
-    static func report(diffs: [UtteranceDiff], problems: [String], engine id: String, manifest: String, utterances: [Utterance], root: String,
-                       _ arguments: ParsedArguments, _ console: Console, _ path: String) throws -> Int32 {
+    static func report(
+        diffs: [UtteranceDiff], problems: [String], engine id: String, manifest: String, utterances: [Utterance],
+        root: String,
+        _ arguments: ParsedArguments, _ console: Console, _ path: String
+    ) throws -> Int32 {
         let gates = try arguments.value("gates").map { path in try MigrationGate.load(path: path) } ?? []
-        let summary = MigrationSummary(engine: id, manifest: manifest, utterances: diffs, problems: problems, gates: gates)
+        let summary = MigrationSummary(
+            engine: id, manifest: manifest, utterances: diffs, problems: problems, gates: gates)
         for diff in diffs where !diff.isSame {
             let failures = summary.failures(diff)
-            console.out("\(failures.isEmpty ? "EXPECTED" : "DIFF") \(diff.id): \((failures + diff.expected).joined(separator: "; "))")
+            console.out(
+                "\(failures.isEmpty ? "EXPECTED" : "DIFF") \(diff.id): \((failures + diff.expected).joined(separator: "; "))"
+            )
         }
         for problem in problems { console.err("speech-harness migrate diff: \(problem)") }
         let updates = summary.meanUpdates
-        console.out("\(diffs.count) utterances on \(id): \(summary.failing) fail, \(summary.differing - summary.noticeablyDiffering) differ only as the new API is expected to; final words S/D/I \(summary.transcript.substitutions)/\(summary.transcript.deletions)/\(summary.transcript.insertions) of \(summary.transcript.referenceLength); "
-                    + "display updates per utterance legacy \(String(format: "%.1f", updates.legacy)), analyzer \(String(format: "%.1f", updates.analyzer))"
-                    + (problems.isEmpty ? "" : "; \(problems.count) problems"))
+        console.out(
+            "\(diffs.count) utterances on \(id): \(summary.failing) fail, \(summary.differing - summary.noticeablyDiffering) differ only as the new API is expected to; final words S/D/I \(summary.transcript.substitutions)/\(summary.transcript.deletions)/\(summary.transcript.insertions) of \(summary.transcript.referenceLength); "
+                + "display updates per utterance legacy \(String(format: "%.1f", updates.legacy)), analyzer \(String(format: "%.1f", updates.analyzer))"
+                + (problems.isEmpty ? "" : "; \(problems.count) problems"))
         if let junit = arguments.value("junit") {
             try JUnitWriter.write(MigrationReport.junit(summary), to: junit)
             let invalid = JUnitWriter.validate(path: junit)
@@ -124,14 +178,21 @@ enum MigrateDiffCommand {
             try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
         }
         if let file = arguments.value("html") {
-            let directory = (file as NSString).deletingLastPathComponent.isEmpty ? "." : (file as NSString).deletingLastPathComponent
+            let directory =
+                (file as NSString).deletingLastPathComponent.isEmpty
+                ? "." : (file as NSString).deletingLastPathComponent
             let page = (file as NSString).lastPathComponent
             var links = ReportLink.existing(in: directory)
             if !links.contains(where: { $0.file == page }) { links.append(ReportLink(title: "Migration", file: page)) }
-            let sources = Dictionary(utterances.map { utterance in
-                (utterance.id, MigrationPage.Source(reference: utterance.reference, speaker: utterance.speaker, tier: utterance.tier ?? "",
-                                                    words: utterance.words ?? [], audio: ManifestValidator.resolve(utterance.audio, root: root)))
-            }, uniquingKeysWith: { first, _ in first })
+            let sources = Dictionary(
+                utterances.map { utterance in
+                    (
+                        utterance.id,
+                        MigrationPage.Source(
+                            reference: utterance.reference, speaker: utterance.speaker, tier: utterance.tier ?? "",
+                            words: utterance.words ?? [], audio: ManifestValidator.resolve(utterance.audio, root: root))
+                    )
+                }, uniquingKeysWith: { first, _ in first })
             try MigrationPage.render(summary, sources: sources, reportDirectory: directory, links: links, page: page)
                 .write(toFile: file, atomically: true, encoding: .utf8)
         }

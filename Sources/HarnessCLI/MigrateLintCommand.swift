@@ -10,22 +10,30 @@ enum MigrateLintCommand {
             summary: "Find SFSpeechRecognizer leftovers and SpeechAnalyzer migration mistakes in Swift sources.",
             options: [
                 OptionSpec(name: "baseline", value: "file", help: "Accept the findings listed in this baseline file."),
-                OptionSpec(name: "write-baseline", value: "file", help: "Write every current finding to this baseline file and exit 0."),
-                OptionSpec(name: "info-plist", value: "file", help: "The app's Info.plist (repeatable; default: Info.plist, .pbxproj and .xcconfig files found under the paths).", repeatable: true),
+                OptionSpec(
+                    name: "write-baseline", value: "file",
+                    help: "Write every current finding to this baseline file and exit 0."),
+                OptionSpec(
+                    name: "info-plist", value: "file",
+                    help:
+                        "The app's Info.plist (repeatable; default: Info.plist, .pbxproj and .xcconfig files found under the paths).",
+                    repeatable: true),
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per rule per file."),
                 OptionSpec(name: "rules", value: nil, help: "List the rules and exit."),
-                OptionSpec(name: "explain", value: "rule", help: "Print one rule's reasoning, what it follows before deciding, and its fix; then exit."),
+                OptionSpec(
+                    name: "explain", value: "rule",
+                    help: "Print one rule's reasoning, what it follows before deciding, and its fix; then exit."),
             ],
             positionals: 0...Int.max,
             details: """
-            Folders are searched for .swift files (skipping hidden folders and .build). Findings print as
-            file:line:column: warning: [rule] … with a fix hint. Nothing inside comments or string text is
-            reported; code in string interpolations is checked. The usage-description rule applies to app targets \
-            only (an Info.plist, an .xcodeproj application, a project.yml application, INFOPLIST_KEY_ settings); \
-            elsewhere a note says why it was not applied.
-            Exit status: 0 no new findings, 1 new findings or unreadable files, 2 usage error.
-            """,
-            run: { try run("migrate lint", $0, $1) }),
+                Folders are searched for .swift files (skipping hidden folders and .build). Findings print as
+                file:line:column: warning: [rule] … with a fix hint. Nothing inside comments or string text is
+                reported; code in string interpolations is checked. The usage-description rule applies to app targets \
+                only (an Info.plist, an .xcodeproj application, a project.yml application, INFOPLIST_KEY_ settings); \
+                elsewhere a note says why it was not applied.
+                Exit status: 0 no new findings, 1 new findings or unreadable files, 2 usage error.
+                """,
+            run: { try run("migrate lint", $0, $1) })
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -35,12 +43,16 @@ enum MigrateLintCommand {
         }
         if let id = arguments.value("explain") {
             guard let rule = LintRule.named(id) else {
-                throw UsageError(message: "no rule '\(id)'; the rules are \(LintRule.all.map(\.id).joined(separator: ", "))", command: path)
+                throw UsageError(
+                    message: "no rule '\(id)'; the rules are \(LintRule.all.map(\.id).joined(separator: ", "))",
+                    command: path)
             }
             console.out("\(rule.id): \(rule.summary)\n\n\(rule.explanation)\n\nfix: \(rule.hint)")
             return 0
         }
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "give at least one file or folder to lint", command: path) }
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError(message: "give at least one file or folder to lint", command: path)
+        }
         let inputs = LintInputs.collect(arguments.positionals, infoPlists: arguments.all("info-plist"))
         var findings: [LintFinding] = []
         var unreadable = inputs.unreadable
@@ -58,7 +70,8 @@ enum MigrateLintCommand {
         for (file, reason) in unreadable { console.err("speech-harness migrate lint: \(file): \(reason)") }
 
         if let output = arguments.value("write-baseline") {
-            guard FileManager.default.createFile(atPath: output, contents: LintBaseline(findings: findings).encoded()) else {
+            guard FileManager.default.createFile(atPath: output, contents: LintBaseline(findings: findings).encoded())
+            else {
                 throw ReportError.write(path: output, reason: "cannot create the file")
             }
             console.out("wrote \(findings.count) finding\(findings.count == 1 ? "" : "s") to \(output)")
@@ -73,17 +86,24 @@ enum MigrateLintCommand {
         }
         let (new, accepted, stale) = baseline.apply(to: findings)
         for finding in new { console.out(finding.description) }
-        for entry in stale { console.err("speech-harness migrate lint: baseline entry no longer found: \(entry.file) [\(entry.rule)] \(entry.line)") }
+        for entry in stale {
+            console.err(
+                "speech-harness migrate lint: baseline entry no longer found: \(entry.file) [\(entry.rule)] \(entry.line)"
+            )
+        }
         if let reason = inputs.project.usageRuleSkipReason {
             console.out("note: [\(LintRule.missingUsageDescription.id)] not applied: \(reason)")
         }
-        console.out("\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
-                    + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
-                    + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
+        console.out(
+            "\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
+                + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
+                + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
         if let junit = arguments.value("junit") {
             let skipped = inputs.project.usageRuleSkipReason.map { [LintRule.missingUsageDescription.id: $0] } ?? [:]
-            try JUnitWriter.write(LintReport.junit(files: inputs.swiftFiles, new: new, accepted: accepted, unreadable: unreadable,
-                                                   skippedRules: skipped), to: junit)
+            try JUnitWriter.write(
+                LintReport.junit(
+                    files: inputs.swiftFiles, new: new, accepted: accepted, unreadable: unreadable,
+                    skippedRules: skipped), to: junit)
             let problems = JUnitWriter.validate(path: junit)
             if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
         }
@@ -116,16 +136,26 @@ struct LintInputs {
                 continue
             }
             let root = URL(fileURLWithPath: path)
-            guard let walker = manager.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]) else { continue }
+            guard
+                let walker = manager.enumerator(
+                    at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
+            else { continue }
             for case let url as URL in walker {
-                if url.lastPathComponent == ".build" || url.lastPathComponent == "DerivedData" { walker.skipDescendants(); continue }
-                let relative = path.hasSuffix("/") ? path + url.path.dropFirst(root.path.count + 1) : path + "/" + url.path.dropFirst(root.path.count + 1)
+                if url.lastPathComponent == ".build" || url.lastPathComponent == "DerivedData" {
+                    walker.skipDescendants()
+                    continue
+                }
+                let relative =
+                    path.hasSuffix("/")
+                    ? path + url.path.dropFirst(root.path.count + 1)
+                    : path + "/" + url.path.dropFirst(root.path.count + 1)
                 switch url.pathExtension {
                 case "swift": inputs.swiftFiles.append(relative)
                 case "pbxproj", "xcconfig": settingsFiles.append(relative)
-                case "plist" where url.lastPathComponent.hasSuffix("Info.plist") && infoPlists.isEmpty: settingsFiles.append(relative)
+                case "plist" where url.lastPathComponent.hasSuffix("Info.plist") && infoPlists.isEmpty:
+                    settingsFiles.append(relative)
                 case "yml" where url.deletingPathExtension().lastPathComponent == "project",
-                     "yaml" where url.deletingPathExtension().lastPathComponent == "project":
+                    "yaml" where url.deletingPathExtension().lastPathComponent == "project":
                     projectSpecs.append(relative)
                 default: break
                 }
@@ -148,9 +178,13 @@ struct LintInputs {
     /// or INFOPLIST_KEY_ settings; an XcodeGen spec with `type: application`.
     static func isAppEvidence(_ file: String) -> Bool {
         if file.hasSuffix(".plist") { return true }
-        guard let text = FileManager.default.contents(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else { return false }
+        guard let text = FileManager.default.contents(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
+            return false
+        }
         if file.hasSuffix(".yml") || file.hasSuffix(".yaml") {
-            return text.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "") == "type:application" }
+            return text.split(separator: "\n").contains {
+                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "") == "type:application"
+            }
         }
         return text.contains("com.apple.product-type.application") || text.contains("INFOPLIST_KEY_")
     }
@@ -160,12 +194,16 @@ struct LintInputs {
     /// Usage-description keys with a non-empty value, from a property list (XML or binary) or from
     /// `INFOPLIST_KEY_…` build settings in a project or xcconfig file.
     static func usageKeys(in file: String) -> Result<Set<String>, Unreadable> {
-        guard let data = FileManager.default.contents(atPath: file) else { return .failure(Unreadable(message: "cannot read the file")) }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return .failure(Unreadable(message: "cannot read the file"))
+        }
         if file.hasSuffix(".plist") {
             guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
                 return .failure(Unreadable(message: "not a property list"))
             }
-            guard let dictionary = plist as? [String: Any] else { return .failure(Unreadable(message: "the property list is not a dictionary")) }
+            guard let dictionary = plist as? [String: Any] else {
+                return .failure(Unreadable(message: "the property list is not a dictionary"))
+            }
             return .success(Set(usageKeys.filter { ((dictionary[$0] as? String) ?? "").contains { !$0.isWhitespace } }))
         }
         let text = String(decoding: data, as: UTF8.self)

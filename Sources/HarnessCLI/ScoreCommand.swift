@@ -9,49 +9,73 @@ enum ScoreCommand {
             path: "score", synopsis: "<reference> <hypothesis> [options]",
             summary: "WER/CER of two transcript files (trn or one utterance per line), with sclite's alignments.",
             options: [
-                OptionSpec(name: "normalizer", value: "name", help: "Normaliser applied to both sides first (default none: the words as written, as sclite and jiwer score)."),
-                OptionSpec(name: "equivalence", value: "oh=zero|file", help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file."),
-                OptionSpec(name: "pralign", value: nil, help: "Also print each utterance's alignment as sclite's pralign report does."),
-                OptionSpec(name: "alignment", value: "sclite|levenshtein", help: "Edit weights: sclite's (default; counts equal sclite's) or plain edit distance (WER equal to jiwer's)."),
+                OptionSpec(
+                    name: "normalizer", value: "name",
+                    help:
+                        "Normaliser applied to both sides first (default none: the words as written, as sclite and jiwer score)."
+                ),
+                OptionSpec(
+                    name: "equivalence", value: "oh=zero|file",
+                    help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file."),
+                OptionSpec(
+                    name: "pralign", value: nil,
+                    help: "Also print each utterance's alignment as sclite's pralign report does."),
+                OptionSpec(
+                    name: "alignment", value: "sclite|levenshtein",
+                    help:
+                        "Edit weights: sclite's (default; counts equal sclite's) or plain edit distance (WER equal to jiwer's)."
+                ),
             ],
             positionals: 2...2,
             details: "Files are trn (every line 'text (utterance-id)', paired by id) or plain text (paired by line).\n"
                 + "Alignments use sclite's weights and tie-breaking, so counts equal sclite's on the same files;\n"
                 + "--alignment levenshtein counts the fewest edits instead, as jiwer does (its WER can be lower).\n"
                 + "Exit status: 0 scored, 1 a file could not be read or paired, 2 usage error.",
-            run: { try run("score", $0, $1) }),
+            run: { try run("score", $0, $1) })
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let policy = ScoringPolicy(normalizer: try BenchRunCommand.normalizer(arguments, "normalizer", default: "none", command: path),
-                                   equivalences: try BenchRunCommand.equivalences(arguments, command: path))
+        let policy = ScoringPolicy(
+            normalizer: try BenchRunCommand.normalizer(arguments, "normalizer", default: "none", command: path),
+            equivalences: try BenchRunCommand.equivalences(arguments, command: path))
         let (referencePath, hypothesisPath) = (arguments.positionals[0], arguments.positionals[1])
         let reference = try read(referencePath), hypothesis = try read(hypothesisPath)
-        let pairs = try TranscriptFile.pair(reference: reference, referencePath: referencePath,
-                                            hypothesis: hypothesis, hypothesisPath: hypothesisPath)
+        let pairs = try TranscriptFile.pair(
+            reference: reference, referencePath: referencePath,
+            hypothesis: hypothesis, hypothesisPath: hypothesisPath)
         let costs: WordAligner.Costs
         switch arguments.value("alignment") ?? "sclite" {
         case "sclite": costs = .sclite
         case "levenshtein": costs = .levenshtein
-        case let other: throw UsageError(message: "unknown --alignment '\(other)'; sclite or levenshtein", command: path)
+        case let other:
+            throw UsageError(message: "unknown --alignment '\(other)'; sclite or levenshtein", command: path)
         }
         let score = TranscriptScore(pairs: pairs, policy: policy, costs: costs)
         if arguments.has("pralign") { console.out(score.pralign) }
         let w = score.words, c = score.characters
         console.out("scoring: \(policy.name)  utterances: \(pairs.count)")
-        console.out(String(format: "WER %.2f%%  (S %d, D %d, I %d, N %d; hits %d)", w.errorRate * 100, w.substitutions, w.deletions,
-                           w.insertions, w.referenceLength, w.hits))
-        console.out(String(format: "CER %.2f%%  (S %d, D %d, I %d, N %d)", c.errorRate * 100, c.substitutions, c.deletions,
-                           c.insertions, c.referenceLength))
+        console.out(
+            String(
+                format: "WER %.2f%%  (S %d, D %d, I %d, N %d; hits %d)", w.errorRate * 100, w.substitutions,
+                w.deletions,
+                w.insertions, w.referenceLength, w.hits))
+        console.out(
+            String(
+                format: "CER %.2f%%  (S %d, D %d, I %d, N %d)", c.errorRate * 100, c.substitutions, c.deletions,
+                c.insertions, c.referenceLength))
         console.out(String(format: "SER %.2f%%", score.sentenceErrorRate * 100))
         return 0
     }
 
     static func read(_ path: String) throws -> TranscriptFile {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TranscriptFile.Problem(file: path, line: 0, reason: FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file")
+            throw TranscriptFile.Problem(
+                file: path, line: 0,
+                reason: FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file")
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw TranscriptFile.Problem(file: path, line: 0, reason: "not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TranscriptFile.Problem(file: path, line: 0, reason: "not UTF-8 text")
+        }
         return try TranscriptFile.parse(text, file: path)
     }
 }

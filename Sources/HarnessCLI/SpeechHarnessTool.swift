@@ -25,8 +25,11 @@ private let registerAdapterEngines: Void = EngineRegistry.shared.registerAdapter
 public enum SpeechHarnessTool {
     public static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + EnrollCommand.specs + ConformanceCommand.specs + BenchRunCommand.specs
-        + BenchCommands.specs + EngineBenchCommand.specs + ScoreCommand.specs + MigrateLintCommand.specs + MigrateDiffCommand.specs
+    static let commands: [CommandSpec] =
+        CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + EnrollCommand.specs
+        + ConformanceCommand.specs + BenchRunCommand.specs
+        + BenchCommands.specs + EngineBenchCommand.specs + ScoreCommand.specs + MigrateLintCommand.specs
+        + MigrateDiffCommand.specs
 
     static func overview() -> String {
         var lines = [
@@ -39,8 +42,10 @@ public enum SpeechHarnessTool {
         ]
         let width = commands.map(\.path.count).max()! + 4
         lines += commands.map { "  " + $0.path.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
-        lines += ["", "Run 'speech-harness <command> --help' for a command's options.",
-                  "Exit status: 0 success, 1 problems found or the command failed, 2 usage error."]
+        lines += [
+            "", "Run 'speech-harness <command> --help' for a command's options.",
+            "Exit status: 0 success, 1 problems found or the command failed, 2 usage error.",
+        ]
         return lines.joined(separator: "\n")
     }
 
@@ -56,7 +61,8 @@ public enum SpeechHarnessTool {
             return 0
         }
         // Longest command path that prefixes the arguments.
-        let match = commands
+        let match =
+            commands
             .filter { spec in
                 let words = spec.path.split(separator: " ").map(String.init)
                 return arguments.count >= words.count && Array(arguments.prefix(words.count)) == words
@@ -65,12 +71,18 @@ public enum SpeechHarnessTool {
         guard let spec = match else {
             let group = commands.filter { $0.path.hasPrefix(arguments[0] + " ") }
             if !group.isEmpty {
-                let wanted = arguments.count > 1 ? "unknown \(arguments[0]) command '\(arguments[1])'" : "'\(arguments[0])' needs a command"
+                let wanted =
+                    arguments.count > 1
+                    ? "unknown \(arguments[0]) command '\(arguments[1])'" : "'\(arguments[0])' needs a command"
                 if arguments.count > 1 && ["--help", "-h", "help"].contains(arguments[1]) {
-                    console.out(group.map { "speech-harness \($0.path) \($0.synopsis)\n    \($0.summary)" }.joined(separator: "\n"))
+                    console.out(
+                        group.map { "speech-harness \($0.path) \($0.synopsis)\n    \($0.summary)" }.joined(
+                            separator: "\n"))
                     return 0
                 }
-                console.err("speech-harness: \(wanted); one of: \(group.map { String($0.path.split(separator: " ")[1]) }.joined(separator: ", "))")
+                console.err(
+                    "speech-harness: \(wanted); one of: \(group.map { String($0.path.split(separator: " ")[1]) }.joined(separator: ", "))"
+                )
                 return 2
             }
             console.err("speech-harness: unknown command '\(arguments[0])'. Run 'speech-harness --help'.")

@@ -9,12 +9,16 @@ import Foundation
 /// text (stage directions such as "[beep tone]") is dropped; letters with dots (A.M.) are spelled;
 /// hyphens split words; other punctuation goes, apostrophes inside words stay; lower case.
 public enum SpokenForm {
-    static let ones = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                       "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-                       "eighteen", "nineteen"]
+    static let ones = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+        "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+        "eighteen", "nineteen",
+    ]
     static let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-    static let symbols: [Character: String] = ["#": "pound", "*": "star", "%": "percent", "&": "and", "+": "plus",
-                                               "@": "at", "=": "equals", "$": "dollar"]
+    static let symbols: [Character: String] = [
+        "#": "pound", "*": "star", "%": "percent", "&": "and", "+": "plus",
+        "@": "at", "=": "equals", "$": "dollar",
+    ]
 
     /// The spoken form, or nil when nothing speakable remains (a prompt that is only a tone).
     public static func english(_ written: String) -> String? {
@@ -22,8 +26,14 @@ public enum SpokenForm {
         var text = ""
         var depth = 0
         for ch in written {
-            if ch == "[" { depth += 1; continue }
-            if ch == "]" { depth = max(0, depth - 1); continue }
+            if ch == "[" {
+                depth += 1
+                continue
+            }
+            if ch == "]" {
+                depth = max(0, depth - 1)
+                continue
+            }
             if depth == 0 { text.append(ch) }
         }
         // Spell dotted abbreviations (A.M., H.323 keeps its number part).
@@ -38,7 +48,7 @@ public enum SpokenForm {
     static func spell(_ token: String) -> [String] {
         var out: [String] = []
         var current = ""
-        var kind: Character = " " // "a" letters, "d" digits
+        var kind: Character = " "  // "a" letters, "d" digits
         func flush() {
             guard !current.isEmpty else { return }
             if kind == "d" { out += number(current) } else { out.append(current.lowercased()) }
@@ -47,18 +57,26 @@ public enum SpokenForm {
         let chars = Array(token)
         for (i, ch) in chars.enumerated() {
             if ch.isNumber && ch.isASCII {
-                if kind != "d" { flush(); kind = "d" }
+                if kind != "d" {
+                    flush()
+                    kind = "d"
+                }
                 current.append(ch)
             } else if ch == "." && kind == "d" && i + 1 < chars.count && chars[i + 1].isNumber {
-                current.append(ch) // decimal point
+                current.append(ch)  // decimal point
             } else if ch.isLetter || (ch == "'" && kind == "a" && i + 1 < chars.count && chars[i + 1].isLetter) {
-                if kind != "a" { flush(); kind = "a" }
+                if kind != "a" {
+                    flush()
+                    kind = "a"
+                }
                 current.append(ch)
             } else if let word = symbols[ch] {
-                flush(); kind = " "
+                flush()
+                kind = " "
                 out.append(word)
             } else {
-                flush(); kind = " "
+                flush()
+                kind = " "
             }
         }
         flush()

@@ -11,10 +11,13 @@ public enum ErrorRateStatistics {
     /// A 95% (or `level`) interval for the pooled rate by the utterance bootstrap, with bias
     /// correction and acceleration (BCa): resample utterances with replacement `resamples` times;
     /// the jackknife supplies the acceleration. Deterministic for a seed.
-    public static func bootstrapInterval(_ counts: [ErrorCounts], resamples: Int = 1_000, level: Double = 0.95,
-                                         seed: UInt64 = 1) -> ClosedRange<Double>? {
+    public static func bootstrapInterval(
+        _ counts: [ErrorCounts], resamples: Int = 1_000, level: Double = 0.95,
+        seed: UInt64 = 1
+    ) -> ClosedRange<Double>? {
         guard !counts.isEmpty else { return nil }
-        let totalErrors = counts.reduce(0) { $0 + $1.errors }, totalLength = counts.reduce(0) { $0 + $1.referenceLength }
+        let totalErrors = counts.reduce(0) { $0 + $1.errors },
+            totalLength = counts.reduce(0) { $0 + $1.referenceLength }
         guard totalLength > 0 else { return nil }
         let observed = Double(totalErrors) / Double(totalLength)
         var rng = SeededGenerator(seed: seed)
@@ -62,8 +65,10 @@ public enum ErrorRateStatistics {
         public var probabilityOfImprovement: Double
     }
 
-    public static func pairedBootstrap(a: [ErrorCounts], b: [ErrorCounts], resamples: Int = 1_000, level: Double = 0.95,
-                                       seed: UInt64 = 1) -> Comparison? {
+    public static func pairedBootstrap(
+        a: [ErrorCounts], b: [ErrorCounts], resamples: Int = 1_000, level: Double = 0.95,
+        seed: UInt64 = 1
+    ) -> Comparison? {
         guard !a.isEmpty, a.count == b.count else { return nil }
         var rng = SeededGenerator(seed: seed)
         var differences: [Double] = []
@@ -72,8 +77,10 @@ public enum ErrorRateStatistics {
             var ea = 0, eb = 0, na = 0, nb = 0
             for _ in a.indices {
                 let k = Int(rng.next() % UInt64(a.count))
-                ea += a[k].errors; na += a[k].referenceLength
-                eb += b[k].errors; nb += b[k].referenceLength
+                ea += a[k].errors
+                na += a[k].referenceLength
+                eb += b[k].errors
+                nb += b[k].referenceLength
             }
             let ra = na == 0 ? 0 : Double(ea) / Double(na), rb = nb == 0 ? 0 : Double(eb) / Double(nb)
             differences.append(rb - ra)
@@ -81,9 +88,10 @@ public enum ErrorRateStatistics {
         }
         differences.sort()
         let alpha = (1 - level) / 2
-        return Comparison(difference: pooled(b) - pooled(a),
-                          interval: percentile(differences, alpha)...percentile(differences, 1 - alpha),
-                          probabilityOfImprovement: Double(improvements) / Double(resamples))
+        return Comparison(
+            difference: pooled(b) - pooled(a),
+            interval: percentile(differences, alpha)...percentile(differences, 1 - alpha),
+            probabilityOfImprovement: Double(improvements) / Double(resamples))
     }
 
     /// Linear-interpolation percentile of sorted values (p in 0…1).
@@ -103,22 +111,36 @@ enum Normal {
     /// Acklam's rational approximation (relative error below 1.2e-9), refined by one Newton step.
     static func quantile(_ p: Double) -> Double {
         precondition(p > 0 && p < 1)
-        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
-        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01]
-        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let a = [
+            -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
+            -3.066479806614716e+01, 2.506628277459239e+00,
+        ]
+        let b = [
+            -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01,
+            -1.328068155288572e+01,
+        ]
+        let c = [
+            -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00,
+            4.374664141464968e+00, 2.938163982698783e+00,
+        ]
         let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
         let low = 0.02425
         var x: Double
         if p < low {
             let q = (-2 * log(p)).squareRoot()
-            x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+            x =
+                (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
         } else if p <= 1 - low {
             let q = p - 0.5, r = q * q
-            x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+            x =
+                (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
                 / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
         } else {
             let q = (-2 * log(1 - p)).squareRoot()
-            x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+            x =
+                -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
         }
         let e = cdf(x) - p
         let u = e * (2 * Double.pi).squareRoot() * exp(x * x / 2)

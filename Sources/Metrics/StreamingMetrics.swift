@@ -1,4 +1,5 @@
 import SpeechCore
+
 /// What a recogniser showed, and when, while one utterance streamed: the input to latency and
 /// stability metrics. Times are seconds from the first sample (t = 0), on the pacing clock.
 public struct StreamingTimeline: Sendable, Hashable, Codable {
@@ -69,8 +70,10 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
     /// Audio end minus the time the transcript caught up with all final words.
     public var transcriptLag: Double?
 
-    public init(firstPartialLatency: Double? = nil, finalizationLatency: Double? = nil, emissionDelays: [Double] = [],
-                unstablePartialWordRatio: Double? = nil, hadRevisions: Bool = false, transcriptLag: Double? = nil) {
+    public init(
+        firstPartialLatency: Double? = nil, finalizationLatency: Double? = nil, emissionDelays: [Double] = [],
+        unstablePartialWordRatio: Double? = nil, hadRevisions: Bool = false, transcriptLag: Double? = nil
+    ) {
         self.firstPartialLatency = firstPartialLatency
         self.finalizationLatency = finalizationLatency
         self.emissionDelays = emissionDelays
@@ -83,15 +86,21 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
         let hypotheses = timeline.hypotheses
         let finals = timeline.finalWords
         var measures = StreamingMeasures(emissionDelays: [], hadRevisions: false)
-        if let first = timeline.events.first(where: { !$0.words.isEmpty }), let onset = timeline.referenceWords.first?.start {
+        if let first = timeline.events.first(where: { !$0.words.isEmpty }),
+            let onset = timeline.referenceWords.first?.start
+        {
             measures.firstPartialLatency = first.time - onset
         }
-        if let lastFinal = timeline.events.last(where: { $0.isFinal && !$0.words.isEmpty }), let end = timeline.referenceWords.last?.end {
+        if let lastFinal = timeline.events.last(where: { $0.isFinal && !$0.words.isEmpty }),
+            let end = timeline.referenceWords.last?.end
+        {
             measures.finalizationLatency = lastFinal.time - end
         }
         // Emission delay: the first event whose hypothesis has reference word i in place (aligned by prefix).
         for (i, reference) in timeline.referenceWords.enumerated() {
-            if let k = hypotheses.indices.first(where: { hypotheses[$0].count > i && hypotheses[$0][i] == reference.word }) {
+            if let k = hypotheses.indices.first(where: {
+                hypotheses[$0].count > i && hypotheses[$0][i] == reference.word
+            }) {
                 measures.emissionDelays.append(timeline.events[k].time - reference.end)
             }
         }
@@ -101,7 +110,8 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
             withdrawn += a.count - common
         }
         measures.hadRevisions = withdrawn > 0
-        measures.unstablePartialWordRatio = finals.isEmpty ? (withdrawn == 0 ? 0 : nil) : Double(withdrawn) / Double(finals.count)
+        measures.unstablePartialWordRatio =
+            finals.isEmpty ? (withdrawn == 0 ? 0 : nil) : Double(withdrawn) / Double(finals.count)
         if let last = timeline.events.last(where: \.isFinal) { measures.transcriptLag = last.time - timeline.audioEnd }
         return measures
     }

@@ -46,13 +46,19 @@ public enum TextNormalizer: String, Sendable, CaseIterable, Codable {
         var cleaned = ""
         var depth = 0
         for ch in text.precomposedStringWithCanonicalMapping.lowercased() {
-            if ch == "[" || ch == "(" || ch == "<" { depth += 1; continue }
-            if ch == "]" || ch == ")" || ch == ">" { depth = max(0, depth - 1); continue }
+            if ch == "[" || ch == "(" || ch == "<" {
+                depth += 1
+                continue
+            }
+            if ch == "]" || ch == ")" || ch == ">" {
+                depth = max(0, depth - 1)
+                continue
+            }
             guard depth == 0 else { continue }
             if ch.isLetter || ch.isNumber || ch == "'" {
                 cleaned.append(ch)
             } else if ch == "." && cleaned.last?.isNumber == true {
-                cleaned.append(ch) // decimal point, settled below
+                cleaned.append(ch)  // decimal point, settled below
             } else {
                 cleaned.append(" ")
             }
@@ -70,13 +76,18 @@ public enum TextNormalizer: String, Sendable, CaseIterable, Codable {
         "won't": ["will", "not"], "can't": ["can", "not"], "shan't": ["shall", "not"], "ain't": ["is", "not"],
         "let's": ["let", "us"], "i'm": ["i", "am"],
     ]
-    static let suffixes: [(String, String)] = [("n't", "not"), ("'re", "are"), ("'ll", "will"), ("'ve", "have"), ("'d", "would"), ("'s", "is")]
+    static let suffixes: [(String, String)] = [
+        ("n't", "not"), ("'re", "are"), ("'ll", "will"), ("'ve", "have"), ("'d", "would"), ("'s", "is"),
+    ]
 
     static func english(_ text: String) -> [String] {
         var out: [String] = []
         for token in basic(text) {
             if fillers.contains(token) { continue }
-            if let expansion = contractions[token] { out += expansion; continue }
+            if let expansion = contractions[token] {
+                out += expansion
+                continue
+            }
             if let (suffix, word) = suffixes.first(where: { token.hasSuffix($0.0) && token.count > $0.0.count }) {
                 out += [String(token.dropLast(suffix.count)), word]
                 continue
@@ -113,7 +124,8 @@ public struct EquivalenceMap: Sendable, Hashable, Codable {
     public static func parse(_ text: String, name: String) throws(MetricsError) -> EquivalenceMap {
         var map: [String: String] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let line =
+                raw.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             let parts = line.components(separatedBy: "=>")
             guard parts.count == 2 else { throw .invalidMapping(name: name, line: index + 1, text: String(raw)) }
@@ -134,7 +146,8 @@ public enum MetricsError: Error, CustomStringConvertible, Equatable, Sendable {
 
     public var description: String {
         switch self {
-        case .invalidMapping(let name, let line, let text): return "\(name):\(line): expected 'word => canonical', got '\(text)'"
+        case .invalidMapping(let name, let line, let text):
+            return "\(name):\(line): expected 'word => canonical', got '\(text)'"
         }
     }
 }

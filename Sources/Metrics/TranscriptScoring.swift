@@ -29,7 +29,9 @@ public struct TranscriptFile: Sendable, Equatable {
 
     /// Reads `contents` (of `file`, for messages): trn when every non-empty line ends in `(id)`.
     public static func parse(_ contents: String, file: String) throws(Problem) -> TranscriptFile {
-        var lines = contents.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        var lines = contents.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
         if lines.last == "" { lines.removeLast() }
         let trnIDs = lines.map(trnID)
         let isTRN = !lines.isEmpty && zip(lines, trnIDs).allSatisfy { $1 != nil || $0.allSatisfy(\.isWhitespace) }
@@ -38,7 +40,10 @@ public struct TranscriptFile: Sendable, Equatable {
         for (index, line) in lines.enumerated() {
             if isTRN {
                 guard let (id, text) = trnIDs[index] else { continue }
-                if let first = seen[id] { throw Problem(file: file, line: index + 1, reason: "utterance id (\(id)) again (first on line \(first))") }
+                if let first = seen[id] {
+                    throw Problem(
+                        file: file, line: index + 1, reason: "utterance id (\(id)) again (first on line \(first))")
+                }
                 seen[id] = index + 1
                 entries.append(Entry(id: id, text: text, line: index + 1))
             } else {
@@ -58,27 +63,36 @@ public struct TranscriptFile: Sendable, Equatable {
     }
 
     /// Reference and hypothesis entries paired (by id for trn, by line for text).
-    public static func pair(reference: TranscriptFile, referencePath: String, hypothesis: TranscriptFile,
-                            hypothesisPath: String) throws(Problem) -> [(id: String, reference: String, hypothesis: String)] {
+    public static func pair(
+        reference: TranscriptFile, referencePath: String, hypothesis: TranscriptFile,
+        hypothesisPath: String
+    ) throws(Problem) -> [(id: String, reference: String, hypothesis: String)] {
         guard reference.isTRN == hypothesis.isTRN else {
-            throw Problem(file: reference.isTRN ? hypothesisPath : referencePath, line: 0,
-                          reason: "is plain text while the other file is trn (every line ending in '(utterance-id)')")
+            throw Problem(
+                file: reference.isTRN ? hypothesisPath : referencePath, line: 0,
+                reason: "is plain text while the other file is trn (every line ending in '(utterance-id)')")
         }
         if !reference.isTRN {
             guard reference.entries.count == hypothesis.entries.count else {
-                throw Problem(file: hypothesisPath, line: 0,
-                              reason: "has \(hypothesis.entries.count) lines, the reference \(referencePath) \(reference.entries.count)")
+                throw Problem(
+                    file: hypothesisPath, line: 0,
+                    reason:
+                        "has \(hypothesis.entries.count) lines, the reference \(referencePath) \(reference.entries.count)"
+                )
             }
             return zip(reference.entries, hypothesis.entries).map { ($0.id, $0.text, $1.text) }
         }
         let hypotheses = Dictionary(uniqueKeysWithValues: hypothesis.entries.map { ($0.id, $0.text) })
         let referenceIDs = Set(reference.entries.map(\.id))
         for entry in hypothesis.entries where !referenceIDs.contains(entry.id) {
-            throw Problem(file: hypothesisPath, line: entry.line, reason: "utterance (\(entry.id)) is not in the reference")
+            throw Problem(
+                file: hypothesisPath, line: entry.line, reason: "utterance (\(entry.id)) is not in the reference")
         }
         return try reference.entries.map { (entry) throws(Problem) in
             guard let text = hypotheses[entry.id] else {
-                throw Problem(file: hypothesisPath, line: 0, reason: "has no hypothesis for (\(entry.id)) (reference line \(entry.line))")
+                throw Problem(
+                    file: hypothesisPath, line: 0,
+                    reason: "has no hypothesis for (\(entry.id)) (reference line \(entry.line))")
             }
             return (entry.id, entry.text, text)
         }
@@ -96,8 +110,10 @@ public struct TranscriptScore: Sendable {
     public var words: ErrorCounts
     public var characters: ErrorCounts
 
-    public init(pairs: [(id: String, reference: String, hypothesis: String)], policy: ScoringPolicy,
-                costs: WordAligner.Costs = .sclite) {
+    public init(
+        pairs: [(id: String, reference: String, hypothesis: String)], policy: ScoringPolicy,
+        costs: WordAligner.Costs = .sclite
+    ) {
         var utterances: [Utterance] = []
         var words = ErrorCounts(), characters = ErrorCounts()
         for pair in pairs {
@@ -114,7 +130,8 @@ public struct TranscriptScore: Sendable {
 
     /// Share of utterances with at least one word error.
     public var sentenceErrorRate: Double {
-        utterances.isEmpty ? 0 : Double(utterances.filter { $0.words.counts.errors > 0 }.count) / Double(utterances.count)
+        utterances.isEmpty
+            ? 0 : Double(utterances.filter { $0.words.counts.errors > 0 }.count) / Double(utterances.count)
     }
 
     /// Each utterance as sclite's `pralign` report prints it: id, scores, the three rows.

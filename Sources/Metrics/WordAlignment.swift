@@ -29,8 +29,9 @@ public struct ErrorCounts: Sendable, Hashable, Codable {
     }
 
     public static func + (a: ErrorCounts, b: ErrorCounts) -> ErrorCounts {
-        ErrorCounts(hits: a.hits + b.hits, substitutions: a.substitutions + b.substitutions,
-                    deletions: a.deletions + b.deletions, insertions: a.insertions + b.insertions)
+        ErrorCounts(
+            hits: a.hits + b.hits, substitutions: a.substitutions + b.substitutions,
+            deletions: a.deletions + b.deletions, insertions: a.insertions + b.insertions)
     }
 
     public static func += (a: inout ErrorCounts, b: ErrorCounts) { a = a + b }
@@ -86,7 +87,8 @@ extension Alignment {
             return
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count == 3, lines[0].hasPrefix("REF:  "), lines[1].hasPrefix("HYP:  "), lines[2].hasPrefix("Eval: ") else { return nil }
+        guard lines.count == 3, lines[0].hasPrefix("REF:  "), lines[1].hasPrefix("HYP:  "), lines[2].hasPrefix("Eval: ")
+        else { return nil }
         let ref = Array(lines[0].dropFirst(6)), hyp = Array(lines[1].dropFirst(6)), eval = Array(lines[2].dropFirst(6))
         func token(_ line: [Character], at start: Int) -> String {
             guard start < line.count else { return "" }
@@ -139,7 +141,8 @@ public enum WordAligner {
             for i in 1...n {
                 for j in 1...m {
                     let diagonal = cost(i - 1, j - 1) + (reference[i - 1] == hypothesis[j - 1] ? 0 : substitutionCost)
-                    table[i * (m + 1) + j] = min(diagonal, cost(i - 1, j) + deletionCost, cost(i, j - 1) + insertionCost)
+                    table[i * (m + 1) + j] = min(
+                        diagonal, cost(i - 1, j) + deletionCost, cost(i, j - 1) + insertionCost)
                 }
             }
         }
@@ -151,8 +154,12 @@ public enum WordAligner {
             if i > 0 && j > 0 {
                 let same = reference[i - 1] == hypothesis[j - 1]
                 if cost(i, j) == cost(i - 1, j - 1) + (same ? 0 : substitutionCost) {
-                    steps.append(same ? .correct(reference[i - 1]) : .substitution(reference: reference[i - 1], hypothesis: hypothesis[j - 1]))
-                    i -= 1; j -= 1
+                    steps.append(
+                        same
+                            ? .correct(reference[i - 1])
+                            : .substitution(reference: reference[i - 1], hypothesis: hypothesis[j - 1]))
+                    i -= 1
+                    j -= 1
                     continue
                 }
             }

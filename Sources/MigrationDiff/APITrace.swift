@@ -91,7 +91,11 @@ public struct APITrace: Codable, Sendable, Hashable {
     public var eventOrder: String {
         var parts: [(Kind, Int)] = []
         for event in events {
-            if let last = parts.last, last.0 == event.kind { parts[parts.count - 1].1 += 1 } else { parts.append((event.kind, 1)) }
+            if let last = parts.last, last.0 == event.kind {
+                parts[parts.count - 1].1 += 1
+            } else {
+                parts.append((event.kind, 1))
+            }
         }
         return parts.map { $0.1 == 1 ? $0.0.rawValue : "\($0.0.rawValue)×\($0.1)" }.joined(separator: " ")
     }

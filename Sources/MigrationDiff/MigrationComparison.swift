@@ -33,16 +33,26 @@ public struct UtteranceDiff: Codable, Sendable, Hashable {
 
 /// Compares two traces of the same utterance. Pure: no engines, no files.
 public enum MigrationComparison {
-    public static func compare(id: String, legacy: APITrace, analyzer: APITrace, timeTolerance: Double = 0.05) -> UtteranceDiff {
-        let alignment = WordAligner.align(reference: legacy.finalWords.map(\.word), hypothesis: analyzer.finalWords.map(\.word))
+    public static func compare(
+        id: String, legacy: APITrace, analyzer: APITrace, timeTolerance: Double = 0.05
+    ) -> UtteranceDiff {
+        let alignment = WordAligner.align(
+            reference: legacy.finalWords.map(\.word), hypothesis: analyzer.finalWords.map(\.word))
         var shifts: [(start: Double, end: Double)] = []
         var l = 0, a = 0
         for step in alignment.steps {
             switch step {
             case .correct:
-                shifts.append((analyzer.finalWords[a].start - legacy.finalWords[l].start, analyzer.finalWords[a].end - legacy.finalWords[l].end))
-                l += 1; a += 1
-            case .substitution: l += 1; a += 1
+                shifts.append(
+                    (
+                        analyzer.finalWords[a].start - legacy.finalWords[l].start,
+                        analyzer.finalWords[a].end - legacy.finalWords[l].end
+                    ))
+                l += 1
+                a += 1
+            case .substitution:
+                l += 1
+                a += 1
             case .deletion: l += 1
             case .insertion: a += 1
             }
@@ -51,10 +61,16 @@ public enum MigrationComparison {
         var noticeable: [String] = [], expected: [String] = []
         let counts = alignment.counts
         if counts.errors > 0 {
-            noticeable.append("final transcript differs: \(counts.substitutions) substituted, \(counts.deletions) only in legacy, \(counts.insertions) only in analyzer")
-            let lostTail = alignment.steps.reversed().prefix { if case .deletion = $0 { return true } else { return false } }.count
+            noticeable.append(
+                "final transcript differs: \(counts.substitutions) substituted, \(counts.deletions) only in legacy, \(counts.insertions) only in analyzer"
+            )
+            let lostTail = alignment.steps.reversed().prefix {
+                if case .deletion = $0 { return true } else { return false }
+            }.count
             if lostTail > 0 {
-                noticeable.append("lost or truncated tail: the analyzer's final text lacks the last \(lostTail) legacy word\(lostTail == 1 ? "" : "s")")
+                noticeable.append(
+                    "lost or truncated tail: the analyzer's final text lacks the last \(lostTail) legacy word\(lostTail == 1 ? "" : "s")"
+                )
             }
         }
         switch (legacy.error, analyzer.error) {
@@ -69,10 +85,13 @@ public enum MigrationComparison {
             expected.append("word times move by up to \(format(maximumShift)) s (tolerance \(format(timeTolerance)) s)")
         }
         if (legacy.finalsBeforeEndOfAudio == 0) != (analyzer.finalsBeforeEndOfAudio == 0) {
-            expected.append("final results before the end of audio: legacy \(legacy.finalsBeforeEndOfAudio), analyzer \(analyzer.finalsBeforeEndOfAudio)")
+            expected.append(
+                "final results before the end of audio: legacy \(legacy.finalsBeforeEndOfAudio), analyzer \(analyzer.finalsBeforeEndOfAudio)"
+            )
         }
         if (legacy.revisions == 0) != (analyzer.revisions == 0) {
-            expected.append("revised partial text: legacy \(legacy.revisions) times, analyzer \(analyzer.revisions) times")
+            expected.append(
+                "revised partial text: legacy \(legacy.revisions) times, analyzer \(analyzer.revisions) times")
         }
         let (legacyUpdates, analyzerUpdates) = (legacy.displayUpdates.count, analyzer.displayUpdates.count)
         if max(legacyUpdates, analyzerUpdates) >= 2 * max(1, min(legacyUpdates, analyzerUpdates)) {
@@ -101,7 +120,9 @@ public struct MigrationSummary: Codable, Sendable {
     /// Bounds on expected differences (from a gates file's `migrateDiff` key).
     public var gates: [MigrationGate]
 
-    public init(engine: String, manifest: String, utterances: [UtteranceDiff], problems: [String], gates: [MigrationGate] = []) {
+    public init(
+        engine: String, manifest: String, utterances: [UtteranceDiff], problems: [String], gates: [MigrationGate] = []
+    ) {
         self.engine = engine
         self.manifest = manifest
         self.utterances = utterances
@@ -132,13 +153,18 @@ public struct MigrationSummary: Codable, Sendable {
     public var meanUpdates: (legacy: Double, analyzer: Double) {
         guard !utterances.isEmpty else { return (0, 0) }
         let n = Double(utterances.count)
-        return (Double(utterances.map(\.legacy.displayUpdates.count).reduce(0, +)) / n,
-                Double(utterances.map(\.analyzer.displayUpdates.count).reduce(0, +)) / n)
+        return (
+            Double(utterances.map(\.legacy.displayUpdates.count).reduce(0, +)) / n,
+            Double(utterances.map(\.analyzer.displayUpdates.count).reduce(0, +)) / n
+        )
     }
     /// Mean audio seconds between display updates, over utterances with at least two.
     public var meanUpdateInterval: (legacy: Double?, analyzer: Double?) {
         func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
-        return (mean(utterances.compactMap(\.legacy.meanUpdateInterval)), mean(utterances.compactMap(\.analyzer.meanUpdateInterval)))
+        return (
+            mean(utterances.compactMap(\.legacy.meanUpdateInterval)),
+            mean(utterances.compactMap(\.analyzer.meanUpdateInterval))
+        )
     }
     public var revisions: (legacy: Int, analyzer: Int) {
         (utterances.map(\.legacy.revisions).reduce(0, +), utterances.map(\.analyzer.revisions).reduce(0, +))

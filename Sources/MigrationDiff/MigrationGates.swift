@@ -37,7 +37,8 @@ public struct MigrationGate: Codable, Sendable, Hashable {
     public static func breaches(_ gates: [MigrationGate], _ diff: UtteranceDiff) -> [String] {
         gates.compactMap { gate in
             guard let value = gate.value(diff), value > gate.max else { return nil }
-            return "gate \(gate.metric.rawValue) ≤ \(MigrationComparison.format(gate.max)) breached: \(MigrationComparison.format(value))"
+            return
+                "gate \(gate.metric.rawValue) ≤ \(MigrationComparison.format(gate.max)) breached: \(MigrationComparison.format(value))"
         }
     }
 
@@ -48,8 +49,12 @@ public struct MigrationGate: Codable, Sendable, Hashable {
         do {
             return try JSONDecoder().decode(File.self, from: data).migrateDiff ?? []
         } catch let DecodingError.dataCorrupted(context) {
-            throw .invalid(path: path, reason: context.codingPath.isEmpty ? "not valid JSON"
-                : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription) (metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw .invalid(
+                path: path,
+                reason: context.codingPath.isEmpty
+                    ? "not valid JSON"
+                    : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription) (metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
         } catch {
             throw .invalid(path: path, reason: "\(error)")
         }

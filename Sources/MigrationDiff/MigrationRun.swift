@@ -1,6 +1,6 @@
+import AVFAudio
 import Adapters
 import AudioIO
-import AVFAudio
 import CoreMedia
 import Foundation
 import Metrics
@@ -19,7 +19,10 @@ public struct MigrationRun: Sendable {
     /// The analyzer side asks for `.fastResults` too (volatile results as often as the engine has them).
     public var fastResults: Bool
 
-    public init(engine: any RecognitionEngine, chunkMilliseconds: Int = 100, serverRequests: Bool = false, fastResults: Bool = false) {
+    public init(
+        engine: any RecognitionEngine, chunkMilliseconds: Int = 100, serverRequests: Bool = false,
+        fastResults: Bool = false
+    ) {
         self.engine = engine
         self.chunkMilliseconds = chunkMilliseconds
         self.serverRequests = serverRequests
@@ -37,7 +40,9 @@ public struct MigrationRun: Sendable {
         }
     }
 
-    public func run(id: String, audioPath: String, locale: String, timeTolerance: Double = 0.05) async throws -> UtteranceDiff {
+    public func run(
+        id: String, audioPath: String, locale: String, timeTolerance: Double = 0.05
+    ) async throws -> UtteranceDiff {
         guard let format = engine.capabilities.formats.first else { throw RunError.noFormat(engine: engine.id) }
         let buffers = try Self.buffers(audioPath, sampleRate: format.sampleRate, chunkMilliseconds: chunkMilliseconds)
         let legacy = await legacyTrace(buffers, locale: locale)
@@ -47,7 +52,8 @@ public struct MigrationRun: Sendable {
 
     /// The file as the buffers both sides receive: mono, at the engine's rate, `chunk` ms each.
     static func buffers(_ path: String, sampleRate: Double, chunkMilliseconds: Int) throws -> [AVAudioPCMBuffer] {
-        let chunker = try AudioChunker(path: path, chunkMilliseconds: chunkMilliseconds, sampleRate: sampleRate, quality: .medium)
+        let chunker = try AudioChunker(
+            path: path, chunkMilliseconds: chunkMilliseconds, sampleRate: sampleRate, quality: .medium)
         let format = AVAudioFormat(standardFormatWithSampleRate: sampleRate, channels: 1)!
         var buffers: [AVAudioPCMBuffer] = []
         while let chunk = try chunker.next() {
@@ -78,15 +84,19 @@ public struct MigrationRun: Sendable {
                     APITrace.TimedWord(word: $0.substring, start: $0.timestamp, end: $0.timestamp + $0.duration)
                 }
                 log.withLock { log in
-                    log.events.append(APITrace.Event(kind: result.isFinal ? .final : .partial, audioTime: result.processedAudioDuration,
-                                                     shown: words.map(\.word)))
+                    log.events.append(
+                        APITrace.Event(
+                            kind: result.isFinal ? .final : .partial, audioTime: result.processedAudioDuration,
+                            shown: words.map(\.word)))
                     if result.isFinal { log.finalWords = words }
                 }
             }
             if let error = error as NSError? {
                 log.withLock { log in
-                    log.events.append(APITrace.Event(kind: .error, audioTime: -1, shown: log.events.last?.shown ?? [],
-                                                     detail: LegacyRecognitionError.describe(error)))
+                    log.events.append(
+                        APITrace.Event(
+                            kind: .error, audioTime: -1, shown: log.events.last?.shown ?? [],
+                            detail: LegacyRecognitionError.describe(error)))
                 }
             }
         }
@@ -103,7 +113,9 @@ public struct MigrationRun: Sendable {
         events.append(APITrace.Event(kind: .end, audioTime: audio, shown: events.last?.shown ?? []))
         var notes: [String] = []
         if task.reachedServerAudioLimit {
-            notes.append("stopped listening at the \(Int(SFSpeechRecognizer.serverAudioLimit)) s server-request limit; \(MigrationComparison.format(audio - SFSpeechRecognizer.serverAudioLimit)) s of audio not recognised")
+            notes.append(
+                "stopped listening at the \(Int(SFSpeechRecognizer.serverAudioLimit)) s server-request limit; \(MigrationComparison.format(audio - SFSpeechRecognizer.serverAudioLimit)) s of audio not recognised"
+            )
         }
         return APITrace(api: "legacy", events: events, finalWords: finalWords, audioSeconds: audio, notes: notes)
     }
@@ -115,10 +127,12 @@ public struct MigrationRun: Sendable {
     func analyzerTrace(_ buffers: [AVAudioPCMBuffer], locale: String, sampleRate: Double) async -> APITrace {
         let transcriber = SpeechTranscriber(
             locale: Locale(identifier: locale), transcriptionOptions: [],
-            reportingOptions: !engine.capabilities.partialResults ? [] : fastResults ? [.volatileResults, .fastResults] : [.volatileResults],
+            reportingOptions: !engine.capabilities.partialResults
+                ? [] : fastResults ? [.volatileResults, .fastResults] : [.volatileResults],
             attributeOptions: [.audioTimeRange], engine: engine)
-        let analyzer = SpeechAnalyzer(modules: [transcriber],
-                                      options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
+        let analyzer = SpeechAnalyzer(
+            modules: [transcriber],
+            options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
         var events: [APITrace.Event] = []
         var finals: [APITrace.TimedWord] = []
         var volatile: [APITrace.TimedWord] = []
@@ -134,13 +148,16 @@ public struct MigrationRun: Sendable {
                 } else {
                     volatile = words
                 }
-                events.append(APITrace.Event(kind: result.isFinal ? .final : .partial, audioTime: processed,
-                                             shown: (finals + volatile).map(\.word)))
+                events.append(
+                    APITrace.Event(
+                        kind: result.isFinal ? .final : .partial, audioTime: processed,
+                        shown: (finals + volatile).map(\.word)))
             }
             seen = published.count
         }
         do {
-            try await analyzer.prepareToAnalyze(in: AVAudioFormat(standardFormatWithSampleRate: sampleRate, channels: 1))
+            try await analyzer.prepareToAnalyze(
+                in: AVAudioFormat(standardFormatWithSampleRate: sampleRate, channels: 1))
             var time = CMTime.zero
             for buffer in buffers {
                 let (input, builder) = AsyncStream<AnalyzerInput>.makeStream()
@@ -155,7 +172,9 @@ public struct MigrationRun: Sendable {
             collect()
         } catch {
             collect()
-            events.append(APITrace.Event(kind: .error, audioTime: processed, shown: (finals + volatile).map(\.word), detail: "\(error)"))
+            events.append(
+                APITrace.Event(
+                    kind: .error, audioTime: processed, shown: (finals + volatile).map(\.word), detail: "\(error)"))
         }
         events.append(APITrace.Event(kind: .end, audioTime: Self.seconds(buffers), shown: events.last?.shown ?? []))
         return APITrace(api: "analyzer", events: events, finalWords: finals, audioSeconds: Self.seconds(buffers))

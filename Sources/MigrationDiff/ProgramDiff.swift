@@ -15,8 +15,10 @@ public struct ProgramDiff: Sendable {
     /// More environment for both programs (e.g. `SPEECH_HARNESS_SCRIPT` for the scripted engine).
     public var environment: [String: String]
 
-    public init(oldProgram: [String], newProgram: [String], engine: String, timeout: Double = 120, timeTolerance: Double = 0.05,
-                environment: [String: String] = [:]) {
+    public init(
+        oldProgram: [String], newProgram: [String], engine: String, timeout: Double = 120, timeTolerance: Double = 0.05,
+        environment: [String: String] = [:]
+    ) {
         self.environment = environment
         self.oldProgram = oldProgram
         self.newProgram = newProgram
@@ -34,7 +36,8 @@ public struct ProgramDiff: Sendable {
         public var description: String {
             switch self {
             case .cannotRun(let program, let reason): return "\(program): cannot run: \(reason)"
-            case .timedOut(let program, let seconds): return "\(program): still running after \(Int(seconds)) s; stopped"
+            case .timedOut(let program, let seconds):
+                return "\(program): still running after \(Int(seconds)) s; stopped"
             case .noTrace(let program, let status, let output):
                 return "\(program): exited \(status) without using a speech API; output: \(output.suffix(400))"
             case .badTrace(let path, let line, let reason): return "\(path):\(line): \(reason)"
@@ -52,15 +55,20 @@ public struct ProgramDiff: Sendable {
     /// Runs one program with the fast virtual microphone and reads what it was shown.
     func trace(_ command: [String], microphone: String, audioSeconds: Double) throws -> APITrace {
         let name = command.first ?? "?"
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("speech-trace-\(UUID().uuidString).jsonl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "speech-trace-\(UUID().uuidString).jsonl"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: name)
         process.arguments = Array(command.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "SPEECH_HARNESS_MICROPHONE": microphone, "SPEECH_HARNESS_MICROPHONE_PACING": "fast", "SPEECH_HARNESS_MICROPHONE_END": "1",
-            "SPEECH_HARNESS_ENGINE": engine, APICallTrace.variable: path,
-        ].merging(environment) { $1 }) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            [
+                "SPEECH_HARNESS_MICROPHONE": microphone, "SPEECH_HARNESS_MICROPHONE_PACING": "fast",
+                "SPEECH_HARNESS_MICROPHONE_END": "1",
+                "SPEECH_HARNESS_ENGINE": engine, APICallTrace.variable: path,
+            ].merging(environment) { $1 }
+        ) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -83,7 +91,9 @@ public struct ProgramDiff: Sendable {
         drained.wait()
         let text = String(decoding: reader.withLock { $0 }, as: UTF8.self)
         let records = try Self.read(path)
-        guard !records.isEmpty else { throw ProgramError.noTrace(program: name, status: process.terminationStatus, output: text) }
+        guard !records.isEmpty else {
+            throw ProgramError.noTrace(program: name, status: process.terminationStatus, output: text)
+        }
         return Self.apiTrace(records, program: name, audioSeconds: audioSeconds)
     }
 
@@ -127,7 +137,9 @@ public struct ProgramDiff: Sendable {
             default:
                 break
             }
-            guard let kind = ["partial": APITrace.Kind.partial, "final": .final, "error": .error][record.kind] else { continue }
+            guard let kind = ["partial": APITrace.Kind.partial, "final": .final, "error": .error][record.kind] else {
+                continue
+            }
             events.append(APITrace.Event(kind: kind, audioTime: time, shown: shown, detail: record.detail))
         }
         events.append(APITrace.Event(kind: .end, audioTime: audioSeconds, shown: events.last?.shown ?? []))

@@ -13,18 +13,28 @@ extension RuleContext {
             //                              or AsyncStream.makeStream(of: AnalyzerInput.self)
             if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", ".", "makeStream"])
                 || matches(index, ["AsyncStream", ".", "makeStream", "(", "of", ":", "AnalyzerInput"]),
-               token(index - 1)?.is("=") == true, token(index - 2)?.is(")") == true, let open = structure.partner[index - 2] {
+                token(index - 1)?.is("=") == true, token(index - 2)?.is(")") == true,
+                let open = structure.partner[index - 2]
+            {
                 let parts = ((open + 1)..<(index - 2)).filter { !tokens[$0].is(",") }
                 if parts.count == 2 {
-                    if tokens[parts[1]].is("_") { discarded.append(parts[1]) } else { names.insert(tokens[parts[1]].text) }
+                    if tokens[parts[1]].is("_") {
+                        discarded.append(parts[1])
+                    } else {
+                        names.insert(tokens[parts[1]].text)
+                    }
                 }
             }
             // var continuation: AsyncStream<AnalyzerInput>.Continuation
-            if matches(index, [":", "AsyncStream", "<", "AnalyzerInput", ">", ".", "Continuation"]), let name = token(index - 1), name.kind == .identifier {
+            if matches(index, [":", "AsyncStream", "<", "AnalyzerInput", ">", ".", "Continuation"]),
+                let name = token(index - 1), name.kind == .identifier
+            {
                 names.insert(name.text)
             }
             // AsyncStream<AnalyzerInput> { continuation in … }
-            if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", "{"]), let name = token(index + 5), name.kind == .identifier, token(index + 6)?.is("in") == true {
+            if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", "{"]), let name = token(index + 5),
+                name.kind == .identifier, token(index + 6)?.is("in") == true
+            {
                 names.insert(name.text)
             }
         }
@@ -35,7 +45,9 @@ extension RuleContext {
     func propagatingAssignments(_ names: Set<String>) -> Set<String> {
         var result = names
         for index in tokens.indices where tokens[index].is("=") {
-            if let value = token(index + 1), names.contains(value.text), let target = token(index - 1), target.kind == .identifier {
+            if let value = token(index + 1), names.contains(value.text), let target = token(index - 1),
+                target.kind == .identifier
+            {
                 result.insert(target.text)
             }
         }
@@ -52,7 +64,8 @@ extension RuleContext {
             var before = index - 1
             while let word = token(before), word.is("try") || word.is("await") { before -= 1 }
             guard token(before)?.is("=") == true, token(index + 1)?.is("(") == true else { continue }
-            if let name = (structure.statementStart(of: before)..<before).last(where: { tokens[$0].kind == .identifier }) {
+            if let name = (structure.statementStart(of: before)..<before).last(where: { tokens[$0].kind == .identifier }
+            ) {
                 names.insert(tokens[name].text)
             }
         }
@@ -76,14 +89,16 @@ extension RuleContext {
             if case .function(let name) = block.kind {
                 bodies.append((name, (block.open + 1)..<block.close))
             } else if block.kind == .other, token(block.open - 1)?.is("=") == true,
-                      let name = storedName(assignedAt: block.open - 1) {
+                let name = storedName(assignedAt: block.open - 1)
+            {
                 bodies.append((name, (block.open + 1)..<block.close))
             }
         }
         var changed = true
         while changed {
             changed = false
-            for entry in bodies where !finishers.helpers.contains(entry.name) && finishesAnalyzer(entry.body, finishers) {
+            for entry in bodies where !finishers.helpers.contains(entry.name) && finishesAnalyzer(entry.body, finishers)
+            {
                 finishers.helpers.insert(entry.name)
                 changed = true
             }
@@ -95,7 +110,8 @@ extension RuleContext {
     func storedName(assignedAt assign: Int) -> String? {
         let start = structure.statementStart(of: assign)
         if let introducer = (start..<assign).first(where: { tokens[$0].is("var") || tokens[$0].is("let") }),
-           let name = token(introducer + 1), name.kind == .identifier {
+            let name = token(introducer + 1), name.kind == .identifier
+        {
             return name.text
         }
         guard let name = token(assign - 1), name.kind == .identifier else { return nil }
@@ -129,13 +145,18 @@ extension RuleContext {
     /// True when `position` is in a `catch` whose `do` ran the analyzer or iterated its results:
     /// an error there already finished the session.
     func isAfterAnalyzerError(_ position: Int, _ finishers: AnalyzerFinishers) -> Bool {
-        let work: Set<String> = ["start", "analyzeSequence", "finalize", "finalizeAndFinish", "finalizeAndFinishThroughEndOfInput", "prepareToAnalyze"]
+        let work: Set<String> = [
+            "start", "analyzeSequence", "finalize", "finalizeAndFinish", "finalizeAndFinishThroughEndOfInput",
+            "prepareToAnalyze",
+        ]
         return structure.enclosingBlocks(of: position).contains { block in
             guard case .catchClause(let tried) = block.kind else { return false }
             return tried.contains { index in
                 if matches(index, [".", "results"]) { return true }
-                guard tokens[index].is("."), let method = token(index + 1), work.contains(method.text), matches(index + 2, ["("]),
-                      let receiver = receiverName(beforeDot: index) else { return false }
+                guard tokens[index].is("."), let method = token(index + 1), work.contains(method.text),
+                    matches(index + 2, ["("]),
+                    let receiver = receiverName(beforeDot: index)
+                else { return false }
                 return finishers.analyzers.contains(receiver)
             }
         }
@@ -144,7 +165,9 @@ extension RuleContext {
     mutating func inputContinuations() {
         let (names, discarded) = inputContinuationNames()
         for index in discarded {
-            report(.discardedInputContinuation, at: tokens[index].location, "`_` in place of the continuation of AsyncStream<AnalyzerInput>.makeStream()")
+            report(
+                .discardedInputContinuation, at: tokens[index].location,
+                "`_` in place of the continuation of AsyncStream<AnalyzerInput>.makeStream()")
         }
         let mentionsAnalyzerInput = tokens.contains { $0.text == "AnalyzerInput" }
         guard mentionsAnalyzerInput else { return }
@@ -152,11 +175,14 @@ extension RuleContext {
         for index in tokens.indices where matches(index, [".", "finish", "(", ")"]) {
             guard let receiver = receiverName(beforeDot: index) else { continue }
             let lowered = receiver.lowercased()
-            guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder") else { continue }
+            guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder")
+            else { continue }
             if isAfterAnalyzerError(index, finishers) { continue }
             guard let function = structure.enclosingFunction(of: index) else {
                 if !finishesAnalyzer(0..<tokens.count, finishers) {
-                    report(.inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location, "\(receiver).finish() with no analyzer finish in this file")
+                    report(
+                        .inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location,
+                        "\(receiver).finish() with no analyzer finish in this file")
                 }
                 continue
             }
@@ -164,8 +190,10 @@ extension RuleContext {
             var visited: Set<String> = [function.name]
             let callers = followCallers(of: function.name, from: index, finishers, visited: &visited)
             if !callers.finished {
-                report(.inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location,
-                       "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(callers.trail)")
+                report(
+                    .inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location,
+                    "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(callers.trail)"
+                )
             }
         }
     }
@@ -173,8 +201,10 @@ extension RuleContext {
     /// Whether every call of `function` in its own type is on a path that finishes the analyzer (in
     /// the calling function, before or after the call, or further up through that function's
     /// callers), and the path followed.
-    func followCallers(of function: String, from position: Int, _ finishers: AnalyzerFinishers, visited: inout Set<String>,
-                       depth: Int = 0) -> (finished: Bool, trail: String) {
+    func followCallers(
+        of function: String, from position: Int, _ finishers: AnalyzerFinishers, visited: inout Set<String>,
+        depth: Int = 0
+    ) -> (finished: Bool, trail: String) {
         guard let type = structure.enclosingTypeName(of: position) else {
             return (false, "\(function)() is not in a type, so no caller was followed")
         }
@@ -198,7 +228,9 @@ extension RuleContext {
                 visited.insert(caller.name)
                 let upward = followCallers(of: caller.name, from: site, finishers, visited: &visited, depth: depth + 1)
                 finished = finished && upward.finished
-                steps.append("\(caller.name)() calls it at line \(line) and does not finish the analyzer, so its callers were followed: \(upward.trail)")
+                steps.append(
+                    "\(caller.name)() calls it at line \(line) and does not finish the analyzer, so its callers were followed: \(upward.trail)"
+                )
             } else {
                 finished = false
                 steps.append("\(caller.name)() calls it at line \(line) and does not finish the analyzer")

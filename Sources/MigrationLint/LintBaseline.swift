@@ -27,7 +27,8 @@ public struct LintBaseline: Codable, Sendable, Equatable {
         public var description: String {
             switch self {
             case .malformed(let path, let reason): return "\(path): not a lint baseline: \(reason)"
-            case .unsupportedVersion(let path, let version): return "\(path): baseline version \(version) is not supported (expected 1)"
+            case .unsupportedVersion(let path, let version):
+                return "\(path): baseline version \(version) is not supported (expected 1)"
             }
         }
     }
@@ -39,7 +40,9 @@ public struct LintBaseline: Codable, Sendable, Equatable {
         } catch {
             throw BaselineError.malformed(path: path, reason: "\(error)")
         }
-        guard baseline.version == 1 else { throw BaselineError.unsupportedVersion(path: path, version: baseline.version) }
+        guard baseline.version == 1 else {
+            throw BaselineError.unsupportedVersion(path: path, version: baseline.version)
+        }
         return baseline
     }
 

@@ -13,8 +13,10 @@ public struct LintRule: Hashable, Sendable {
 
     /// Every rule, in report order.
     public static let all: [LintRule] = [
-        legacyAPI, allocateLocale, nonexistentResultType, resultTranscription, progressIteration, discardedInputContinuation,
-        inputFinishedWithoutAnalyzerFinish, unownedReservationRelease, unguardedBestFormat, untrackedResultTask, exactLocaleMatch,
+        legacyAPI, allocateLocale, nonexistentResultType, resultTranscription, progressIteration,
+        discardedInputContinuation,
+        inputFinishedWithoutAnalyzerFinish, unownedReservationRelease, unguardedBestFormat, untrackedResultTask,
+        exactLocaleMatch,
         missingUsageDescription, unreadableSource,
     ]
 
@@ -23,10 +25,14 @@ public struct LintRule: Hashable, Sendable {
         hint: "use SpeechTranscriber with SpeechAnalyzer; keep the legacy API only behind an `if #available` fallback")
     public static let allocateLocale = LintRule(
         id: "allocate-locale", summary: "calls allocate(locale:), which the 26 SDK does not have",
-        hint: "reserve the locale with `AssetInventory.reserve(locale:)` and keep the Bool it returns to know whether you own it")
+        hint:
+            "reserve the locale with `AssetInventory.reserve(locale:)` and keep the Bool it returns to know whether you own it"
+    )
     public static let nonexistentResultType = LintRule(
         id: "nonexistent-result-type", summary: "names a result type the Speech framework does not have",
-        hint: "the element type of `transcriber.results` is `SpeechTranscriber.Result` (or `DictationTranscriber.Result`)")
+        hint:
+            "the element type of `transcriber.results` is `SpeechTranscriber.Result` (or `DictationTranscriber.Result`)"
+    )
     public static let resultTranscription = LintRule(
         id: "result-transcription", summary: "reads `.transcription`, which transcriber results do not have",
         hint: "use `result.text` (an AttributedString) or `String(result.text.characters)` for plain text")
@@ -38,22 +44,36 @@ public struct LintRule: Hashable, Sendable {
         hint: "keep the continuation: without it no audio can be fed and the input can never end")
     public static let inputFinishedWithoutAnalyzerFinish = LintRule(
         id: "input-finish-without-analyzer-finish", summary: "ends the input stream without finishing the analyzer",
-        hint: "after `continuation.finish()`, await `analyzer.finalizeAndFinishThroughEndOfInput()` (or `cancelAndFinishNow()`); ending the stream alone does not finish analysis")
+        hint:
+            "after `continuation.finish()`, await `analyzer.finalizeAndFinishThroughEndOfInput()` (or `cancelAndFinishNow()`); ending the stream alone does not finish analysis"
+    )
     public static let unownedReservationRelease = LintRule(
-        id: "unowned-reservation-release", summary: "releases a locale reservation without checking that this code created it",
-        hint: "release only when `AssetInventory.reserve(locale:)` returned true for this owner; another feature may hold the reservation")
+        id: "unowned-reservation-release",
+        summary: "releases a locale reservation without checking that this code created it",
+        hint:
+            "release only when `AssetInventory.reserve(locale:)` returned true for this owner; another feature may hold the reservation"
+    )
     public static let unguardedBestFormat = LintRule(
         id: "unguarded-best-format", summary: "uses bestAvailableAudioFormat(compatibleWith:) without handling nil",
-        hint: "it returns an optional: `guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith:) else { … }`")
+        hint:
+            "it returns an optional: `guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith:) else { … }`"
+    )
     public static let untrackedResultTask = LintRule(
         id: "untracked-result-task", summary: "consumes results in a Task nobody keeps",
-        hint: "store the task and cancel or await it on teardown, or use `async let` / a task group so its errors have an owner")
+        hint:
+            "store the task and cancel or await it on teardown, or use `async let` / a task group so its errors have an owner"
+    )
     public static let exactLocaleMatch = LintRule(
         id: "exact-locale-match", summary: "checks locale support by exact equality",
-        hint: "use `await SpeechTranscriber.supportedLocale(equivalentTo:)`; `contains` rejects usable regional equivalents")
+        hint:
+            "use `await SpeechTranscriber.supportedLocale(equivalentTo:)`; `contains` rejects usable regional equivalents"
+    )
     public static let missingUsageDescription = LintRule(
-        id: "missing-usage-description", summary: "captures the microphone but the app's Info.plist lacks a usage description",
-        hint: "add NSMicrophoneUsageDescription and NSSpeechRecognitionUsageDescription to the app's Info.plist (or INFOPLIST_KEY_ build settings)")
+        id: "missing-usage-description",
+        summary: "captures the microphone but the app's Info.plist lacks a usage description",
+        hint:
+            "add NSMicrophoneUsageDescription and NSSpeechRecognitionUsageDescription to the app's Info.plist (or INFOPLIST_KEY_ build settings)"
+    )
     public static let unreadableSource = LintRule(
         id: "unreadable-source", summary: "the file could not be read or tokenized cleanly",
         hint: "fix the file or exclude it; findings after a lexical problem may be wrong")
@@ -62,85 +82,85 @@ public struct LintRule: Hashable, Sendable {
 extension LintRule {
     static let explanations: [String: String] = [
         legacyAPI.id: """
-            Names of the SFSpeechRecognizer family outside an availability fallback. The legacy API keeps
-            working, but a migration is not done while it is still the main path. Calls for authorization
-            (requestAuthorization, authorizationStatus) are not reported, nor is code in the else branch
-            of `if #available`, under `if #unavailable`, or after `guard #available … else`.
-            """,
+        Names of the SFSpeechRecognizer family outside an availability fallback. The legacy API keeps
+        working, but a migration is not done while it is still the main path. Calls for authorization
+        (requestAuthorization, authorizationStatus) are not reported, nor is code in the else branch
+        of `if #available`, under `if #unavailable`, or after `guard #available … else`.
+        """,
         allocateLocale.id: """
-            `allocate(locale:)` appeared in early drafts and guides but is not in the shipped SDK. The
-            shipped call is `AssetInventory.reserve(locale:)`, whose Bool says whether this call created
-            the reservation, which is what a later release must know.
-            """,
+        `allocate(locale:)` appeared in early drafts and guides but is not in the shipped SDK. The
+        shipped call is `AssetInventory.reserve(locale:)`, whose Bool says whether this call created
+        the reservation, which is what a later release must know.
+        """,
         nonexistentResultType.id: """
-            `SpeechTranscriptionResult` and `DictationTranscriptionResult` never shipped. Code naming them
-            does not compile against the real SDK; the result types are nested in their modules.
-            """,
+        `SpeechTranscriptionResult` and `DictationTranscriptionResult` never shipped. Code naming them
+        does not compile against the real SDK; the result types are nested in their modules.
+        """,
         resultTranscription.id: """
-            Legacy results carried `bestTranscription`/`transcription`; the new results carry `text`, an
-            AttributedString whose runs hold time ranges and confidences. Reported wherever `.transcription`
-            is read from a value.
-            """,
+        Legacy results carried `bestTranscription`/`transcription`; the new results carry `text`, an
+        AttributedString whose runs hold time ranges and confidences. Reported wherever `.transcription`
+        is read from a value.
+        """,
         progressIteration.id: """
-            An asset installation request exposes a Foundation `Progress`, which is not an AsyncSequence;
-            `for await` over it does not compile against the real SDK. Observe fractionCompleted instead.
-            """,
+        An asset installation request exposes a Foundation `Progress`, which is not an AsyncSequence;
+        `for await` over it does not compile against the real SDK. Observe fractionCompleted instead.
+        """,
         discardedInputContinuation.id: """
-            `let (stream, _) = AsyncStream<AnalyzerInput>.makeStream()` throws away the only way to feed
-            the stream and to end it. The analyzer then waits for input forever.
-            """,
+        `let (stream, _) = AsyncStream<AnalyzerInput>.makeStream()` throws away the only way to feed
+        the stream and to end it. The analyzer then waits for input forever.
+        """,
         inputFinishedWithoutAnalyzerFinish.id: """
-            Ending the input stream (`continuation.finish()`) does not end the analysis session: the
-            analyzer may be given another input sequence, so it waits. A path that ends the input must also
-            end the session with a finish or cancel call (finalizeAndFinishThroughEndOfInput,
-            finalizeAndFinish, finish(after:), cancelAndFinishNow). Setting the analyzer to nil is not
-            enough: pending results are never finalized, and the running analysis may keep it alive.
-            Before reporting, the rule follows: calls to functions and to closures stored on the type whose
-            bodies make such a call (to any depth); the callers of the function that ends the input, within
-            the same type and its extensions, each of which must finish or cancel the analyzer, before or
-            after the call (followed up to four callers deep); and `catch` clauses whose `do` ran the
-            analyzer or iterated its results, where the analyzer's error has already finished the session.
-            The finding names the path it followed and where it stopped. A function nothing in its type
-            calls is reported: the rule cannot see callers in other files.
-            """,
+        Ending the input stream (`continuation.finish()`) does not end the analysis session: the
+        analyzer may be given another input sequence, so it waits. A path that ends the input must also
+        end the session with a finish or cancel call (finalizeAndFinishThroughEndOfInput,
+        finalizeAndFinish, finish(after:), cancelAndFinishNow). Setting the analyzer to nil is not
+        enough: pending results are never finalized, and the running analysis may keep it alive.
+        Before reporting, the rule follows: calls to functions and to closures stored on the type whose
+        bodies make such a call (to any depth); the callers of the function that ends the input, within
+        the same type and its extensions, each of which must finish or cancel the analyzer, before or
+        after the call (followed up to four callers deep); and `catch` clauses whose `do` ran the
+        analyzer or iterated its results, where the analyzer's error has already finished the session.
+        The finding names the path it followed and where it stopped. A function nothing in its type
+        calls is reported: the rule cannot see callers in other files.
+        """,
         unownedReservationRelease.id: """
-            `AssetInventory.reserve(locale:)` returns true only when it created the reservation. If another
-            feature already held it, releasing it here takes the locale's assets from that feature. A
-            release must run only for reservations this code made.
-            The rule accepts a release under a condition on reserve's result or on a name that records it:
-            a Bool assigned from it, a flag set to true or a collection filled (insert, append) only where
-            it returned true, including after `guard … reserve(…) else`. Iterating such a collection
-            (`for locale in reserved`, `reserved.forEach`) counts as consulting it. A collection filled
-            whether or not the reservation was created records nothing and does not count.
-            """,
+        `AssetInventory.reserve(locale:)` returns true only when it created the reservation. If another
+        feature already held it, releasing it here takes the locale's assets from that feature. A
+        release must run only for reservations this code made.
+        The rule accepts a release under a condition on reserve's result or on a name that records it:
+        a Bool assigned from it, a flag set to true or a collection filled (insert, append) only where
+        it returned true, including after `guard … reserve(…) else`. Iterating such a collection
+        (`for locale in reserved`, `reserved.forEach`) counts as consulting it. A collection filled
+        whether or not the reservation was created records nothing and does not count.
+        """,
         unguardedBestFormat.id: """
-            `bestAvailableAudioFormat(compatibleWith:)` returns nil when no format suits the modules. Code
-            that binds it and then uses the value as if it were present crashes or converts to nothing. A
-            `guard let`/`if let`, optional chaining, a nil comparison, a switch, or passing it to a labelled
-            parameter (the compiler checks that type) counts as handling. When the value is kept in a stored
-            property (directly or from the local it was bound to), the rule follows the property: every
-            read of it in the file must handle nil, or sit inside an `if let`/`guard let` that unwrapped it.
-            """,
+        `bestAvailableAudioFormat(compatibleWith:)` returns nil when no format suits the modules. Code
+        that binds it and then uses the value as if it were present crashes or converts to nothing. A
+        `guard let`/`if let`, optional chaining, a nil comparison, a switch, or passing it to a labelled
+        parameter (the compiler checks that type) counts as handling. When the value is kept in a stored
+        property (directly or from the local it was bound to), the rule follows the property: every
+        read of it in the file must handle nil, or sit inside an `if let`/`guard let` that unwrapped it.
+        """,
         untrackedResultTask.id: """
-            A `Task { for try await r in transcriber.results … }` that nothing stores cannot be cancelled on
-            teardown, and its error is lost. Store it, await it, or use structured concurrency.
-            """,
+        A `Task { for try await r in transcriber.results … }` that nothing stores cannot be cancelled on
+        teardown, and its error is lost. Store it, await it, or use structured concurrency.
+        """,
         exactLocaleMatch.id: """
-            `supportedLocales.contains(locale)` compares identifiers exactly, so en_US fails against en-US
-            or a locale with extra keywords. `supportedLocale(equivalentTo:)` finds the usable equivalent.
-            """,
+        `supportedLocales.contains(locale)` compares identifiers exactly, so en_US fails against en-US
+        or a locale with extra keywords. `supportedLocale(equivalentTo:)` finds the usable equivalent.
+        """,
         missingUsageDescription.id: """
-            An app that captures the microphone (AVAudioEngine, installTap, AVCaptureDevice,
-            requestRecordPermission) must declare NSMicrophoneUsageDescription and, for speech,
-            NSSpeechRecognitionUsageDescription, or the system ends it on first access. Applied only to app
-            targets: an Info.plist, an .xcodeproj application target, an XcodeGen `type: application`, or
-            INFOPLIST_KEY_ build settings. Command-line tools and packages have nothing to declare in, and
-            the run says why the rule was not applied.
-            """,
+        An app that captures the microphone (AVAudioEngine, installTap, AVCaptureDevice,
+        requestRecordPermission) must declare NSMicrophoneUsageDescription and, for speech,
+        NSSpeechRecognitionUsageDescription, or the system ends it on first access. Applied only to app
+        targets: an Info.plist, an .xcodeproj application target, an XcodeGen `type: application`, or
+        INFOPLIST_KEY_ build settings. Command-line tools and packages have nothing to declare in, and
+        the run says why the rule was not applied.
+        """,
         unreadableSource.id: """
-            The tokenizer met an unterminated string or comment, or a file is not UTF-8. Findings after that
-            point may be wrong, so the problem is reported rather than hidden.
-            """,
+        The tokenizer met an unterminated string or comment, or a file is not UTF-8. Findings after that
+        point may be wrong, so the problem is reported rather than hidden.
+        """,
     ]
 }
 

@@ -17,7 +17,8 @@ public struct ProjectContext: Sendable {
     /// Why the usage-description rule does not apply here; nil when it does.
     public var usageRuleSkipReason: String? {
         guard appTarget == nil, usageDescriptionKeys == nil else { return nil }
-        return "no app target found (no Info.plist, .xcodeproj application target, project.yml application or INFOPLIST_KEY_ setting); "
+        return
+            "no app target found (no Info.plist, .xcodeproj application target, project.yml application or INFOPLIST_KEY_ setting); "
             + "command-line tools and packages declare no usage descriptions"
     }
 }
@@ -30,7 +31,8 @@ public enum MigrationLinter {
     public static func lint(source: String, file: String, project: ProjectContext = ProjectContext()) -> [LintFinding] {
         let tokenized = SwiftTokenizer.tokenize(source)
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        var context = RuleContext(file: file, structure: SourceStructure(tokenized.tokens), lines: lines, project: project)
+        var context = RuleContext(
+            file: file, structure: SourceStructure(tokenized.tokens), lines: lines, project: project)
         for problem in tokenized.problems {
             context.report(.unreadableSource, at: problem.location, problem.message)
         }
@@ -99,7 +101,8 @@ struct RuleContext {
         "SFSpeechRecognizerDelegate": "SpeechTranscriber.isAvailable and AssetInventory.status(forModules:)",
         "SFSpeechRecognitionRequest": "AnalyzerInput values in the analyzer's input sequence",
         "SFSpeechAudioBufferRecognitionRequest": "AnalyzerInput(buffer:) yielded into the analyzer's input sequence",
-        "SFSpeechURLRecognitionRequest": "SpeechAnalyzer(inputAudioFile:modules:finishAfterFile:) or analyzeSequence(from:)",
+        "SFSpeechURLRecognitionRequest":
+            "SpeechAnalyzer(inputAudioFile:modules:finishAfterFile:) or analyzeSequence(from:)",
         "SFSpeechRecognitionTask": "a tracked task over transcriber.results",
         "SFSpeechRecognitionTaskDelegate": "a tracked task over transcriber.results",
         "SFSpeechRecognitionTaskHint": "SpeechTranscriber presets or DictationTranscriber content hints",
@@ -115,7 +118,11 @@ struct RuleContext {
             guard let replacement = Self.legacyNames[token.text] else { continue }
             // Authorization still goes through SFSpeechRecognizer.
             if token.text == "SFSpeechRecognizer", matches(index + 1, ["."]),
-               let member = self.token(index + 2), ["requestAuthorization", "authorizationStatus"].contains(member.text) { continue }
+                let member = self.token(index + 2),
+                ["requestAuthorization", "authorizationStatus"].contains(member.text)
+            {
+                continue
+            }
             if self.token(index - 1)?.is(".") == true { continue }
             if isDeliberateFallback(index) { continue }
             report(.legacyAPI, at: token.location, "\(token.text) → \(replacement)")
@@ -128,8 +135,12 @@ struct RuleContext {
             let header = identifiersAndPounds(block.header)
             if block.kind == .elseBranch && header.contains("#available") { return true }
             if block.kind == .conditional && header.contains("#unavailable") { return true }
-            if block.kind == .other, structure.guards.contains(where: { $0.condition.upperBound < block.open && block.open - $0.condition.upperBound <= 1
-                    && identifiersAndPounds($0.condition).contains("#available") }) {
+            if block.kind == .other,
+                structure.guards.contains(where: {
+                    $0.condition.upperBound < block.open && block.open - $0.condition.upperBound <= 1
+                        && identifiersAndPounds($0.condition).contains("#available")
+                })
+            {
                 return true
             }
         }
@@ -137,26 +148,38 @@ struct RuleContext {
     }
 
     func identifiersAndPounds(_ range: Range<Int>) -> Set<String> {
-        Set(range.compactMap { tokens[$0].kind == .identifier || tokens[$0].kind == .poundKeyword ? tokens[$0].text : nil })
+        Set(
+            range.compactMap {
+                tokens[$0].kind == .identifier || tokens[$0].kind == .poundKeyword ? tokens[$0].text : nil
+            })
     }
 
     // MARK: API that never existed
 
     mutating func allocateLocale() {
         for index in tokens.indices where matches(index, [".", "allocate", "(", "locale", ":"]) {
-            report(.allocateLocale, at: tokens[index + 1].location, "\(receiverName(beforeDot: index) ?? "…").allocate(locale:)")
+            report(
+                .allocateLocale, at: tokens[index + 1].location,
+                "\(receiverName(beforeDot: index) ?? "…").allocate(locale:)")
         }
     }
 
     mutating func resultTypes() {
         for (index, token) in tokens.enumerated() {
-            if token.kind == .identifier, ["SpeechTranscriptionResult", "DictationTranscriptionResult"].contains(token.text),
-               self.token(index - 1)?.is(".") != true {
+            if token.kind == .identifier,
+                ["SpeechTranscriptionResult", "DictationTranscriptionResult"].contains(token.text),
+                self.token(index - 1)?.is(".") != true
+            {
                 report(.nonexistentResultType, at: token.location, token.text)
             }
-            if token.is("."), let member = self.token(index + 1), member.kind == .identifier, member.text == "transcription",
-               let receiver = self.token(index - 1), receiver.kind == .identifier || receiver.is(")") || receiver.is("]") || receiver.is("?") || receiver.is("!") {
-                report(.resultTranscription, at: member.location, "\(receiverName(beforeDot: index) ?? "…").transcription")
+            if token.is("."), let member = self.token(index + 1), member.kind == .identifier,
+                member.text == "transcription",
+                let receiver = self.token(index - 1),
+                receiver.kind == .identifier || receiver.is(")") || receiver.is("]") || receiver.is("?")
+                    || receiver.is("!")
+            {
+                report(
+                    .resultTranscription, at: member.location, "\(receiverName(beforeDot: index) ?? "…").transcription")
             }
         }
     }
@@ -169,10 +192,13 @@ struct RuleContext {
             if token(cursor)?.is("try") == true { cursor += 1 }
             guard token(cursor)?.is("await") == true else { continue }
             guard let inIndex = (cursor..<min(tokens.count, cursor + 40)).first(where: { tokens[$0].is("in") }),
-                  let open = (inIndex..<tokens.count).first(where: { tokens[$0].is("{") }) else { continue }
+                let open = (inIndex..<tokens.count).first(where: { tokens[$0].is("{") })
+            else { continue }
             let sequence = (inIndex + 1)..<open
             let names = identifiers(in: sequence)
-            if names.last == "progress" || names.last == "Progress" || sequence.contains(where: { matches($0, [".", "progress"]) && $0 + 2 == open }) {
+            if names.last == "progress" || names.last == "Progress"
+                || sequence.contains(where: { matches($0, [".", "progress"]) && $0 + 2 == open })
+            {
                 report(.progressIteration, at: tokens[index].location, "for await … in \(names.joined(separator: "."))")
             }
         }
@@ -190,7 +216,8 @@ struct RuleContext {
             if head.is("guard") || head.is("if") || head.is("while") || head.is("return") { continue }
             if token(close + 1)?.is("?") == true || token(close + 1)?.is("??") == true { continue }
             guard let assign = (start..<index).first(where: { tokens[$0].is("=") }),
-                  let nameIndex = (start..<assign).last(where: { tokens[$0].kind == .identifier }) else { continue }
+                let nameIndex = (start..<assign).last(where: { tokens[$0].kind == .identifier })
+            else { continue }
             let name = tokens[nameIndex].text
             let body = structure.functionBody(of: index)
             let uses = (close..<body.upperBound).filter { tokens[$0].kind == .identifier && tokens[$0].text == name }
@@ -200,14 +227,20 @@ struct RuleContext {
             if let property {
                 let reads = propertyReads(property)
                 if let unguarded = reads.first(where: { !handlesNil($0) && !isUnwrappedBinding(property, at: $0) }) {
-                    report(.unguardedBestFormat, at: tokens[index].location,
-                           "`\(name)` is stored in `\(property)`, which is read without a nil check at line \(tokens[unguarded].location.line)")
+                    report(
+                        .unguardedBestFormat, at: tokens[index].location,
+                        "`\(name)` is stored in `\(property)`, which is read without a nil check at line \(tokens[unguarded].location.line)"
+                    )
                 } else if reads.isEmpty {
-                    report(.unguardedBestFormat, at: tokens[index].location, "`\(name)` is stored in `\(property)`, and nothing in this file reads it with a nil check")
+                    report(
+                        .unguardedBestFormat, at: tokens[index].location,
+                        "`\(name)` is stored in `\(property)`, and nothing in this file reads it with a nil check")
                 }
                 continue
             }
-            report(.unguardedBestFormat, at: tokens[index].location, "`\(name)` is used as if bestAvailableAudioFormat never returned nil")
+            report(
+                .unguardedBestFormat, at: tokens[index].location,
+                "`\(name)` is used as if bestAvailableAudioFormat never returned nil")
         }
     }
 
@@ -215,10 +248,14 @@ struct RuleContext {
     /// chained or defaulted, compared with nil, switched over, or handed to a labelled parameter
     /// (the callee's type decides, and the compiler checks it).
     func handlesNil(_ use: Int) -> Bool {
-        if let before = token(use - 1), before.is("let") || before.is("var"), let twoBefore = token(use - 2), twoBefore.is("if") || twoBefore.is("guard") || twoBefore.is(",") {
+        if let before = token(use - 1), before.is("let") || before.is("var"), let twoBefore = token(use - 2),
+            twoBefore.is("if") || twoBefore.is("guard") || twoBefore.is(",")
+        {
             return true
         }
-        if let after = token(use + 1), after.is("?") || after.is("??") || after.is("==") || after.is("!=") { return true }
+        if let after = token(use + 1), after.is("?") || after.is("??") || after.is("==") || after.is("!=") {
+            return true
+        }
         if token(use - 1)?.is("switch") == true { return true }
         if token(use - 1)?.is(":") == true, let after = token(use + 1), after.is(")") || after.is(",") { return true }
         return false
@@ -227,16 +264,27 @@ struct RuleContext {
     /// True when `name` at `position` is an unwrapped copy: inside `if let name { … }`, or after
     /// `guard let name … else { … }` in the same scope.
     func isUnwrappedBinding(_ name: String, at position: Int) -> Bool {
-        let binds = { (range: Range<Int>) in range.contains { self.tokens[$0].text == name && (self.token($0 - 1)?.is("let") == true || self.token($0 - 1)?.is("var") == true) } }
-        if structure.enclosingBlocks(of: position).contains(where: { $0.kind == .conditional && binds($0.header) }) { return true }
-        return structure.guards.contains { $0.condition.upperBound < position && position < $0.scopeEnd && binds($0.condition) }
+        let binds = { (range: Range<Int>) in
+            range.contains {
+                self.tokens[$0].text == name
+                    && (self.token($0 - 1)?.is("let") == true || self.token($0 - 1)?.is("var") == true)
+            }
+        }
+        if structure.enclosingBlocks(of: position).contains(where: { $0.kind == .conditional && binds($0.header) }) {
+            return true
+        }
+        return structure.guards.contains {
+            $0.condition.upperBound < position && position < $0.scopeEnd && binds($0.condition)
+        }
     }
 
     /// True when `name` is declared with `var`/`let` directly in a type's body.
     func isStoredProperty(_ name: String) -> Bool {
         tokens.indices.contains { index in
             (tokens[index].is("var") || tokens[index].is("let")) && token(index + 1)?.text == name
-                && structure.enclosingBlocks(of: index).last.map { if case .type = $0.kind { return true } else { return false } } == true
+                && structure.enclosingBlocks(of: index).last.map {
+                    if case .type = $0.kind { return true } else { return false }
+                } == true
         }
     }
 
@@ -244,9 +292,12 @@ struct RuleContext {
     /// `value` is the whole right-hand side at `use`.
     func propertyAssigned(from use: Int) -> String? {
         guard token(use - 1)?.is("=") == true, let target = token(use - 2), target.kind == .identifier,
-              isStoredProperty(target.text) else { return nil }
+            isStoredProperty(target.text)
+        else { return nil }
         let next = token(use + 1)
-        guard next == nil || next!.location.line > tokens[use].location.line || next!.is(";") || next!.is("}") else { return nil }
+        guard next == nil || next!.location.line > tokens[use].location.line || next!.is(";") || next!.is("}") else {
+            return nil
+        }
         return target.text
     }
 
@@ -291,12 +342,14 @@ struct RuleContext {
         for index in tokens.indices where lists.contains(tokens[index].text) && token(index - 1)?.is(".") == true {
             let start = structure.statementStart(of: index)
             if let assign = (start..<index).first(where: { tokens[$0].is("=") }),
-               let name = (start..<assign).last(where: { tokens[$0].kind == .identifier }) {
+                let name = (start..<assign).last(where: { tokens[$0].kind == .identifier })
+            {
                 bound.insert(tokens[name].text)
             }
         }
         for index in tokens.indices where matches(index, [".", "contains", "("]) {
-            guard let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver) else { continue }
+            guard let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver)
+            else { continue }
             report(.exactLocaleMatch, at: tokens[index + 1].location, "\(receiver).contains(…)")
         }
     }
@@ -304,19 +357,28 @@ struct RuleContext {
     // MARK: microphone capture
 
     mutating func usageDescriptions() {
-        guard let capture = tokens.first(where: { $0.kind == .identifier && ["AVAudioEngine", "installTap", "AVCaptureDevice", "requestRecordPermission"].contains($0.text) }) else {
+        guard
+            let capture = tokens.first(where: {
+                $0.kind == .identifier
+                    && ["AVAudioEngine", "installTap", "AVCaptureDevice", "requestRecordPermission"].contains($0.text)
+            })
+        else {
             return
         }
         let required = ["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]
         guard project.usageRuleSkipReason == nil else { return }
         guard let keys = project.usageDescriptionKeys else {
-            report(.missingUsageDescription, at: capture.location,
-                   "\(capture.text) used in an app target (\(project.appTarget ?? "?")), and no Info.plist declares \(required.joined(separator: " and "))")
+            report(
+                .missingUsageDescription, at: capture.location,
+                "\(capture.text) used in an app target (\(project.appTarget ?? "?")), and no Info.plist declares \(required.joined(separator: " and "))"
+            )
             return
         }
         let missing = required.filter { !keys.contains($0) }
         if !missing.isEmpty {
-            report(.missingUsageDescription, at: capture.location, "\(capture.text) used; Info.plist lacks \(missing.joined(separator: " and "))")
+            report(
+                .missingUsageDescription, at: capture.location,
+                "\(capture.text) used; Info.plist lacks \(missing.joined(separator: " and "))")
         }
     }
 }

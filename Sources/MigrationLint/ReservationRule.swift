@@ -6,10 +6,14 @@ extension RuleContext {
     /// collections set or filled only where it (or such a Bool) was true.
     func reservationOwnershipNames() -> Set<String> {
         var names: Set<String> = []
-        let reserves = tokens.indices.filter { matches($0, ["reserve", "(", "locale", ":"]) && token($0 - 1)?.is("func") != true }
+        let reserves = tokens.indices.filter {
+            matches($0, ["reserve", "(", "locale", ":"]) && token($0 - 1)?.is("func") != true
+        }
         for index in reserves {
             let start = structure.statementStart(of: index)
-            if let assign = (start..<index).last(where: { tokens[$0].is("=") }), let name = (start..<assign).last(where: { tokens[$0].kind == .identifier }) {
+            if let assign = (start..<index).last(where: { tokens[$0].is("=") }),
+                let name = (start..<assign).last(where: { tokens[$0].kind == .identifier })
+            {
                 names.insert(tokens[name].text)
             }
         }
@@ -17,7 +21,10 @@ extension RuleContext {
         // Twice, so `let created = try await reserve(…); if created { owned.insert(l) }` is followed.
         for _ in 0..<2 {
             let recordsOwnership = { (range: Range<Int>) in
-                range.contains { self.tokens[$0].is("reserve") && self.matches($0 + 1, ["(", "locale", ":"]) || names.contains(self.tokens[$0].text) }
+                range.contains {
+                    self.tokens[$0].is("reserve") && self.matches($0 + 1, ["(", "locale", ":"])
+                        || names.contains(self.tokens[$0].text)
+                }
             }
             // if try await AssetInventory.reserve(locale: l) { owned.insert(l) }
             for block in structure.blocks where block.kind == .conditional && recordsOwnership(block.header) {
@@ -37,8 +44,14 @@ extension RuleContext {
     private func ownershipRecords(in range: Range<Int>) -> Set<String> {
         var names: Set<String> = []
         for inner in range {
-            if matches(inner, [".", "insert", "("]) || matches(inner, [".", "append", "("]), let name = receiverName(beforeDot: inner) { names.insert(name) }
-            if matches(inner, ["=", "true"]), let name = token(inner - 1), name.kind == .identifier { names.insert(name.text) }
+            if matches(inner, [".", "insert", "("]) || matches(inner, [".", "append", "("]),
+                let name = receiverName(beforeDot: inner)
+            {
+                names.insert(name)
+            }
+            if matches(inner, ["=", "true"]), let name = token(inner - 1), name.kind == .identifier {
+                names.insert(name.text)
+            }
         }
         return names
     }
@@ -47,7 +60,9 @@ extension RuleContext {
     /// an ownership name (or on `reserve` itself), or while iterating an ownership collection
     /// (`for locale in owned`, `owned.forEach { … }`).
     func releaseIsOwned(_ position: Int, owners: Set<String>) -> Bool {
-        let mentionsOwner = { (range: Range<Int>) in range.contains { owners.contains(self.tokens[$0].text) || self.tokens[$0].is("reserve") } }
+        let mentionsOwner = { (range: Range<Int>) in
+            range.contains { owners.contains(self.tokens[$0].text) || self.tokens[$0].is("reserve") }
+        }
         if structure.conditions(at: position).contains(where: mentionsOwner) { return true }
         return structure.enclosingBlocks(of: position).contains { block in
             if block.kind == .loop { return mentionsOwner(block.header) }
@@ -61,13 +76,17 @@ extension RuleContext {
 
     mutating func reservationRelease() {
         let owners = reservationOwnershipNames()
-        for index in tokens.indices where matches(index, ["release", "(", "reservedLocale", ":"]) && token(index - 1)?.is("func") != true {
+        for index in tokens.indices
+        where matches(index, ["release", "(", "reservedLocale", ":"]) && token(index - 1)?.is("func") != true {
             if releaseIsOwned(index, owners: owners) { continue }
             let place = structure.enclosingFunction(of: index).map { " in \($0.name)()" } ?? ""
-            let followed = owners.isEmpty
+            let followed =
+                owners.isEmpty
                 ? "nothing in this file keeps what reserve(locale:) returned"
                 : "ownership is kept in \(owners.sorted().joined(separator: ", ")), and this release neither tests nor iterates it"
-            report(.unownedReservationRelease, at: tokens[index].location, "release(reservedLocale:)\(place) not conditioned on a reservation this code made; \(followed)")
+            report(
+                .unownedReservationRelease, at: tokens[index].location,
+                "release(reservedLocale:)\(place) not conditioned on a reservation this code made; \(followed)")
         }
     }
 }

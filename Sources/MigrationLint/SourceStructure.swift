@@ -61,17 +61,25 @@ public struct SourceStructure: Sendable {
             var header = index..<index
             let words = tokens[start..<index]
             let keyword = Self.lastKeyword(tokens, partner, in: start..<index, among: ["if", "while", "guard"])
-            if tokens[start].is("do"), start + 1 < index, tokens[start + 1].is("{"), let tried = partner[start + 1], tried < index,
-               Self.lastKeyword(tokens, partner, in: start..<index, among: ["catch"]) != nil {
+            if tokens[start].is("do"), start + 1 < index, tokens[start + 1].is("{"), let tried = partner[start + 1],
+                tried < index,
+                Self.lastKeyword(tokens, partner, in: start..<index, among: ["catch"]) != nil
+            {
                 kind = .catchClause(tried: (start + 2)..<tried)
             } else if index > 0, tokens[index - 1].is("else"), keyword.map({ !tokens[$0].is("guard") }) ?? true {
                 if let previous = Self.precedingIf(blocks, tokens, before: index - 1) {
                     kind = .elseBranch
                     header = blocks[previous].header
                 }
-            } else if let function = words.firstIndex(where: { ["func", "init", "deinit", "subscript", "get", "set", "willSet", "didSet"].contains($0.text) && $0.kind == .identifier }),
-               !words.contains(where: { $0.is("=") || $0.is("in") }) {
-                let name = tokens[function].text == "func" && function + 1 < index ? tokens[function + 1].text : tokens[function].text
+            } else if let function = words.firstIndex(where: {
+                ["func", "init", "deinit", "subscript", "get", "set", "willSet", "didSet"].contains($0.text)
+                    && $0.kind == .identifier
+            }),
+                !words.contains(where: { $0.is("=") || $0.is("in") })
+            {
+                let name =
+                    tokens[function].text == "func" && function + 1 < index
+                    ? tokens[function + 1].text : tokens[function].text
                 kind = .function(name: name)
             } else if let keyword, tokens[keyword].is("guard") {
                 // `guard … else {`: the else block runs when the condition fails; the condition holds after it.
@@ -83,7 +91,10 @@ public struct SourceStructure: Sendable {
             } else if tokens[start].is("for") {
                 kind = .loop
                 header = (start + 1)..<index
-            } else if let introducer = words.firstIndex(where: { ["class", "struct", "enum", "actor", "extension", "protocol"].contains($0.text) && $0.kind == .identifier }) {
+            } else if let introducer = words.firstIndex(where: {
+                ["class", "struct", "enum", "actor", "extension", "protocol"].contains($0.text)
+                    && $0.kind == .identifier
+            }) {
                 kind = .type(name: Self.typeName(tokens, after: introducer, before: index))
             }
             blocks.append(Block(open: index, close: close, kind: kind, header: header))
@@ -111,7 +122,9 @@ public struct SourceStructure: Sendable {
     }
 
     /// The last of `keywords` in `range` outside nested brackets: the `if` of `} else if x {`.
-    private static func lastKeyword(_ tokens: [SwiftToken], _ partner: [Int: Int], in range: Range<Int>, among keywords: Set<String>) -> Int? {
+    private static func lastKeyword(
+        _ tokens: [SwiftToken], _ partner: [Int: Int], in range: Range<Int>, among keywords: Set<String>
+    ) -> Int? {
         var index = range.upperBound - 1
         while index >= range.lowerBound {
             let token = tokens[index]
@@ -149,7 +162,9 @@ public struct SourceStructure: Sendable {
         while start > 0 {
             var previous = start - 1
             let token = tokens[previous]
-            if token.is("{") || token.is(";") || token.is("(") || token.is("[") || token.is("}") && !Self.continuesAfterBrace(tokens, start) {
+            if token.is("{") || token.is(";") || token.is("(") || token.is("[")
+                || token.is("}") && !Self.continuesAfterBrace(tokens, start)
+            {
                 break
             }
             if token.is(")") || token.is("]") || token.is("}") {
@@ -157,7 +172,8 @@ public struct SourceStructure: Sendable {
                 if previous >= tokens.count { break }
             }
             if tokens[previous].location.line < tokens[start].location.line
-                && !Self.continues(from: tokens[start - 1], to: tokens[start]) {
+                && !Self.continues(from: tokens[start - 1], to: tokens[start])
+            {
                 break
             }
             start = previous
@@ -174,7 +190,11 @@ public struct SourceStructure: Sendable {
     private static func continues(from previous: SwiftToken, to next: SwiftToken) -> Bool {
         if previous.kind == .operator || previous.is(",") || previous.is(".") || previous.is(":") { return true }
         if next.kind == .operator || next.is(".") || next.is("else") || next.is("catch") { return true }
-        if previous.kind == .identifier && ["try", "await", "return", "let", "var", "in", "if", "guard", "where"].contains(previous.text) { return true }
+        if previous.kind == .identifier
+            && ["try", "await", "return", "let", "var", "in", "if", "guard", "where"].contains(previous.text)
+        {
+            return true
+        }
         return false
     }
 
@@ -207,7 +227,8 @@ public struct SourceStructure: Sendable {
     /// Token ranges of every condition that must hold at `position`: enclosing `if`/`while`/`else`
     /// headers and earlier `guard` conditions of enclosing blocks.
     public func conditions(at position: Int) -> [Range<Int>] {
-        var result = enclosingBlocks(of: position).filter { $0.kind == .conditional || $0.kind == .elseBranch }.map(\.header)
+        var result = enclosingBlocks(of: position).filter { $0.kind == .conditional || $0.kind == .elseBranch }.map(
+            \.header)
         for entry in guards where entry.condition.upperBound < position && position < entry.scopeEnd {
             result.append(entry.condition)
         }

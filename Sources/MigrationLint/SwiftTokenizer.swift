@@ -147,14 +147,24 @@ public struct SwiftTokenizer {
                 let nameStart = index
                 while let next = peek(), next != UInt8(ascii: "`"), next != UInt8(ascii: "\n") { advance() }
                 tokens.append(SwiftToken(kind: .identifier, text: text(nameStart, index), location: here))
-                if peek() == UInt8(ascii: "`") { advance() } else {
+                if peek() == UInt8(ascii: "`") {
+                    advance()
+                } else {
                     problems.append(LexicalProblem(location: here, message: "unterminated backticked name"))
                 }
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 advance()
                 while let next = peek() {
-                    if Self.isIdentifierByte(next) { advance(); continue }
-                    if next == UInt8(ascii: "."), let after = peek(1), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(after) { advance(); continue }
+                    if Self.isIdentifierByte(next) {
+                        advance()
+                        continue
+                    }
+                    if next == UInt8(ascii: "."), let after = peek(1),
+                        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(after)
+                    {
+                        advance()
+                        continue
+                    }
                     break
                 }
                 emit(.number, from: start, at: here)
@@ -174,7 +184,7 @@ public struct SwiftTokenizer {
                 advance()
                 emit(.punctuation, from: start, at: here)
             case UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: ","),
-                 UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"):
+                UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"):
                 advance()
                 emit(.punctuation, from: start, at: here)
             case UInt8(ascii: "."):
@@ -192,7 +202,11 @@ public struct SwiftTokenizer {
             case _ where Self.isOperatorByte(byte):
                 while let next = peek(), Self.isOperatorByte(next) {
                     // A comment starting right after an operator ends the operator.
-                    if next == UInt8(ascii: "/"), let after = peek(1), after == UInt8(ascii: "/") || after == UInt8(ascii: "*") { break }
+                    if next == UInt8(ascii: "/"), let after = peek(1),
+                        after == UInt8(ascii: "/") || after == UInt8(ascii: "*")
+                    {
+                        break
+                    }
                     advance()
                 }
                 emit(.operator, from: start, at: here)
@@ -221,10 +235,12 @@ public struct SwiftTokenizer {
         while let byte = peek() {
             if byte == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "*") {
                 depth += 1
-                advance(); advance()
+                advance()
+                advance()
             } else if byte == UInt8(ascii: "*") && peek(1) == UInt8(ascii: "/") {
                 depth -= 1
-                advance(); advance()
+                advance()
+                advance()
                 if depth == 0 { return }
             } else {
                 advance()
@@ -259,7 +275,8 @@ public struct SwiftTokenizer {
                 if escapeHashes == hashes {
                     let afterEscape = 1 + hashes
                     if peek(afterEscape) == UInt8(ascii: "(") {
-                        tokens.append(SwiftToken(kind: .string, text: text(segmentStart, index), location: segmentLocation))
+                        tokens.append(
+                            SwiftToken(kind: .string, text: text(segmentStart, index), location: segmentLocation))
                         for _ in 0...afterEscape { advance() }
                         lexCode(insideInterpolation: true)
                         segmentStart = index
@@ -284,7 +301,11 @@ public struct SwiftTokenizer {
         let here = location
         for _ in 0...hashes { advance() }
         while let byte = peek() {
-            if byte == UInt8(ascii: "\\") { advance(); if peek() != nil { advance() }; continue }
+            if byte == UInt8(ascii: "\\") {
+                advance()
+                if peek() != nil { advance() }
+                continue
+            }
             if byte == UInt8(ascii: "/") {
                 var closing = 0
                 while closing < hashes && peek(1 + closing) == UInt8(ascii: "#") { closing += 1 }
@@ -302,7 +323,8 @@ public struct SwiftTokenizer {
     }
 
     private static func isIdentifierHead(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
     }
 
@@ -312,9 +334,11 @@ public struct SwiftTokenizer {
 
     private static func isOperatorByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "!"), UInt8(ascii: "*"),
-             UInt8(ascii: "%"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "^"),
-             UInt8(ascii: "~"), UInt8(ascii: "?"):
+        case UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "!"),
+            UInt8(ascii: "*"),
+            UInt8(ascii: "%"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "|"),
+            UInt8(ascii: "^"),
+            UInt8(ascii: "~"), UInt8(ascii: "?"):
             return true
         default:
             return false

@@ -19,8 +19,10 @@ public enum BenchReports {
 
     /// Writes results.json, junit/bench.xml, summary.md, index.html, explorer.html (with a
     /// baseline, regressions.html) and trn/ under `directory`.
-    public static func writeAll(results: BenchResults, records: [UtteranceRecord], to directory: String,
-                                pages: PageOptions = PageOptions()) throws {
+    public static func writeAll(
+        results: BenchResults, records: [UtteranceRecord], to directory: String,
+        pages: PageOptions = PageOptions()
+    ) throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/junit", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: directory + "/trn", withIntermediateDirectories: true)
@@ -41,7 +43,9 @@ public enum BenchReports {
 
     /// index.html, explorer.html and regressions.html, each linking to the others and to the
     /// conformance and migration pages already in the folder.
-    static func writePages(results: BenchResults, records: [UtteranceRecord], to directory: String, options: PageOptions) throws {
+    static func writePages(
+        results: BenchResults, records: [UtteranceRecord], to directory: String, options: PageOptions
+    ) throws {
         let partialEngines = Set(results.summaries.filter { $0.emitsPartials != false }.map(\.engine))
         var links = [ReportLink.overview, ReportLink.explorer]
         if options.baseline != nil { links.append(.regressions) }
@@ -54,14 +58,17 @@ public enum BenchReports {
             .write(toFile: directory + "/" + ReportLink.explorer.file, atomically: true, encoding: .utf8)
         if let baseline = options.baseline {
             let comparison = RunComparison(baseline: baseline.records, current: records)
-            try RegressionPage.render(comparison, baselineName: baseline.name, partialEngines: partialEngines, audio: audio, links: links)
-                .write(toFile: directory + "/" + ReportLink.regressions.file, atomically: true, encoding: .utf8)
+            try RegressionPage.render(
+                comparison, baselineName: baseline.name, partialEngines: partialEngines, audio: audio, links: links
+            )
+            .write(toFile: directory + "/" + ReportLink.regressions.file, atomically: true, encoding: .utf8)
         }
     }
 
     /// The folder a manifest sits in (its tier, in the corpus layout), file-name safe.
     static func tierName(ofManifest manifest: String) -> String {
-        safeName((manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? manifest)
+        safeName(
+            (manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init) ?? manifest)
     }
 
     /// A file-name-safe form of an id or a path.
@@ -94,20 +101,30 @@ public enum BenchReports {
                 let group = records.filter { $0.engine == engine && $0.manifest == summary.manifest }
                 let breaches = results.gateFailures.filter { $0.engine == engine && $0.manifest == summary.manifest }
                 let worst = group.filter { $0.error == nil }.sorted { $0.words.errors > $1.words.errors }.prefix(5)
-                let out = worst.map { "\($0.id) (S=\($0.words.substitutions) D=\($0.words.deletions) I=\($0.words.insertions))\n\($0.alignment)" }
-                    .joined(separator: "\n\n")
+                let out = worst.map {
+                    "\($0.id) (S=\($0.words.substitutions) D=\($0.words.deletions) I=\($0.words.insertions))\n\($0.alignment)"
+                }
+                .joined(separator: "\n\n")
                 var properties: [(String, String)] = [
-                    ("policy", summary.policy), ("utterances", String(summary.utterances)), ("failedUtterances", String(summary.failedUtterances)),
-                    ("referenceWords", String(summary.referenceWords)), ("substitutions", String(summary.substitutions)),
+                    ("policy", summary.policy), ("utterances", String(summary.utterances)),
+                    ("failedUtterances", String(summary.failedUtterances)),
+                    ("referenceWords", String(summary.referenceWords)),
+                    ("substitutions", String(summary.substitutions)),
                     ("deletions", String(summary.deletions)), ("insertions", String(summary.insertions)),
                     ("wer", format(summary.wer, 4)), ("cer", format(summary.cer, 4)), ("ser", format(summary.ser, 4)),
-                    ("rtfx", format(summary.rtfx, 1)), ("rtfxClock", summary.computeClock ?? "wall"), ("wallRTFx", format(summary.wallRTFx, 1)),
+                    ("rtfx", format(summary.rtfx, 1)), ("rtfxClock", summary.computeClock ?? "wall"),
+                    ("wallRTFx", format(summary.wallRTFx, 1)),
                     ("audioSeconds", format(summary.audioSeconds, 1)),
                 ]
-                if summary.werCI95.count == 2 { properties.append(("werCI95", "\(format(summary.werCI95[0], 4)) \(format(summary.werCI95[1], 4))")) }
-                for (name, value) in [("firstPartialP50", summary.firstPartialP50), ("finalizationP50", summary.finalizationP50),
-                                      ("emissionDelayP90", summary.emissionDelayP90), ("unstablePartialWordRatio", summary.unstablePartialWordRatio),
-                                      ("loadSeconds", summary.loadSeconds)] {
+                if summary.werCI95.count == 2 {
+                    properties.append(("werCI95", "\(format(summary.werCI95[0], 4)) \(format(summary.werCI95[1], 4))"))
+                }
+                for (name, value) in [
+                    ("firstPartialP50", summary.firstPartialP50), ("finalizationP50", summary.finalizationP50),
+                    ("emissionDelayP90", summary.emissionDelayP90),
+                    ("unstablePartialWordRatio", summary.unstablePartialWordRatio),
+                    ("loadSeconds", summary.loadSeconds),
+                ] {
                     if let value { properties.append((name, format(value))) }
                 }
                 if let rss = summary.peakRSSBytes { properties.append(("peakRSSBytes", String(rss))) }
@@ -115,30 +132,44 @@ public enum BenchReports {
                 if summary.failedUtterances == summary.utterances && summary.utterances > 0 {
                     outcome = .error(message: "every utterance failed", details: group.compactMap(\.error).first ?? "")
                 } else if !breaches.isEmpty {
-                    outcome = .failure(message: breaches.map(\.description).joined(separator: "; "), details: breaches.map(\.description).joined(separator: "\n"))
+                    outcome = .failure(
+                        message: breaches.map(\.description).joined(separator: "; "),
+                        details: breaches.map(\.description).joined(separator: "\n"))
                 } else {
                     outcome = .passed
                 }
                 let compute = group.reduce(0) { $0 + $1.computeSeconds }
-                cases.append(JUnitReport.Case(classname: "bench.\(engine).\(tier(summary))", name: "\(tier(summary)) [\(summary.policy)]",
-                                              seconds: compute, properties: properties, outcome: outcome, systemOut: out))
+                cases.append(
+                    JUnitReport.Case(
+                        classname: "bench.\(engine).\(tier(summary))", name: "\(tier(summary)) [\(summary.policy)]",
+                        seconds: compute, properties: properties, outcome: outcome, systemOut: out))
                 for failed in group where failed.error != nil {
-                    cases.append(JUnitReport.Case(classname: "bench.\(engine).\(tier(summary)).utterance", name: failed.id, seconds: failed.computeSeconds,
-                                                  outcome: .error(message: String(failed.error!.prefix(300)), details: failed.error!)))
+                    cases.append(
+                        JUnitReport.Case(
+                            classname: "bench.\(engine).\(tier(summary)).utterance", name: failed.id,
+                            seconds: failed.computeSeconds,
+                            outcome: .error(message: String(failed.error!.prefix(300)), details: failed.error!)))
                 }
             }
             for issue in results.issues where issue.engine == engine {
-                cases.append(JUnitReport.Case(classname: "bench.\(engine).setup", name: safeName(issue.manifest), seconds: 0,
-                                              outcome: .error(message: String(issue.message.prefix(300)), details: issue.message)))
+                cases.append(
+                    JUnitReport.Case(
+                        classname: "bench.\(engine).setup", name: safeName(issue.manifest), seconds: 0,
+                        outcome: .error(message: String(issue.message.prefix(300)), details: issue.message)))
             }
             suites.append(JUnitReport.Suite(name: "bench.\(engine)", timestamp: now, cases: cases))
         }
         let manifestIssues = results.issues.filter { $0.engine == nil }
         if !manifestIssues.isEmpty {
-            suites.append(JUnitReport.Suite(name: "bench.corpus", timestamp: now, cases: manifestIssues.enumerated().map { index, issue in
-                JUnitReport.Case(classname: "bench.corpus.manifest", name: "\(safeName(issue.manifest)) #\(index + 1)", seconds: 0,
-                                 outcome: .error(message: String(issue.message.prefix(300)), details: issue.message))
-            }))
+            suites.append(
+                JUnitReport.Suite(
+                    name: "bench.corpus", timestamp: now,
+                    cases: manifestIssues.enumerated().map { index, issue in
+                        JUnitReport.Case(
+                            classname: "bench.corpus.manifest", name: "\(safeName(issue.manifest)) #\(index + 1)",
+                            seconds: 0,
+                            outcome: .error(message: String(issue.message.prefix(300)), details: issue.message))
+                    }))
         }
         return JUnitReport(name: "speech-harness bench", suites: suites)
     }
@@ -146,37 +177,53 @@ public enum BenchReports {
     // MARK: Markdown
 
     public static func markdown(_ results: BenchResults) -> String {
-        var lines = ["## Benchmark", "",
-                     "Scoring: `\(results.policy)` (each row's policy is in its JUnit case name and results.json) · pacing: \(results.pacing) · shard \(results.shard) · \(results.createdAt)", "",
-                     "RTFx (CPU): audio seconds per second of the engine's CPU time; RTFx (wall): per second of wall time in the calls, "
-                         + "waiting included (a value marked * had no CPU figure from the engine and is wall time). Latencies are simulated on CPU time.", "",
-                     "| engine | tier | utts | words | WER | 95% CI | CER | RTFx (CPU) | RTFx (wall) | first partial P50 | final P50 | emission P90 | unstable |",
-                     "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        var lines = [
+            "## Benchmark", "",
+            "Scoring: `\(results.policy)` (each row's policy is in its JUnit case name and results.json) · pacing: \(results.pacing) · shard \(results.shard) · \(results.createdAt)",
+            "",
+            "RTFx (CPU): audio seconds per second of the engine's CPU time; RTFx (wall): per second of wall time in the calls, "
+                + "waiting included (a value marked * had no CPU figure from the engine and is wall time). Latencies are simulated on CPU time.",
+            "",
+            "| engine | tier | utts | words | WER | 95% CI | CER | RTFx (CPU) | RTFx (wall) | first partial P50 | final P50 | emission P90 | unstable |",
+            "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
         for s in results.summaries {
             let ci = s.werCI95.count == 2 ? "\(format(s.werCI95[0] * 100, 1))–\(format(s.werCI95[1] * 100, 1))%" : "–"
             let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
-            lines.append("| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |")
+            lines.append(
+                "| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |"
+            )
         }
         lines += streamingLatency(results.summaries)
         if let comparisons = results.comparisons, !comparisons.isEmpty {
-            lines += ["", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", "",
-                      "| tier | A | B | utts | WER A | WER B | Δ | 95% CI | P(B better) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |"]
+            lines += [
+                "", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", "",
+                "| tier | A | B | utts | WER A | WER B | Δ | 95% CI | P(B better) |",
+                "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |",
+            ]
             lines += comparisons.map { c in
                 let tier = tierName(ofManifest: c.manifest)
-                return "| \(md(tier)) | \(md(c.a)) | \(md(c.b)) | \(c.utterances) | \(format(c.werA * 100, 1))% | \(format(c.werB * 100, 1))% | "
+                return
+                    "| \(md(tier)) | \(md(c.a)) | \(md(c.b)) | \(c.utterances) | \(format(c.werA * 100, 1))% | \(format(c.werB * 100, 1))% | "
                     + "\(format(c.difference * 100, 1)) | \(format(c.differenceCI95.first.map { $0 * 100 }, 1))…\(format(c.differenceCI95.last.map { $0 * 100 }, 1)) | "
                     + "\(format(c.probabilityBBetter, 2)) |"
             }
         }
         if let breakdowns = results.breakdowns, !breakdowns.isEmpty {
             // The worst groups only: a breakdown is for finding where errors concentrate.
-            let worst = breakdowns.filter { $0.referenceWords > 0 }.sorted { ($1.wer, $0.key) < ($0.wer, $1.key) }.prefix(15)
-            lines += ["", "**Worst speakers and tasks** (all of them in results.json)", "",
-                      "| engine | tier | by | group | utts | words | WER | 95% CI |", "| --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
+            let worst = breakdowns.filter { $0.referenceWords > 0 }.sorted { ($1.wer, $0.key) < ($0.wer, $1.key) }
+                .prefix(15)
+            lines += [
+                "", "**Worst speakers and tasks** (all of them in results.json)", "",
+                "| engine | tier | by | group | utts | words | WER | 95% CI |",
+                "| --- | --- | --- | --- | ---: | ---: | ---: | --- |",
+            ]
             lines += worst.map { b in
                 let tier = tierName(ofManifest: b.manifest)
-                let ci = b.werCI95.count == 2 ? "\(format(b.werCI95[0] * 100, 1))–\(format(b.werCI95[1] * 100, 1))%" : "–"
-                return "| \(md(b.engine)) | \(md(tier)) | \(b.dimension) | \(md(b.key)) | \(b.utterances) | \(b.referenceWords) | \(format(b.wer * 100, 1))% | \(ci) |"
+                let ci =
+                    b.werCI95.count == 2 ? "\(format(b.werCI95[0] * 100, 1))–\(format(b.werCI95[1] * 100, 1))%" : "–"
+                return
+                    "| \(md(b.engine)) | \(md(tier)) | \(b.dimension) | \(md(b.key)) | \(b.utterances) | \(b.referenceWords) | \(format(b.wer * 100, 1))% | \(ci) |"
             }
         }
         if !results.gateFailures.isEmpty {
@@ -186,9 +233,14 @@ public enum BenchReports {
             lines += ["", "Not in the regression baseline (not compared): " + missing.map(md).joined(separator: "; ")]
         }
         if !results.issues.isEmpty {
-            lines += ["", "**Problems**", ""] + results.issues.prefix(50).map { "- \(md($0.engine ?? "corpus")): \(md($0.message))" }
+            lines +=
+                ["", "**Problems**", ""]
+                + results.issues.prefix(50).map { "- \(md($0.engine ?? "corpus")): \(md($0.message))" }
         }
-        lines += ["", "Times in seconds; WER pooled over utterances (S+D+I)/N; latencies with simulated real-time pacing unless stated."]
+        lines += [
+            "",
+            "Times in seconds; WER pooled over utterances (S+D+I)/N; latencies with simulated real-time pacing unless stated.",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -200,17 +252,23 @@ public enum BenchReports {
         let timed = Set(summaries.filter { $0.finalizationP50 != nil }.map(\.engine))
         let streamed = summaries.filter { timed.contains($0.engine) }
         guard !streamed.isEmpty else { return [] }
-        var lines = ["", "**Streaming latency** (seconds after the first word's start, for the first partial, and after the last word's end, "
-                         + "for the final; simulated on CPU time. Unstable: words shown and later withdrawn per final word. "
-                         + "CPU: engine CPU seconds per audio second)", "",
-                     "| engine | tier | utts | WER | first partial P50 | first partial P90 | final P50 | final P90 | unstable | revised utts | CPU |",
-                     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        var lines = [
+            "",
+            "**Streaming latency** (seconds after the first word's start, for the first partial, and after the last word's end, "
+                + "for the final; simulated on CPU time. Unstable: words shown and later withdrawn per final word. "
+                + "CPU: engine CPU seconds per audio second)", "",
+            "| engine | tier | utts | WER | first partial P50 | first partial P90 | final P50 | final P90 | unstable | revised utts | CPU |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
         for s in streamed {
-            let partial = s.emitsPartials == false ? ["final only", "final only"] : [format(s.firstPartialP50, 2), format(s.firstPartialP90, 2)]
+            let partial =
+                s.emitsPartials == false
+                ? ["final only", "final only"] : [format(s.firstPartialP50, 2), format(s.firstPartialP90, 2)]
             let revised = s.revisedUtteranceShare.map { "\(format($0 * 100, 0))%" } ?? "–"
-            lines.append("| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances) | \(format(s.wer * 100, 1))% | \(partial[0]) | \(partial[1]) | "
-                         + "\(format(s.finalizationP50, 2)) | \(format(s.finalizationP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) | \(revised) | "
-                         + "\(s.rtfx > 0 ? format(1 / s.rtfx, 2) : "–")\(s.computeClock == "wall" ? "*" : "") |")
+            lines.append(
+                "| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances) | \(format(s.wer * 100, 1))% | \(partial[0]) | \(partial[1]) | "
+                    + "\(format(s.finalizationP50, 2)) | \(format(s.finalizationP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) | \(revised) | "
+                    + "\(s.rtfx > 0 ? format(1 / s.rtfx, 2) : "–")\(s.computeClock == "wall" ? "*" : "") |")
         }
         return lines
     }
@@ -233,7 +291,9 @@ public enum BenchReports {
     /// Reference and hypothesis trn files per engine × manifest, with the scored (normalised) texts.
     public static func trn(_ records: [UtteranceRecord]) -> [String: (String, String)] {
         var out: [String: (String, String)] = [:]
-        let groups = Dictionary(grouping: records.filter { $0.error == nil }) { "\($0.engine).\(tierName(ofManifest: $0.manifest))" }
+        let groups = Dictionary(grouping: records.filter { $0.error == nil }) {
+            "\($0.engine).\(tierName(ofManifest: $0.manifest))"
+        }
         for (name, group) in groups {
             var ref = "", hyp = ""
             for record in group {
@@ -250,6 +310,8 @@ public enum BenchReports {
     static func policyFor(_ name: String) -> ScoringPolicy {
         let parts = name.split(separator: "+", maxSplits: 1).map(String.init)
         let normalizer = TextNormalizer(name: parts.first ?? "") ?? .basic
-        return ScoringPolicy(normalizer: normalizer, equivalences: parts.count > 1 && parts[1] == EquivalenceMap.ohIsZero.name ? .ohIsZero : nil)
+        return ScoringPolicy(
+            normalizer: normalizer,
+            equivalences: parts.count > 1 && parts[1] == EquivalenceMap.ohIsZero.name ? .ohIsZero : nil)
     }
 }

@@ -37,10 +37,19 @@ struct ExplorerData: Encodable {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.unkeyedContainer()
             switch step {
-            case .correct(let word): try container.encode("c"); try container.encode(word)
-            case .substitution(let reference, let hypothesis): try container.encode("s"); try container.encode(reference); try container.encode(hypothesis)
-            case .deletion(let word): try container.encode("d"); try container.encode(word)
-            case .insertion(let word): try container.encode("i"); try container.encode(word)
+            case .correct(let word):
+                try container.encode("c")
+                try container.encode(word)
+            case .substitution(let reference, let hypothesis):
+                try container.encode("s")
+                try container.encode(reference)
+                try container.encode(hypothesis)
+            case .deletion(let word):
+                try container.encode("d")
+                try container.encode(word)
+            case .insertion(let word):
+                try container.encode("i")
+                try container.encode(word)
             }
         }
     }
@@ -72,8 +81,16 @@ struct ExplorerData: Encodable {
         var error: String?
 
         enum CodingKeys: String, CodingKey {
-            case utterance = "u", engine = "e", hypothesis = "hyp", substitutions = "s", deletions = "d", insertions = "i",
-                 referenceWords = "n", alignment = "align", events, firstPartial, final, compute, error
+            case utterance = "u"
+            case engine = "e"
+            case hypothesis = "hyp"
+            case substitutions = "s"
+            case deletions = "d"
+            case insertions = "i"
+            case
+                referenceWords = "n"
+            case alignment = "align"
+            case events, firstPartial, final, compute, error
         }
     }
 
@@ -87,7 +104,9 @@ struct ExplorerData: Encodable {
     static func rounded(_ value: Double) -> Double { value.isFinite ? (value * 1000).rounded() / 1000 : 0 }
 
     /// The utterance key records share across engines.
-    static func utteranceKey(_ record: UtteranceRecord) -> String { utteranceKey(manifest: record.manifest, id: record.id) }
+    static func utteranceKey(_ record: UtteranceRecord) -> String {
+        utteranceKey(manifest: record.manifest, id: record.id)
+    }
     static func utteranceKey(manifest: String, id: String) -> String { manifest + "\u{1F}" + id }
 
     /// The explorer's data with one more top-level member a page needs (its pairs, its diffs).
@@ -131,28 +150,36 @@ extension ExplorerData {
                 index = utterances.count
                 utteranceIndex[key] = index
                 let source = audio[key]
-                utterances.append(Utterance(
-                    id: record.id, manifest: record.manifest, tier: record.tier, speaker: record.speaker, reference: record.reference,
-                    seconds: Self.rounded(record.audioSeconds), audio: source?.href, audioNote: source?.note,
-                    words: record.timeline.referenceWords.map { Word(start: $0.start, end: $0.end, word: $0.word) }, differs: false))
+                utterances.append(
+                    Utterance(
+                        id: record.id, manifest: record.manifest, tier: record.tier, speaker: record.speaker,
+                        reference: record.reference,
+                        seconds: Self.rounded(record.audioSeconds), audio: source?.href, audioNote: source?.note,
+                        words: record.timeline.referenceWords.map { Word(start: $0.start, end: $0.end, word: $0.word) },
+                        differs: false))
                 hypotheses.append([])
             }
             let parsed = Alignment(pralign: record.alignment)
             let steps = parsed?.steps ?? []
-            hypotheses[index].append(steps.compactMap { step -> String? in
-                switch step {
-                case .correct(let word): word.lowercased()
-                case .substitution(_, let word), .insertion(let word): word.lowercased()
-                case .deletion: nil
-                }
-            })
-            runs.append(Run(
-                utterance: index, engine: engineIndex[record.engine] ?? 0, hypothesis: record.hypothesis,
-                substitutions: record.words.substitutions, deletions: record.words.deletions, insertions: record.words.insertions,
-                referenceWords: record.words.referenceLength, alignment: steps.map(Step.init), events: record.timeline.events.map(Event.init),
-                firstPartial: record.measures.firstPartialLatency.map(Self.rounded), final: record.measures.finalizationLatency.map(Self.rounded),
-                compute: Self.rounded(record.computeSeconds),
-                error: record.error ?? (parsed == nil ? "the stored alignment could not be read" : nil)))
+            hypotheses[index].append(
+                steps.compactMap { step -> String? in
+                    switch step {
+                    case .correct(let word): word.lowercased()
+                    case .substitution(_, let word), .insertion(let word): word.lowercased()
+                    case .deletion: nil
+                    }
+                })
+            runs.append(
+                Run(
+                    utterance: index, engine: engineIndex[record.engine] ?? 0, hypothesis: record.hypothesis,
+                    substitutions: record.words.substitutions, deletions: record.words.deletions,
+                    insertions: record.words.insertions,
+                    referenceWords: record.words.referenceLength, alignment: steps.map(Step.init),
+                    events: record.timeline.events.map(Event.init),
+                    firstPartial: record.measures.firstPartialLatency.map(Self.rounded),
+                    final: record.measures.finalizationLatency.map(Self.rounded),
+                    compute: Self.rounded(record.computeSeconds),
+                    error: record.error ?? (parsed == nil ? "the stored alignment could not be read" : nil)))
         }
         for index in utterances.indices { utterances[index].differs = Set(hypotheses[index]).count > 1 }
     }

@@ -21,8 +21,11 @@ public struct JUnitReport: Sendable {
         public var outcome: Outcome
         public var systemOut: String?
 
-        public init(classname: String, name: String, seconds: Double, properties: [(String, String)] = [], outcome: Outcome = .passed,
-                    systemOut: String? = nil) {
+        public init(
+            classname: String, name: String, seconds: Double, properties: [(String, String)] = [],
+            outcome: Outcome = .passed,
+            systemOut: String? = nil
+        ) {
             self.classname = classname
             self.name = name
             self.seconds = seconds
@@ -61,7 +64,8 @@ public enum ReportError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .write(let path, let reason): return "\(path): cannot write report: \(reason)"
-        case .invalid(let path, let problems): return "\(path): not valid JUnit XML: \(problems.prefix(5).joined(separator: "; "))"
+        case .invalid(let path, let problems):
+            return "\(path): not valid JUnit XML: \(problems.prefix(5).joined(separator: "; "))"
         }
     }
 }
@@ -94,7 +98,8 @@ public enum JUnitWriter {
     }
 
     public static func write(_ report: JUnitReport, to path: String) throws {
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         guard let writer = xmlNewTextWriterFilename(path, 0) else {
             throw ReportError.write(path: path, reason: "libxml2 could not open the file")
         }
@@ -103,12 +108,25 @@ public enum JUnitWriter {
         var ok = xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil) >= 0
         func start(_ name: String) { ok = ok && xmlTextWriterStartElement(writer, name) >= 0 }
         func end() { ok = ok && xmlTextWriterEndElement(writer) >= 0 }
-        func attribute(_ name: String, _ value: String) { ok = ok && xmlTextWriterWriteAttribute(writer, name, sanitize(value)) >= 0 }
+        func attribute(_ name: String, _ value: String) {
+            ok = ok && xmlTextWriterWriteAttribute(writer, name, sanitize(value)) >= 0
+        }
         func text(_ value: String) { ok = ok && xmlTextWriterWriteString(writer, sanitize(value)) >= 0 }
-        func count(_ suite: JUnitReport.Suite, _ test: (JUnitReport.Outcome) -> Bool) -> Int { suite.cases.filter { test($0.outcome) }.count }
-        let isFailure: (JUnitReport.Outcome) -> Bool = { if case .failure = $0 { return true }; return false }
-        let isError: (JUnitReport.Outcome) -> Bool = { if case .error = $0 { return true }; return false }
-        let isSkipped: (JUnitReport.Outcome) -> Bool = { if case .skipped = $0 { return true }; return false }
+        func count(_ suite: JUnitReport.Suite, _ test: (JUnitReport.Outcome) -> Bool) -> Int {
+            suite.cases.filter { test($0.outcome) }.count
+        }
+        let isFailure: (JUnitReport.Outcome) -> Bool = {
+            if case .failure = $0 { return true }
+            return false
+        }
+        let isError: (JUnitReport.Outcome) -> Bool = {
+            if case .error = $0 { return true }
+            return false
+        }
+        let isSkipped: (JUnitReport.Outcome) -> Bool = {
+            if case .skipped = $0 { return true }
+            return false
+        }
 
         start("testsuites")
         attribute("name", report.name)
@@ -145,14 +163,26 @@ public enum JUnitWriter {
                 switch testCase.outcome {
                 case .passed: break
                 case .failure(let message, let details):
-                    start("failure"); attribute("message", message); attribute("type", "threshold"); text(details); end()
+                    start("failure")
+                    attribute("message", message)
+                    attribute("type", "threshold")
+                    text(details)
+                    end()
                 case .error(let message, let details):
-                    start("error"); attribute("message", message); attribute("type", "error"); text(details); end()
+                    start("error")
+                    attribute("message", message)
+                    attribute("type", "error")
+                    text(details)
+                    end()
                 case .skipped(let reason):
-                    start("skipped"); attribute("message", reason); end()
+                    start("skipped")
+                    attribute("message", reason)
+                    end()
                 }
                 if let out = testCase.systemOut, !out.isEmpty {
-                    start("system-out"); text(out); end()
+                    start("system-out")
+                    text(out)
+                    end()
                 }
                 end()
             }
@@ -166,7 +196,8 @@ public enum JUnitWriter {
     /// Problems found validating `path` against the package's JUnit XSD (empty: valid).
     public static func validate(path: String) -> [String] {
         guard let schemaURL = Bundle.module.url(forResource: "junit", withExtension: "xsd"),
-              let schemaParser = xmlSchemaNewParserCtxt(schemaURL.path) else { return ["the JUnit XSD is missing from the package"] }
+            let schemaParser = xmlSchemaNewParserCtxt(schemaURL.path)
+        else { return ["the JUnit XSD is missing from the package"] }
         defer { xmlSchemaFreeParserCtxt(schemaParser) }
         guard let schema = xmlSchemaParse(schemaParser) else { return ["the JUnit XSD does not parse"] }
         defer { xmlSchemaFree(schema) }
@@ -175,13 +206,19 @@ public enum JUnitWriter {
         let collector = ErrorCollector()
         let box = Unmanaged.passRetained(collector)
         defer { box.release() }
-        xmlSchemaSetValidStructuredErrors(validator, { context, error in
-            guard let context, let error, let message = error.pointee.message else { return }
-            let collector = Unmanaged<ErrorCollector>.fromOpaque(context).takeUnretainedValue()
-            collector.problems.append("line \(error.pointee.line): " + String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines))
-        }, box.toOpaque())
+        xmlSchemaSetValidStructuredErrors(
+            validator,
+            { context, error in
+                guard let context, let error, let message = error.pointee.message else { return }
+                let collector = Unmanaged<ErrorCollector>.fromOpaque(context).takeUnretainedValue()
+                collector.problems.append(
+                    "line \(error.pointee.line): "
+                        + String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines))
+            }, box.toOpaque())
         let status = xmlSchemaValidateFile(validator, path, 0)
-        if status != 0 && collector.problems.isEmpty { collector.problems.append("validation failed (status \(status))") }
+        if status != 0 && collector.problems.isEmpty {
+            collector.problems.append("validation failed (status \(status))")
+        }
         return collector.problems
     }
 

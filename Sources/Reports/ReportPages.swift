@@ -18,7 +18,8 @@ public struct ReportLink: Sendable, Hashable {
 
     /// The report pages already in `directory`, in navigation order.
     public static func existing(in directory: String) -> [ReportLink] {
-        [overview, explorer, regressions].filter { FileManager.default.fileExists(atPath: directory + "/" + $0.file) } + siblings(in: directory)
+        [overview, explorer, regressions].filter { FileManager.default.fileExists(atPath: directory + "/" + $0.file) }
+            + siblings(in: directory)
     }
 
     /// Pages other commands wrote into `directory`: conformance*.html and migration*.html.
@@ -27,7 +28,8 @@ public struct ReportLink: Sendable, Hashable {
         return files.compactMap { file in
             guard file.hasSuffix(".html") else { return nil }
             let stem = String(file.dropLast(5))
-            for (prefix, title) in [("conformance", "Conformance"), ("migration", "Migration")] where stem == prefix || stem.hasPrefix(prefix + "-") {
+            for (prefix, title) in [("conformance", "Conformance"), ("migration", "Migration")]
+            where stem == prefix || stem.hasPrefix(prefix + "-") {
                 let detail = stem.dropFirst(prefix.count + 1)
                 return ReportLink(title: detail.isEmpty ? title : "\(title) (\(detail))", file: file)
             }
@@ -47,9 +49,11 @@ enum ReportPage {
 
             """
         if links.count > 1 {
-            html += "<nav aria-label=\"report pages\"><ul>" + links.map { link in
-                "<li><a href=\"\(HTMLReport.escape(link.file))\"\(link.file == current ? " aria-current=\"page\"" : "")>\(HTMLReport.escape(link.title))</a></li>"
-            }.joined() + "</ul></nav>\n"
+            html +=
+                "<nav aria-label=\"report pages\"><ul>"
+                + links.map { link in
+                    "<li><a href=\"\(HTMLReport.escape(link.file))\"\(link.file == current ? " aria-current=\"page\"" : "")>\(HTMLReport.escape(link.title))</a></li>"
+                }.joined() + "</ul></nav>\n"
         }
         return html
     }
@@ -58,8 +62,10 @@ enum ReportPage {
     static func scripts(data: some Encodable, _ scripts: String...) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = String(decoding: try encoder.encode(data), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
-        return "<script type=\"application/json\" id=\"data\">\(json)</script>\n<script>\n" + scripts.joined(separator: "\n") + "\n</script>\n"
+        let json = String(decoding: try encoder.encode(data), as: UTF8.self).replacingOccurrences(
+            of: "<", with: "\\u003c")
+        return "<script type=\"application/json\" id=\"data\">\(json)</script>\n<script>\n"
+            + scripts.joined(separator: "\n") + "\n</script>\n"
     }
 
     /// The filter form, status line, table and pager every list page has.
@@ -81,11 +87,14 @@ enum ReportPage {
 /// sort by errors), each row opening the utterance: the reference and each engine's hypothesis
 /// aligned as sclite aligns them, the audio, and a timeline of the results against the words.
 public enum UtteranceExplorer {
-    public static func render(records: [UtteranceRecord], partialEngines: Set<String>, audio: [String: AudioSource],
-                              links: [ReportLink]) throws -> String {
+    public static func render(
+        records: [UtteranceRecord], partialEngines: Set<String>, audio: [String: AudioSource],
+        links: [ReportLink]
+    ) throws -> String {
         let data = ExplorerData(records: records, partialEngines: partialEngines, audio: audio)
         var html = ReportPage.open(title: "SpeechHarness utterances", links: links, current: ReportLink.explorer.file)
-        html += "<h1>Utterances</h1>\n<p>\(data.utterances.count) utterances, \(data.runs.count) runs by \(data.engines.count) engines. "
+        html +=
+            "<h1>Utterances</h1>\n<p>\(data.utterances.count) utterances, \(data.runs.count) runs by \(data.engines.count) engines. "
             + "Open an utterance for its alignment (S substitution, D deletion, I insertion, errors in upper case as sclite prints them), "
             + "its audio and the timeline of its results.</p>\n"
         let filters = """
@@ -95,8 +104,10 @@ public enum UtteranceExplorer {
             <label>Sort <select id="sort"><option value="errors">most errors first</option><option value="wer">highest WER first</option>\
             <option value="id">utterance id</option></select></label>
             """
-        html += ReportPage.list(filters: filters, headers: ["utterance", "tier", "speaker", "engine", "errors", "S / D / I", "WER", "hypothesis"],
-                                caption: "Utterances and engines")
+        html += ReportPage.list(
+            filters: filters,
+            headers: ["utterance", "tier", "speaker", "engine", "errors", "S / D / I", "WER", "hypothesis"],
+            caption: "Utterances and engines")
         html += try ReportPage.scripts(data: data, ReportScripts.common, ReportScripts.explorer)
         return html + "</body></html>\n"
     }
@@ -105,26 +116,35 @@ public enum UtteranceExplorer {
 /// The utterances whose errors rose or fell against a baseline run, each opening both runs side by
 /// side; the per engine and tier totals above them.
 public enum RegressionPage {
-    public static func render(_ comparison: RunComparison, baselineName: String, partialEngines: Set<String>, audio: [String: AudioSource],
-                              links: [ReportLink]) throws -> String {
+    public static func render(
+        _ comparison: RunComparison, baselineName: String, partialEngines: Set<String>, audio: [String: AudioSource],
+        links: [ReportLink]
+    ) throws -> String {
         let changes = comparison.changes
-        let explorer = ExplorerData(records: changes.map(\.baseline) + changes.map(\.current), partialEngines: partialEngines, audio: audio)
+        let explorer = ExplorerData(
+            records: changes.map(\.baseline) + changes.map(\.current), partialEngines: partialEngines, audio: audio)
         // Pairs of run indexes, baseline first.
-        let data = ExplorerData.With(explorer: explorer, key: "pairs", extra: changes.indices.map { [$0, $0 + changes.count] })
-        var html = ReportPage.open(title: "SpeechHarness regressions", links: links, current: ReportLink.regressions.file)
-        html += "<h1>Against the baseline</h1>\n<p>Baseline: <code>\(HTMLReport.escape(baselineName))</code>. \(comparison.matched) utterance runs "
+        let data = ExplorerData.With(
+            explorer: explorer, key: "pairs", extra: changes.indices.map { [$0, $0 + changes.count] })
+        var html = ReportPage.open(
+            title: "SpeechHarness regressions", links: links, current: ReportLink.regressions.file)
+        html +=
+            "<h1>Against the baseline</h1>\n<p>Baseline: <code>\(HTMLReport.escape(baselineName))</code>. \(comparison.matched) utterance runs "
             + "matched by engine, manifest and id; \(comparison.onlyInCurrent) only in this run, \(comparison.onlyInBaseline) only in the baseline"
-            + (comparison.policyDiffers > 0 ? "; \(comparison.policyDiffers) scored under another policy (left out)" : "") + ".</p>\n"
+            + (comparison.policyDiffers > 0
+                ? "; \(comparison.policyDiffers) scored under another policy (left out)" : "") + ".</p>\n"
         html += "<h2>Word errors per engine and tier</h2>\n"
         if comparison.totals.isEmpty {
             html += "<p>No utterance of this run is in the baseline.</p>\n"
         } else {
-            html += "<table class=sortable><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>WER baseline</th><th>WER now</th>"
+            html +=
+                "<table class=sortable><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>WER baseline</th><th>WER now</th>"
                 + "<th>change (points)</th><th>utterances worse</th><th>utterances better</th></tr>\n"
             for total in comparison.totals {
                 let points = (total.current.errorRate - total.baseline.errorRate) * 100
                 let change = abs(points) < 0.05 ? 0 : points
-                html += "<tr><td class=l>\(HTMLReport.escape(total.engine))</td><td class=l>\(HTMLReport.escape(total.tier))</td><td>\(total.utterances)</td>"
+                html +=
+                    "<tr><td class=l>\(HTMLReport.escape(total.engine))</td><td class=l>\(HTMLReport.escape(total.tier))</td><td>\(total.utterances)</td>"
                     + "<td>\(BenchReports.format(total.baseline.errorRate * 100, 1))%</td><td>\(BenchReports.format(total.current.errorRate * 100, 1))%</td>"
                     + "<td>\(change > 0 ? "+" : "")\(BenchReports.format(change, 1))</td><td>\(total.rose)</td><td>\(total.fell)</td></tr>\n"
             }
@@ -137,10 +157,15 @@ public enum RegressionPage {
             <label>Show <select id="direction"><option value="">worse and better</option><option value="rose">worse only</option>\
             <option value="fell">better only</option></select></label>
             """
-        html += ReportPage.list(filters: filters, headers: ["utterance", "tier", "engine", "errors then", "errors now", "change", "baseline hypothesis", "hypothesis now"],
-                                caption: "Utterances whose word errors changed, the worst first")
-        html += try ReportPage.scripts(data: data, ReportScripts.common, ReportScripts.regressions) + HTMLReport.sortScript
+        html += ReportPage.list(
+            filters: filters,
+            headers: [
+                "utterance", "tier", "engine", "errors then", "errors now", "change", "baseline hypothesis",
+                "hypothesis now",
+            ],
+            caption: "Utterances whose word errors changed, the worst first")
+        html +=
+            try ReportPage.scripts(data: data, ReportScripts.common, ReportScripts.regressions) + HTMLReport.sortScript
         return html + "</body></html>\n"
     }
 }
-

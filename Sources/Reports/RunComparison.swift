@@ -48,8 +48,11 @@ public struct RunComparison: Sendable {
             }
             let change = Change(baseline: old, current: record)
             let group = record.engine + "\u{1F}" + record.tier
-            var total = totals[group] ?? Total(engine: record.engine, tier: record.tier, utterances: 0, baseline: ErrorCounts(),
-                                               current: ErrorCounts(), rose: 0, fell: 0)
+            var total =
+                totals[group]
+                ?? Total(
+                    engine: record.engine, tier: record.tier, utterances: 0, baseline: ErrorCounts(),
+                    current: ErrorCounts(), rose: 0, fell: 0)
             total.utterances += 1
             total.baseline += old.words
             total.current += record.words
@@ -59,7 +62,9 @@ public struct RunComparison: Sendable {
             if change.errorChange != 0 { changes.append(change) }
         }
         self.changes = changes.sorted {
-            ($1.errorChange, $0.current.engine, $0.current.manifest, $0.current.id) < ($0.errorChange, $1.current.engine, $1.current.manifest, $1.current.id)
+            ($1.errorChange, $0.current.engine, $0.current.manifest, $0.current.id) < (
+                $0.errorChange, $1.current.engine, $1.current.manifest, $1.current.id
+            )
         }
         self.totals = totals.values.sorted { ($0.engine, $0.tier) < ($1.engine, $1.tier) }
         self.matched = matched

@@ -38,8 +38,11 @@ public final class APICallTrace: Sendable {
     /// standard error once and nothing is traced.
     public init?(path: String) {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            FileHandle.standardError.write(Data("speech-harness: \(Self.variable)=\(path): cannot write the trace file\n".utf8))
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            FileHandle.standardError.write(
+                Data("speech-harness: \(Self.variable)=\(path): cannot write the trace file\n".utf8))
             return nil
         }
         self.handle = Locked(handle)
@@ -51,7 +54,8 @@ public final class APICallTrace: Sendable {
             do {
                 try handle?.write(contentsOf: line + Data("\n".utf8))
             } catch {
-                FileHandle.standardError.write(Data("speech-harness: \(path): trace write failed: \(error); tracing stops\n".utf8))
+                FileHandle.standardError.write(
+                    Data("speech-harness: \(path): trace write failed: \(error); tracing stops\n".utf8))
                 handle = nil
             }
         }

@@ -47,7 +47,10 @@ public struct MediaTime: Sendable, CustomStringConvertible {
 
     // Special-value constants are built with timescale 0 but keep `.valid`.
     private init(special flags: Flags) {
-        self.value = 0; self.timescale = 0; self.flags = flags; self.epoch = 0
+        self.value = 0
+        self.timescale = 0
+        self.flags = flags
+        self.epoch = 0
     }
 
     public var isValid: Bool { flags.contains(.valid) }
@@ -67,13 +70,23 @@ public struct MediaTime: Sendable, CustomStringConvertible {
 
     /// A time from seconds, rounded to `preferredTimescale` (NaN gives invalid, ±∞ the infinities).
     public init(seconds: Double, preferredTimescale: Int32, rounding: Rounding = .halfAwayFromZero) {
-        if seconds.isNaN || preferredTimescale <= 0 { self = .invalid; return }
-        if seconds == .infinity { self = .positiveInfinity; return }
-        if seconds == -.infinity { self = .negativeInfinity; return }
+        if seconds.isNaN || preferredTimescale <= 0 {
+            self = .invalid
+            return
+        }
+        if seconds == .infinity {
+            self = .positiveInfinity
+            return
+        }
+        if seconds == -.infinity {
+            self = .negativeInfinity
+            return
+        }
         let exact = seconds * Double(preferredTimescale)
         let rounded = MediaTime.round(exact, rounding)
         guard rounded.magnitude < 9.2e18 else {
-            self = rounded > 0 ? .positiveInfinity : .negativeInfinity; return
+            self = rounded > 0 ? .positiveInfinity : .negativeInfinity
+            return
         }
         var flags: Flags = .valid
         if rounded != exact { flags.insert(.hasBeenRounded) }

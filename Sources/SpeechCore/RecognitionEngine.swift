@@ -43,8 +43,10 @@ public struct HypothesisUpdate: Sendable, Hashable {
     /// measured, and the caller falls back to wall time.
     public var computeSeconds: Double?
 
-    public init(finalized: [HypothesisSegment] = [], volatile: HypothesisSegment? = nil,
-                finalizedThrough: MediaTime? = nil, computeSeconds: Double? = nil) {
+    public init(
+        finalized: [HypothesisSegment] = [], volatile: HypothesisSegment? = nil,
+        finalizedThrough: MediaTime? = nil, computeSeconds: Double? = nil
+    ) {
         self.finalized = finalized
         self.volatile = volatile
         self.finalizedThrough = finalizedThrough
@@ -64,8 +66,10 @@ public struct EngineCapabilities: Sendable, Hashable {
     /// Input formats the engine accepts without conversion, best first.
     public var formats: [AudioFormat]
 
-    public init(partialResults: Bool, wordTimes: Bool, alternatives: Bool, confidence: Bool,
-                locales: [String], formats: [AudioFormat]) {
+    public init(
+        partialResults: Bool, wordTimes: Bool, alternatives: Bool, confidence: Bool,
+        locales: [String], formats: [AudioFormat]
+    ) {
         self.partialResults = partialResults
         self.wordTimes = wordTimes
         self.alternatives = alternatives
@@ -92,9 +96,11 @@ public struct EngineSessionConfiguration: Sendable, Hashable {
     /// that pay for them (Whisper) skip them otherwise and give words their segment's range.
     public var wordTimes: Bool
 
-    public init(locale: String, reportsPartialResults: Bool = true, maximumAlternatives: Int = 0,
-                contextualStrings: [String] = [], hints: Set<String> = [], customPhrases: [CustomPhrase] = [],
-                wordTimes: Bool = true) {
+    public init(
+        locale: String, reportsPartialResults: Bool = true, maximumAlternatives: Int = 0,
+        contextualStrings: [String] = [], hints: Set<String> = [], customPhrases: [CustomPhrase] = [],
+        wordTimes: Bool = true
+    ) {
         self.wordTimes = wordTimes
         self.locale = locale
         self.reportsPartialResults = reportsPartialResults

@@ -1,6 +1,8 @@
 /// SHA-256 (FIPS 180-4) in plain Swift: asset checksums without a crypto library.
 public struct SHA256: Sendable {
-    private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+    private var state: [UInt32] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+    ]
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -81,7 +83,9 @@ public struct SHA256: Sendable {
     private mutating func compress(_ block: [UInt8]) {
         var w = [UInt32](repeating: 0, count: 64)
         for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+            w[i] =
+                UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8
+                | UInt32(block[4 * i + 3])
         }
         for i in 16..<64 {
             let s0 = w[i - 15].rotr(7) ^ w[i - 15].rotr(18) ^ (w[i - 15] >> 3)

@@ -24,9 +24,9 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// FNV-1a: a string hash that, unlike `Hasher`, is the same in every process and on every run

@@ -1,4 +1,3 @@
-
 /// A clock whose time moves only when told to: tests of timing behaviour run instantly and
 /// deterministically, with no sleeping. Sleepers wake, in deadline order, as `advance` passes them.
 public final class VirtualClock: Clock, Sendable {

@@ -1,7 +1,7 @@
-import SpeechCore
 import AVFAudio
 import CoreMedia
 import Foundation
+import SpeechCore
 
 /// One buffer of audio for the analyzer, with the time of its first sample.
 ///
@@ -57,5 +57,7 @@ public final class AnalysisContext: NSObject, @unchecked Sendable {
     }
 
     /// Every contextual string, for engines that take a flat list.
-    var allContextualStrings: [String] { contextualStrings.keys.sorted { $0.rawValue < $1.rawValue }.flatMap { contextualStrings[$0]! } }
+    var allContextualStrings: [String] {
+        contextualStrings.keys.sorted { $0.rawValue < $1.rawValue }.flatMap { contextualStrings[$0]! }
+    }
 }

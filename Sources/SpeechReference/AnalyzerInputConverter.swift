@@ -30,7 +30,9 @@ public final class AnalyzerInputConverter: @unchecked Sendable {
             return [AnalyzerInput(buffer: buffer, bufferStartTime: time)]
         }
         var outputs: [AnalyzerInput] = []
-        let expected = inputFormat.map { runStart + CMTime(sampleIndex: consumedInputFrames, sampleRate: $0.sampleRate) }
+        let expected = inputFormat.map {
+            runStart + CMTime(sampleIndex: consumedInputFrames, sampleRate: $0.sampleRate)
+        }
         let formatChanged = inputFormat.map { !($0 == buffer.format) } ?? true
         if formatChanged || (time != nil && expected != nil && time! != expected!) {
             outputs += try flush()
@@ -86,7 +88,9 @@ public final class AnalyzerInputConverter: @unchecked Sendable {
     }
 
     static func copy(_ buffer: AVAudioPCMBuffer) throws -> AVAudioPCMBuffer {
-        guard let pcm = buffer.pcmBuffer, let copy = AVAudioPCMBuffer(pcmFormat: buffer.format, frameCapacity: buffer.frameLength) else {
+        guard let pcm = buffer.pcmBuffer,
+            let copy = AVAudioPCMBuffer(pcmFormat: buffer.format, frameCapacity: buffer.frameLength)
+        else {
             throw SFSpeechError(.unexpectedAudioFormat, "cannot copy a \(buffer.format) buffer")
         }
         try copy.replaceFrames(with: pcm, at: 0)

@@ -117,7 +117,9 @@ struct AnalyzerStateMachine {
         var start = begin
         if let end = admittedEnd, begin < end {
             guard !rules.rejectsOverlappingInput else {
-                throw SFSpeechError(.audioDisordered, "buffer starts at \(begin.seconds) s, before the end of earlier input at \(end.seconds) s")
+                throw SFSpeechError(
+                    .audioDisordered,
+                    "buffer starts at \(begin.seconds) s, before the end of earlier input at \(end.seconds) s")
             }
             start = end
         }
@@ -256,7 +258,11 @@ struct AnalyzerStateMachine {
         reportedRange = range
         let report = Action.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd)
         if !rules.volatileStartOnlyMovesForward && changedStart && range.start > .zero {
-            return [.volatileRangeChanged(TimeRange(start: .zero, end: range.end), changedStart: changedStart, changedEnd: changedEnd), report]
+            return [
+                .volatileRangeChanged(
+                    TimeRange(start: .zero, end: range.end), changedStart: changedStart, changedEnd: changedEnd),
+                report,
+            ]
         }
         return [report]
     }
@@ -275,7 +281,7 @@ struct AnalyzerStateMachine {
             case .finalize(let target):
                 if target <= finalizedThrough, consumedEnd != nil {
                     actions.append(.resume(waiter.id, .success))
-                    waiters[index].condition = .finalizing(.zero) // removed below
+                    waiters[index].condition = .finalizing(.zero)  // removed below
                 } else if let consumed = consumedEnd, target <= consumed {
                     finalizeTargets.append((waiter.id, target))
                     waiters[index].condition = .finalizing(target)
@@ -294,10 +300,11 @@ struct AnalyzerStateMachine {
             }
         }
         // Waiters answered at once are dropped; those being finalised stay until it completes.
-        let answered = Set(actions.compactMap { action -> WaiterID? in
-            if case .resume(let id, _) = action { return id }
-            return nil
-        })
+        let answered = Set(
+            actions.compactMap { action -> WaiterID? in
+                if case .resume(let id, _) = action { return id }
+                return nil
+            })
         waiters.removeAll { answered.contains($0.id) }
         if convertedEndOfInput { endOfInputFinalized = true }
         if let through = finalizeTargets.map(\.1).max() {

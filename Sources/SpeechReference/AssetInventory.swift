@@ -35,13 +35,17 @@ public final class AssetInventory {
     @discardableResult
     public static func release(reservedLocale: Locale) async -> Bool {
         let wanted = LocaleSupport.tag(reservedLocale)
-        let equivalent = LocaleSupport.equivalent(to: reservedLocale, in: LocaleSupport.supported()).map(LocaleSupport.tag)
-        return (try? AssetStore.current.updateReservations { list -> ([String], Bool) in
-            guard let index = list.firstIndex(where: { $0 == wanted || $0 == equivalent }) else { return (list, false) }
-            var copy = list
-            copy.remove(at: index)
-            return (copy, true)
-        }) ?? false
+        let equivalent = LocaleSupport.equivalent(to: reservedLocale, in: LocaleSupport.supported()).map(
+            LocaleSupport.tag)
+        return
+            (try? AssetStore.current.updateReservations { list -> ([String], Bool) in
+                guard let index = list.firstIndex(where: { $0 == wanted || $0 == equivalent }) else {
+                    return (list, false)
+                }
+                var copy = list
+                copy.remove(at: index)
+                return (copy, true)
+            }) ?? false
     }
 
     /// The status of `modules` taken together. Where they differ, the documented precedence
@@ -57,19 +61,23 @@ public final class AssetInventory {
     /// A request that installs what `modules` still need, or nil when everything is installed.
     /// Reserves the locales it installs for; throws when a module is unsupported or the
     /// reservations would pass the maximum.
-    public static func assetInstallationRequest(supporting modules: [any SpeechModule]) async throws -> AssetInstallationRequest? {
+    public static func assetInstallationRequest(
+        supporting modules: [any SpeechModule]
+    ) async throws -> AssetInstallationRequest? {
         var packages: [AssetPackage] = []
         var locales: [String] = []
         for module in modules {
             switch status(of: module) {
             case .unsupported:
                 let name = channel(of: module)?.moduleName ?? "\(type(of: module))"
-                throw SFSpeechError(.cannotAllocateUnsupportedLocale, "\(name) is not supported by any installed engine")
+                throw SFSpeechError(
+                    .cannotAllocateUnsupportedLocale, "\(name) is not supported by any installed engine")
             case .installed:
                 continue
             case .supported, .downloading:
                 guard let needs = channel(of: module)?.assetNeeds, let engine = needs.engine,
-                      let package = engine.assetPackage(for: needs.locale) else { continue }
+                    let package = engine.assetPackage(for: needs.locale)
+                else { continue }
                 if !packages.contains(package) { packages.append(package) }
                 if !locales.contains(package.locale) { locales.append(package.locale) }
             }
@@ -103,8 +111,10 @@ public final class AssetInventory {
         return try store.updateReservations { list -> ([String], Int) in
             let missing = tags.filter { !list.contains($0) }
             guard list.count + missing.count <= store.maximumReservedLocales else {
-                throw SFSpeechError(.tooManyAssetLocalesAllocated,
-                                    "reserving \(missing.joined(separator: ", ")) would make \(list.count + missing.count) of at most \(store.maximumReservedLocales)")
+                throw SFSpeechError(
+                    .tooManyAssetLocalesAllocated,
+                    "reserving \(missing.joined(separator: ", ")) would make \(list.count + missing.count) of at most \(store.maximumReservedLocales)"
+                )
             }
             return (list + missing, missing.count)
         }

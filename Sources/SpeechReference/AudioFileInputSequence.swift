@@ -33,7 +33,8 @@ struct AudioFileInputSequence: AsyncSequence, Sendable {
                 let file = self.file
                 let source = file.processingFormat
                 let status = converter.convert(to: output, error: &error) { packets, status in
-                    guard let input = AVAudioPCMBuffer(pcmFormat: source, frameCapacity: Swift.max(packets, 1024)) else {
+                    guard let input = AVAudioPCMBuffer(pcmFormat: source, frameCapacity: Swift.max(packets, 1024))
+                    else {
                         status.pointee = .endOfStream
                         return nil
                     }
@@ -61,7 +62,8 @@ struct AudioFileInputSequence: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> AsyncIterator {
         let needsConversion = !(file.processingFormat == format)
-        return AsyncIterator(file: file, format: format, chunkFrames: chunkFrames,
-                             converter: needsConversion ? AVAudioConverter(from: file.processingFormat, to: format) : nil)
+        return AsyncIterator(
+            file: file, format: format, chunkFrames: chunkFrames,
+            converter: needsConversion ? AVAudioConverter(from: file.processingFormat, to: format) : nil)
     }
 }

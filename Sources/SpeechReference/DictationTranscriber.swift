@@ -13,8 +13,10 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
         public var reportingOptions: Set<ReportingOption>
         public var attributeOptions: Set<ResultAttributeOption>
 
-        public init(contentHints: Set<ContentHint>, transcriptionOptions: Set<TranscriptionOption>,
-                    reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>) {
+        public init(
+            contentHints: Set<ContentHint>, transcriptionOptions: Set<TranscriptionOption>,
+            reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>
+        ) {
             self.contentHints = contentHints
             self.transcriptionOptions = transcriptionOptions
             self.reportingOptions = reportingOptions
@@ -22,12 +24,23 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
         }
 
         /// A short phrase (a search, a command), punctuated.
-        public static let phrase = Preset(contentHints: [.shortForm], transcriptionOptions: [.punctuation], reportingOptions: [], attributeOptions: [])
-        public static let shortDictation = Preset(contentHints: [.shortForm], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [], attributeOptions: [])
-        public static let progressiveShortDictation = Preset(contentHints: [.shortForm], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [.volatileResults], attributeOptions: [])
-        public static let longDictation = Preset(contentHints: [], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [], attributeOptions: [])
-        public static let progressiveLongDictation = Preset(contentHints: [], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [.volatileResults], attributeOptions: [])
-        public static let timeIndexedLongDictation = Preset(contentHints: [], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [], attributeOptions: [.audioTimeRange])
+        public static let phrase = Preset(
+            contentHints: [.shortForm], transcriptionOptions: [.punctuation], reportingOptions: [], attributeOptions: []
+        )
+        public static let shortDictation = Preset(
+            contentHints: [.shortForm], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [],
+            attributeOptions: [])
+        public static let progressiveShortDictation = Preset(
+            contentHints: [.shortForm], transcriptionOptions: [.punctuation, .emoji],
+            reportingOptions: [.volatileResults], attributeOptions: [])
+        public static let longDictation = Preset(
+            contentHints: [], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [], attributeOptions: [])
+        public static let progressiveLongDictation = Preset(
+            contentHints: [], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [.volatileResults],
+            attributeOptions: [])
+        public static let timeIndexedLongDictation = Preset(
+            contentHints: [], transcriptionOptions: [.punctuation, .emoji], reportingOptions: [],
+            attributeOptions: [.audioTimeRange])
     }
 
     /// What the audio is like, so the engine can adapt.
@@ -75,26 +88,35 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
     let channel: EngineChannel<Result>
 
     public convenience init(locale: Locale, preset: Preset) {
-        self.init(locale: locale, contentHints: preset.contentHints, transcriptionOptions: preset.transcriptionOptions,
-                  reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions)
+        self.init(
+            locale: locale, contentHints: preset.contentHints, transcriptionOptions: preset.transcriptionOptions,
+            reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions)
     }
 
-    public convenience init(locale: Locale, contentHints: Set<ContentHint>, transcriptionOptions: Set<TranscriptionOption>,
-                            reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>) {
+    public convenience init(
+        locale: Locale, contentHints: Set<ContentHint>, transcriptionOptions: Set<TranscriptionOption>,
+        reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>
+    ) {
         let (engine, problem) = LocaleSupport.engine(for: locale)
-        self.init(locale: locale, contentHints: contentHints, transcriptionOptions: transcriptionOptions,
-                  reportingOptions: reportingOptions, attributeOptions: attributeOptions, engine: engine, engineProblem: problem)
+        self.init(
+            locale: locale, contentHints: contentHints, transcriptionOptions: transcriptionOptions,
+            reportingOptions: reportingOptions, attributeOptions: attributeOptions, engine: engine,
+            engineProblem: problem)
     }
 
     /// A dictation transcriber on a chosen engine (harness extension).
     public convenience init(locale: Locale, preset: Preset, engine: any RecognitionEngine) {
-        self.init(locale: locale, contentHints: preset.contentHints, transcriptionOptions: preset.transcriptionOptions,
-                  reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions, engine: engine, engineProblem: nil)
+        self.init(
+            locale: locale, contentHints: preset.contentHints, transcriptionOptions: preset.transcriptionOptions,
+            reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions, engine: engine,
+            engineProblem: nil)
     }
 
-    init(locale: Locale, contentHints: Set<ContentHint>, transcriptionOptions: Set<TranscriptionOption>,
-         reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>,
-         engine: (any RecognitionEngine)?, engineProblem: String?) {
+    init(
+        locale: Locale, contentHints: Set<ContentHint>, transcriptionOptions: Set<TranscriptionOption>,
+        reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>,
+        engine: (any RecognitionEngine)?, engineProblem: String?
+    ) {
         self.locale = locale
         self.contentHints = contentHints
         self.transcriptionOptions = transcriptionOptions
@@ -109,10 +131,13 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
         settings.etiquette = transcriptionOptions.contains(.etiquetteReplacements)
         settings.punctuation = transcriptionOptions.contains(.punctuation)
         settings.emoji = transcriptionOptions.contains(.emoji)
-        settings.hints = Set(contentHints.map(\.name) + ["dictation"]
-                             + (reportingOptions.contains(.frequentFinalization) ? ["frequentFinalization"] : []))
-        channel = EngineChannel(moduleName: "DictationTranscriber(\(LocaleSupport.tag(locale)))", locale: LocaleSupport.tag(locale),
-                                engine: engine, engineProblem: engineProblem, settings: settings) { range, time, alternatives in
+        settings.hints = Set(
+            contentHints.map(\.name) + ["dictation"]
+                + (reportingOptions.contains(.frequentFinalization) ? ["frequentFinalization"] : []))
+        channel = EngineChannel(
+            moduleName: "DictationTranscriber(\(LocaleSupport.tag(locale)))", locale: LocaleSupport.tag(locale),
+            engine: engine, engineProblem: engineProblem, settings: settings
+        ) { range, time, alternatives in
             Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
         }
     }

@@ -28,7 +28,9 @@ public final class CaptureInputSequenceProvider<C: Clock>: @unchecked Sendable w
     public let chunkDuration: Duration
     let clock: C
 
-    public init(pacedFile url: URL, analyzerFormat: AVAudioFormat?, chunkDuration: Duration = .milliseconds(100), clock: C) throws {
+    public init(
+        pacedFile url: URL, analyzerFormat: AVAudioFormat?, chunkDuration: Duration = .milliseconds(100), clock: C
+    ) throws {
         self.file = try AVAudioFile(forReading: url)
         self.analyzerFormat = analyzerFormat
         self.chunkDuration = chunkDuration
@@ -50,9 +52,14 @@ public final class CaptureInputSequenceProvider<C: Clock>: @unchecked Sendable w
                 let start = clock.now
                 do {
                     for try await input in source {
-                        let end = (input.bufferStartTime ?? .zero)
-                            + CMTime(sampleIndex: Int64(input.buffer.frameLength), sampleRate: input.buffer.format.sampleRate)
-                        try await clock.sleep(until: start.advanced(by: .nanoseconds(Int64((end.seconds * 1e9).rounded()))), tolerance: nil)
+                        let end =
+                            (input.bufferStartTime ?? .zero)
+                            + CMTime(
+                                sampleIndex: Int64(input.buffer.frameLength), sampleRate: input.buffer.format.sampleRate
+                            )
+                        try await clock.sleep(
+                            until: start.advanced(by: .nanoseconds(Int64((end.seconds * 1e9).rounded()))),
+                            tolerance: nil)
                         continuation.yield(input)
                     }
                     continuation.finish()
@@ -67,7 +74,10 @@ public final class CaptureInputSequenceProvider<C: Clock>: @unchecked Sendable w
 
 extension CaptureInputSequenceProvider where C == ContinuousClock {
     /// A file played at real speed on the continuous clock.
-    public convenience init(pacedFile url: URL, analyzerFormat: AVAudioFormat?, chunkDuration: Duration = .milliseconds(100)) throws {
-        try self.init(pacedFile: url, analyzerFormat: analyzerFormat, chunkDuration: chunkDuration, clock: ContinuousClock())
+    public convenience init(
+        pacedFile url: URL, analyzerFormat: AVAudioFormat?, chunkDuration: Duration = .milliseconds(100)
+    ) throws {
+        try self.init(
+            pacedFile: url, analyzerFormat: analyzerFormat, chunkDuration: chunkDuration, clock: ContinuousClock())
     }
 }

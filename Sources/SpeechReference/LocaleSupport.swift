@@ -7,7 +7,9 @@ enum LocaleSupport {
     /// The engines to consult: the chosen one when a choice is made, else every registered engine.
     static func engines() -> [any RecognitionEngine] {
         if let override = EngineSelection.override { return [override] }
-        if let id = EngineRegistry.configuredEngineID(), let engine = try? EngineRegistry.shared.make(id) { return [engine] }
+        if let id = EngineRegistry.configuredEngineID(), let engine = try? EngineRegistry.shared.make(id) {
+            return [engine]
+        }
         return EngineRegistry.shared.ids.compactMap { try? EngineRegistry.shared.make($0) }
     }
 
@@ -17,12 +19,15 @@ enum LocaleSupport {
 
     static func supported() -> [Locale] {
         var seen = Set<String>()
-        return engines().flatMap(\.capabilities.locales).map(LocaleTag.normalized).filter { seen.insert($0).inserted }.map(locale)
+        return engines().flatMap(\.capabilities.locales).map(LocaleTag.normalized).filter { seen.insert($0).inserted }
+            .map(locale)
     }
 
     static func installed() -> [Locale] {
         let engines = engines()
-        return supported().filter { locale in engines.contains { $0.supports(locale: tag(locale)) && $0.isInstalled(locale: tag(locale)) } }
+        return supported().filter { locale in
+            engines.contains { $0.supports(locale: tag(locale)) && $0.isInstalled(locale: tag(locale)) }
+        }
     }
 
     /// The supported locale equal to `locale`, else one of the same language (region fallback).

@@ -90,11 +90,16 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     private let state = Locked(State())
 
     /// What the channel publishes, for the process's API trace (set by modules that trace).
-    enum TraceEvent { case results([R], consumedEnd: Double), end((any Error)?) }
+    enum TraceEvent {
+        case results([R], consumedEnd: Double)
+        case end((any Error)?)
+    }
     var tracer: (@Sendable (TraceEvent) -> Void)?
 
-    init(moduleName: String, locale: String, engine: (any RecognitionEngine)?, engineProblem: String?,
-         settings: TranscriptionSettings, makeResult: @escaping @Sendable (CMTimeRange, CMTime, [AttributedString]) -> R) {
+    init(
+        moduleName: String, locale: String, engine: (any RecognitionEngine)?, engineProblem: String?,
+        settings: TranscriptionSettings, makeResult: @escaping @Sendable (CMTimeRange, CMTime, [AttributedString]) -> R
+    ) {
         self.moduleName = moduleName
         self.locale = locale
         self.engine = engine
@@ -114,7 +119,8 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     func open(context: AnalysisContext, onEngineFailure: @escaping @Sendable (any Error) -> Void) async throws {
         if state.withLock({ $0.session != nil }) { return }
         guard let engine else {
-            throw SFSpeechError(.noModel, "\(moduleName): no engine for \(locale): \(engineProblem ?? "none registered")")
+            throw SFSpeechError(
+                .noModel, "\(moduleName): no engine for \(locale): \(engineProblem ?? "none registered")")
         }
         guard engine.isInstalled(locale: locale) else {
             throw SFSpeechError(.noModel, "\(moduleName): assets for \(locale) are not installed (engine \(engine.id))")
@@ -187,7 +193,8 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
             let volatileSegment = settings.reportsVolatile ? update.volatile.map(clipped(to: state.finalized)) : nil
             let volatileText = volatileSegment.map { text(of: $0.words, final: false) } ?? ""
             if let segment = volatileSegment, !volatileText.isEmpty {
-                let due = settings.fastResults || emittedFinal || state.lastVolatileAt == nil || state.volatile == nil
+                let due =
+                    settings.fastResults || emittedFinal || state.lastVolatileAt == nil || state.volatile == nil
                     || consumedEnd - state.lastVolatileAt! >= TranscriptionSettings.normalVolatileInterval
                 if volatileText != state.volatile?.text && due {
                     out.append(result(for: segment, finalization: state.finalized, final: false))
@@ -197,9 +204,12 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
             } else if let previous = state.volatile {
                 // Earlier volatile text has no successor: revoke it with an empty result for its range.
                 if state.finalized < consumedEnd {
-                    out.append(makeResult(TimeRange(start: state.finalized, end: consumedEnd), state.finalized, [AttributedString()]))
+                    out.append(
+                        makeResult(
+                            TimeRange(start: state.finalized, end: consumedEnd), state.finalized, [AttributedString()]))
                 } else if !emittedFinal {
-                    let range = TimeRange(start: MediaTime.minimum(previous.range.start, state.finalized), end: state.finalized)
+                    let range = TimeRange(
+                        start: MediaTime.minimum(previous.range.start, state.finalized), end: state.finalized)
                     out.append(makeResult(range, state.finalized, [AttributedString()]))
                 }
                 state.volatile = nil
@@ -213,7 +223,9 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     private func clipped(to finalized: MediaTime) -> (HypothesisSegment) -> HypothesisSegment {
         { segment in
             var copy = segment
-            if copy.range.start < finalized { copy.range = TimeRange(start: finalized, end: MediaTime.maximum(finalized, segment.range.end)) }
+            if copy.range.start < finalized {
+                copy.range = TimeRange(start: finalized, end: MediaTime.maximum(finalized, segment.range.end))
+            }
             return copy
         }
     }
@@ -224,7 +236,9 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
         if settings.alternatives {
             for alternative in segment.alternatives {
                 let words = alternative.map { RecognizedWord(text: $0, range: segment.range) }
-                alternatives.append(AttributedString(TextRules.join(TextRules.apply(words, settings: settings, final: final).map(\.text))))
+                alternatives.append(
+                    AttributedString(
+                        TextRules.join(TextRules.apply(words, settings: settings, final: final).map(\.text))))
             }
         }
         let time = mutations.finalResultsMislabeled && final ? segment.range.start : finalization
@@ -241,7 +255,9 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
         for (i, word) in words.enumerated() {
             if i > 0 && !TextRules.attachesToPrevious(word.text) { text.append(AttributedString(" ")) }
             var piece = AttributedString(word.text)
-            if settings.timeAttribute || mutations.timeAttributeAlwaysSet { piece[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] = word.range }
+            if settings.timeAttribute || mutations.timeAttributeAlwaysSet {
+                piece[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] = word.range
+            }
             if settings.confidenceAttribute, let confidence = word.confidence {
                 piece[AttributeScopes.SpeechAttributes.ConfidenceAttribute.self] = confidence
             }
@@ -282,7 +298,10 @@ enum TextRules {
                 out[0].text = first.text.prefix(1).uppercased() + first.text.dropFirst()
             }
             if final, let last = out.last, let mark = last.text.last, !".?!".contains(mark) {
-                out.append(RecognizedWord(text: ".", range: TimeRange(start: last.range.end, duration: .zero), confidence: last.confidence))
+                out.append(
+                    RecognizedWord(
+                        text: ".", range: TimeRange(start: last.range.end, duration: .zero), confidence: last.confidence
+                    ))
             }
         }
         return out
@@ -298,8 +317,10 @@ enum TextRules {
                 let key = words[i..<i + n].map { $0.text.lowercased() }
                 if let replacement = table[key] {
                     let confidences = words[i..<i + n].compactMap(\.confidence)
-                    out.append(RecognizedWord(text: replacement, range: words[i].range.union(words[i + n - 1].range),
-                                              confidence: confidences.min()))
+                    out.append(
+                        RecognizedWord(
+                            text: replacement, range: words[i].range.union(words[i + n - 1].range),
+                            confidence: confidences.min()))
                     i += n
                     continue outer
                 }

@@ -1,5 +1,5 @@
-import SpeechCore
 import Foundation
+import SpeechCore
 
 /// The bound on backing engine configurations in use at once. Modules configured alike (same
 /// engine and locale) share one; past `limit` distinct ones, starting analysis throws
@@ -30,8 +30,9 @@ public final class ResourcePool: Sendable {
                 let others = Set(holders.filter { $0.key != owner && $0.value.counted }.values.flatMap(\.keys))
                 let total = others.union(keys)
                 if total.count > limit {
-                    throw SFSpeechError(.insufficientResources,
-                                        "\(total.count) engine configurations would be in use; the limit is \(limit)")
+                    throw SFSpeechError(
+                        .insufficientResources,
+                        "\(total.count) engine configurations would be in use; the limit is \(limit)")
                 }
             }
             holders[owner] = (keys, !ignoringLimits)

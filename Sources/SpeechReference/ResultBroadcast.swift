@@ -13,7 +13,11 @@ final class ResultBroadcast<Element: Sendable>: Sendable {
 
     private let state = Locked(State())
 
-    private enum Step { case element(Element), end(Result<Void, any Error>), wait }
+    private enum Step {
+        case element(Element)
+        case end(Result<Void, any Error>)
+        case wait
+    }
 
     /// Appends a result; ignored after the stream has ended.
     func publish(_ element: Element) {
@@ -69,7 +73,9 @@ final class ResultBroadcast<Element: Sendable>: Sendable {
                 await withTaskCancellationHandler {
                     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                         let ready = state.withLock { state -> Bool in
-                            if index < state.elements.count || state.termination != nil || Task.isCancelled { return true }
+                            if index < state.elements.count || state.termination != nil || Task.isCancelled {
+                                return true
+                            }
                             state.waiters[id] = continuation
                             return false
                         }

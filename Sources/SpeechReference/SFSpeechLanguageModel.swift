@@ -21,7 +21,10 @@ public struct CustomLanguageModelExport: Codable, Sendable, Hashable {
     public var phraseCounts: [CustomPhrase]
     public var pronunciations: [Pronunciation]
 
-    public init(locale: String, identifier: String, version: String, phraseCounts: [CustomPhrase], pronunciations: [Pronunciation]) {
+    public init(
+        locale: String, identifier: String, version: String, phraseCounts: [CustomPhrase],
+        pronunciations: [Pronunciation]
+    ) {
         self.locale = locale
         self.identifier = identifier
         self.version = version
@@ -63,7 +66,8 @@ public final class SFSpeechLanguageModel: @unchecked Sendable {
         /// The prepared model's phrases; an error names the file when it was not prepared.
         public func phrases() throws -> [CustomPhrase] {
             guard let data = FileManager.default.contents(atPath: languageModel.path) else {
-                throw ModelError.unreadable(path: languageModel.path, reason: "no such file; call prepareCustomLanguageModel first")
+                throw ModelError.unreadable(
+                    path: languageModel.path, reason: "no such file; call prepareCustomLanguageModel first")
             }
             do { return try JSONDecoder().decode(CompiledModel.self, from: data).phrases } catch {
                 throw ModelError.unreadable(path: languageModel.path, reason: "not a prepared language model: \(error)")
@@ -92,19 +96,28 @@ public final class SFSpeechLanguageModel: @unchecked Sendable {
 
     /// Reads the exported data at `asset` and writes the configuration's language model (and
     /// vocabulary, one word a line, the pronunciations' words included).
-    public class func prepareCustomLanguageModel(for asset: URL, clientIdentifier: String, configuration: Configuration) async throws {
+    public class func prepareCustomLanguageModel(
+        for asset: URL, clientIdentifier: String, configuration: Configuration
+    ) async throws {
         try prepare(asset, configuration)
     }
 
-    public class func prepareCustomLanguageModel(for asset: URL, clientIdentifier: String, configuration: Configuration,
-                                                 ignoresCache: Bool) async throws {
+    public class func prepareCustomLanguageModel(
+        for asset: URL, clientIdentifier: String, configuration: Configuration,
+        ignoresCache: Bool
+    ) async throws {
         try prepare(asset, configuration)
     }
 
-    public class func prepareCustomLanguageModel(for asset: URL, clientIdentifier: String, configuration: Configuration,
-                                                 completion: @escaping @Sendable ((any Error)?) -> Void) {
+    public class func prepareCustomLanguageModel(
+        for asset: URL, clientIdentifier: String, configuration: Configuration,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         let error: (any Error)?
-        do { try prepare(asset, configuration); error = nil } catch let failure { error = failure }
+        do {
+            try prepare(asset, configuration)
+            error = nil
+        } catch let failure { error = failure }
         DispatchQueue.global().async { completion(error) }
     }
 
@@ -114,15 +127,21 @@ public final class SFSpeechLanguageModel: @unchecked Sendable {
         }
         let file: CustomLanguageModelExport
         do { file = try JSONDecoder().decode(CustomLanguageModelExport.self, from: data) } catch {
-            throw ModelError.unreadable(path: asset.path, reason: "not exported by SFCustomLanguageModelData.export(to:): \(error)")
+            throw ModelError.unreadable(
+                path: asset.path, reason: "not exported by SFCustomLanguageModelData.export(to:): \(error)")
         }
         let model = CompiledModel(identifier: file.identifier, locale: file.locale, phrases: file.phraseCounts)
         do { try JSONEncoder().encode(model).write(to: configuration.languageModel) } catch {
             throw ModelError.unwritable(path: configuration.languageModel.path, reason: "\(error)")
         }
         if let vocabulary = configuration.vocabulary {
-            let words = Set(file.phraseCounts.flatMap { $0.text.lowercased().split(separator: " ").map(String.init) } + file.pronunciations.map(\.grapheme))
-            do { try (words.sorted().joined(separator: "\n") + "\n").write(to: vocabulary, atomically: true, encoding: .utf8) } catch {
+            let words = Set(
+                file.phraseCounts.flatMap { $0.text.lowercased().split(separator: " ").map(String.init) }
+                    + file.pronunciations.map(\.grapheme))
+            do {
+                try (words.sorted().joined(separator: "\n") + "\n").write(
+                    to: vocabulary, atomically: true, encoding: .utf8)
+            } catch {
                 throw ModelError.unwritable(path: vocabulary.path, reason: "\(error)")
             }
         }

@@ -65,16 +65,22 @@ public final actor SpeechAnalyzer {
         self.init(modules: modules, options: options, context: AnalysisContext(), handler: nil, input: nil as NoInput?)
     }
 
-    public init<InputSequence>(inputSequence: InputSequence, modules: [any SpeechModule], options: Options? = nil,
-                               analysisContext: AnalysisContext = .init(),
-                               volatileRangeChangedHandler: sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)? = nil)
+    public init<InputSequence>(
+        inputSequence: InputSequence, modules: [any SpeechModule], options: Options? = nil,
+        analysisContext: AnalysisContext = .init(),
+        volatileRangeChangedHandler:
+            sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)? = nil
+    )
     where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
-        self.init(modules: modules, options: options, context: analysisContext, handler: volatileRangeChangedHandler,
-                  input: inputSequence)
+        self.init(
+            modules: modules, options: options, context: analysisContext, handler: volatileRangeChangedHandler,
+            input: inputSequence)
     }
 
-    private init<InputSequence>(modules: [any SpeechModule], options: Options?, context: AnalysisContext,
-                                handler: sending ((CMTimeRange, Bool, Bool) -> Void)?, input: InputSequence?)
+    private init<InputSequence>(
+        modules: [any SpeechModule], options: Options?, context: AnalysisContext,
+        handler: sending ((CMTimeRange, Bool, Bool) -> Void)?, input: InputSequence?
+    )
     where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
         self.options = options ?? Options(priority: .medium, modelRetention: .whileInUse)
         self.analysisContext = context
@@ -93,11 +99,15 @@ public final actor SpeechAnalyzer {
         }
     }
 
-    public init(inputAudioFile: AVAudioFile, modules: [any SpeechModule], options: Options? = nil,
-                analysisContext: AnalysisContext = .init(), finishAfterFile: Bool = false,
-                volatileRangeChangedHandler: sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)? = nil) async throws {
-        self.init(modules: modules, options: options, context: analysisContext, handler: volatileRangeChangedHandler,
-                  input: nil as NoInput?)
+    public init(
+        inputAudioFile: AVAudioFile, modules: [any SpeechModule], options: Options? = nil,
+        analysisContext: AnalysisContext = .init(), finishAfterFile: Bool = false,
+        volatileRangeChangedHandler:
+            sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)? = nil
+    ) async throws {
+        self.init(
+            modules: modules, options: options, context: analysisContext, handler: volatileRangeChangedHandler,
+            input: nil as NoInput?)
         try await start(inputAudioFile: inputAudioFile, finishAfterFile: finishAfterFile)
     }
 
@@ -131,12 +141,15 @@ public final actor SpeechAnalyzer {
             throw SFSpeechError(.incompatibleAudioFormats, "the modules share no audio format")
         }
         let keys = Set(newChannels.compactMap(\.resourceKey))
-        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits || mutations.resourceLimitIgnored)
+        try pool.acquire(
+            keys, owner: ObjectIdentifier(self),
+            ignoringLimits: options.ignoresResourceLimits || mutations.resourceLimitIgnored)
         holdsResources = true
         let kept = Set(newChannels.map { ObjectIdentifier($0) })
         let removed = channels.filter { !kept.contains(ObjectIdentifier($0)) }
         let now = machine.admittedEnd ?? .zero
-        for channel in newChannels where joinedAt[ObjectIdentifier(channel)] == nil && !channels.contains(where: { $0 === channel }) {
+        for channel in newChannels
+        where joinedAt[ObjectIdentifier(channel)] == nil && !channels.contains(where: { $0 === channel }) {
             joinedAt[ObjectIdentifier(channel)] = now
         }
         channels = newChannels
@@ -161,8 +174,10 @@ public final actor SpeechAnalyzer {
     }
 
     /// Loads engines and models now rather than at the first audio, reporting progress per module.
-    public func prepareToAnalyze(in audioFormat: AVAudioFormat?,
-                                 withProgressReadyHandler progressReadyHandler: sending ((Progress) -> Void)?) async throws {
+    public func prepareToAnalyze(
+        in audioFormat: AVAudioFormat?,
+        withProgressReadyHandler progressReadyHandler: sending ((Progress) -> Void)?
+    ) async throws {
         if let failure { throw failure }
         guard !machine.isFinished else { return }
         try acquireResources()
@@ -263,9 +278,14 @@ public final actor SpeechAnalyzer {
     /// Audio being analysed whose results may still change; nil before any input.
     public var volatileRange: CMTimeRange? { machine.volatileRange }
 
-    public func setVolatileRangeChangedHandler(_ handler: sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)?) {
+    public func setVolatileRangeChangedHandler(
+        _ handler: sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)?
+    ) {
         if mutations.handlerNotReplaced, let old = volatileHandler, let new = handler {
-            volatileHandler = { old($0, $1, $2); new($0, $1, $2) }
+            volatileHandler = {
+                old($0, $1, $2)
+                new($0, $1, $2)
+            }
             return
         }
         volatileHandler = handler
@@ -279,13 +299,18 @@ public final actor SpeechAnalyzer {
     }
 
     /// As above, preferring the natural format's sample rate and channel count when the modules accept them.
-    public static func bestAvailableAudioFormat(compatibleWith modules: [any SpeechModule],
-                                                considering naturalFormat: AVAudioFormat?) async -> AVAudioFormat? {
+    public static func bestAvailableAudioFormat(
+        compatibleWith modules: [any SpeechModule],
+        considering naturalFormat: AVAudioFormat?
+    ) async -> AVAudioFormat? {
         let channels = modules.compactMap { ($0 as? ModuleChannelOwner)?.moduleChannel }
         guard channels.count == modules.count, channels.allSatisfy({ $0.isReady }) else { return nil }
         let common = commonFormats(channels)
         if let natural = naturalFormat?.audioFormat,
-           let match = common.first(where: { $0.sampleRate == natural.sampleRate && $0.channelCount == natural.channelCount }) {
+            let match = common.first(where: {
+                $0.sampleRate == natural.sampleRate && $0.channelCount == natural.channelCount
+            })
+        {
             return AVAudioFormat(match)
         }
         return common.first.flatMap(AVAudioFormat.init)
@@ -310,7 +335,8 @@ public final actor SpeechAnalyzer {
 
     // MARK: Internals: input
 
-    private func beginAutonomous<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async where S.Element == AnalyzerInput {
+    private func beginAutonomous<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async
+    where S.Element == AnalyzerInput {
         do {
             try acquireResources()
         } catch {
@@ -320,12 +346,14 @@ public final actor SpeechAnalyzer {
         await consumeAutonomously(sequence, generation: generation)
     }
 
-    private func consumeAutonomously<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async where S.Element == AnalyzerInput {
+    private func consumeAutonomously<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async
+    where S.Element == AnalyzerInput {
         _ = try? await consume(sequence, generation: generation)
     }
 
     /// Reads `sequence` until it ends, the session finishes, or another input replaces it.
-    private func consume<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async throws -> CMTime? where S.Element == AnalyzerInput {
+    private func consume<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async throws -> CMTime?
+    where S.Element == AnalyzerInput {
         var lastEnd: CMTime?
         do {
             for try await input in sequence {
@@ -345,14 +373,17 @@ public final actor SpeechAnalyzer {
     /// Checks and queues one buffer, returning once the modules have analysed it.
     private func feed(_ input: AnalyzerInput) async -> TimeRange? {
         guard let pcm = input.buffer.pcmBuffer else {
-            await failSession(SFSpeechError(.unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported"))
+            await failSession(
+                SFSpeechError(
+                    .unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported"))
             return nil
         }
         if !channels.isEmpty && !mutations.wrongFormatAccepted {
             let accepted = Self.commonFormats(channels)
             guard accepted.contains(where: { Self.same($0, pcm.format) }) else {
                 let expected = accepted.map(\.description).joined(separator: " or ")
-                await failSession(SFSpeechError(.unexpectedAudioFormat, "got \(pcm.format), modules accept \(expected)"))
+                await failSession(
+                    SFSpeechError(.unexpectedAudioFormat, "got \(pcm.format), modules accept \(expected)"))
                 return nil
             }
         }
@@ -469,7 +500,8 @@ public final actor SpeechAnalyzer {
                     if mutations.finalizeReturnsEarly {
                         for answer in machine.finalizeCompleted(through: through) { executeSync(answer) }
                     }
-                    for channel in channels where (!machine.isFinished || failure == nil) && !mutations.finalizeSkipsEngines {
+                    for channel in channels
+                    where (!machine.isFinished || failure == nil) && !mutations.finalizeSkipsEngines {
                         try await channel.finalize(through: through, consumedEnd: consumed)
                     }
                     answers += machine.finalizeCompleted(through: through)
@@ -556,7 +588,8 @@ public final actor SpeechAnalyzer {
             for channel in channels { channel.endResults(throwing: failure) }
         }
         if holdsResources {
-            await ModelRetentionCache.shared.used(Set(channels.compactMap(\.resourceKey)), retention: options.modelRetention)
+            await ModelRetentionCache.shared.used(
+                Set(channels.compactMap(\.resourceKey)), retention: options.modelRetention)
             pool.release(owner: ObjectIdentifier(self))
             holdsResources = false
         }
@@ -566,7 +599,9 @@ public final actor SpeechAnalyzer {
     private func acquireResources() throws {
         guard !holdsResources, !machine.isFinished else { return }
         let keys = Set(channels.compactMap(\.resourceKey))
-        try pool.acquire(keys, owner: ObjectIdentifier(self), ignoringLimits: options.ignoresResourceLimits || mutations.resourceLimitIgnored)
+        try pool.acquire(
+            keys, owner: ObjectIdentifier(self),
+            ignoringLimits: options.ignoresResourceLimits || mutations.resourceLimitIgnored)
         holdsResources = true
     }
 

@@ -1,7 +1,7 @@
 import AVFAudio
 import CoreMedia
-import Foundation
 import Engines
+import Foundation
 import SpeechCore
 
 /// Reports which stretches of audio contain speech, from the signal's level (no locale, no assets).
@@ -39,7 +39,9 @@ public final class SpeechDetector: SpeechModule, @unchecked Sendable {
 
     public var results: ModuleResults<Result> { ModuleResults(broadcast: channel.broadcast) }
 
-    public var availableCompatibleAudioFormats: [AVAudioFormat] { channel.compatibleFormats.compactMap(AVAudioFormat.init) }
+    public var availableCompatibleAudioFormats: [AVAudioFormat] {
+        channel.compatibleFormats.compactMap(AVAudioFormat.init)
+    }
 }
 
 extension SpeechDetector: ModuleChannelOwner {
@@ -69,16 +71,27 @@ struct LevelSpeechSegmenter: Sendable {
     mutating func feed(level: Double, start: Int64, frameLength: Int64) -> (Int64, Int64, Bool)? {
         let speech = level >= threshold
         if inSpeech {
-            if speech { quietRun = 0; return nil }
+            if speech {
+                quietRun = 0
+                return nil
+            }
             quietRun += 1
             guard quietRun > hangoverFrames else { return nil }
             // Speech ended where the quiet run began.
             let end = start - Int64(quietRun - 1) * frameLength
-            defer { inSpeech = false; regionStart = end; quietRun = 0 }
+            defer {
+                inSpeech = false
+                regionStart = end
+                quietRun = 0
+            }
             return end > regionStart ? (regionStart, end, true) : nil
         }
         guard speech else { return nil }
-        defer { inSpeech = true; regionStart = start; quietRun = 0 }
+        defer {
+            inSpeech = true
+            regionStart = start
+            quietRun = 0
+        }
         return start > regionStart ? (regionStart, start, false) : nil
     }
 
@@ -95,7 +108,10 @@ final class DetectorChannel: ModuleChannel, @unchecked Sendable {
     let broadcast = ResultBroadcast<SpeechDetector.Result>()
     let reportResults: Bool
     let compatibleFormats: [AudioFormat] = [16_000.0, 8_000, 22_050, 24_000, 44_100, 48_000].flatMap { rate in
-        [AudioFormat(sampleRate: rate, channelCount: 1, sampleType: .float32), AudioFormat(sampleRate: rate, channelCount: 1, sampleType: .int16)]
+        [
+            AudioFormat(sampleRate: rate, channelCount: 1, sampleType: .float32),
+            AudioFormat(sampleRate: rate, channelCount: 1, sampleType: .int16),
+        ]
     }
     var isReady: Bool { true }
     var assetNeeds: (engine: (any RecognitionEngine)?, locale: String)? { nil }
@@ -126,8 +142,12 @@ final class DetectorChannel: ModuleChannel, @unchecked Sendable {
 
     func process(_ buffer: PCMBuffer, at start: MediaTime, end: MediaTime) async throws {
         let rate = buffer.format.sampleRate
-        let mono = buffer.floatChannels.count == 1 ? buffer.floatChannels[0]
-            : (0..<buffer.frameCount).map { i in buffer.floatChannels.reduce(0) { $0 + $1[i] } / Float(buffer.floatChannels.count) }
+        let mono =
+            buffer.floatChannels.count == 1
+            ? buffer.floatChannels[0]
+            : (0..<buffer.frameCount).map { i in
+                buffer.floatChannels.reduce(0) { $0 + $1[i] } / Float(buffer.floatChannels.count)
+            }
         let results = state.withLock { state -> [SpeechDetector.Result] in
             guard !state.ended else { return [] }
             var out: [SpeechDetector.Result] = []
@@ -138,11 +158,12 @@ final class DetectorChannel: ModuleChannel, @unchecked Sendable {
             }
             state.rate = rate
             state.pending += mono
-            let frame = Int(rate / 50) // 20 ms
+            let frame = Int(rate / 50)  // 20 ms
             while state.pending.count >= frame {
                 let power = state.pending[0..<frame].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(frame)
                 let level = 10 * log10(max(power, 1e-12))
-                if let region = state.segmenter.feed(level: level, start: state.pendingStart, frameLength: Int64(frame)) {
+                if let region = state.segmenter.feed(level: level, start: state.pendingStart, frameLength: Int64(frame))
+                {
                     out.append(Self.result(region, rate: rate))
                 }
                 state.pending.removeFirst(frame)
@@ -178,7 +199,9 @@ final class DetectorChannel: ModuleChannel, @unchecked Sendable {
     func close() async {}
 
     static func result(_ region: (Int64, Int64, Bool), rate: Double) -> SpeechDetector.Result {
-        let range = TimeRange(start: MediaTime(sampleIndex: region.0, sampleRate: rate), end: MediaTime(sampleIndex: region.1, sampleRate: rate))
+        let range = TimeRange(
+            start: MediaTime(sampleIndex: region.0, sampleRate: rate),
+            end: MediaTime(sampleIndex: region.1, sampleRate: rate))
         return SpeechDetector.Result(range: range, resultsFinalizationTime: range.end, speechDetected: region.2)
     }
 }

@@ -68,7 +68,9 @@ extension AttributedString {
     public func timedWords(fallback: CMTimeRange? = nil) -> [TimedWord] {
         var words: [TimedWord] = []
         for run in runs {
-            guard let range = run[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] ?? fallback else { continue }
+            guard let range = run[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] ?? fallback else {
+                continue
+            }
             for word in String(self[run.range].characters).split(whereSeparator: \.isWhitespace) {
                 words.append(TimedWord(word: String(word), start: range.start.seconds, end: range.end.seconds))
             }

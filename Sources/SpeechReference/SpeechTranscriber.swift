@@ -12,8 +12,10 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
         public var reportingOptions: Set<ReportingOption>
         public var attributeOptions: Set<ResultAttributeOption>
 
-        public init(transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
-                    attributeOptions: Set<ResultAttributeOption>) {
+        public init(
+            transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
+            attributeOptions: Set<ResultAttributeOption>
+        ) {
             self.transcriptionOptions = transcriptionOptions
             self.reportingOptions = reportingOptions
             self.attributeOptions = attributeOptions
@@ -22,13 +24,19 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
         /// Final results only.
         public static let transcription = Preset(transcriptionOptions: [], reportingOptions: [], attributeOptions: [])
         /// Final results with alternative transcriptions.
-        public static let transcriptionWithAlternatives = Preset(transcriptionOptions: [], reportingOptions: [.alternativeTranscriptions], attributeOptions: [])
+        public static let transcriptionWithAlternatives = Preset(
+            transcriptionOptions: [], reportingOptions: [.alternativeTranscriptions], attributeOptions: [])
         /// Final results with alternatives and per-word audio time ranges.
-        public static let timeIndexedTranscriptionWithAlternatives = Preset(transcriptionOptions: [], reportingOptions: [.alternativeTranscriptions], attributeOptions: [.audioTimeRange])
+        public static let timeIndexedTranscriptionWithAlternatives = Preset(
+            transcriptionOptions: [], reportingOptions: [.alternativeTranscriptions],
+            attributeOptions: [.audioTimeRange])
         /// Volatile and final results, at a fast cadence.
-        public static let progressiveTranscription = Preset(transcriptionOptions: [], reportingOptions: [.volatileResults, .fastResults], attributeOptions: [])
+        public static let progressiveTranscription = Preset(
+            transcriptionOptions: [], reportingOptions: [.volatileResults, .fastResults], attributeOptions: [])
         /// Volatile and final results with per-word audio time ranges.
-        public static let timeIndexedProgressiveTranscription = Preset(transcriptionOptions: [], reportingOptions: [.volatileResults, .fastResults], attributeOptions: [.audioTimeRange])
+        public static let timeIndexedProgressiveTranscription = Preset(
+            transcriptionOptions: [], reportingOptions: [.volatileResults, .fastResults],
+            attributeOptions: [.audioTimeRange])
     }
 
     public enum TranscriptionOption: CaseIterable, Sendable, Equatable, Hashable {
@@ -71,32 +79,43 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     let channel: EngineChannel<Result>
 
     public convenience init(locale: Locale, preset: Preset) {
-        self.init(locale: locale, transcriptionOptions: preset.transcriptionOptions,
-                  reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions)
+        self.init(
+            locale: locale, transcriptionOptions: preset.transcriptionOptions,
+            reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions)
     }
 
-    public convenience init(locale: Locale, transcriptionOptions: Set<TranscriptionOption>,
-                            reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>) {
+    public convenience init(
+        locale: Locale, transcriptionOptions: Set<TranscriptionOption>,
+        reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>
+    ) {
         let (engine, problem) = LocaleSupport.engine(for: locale)
-        self.init(locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
-                  attributeOptions: attributeOptions, engine: engine, engineProblem: problem)
+        self.init(
+            locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
+            attributeOptions: attributeOptions, engine: engine, engineProblem: problem)
     }
 
     /// A transcriber on a chosen engine (harness extension; Apple's initialisers use the default engine).
     public convenience init(locale: Locale, preset: Preset, engine: any RecognitionEngine) {
-        self.init(locale: locale, transcriptionOptions: preset.transcriptionOptions, reportingOptions: preset.reportingOptions,
-                  attributeOptions: preset.attributeOptions, engine: engine, engineProblem: nil)
+        self.init(
+            locale: locale, transcriptionOptions: preset.transcriptionOptions,
+            reportingOptions: preset.reportingOptions,
+            attributeOptions: preset.attributeOptions, engine: engine, engineProblem: nil)
     }
 
     /// A transcriber with explicit options on a chosen engine (harness extension).
-    public convenience init(locale: Locale, transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
-                            attributeOptions: Set<ResultAttributeOption>, engine: any RecognitionEngine) {
-        self.init(locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
-                  attributeOptions: attributeOptions, engine: engine, engineProblem: nil)
+    public convenience init(
+        locale: Locale, transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
+        attributeOptions: Set<ResultAttributeOption>, engine: any RecognitionEngine
+    ) {
+        self.init(
+            locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
+            attributeOptions: attributeOptions, engine: engine, engineProblem: nil)
     }
 
-    init(locale: Locale, transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
-         attributeOptions: Set<ResultAttributeOption>, engine: (any RecognitionEngine)?, engineProblem: String?) {
+    init(
+        locale: Locale, transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
+        attributeOptions: Set<ResultAttributeOption>, engine: (any RecognitionEngine)?, engineProblem: String?
+    ) {
         self.locale = locale
         self.transcriptionOptions = transcriptionOptions
         self.reportingOptions = reportingOptions
@@ -108,8 +127,10 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
         settings.timeAttribute = attributeOptions.contains(.audioTimeRange)
         settings.confidenceAttribute = attributeOptions.contains(.transcriptionConfidence)
         settings.etiquette = transcriptionOptions.contains(.etiquetteReplacements)
-        channel = EngineChannel(moduleName: "SpeechTranscriber(\(LocaleSupport.tag(locale)))", locale: LocaleSupport.tag(locale),
-                                engine: engine, engineProblem: engineProblem, settings: settings) { range, time, alternatives in
+        channel = EngineChannel(
+            moduleName: "SpeechTranscriber(\(LocaleSupport.tag(locale)))", locale: LocaleSupport.tag(locale),
+            engine: engine, engineProblem: engineProblem, settings: settings
+        ) { range, time, alternatives in
             Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
         }
         if let trace = APICallTrace.current { channel.tracer = Self.tracer(trace) }
@@ -122,11 +143,15 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
             switch event {
             case .results(let results, let consumedEnd):
                 for result in results {
-                    trace.record(.init(api: "analyzer", kind: result.isFinal ? "final" : "partial", audioTime: consumedEnd,
-                                       words: result.text.timedWords(fallback: result.range)))
+                    trace.record(
+                        .init(
+                            api: "analyzer", kind: result.isFinal ? "final" : "partial", audioTime: consumedEnd,
+                            words: result.text.timedWords(fallback: result.range)))
                 }
             case .end(let error):
-                if let error { trace.record(.init(api: "analyzer", kind: "error", audioTime: -1, words: [], detail: "\(error)")) }
+                if let error {
+                    trace.record(.init(api: "analyzer", kind: "error", audioTime: -1, words: [], detail: "\(error)"))
+                }
                 trace.record(.init(api: "analyzer", kind: "end", audioTime: -1, words: []))
             }
         }

@@ -32,8 +32,10 @@ public final class CaptureLoop: @unchecked Sendable {
     private let hostOrigin: Locked<UInt64?> = Locked(nil)
 
     /// `muted`: deliver silence whatever the source (microphone access denied).
-    public init(recording: MicrophoneRecording, settings: MicrophoneSettings, schedule: CaptureSchedule, muted: Bool,
-                deliver: @escaping @Sendable (CapturedBuffer) -> Void, ended: @escaping @Sendable (Ending) -> Void) {
+    public init(
+        recording: MicrophoneRecording, settings: MicrophoneSettings, schedule: CaptureSchedule, muted: Bool,
+        deliver: @escaping @Sendable (CapturedBuffer) -> Void, ended: @escaping @Sendable (Ending) -> Void
+    ) {
         self.recording = recording
         self.settings = settings
         self.muted = muted
@@ -105,7 +107,8 @@ public final class CaptureLoop: @unchecked Sendable {
             return value
         }
         while true {
-            guard let range = state.withLock({ state -> Range<Int64>? in state.running ? state.schedule.next() : nil }) else { return }
+            guard let range = state.withLock({ state -> Range<Int64>? in state.running ? state.schedule.next() : nil })
+            else { return }
             if let endFrame, range.lowerBound >= endFrame {
                 state.withLock { $0.running = false }
                 ended(.sourceEnded)
@@ -113,16 +116,21 @@ public final class CaptureLoop: @unchecked Sendable {
             }
             if realtime {
                 let schedule = state.withLock { $0.schedule }
-                let due = resumeWall + UInt64((schedule.readySeconds(of: range) - schedule.seconds(at: resumeSample)) * 1e9)
+                let due =
+                    resumeWall + UInt64((schedule.readySeconds(of: range) - schedule.seconds(at: resumeSample)) * 1e9)
                 let now = Self.monotonicNanoseconds()
                 if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
                 guard isRunning else { return }
             }
             let frames = Int(range.lowerBound)..<Int(range.upperBound)
-            let channels = muted ? Array(repeating: [Float](repeating: 0, count: frames.count), count: recording.channels.count)
+            let channels =
+                muted
+                ? Array(repeating: [Float](repeating: 0, count: frames.count), count: recording.channels.count)
                 : recording.frames(frames)
-            deliver(CapturedBuffer(channels: channels, sampleTime: range.lowerBound,
-                                   hostTime: origin &+ UInt64(Double(range.lowerBound) / rate * 1e9)))
+            deliver(
+                CapturedBuffer(
+                    channels: channels, sampleTime: range.lowerBound,
+                    hostTime: origin &+ UInt64(Double(range.lowerBound) / rate * 1e9)))
         }
     }
 }

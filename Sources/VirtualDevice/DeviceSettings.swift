@@ -60,8 +60,10 @@ public struct MicrophoneSettings: Sendable, Hashable {
     public var pacing: Pacing
     public var end: SourceEnd
 
-    public init(source: Source, sampleRate: Double = 48_000, channelCount: Int = 1, pacing: Pacing = .realtime,
-                end: SourceEnd = .silence) {
+    public init(
+        source: Source, sampleRate: Double = 48_000, channelCount: Int = 1, pacing: Pacing = .realtime,
+        end: SourceEnd = .silence
+    ) {
         self.source = source
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -80,8 +82,11 @@ public struct DeviceSettings: Sendable, Hashable {
     /// Speech recognition (`SFSpeechRecognizer.authorizationStatus()`).
     public var speechAuthorization: PermissionState
 
-    public init(microphone: MicrophoneSettings = MicrophoneSettings(source: .none), recordPermission: PermissionState = .authorized,
-                speechAuthorization: PermissionState = .authorized) {
+    public init(
+        microphone: MicrophoneSettings = MicrophoneSettings(source: .none),
+        recordPermission: PermissionState = .authorized,
+        speechAuthorization: PermissionState = .authorized
+    ) {
         self.microphone = microphone
         self.recordPermission = recordPermission
         self.speechAuthorization = speechAuthorization
@@ -106,7 +111,9 @@ public struct DeviceSettings: Sendable, Hashable {
     /// `…_PACING`: `realtime` (default) or `fast`; `…_END`: `silence` (default), `stop`, or seconds
     /// of silence before the engine stops; `…_RATE` (48000) and `…_CHANNELS` (1); the permissions
     /// `SPEECH_HARNESS_RECORD_PERMISSION` and `SPEECH_HARNESS_AUTHORIZATION` (`authorized` by default).
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(DeviceSettingsError) -> DeviceSettings {
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(DeviceSettingsError) -> DeviceSettings {
         func value(_ name: String) -> String? {
             guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
             return text
@@ -114,7 +121,8 @@ public struct DeviceSettings: Sendable, Hashable {
         func permission(_ name: String) throws(DeviceSettingsError) -> PermissionState {
             guard let text = value(name) else { return .authorized }
             guard let state = PermissionState(setting: text) else {
-                throw DeviceSettingsError(variable: name, value: text, expected: "authorized, denied, restricted or notDetermined")
+                throw DeviceSettingsError(
+                    variable: name, value: text, expected: "authorized, denied, restricted or notDetermined")
             }
             return state
         }
@@ -132,25 +140,30 @@ public struct DeviceSettings: Sendable, Hashable {
             case "stop": microphone.end = .stopEngine(afterSilence: 0)
             default:
                 guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                    throw DeviceSettingsError(variable: Variable.end, value: text, expected: "silence, stop, or seconds of silence before stopping")
+                    throw DeviceSettingsError(
+                        variable: Variable.end, value: text,
+                        expected: "silence, stop, or seconds of silence before stopping")
                 }
                 microphone.end = .stopEngine(afterSilence: seconds)
             }
         }
         if let text = value(Variable.sampleRate) {
             guard let rate = Double(text), rate >= 8_000, rate <= 192_000 else {
-                throw DeviceSettingsError(variable: Variable.sampleRate, value: text, expected: "a sample rate from 8000 to 192000 Hz")
+                throw DeviceSettingsError(
+                    variable: Variable.sampleRate, value: text, expected: "a sample rate from 8000 to 192000 Hz")
             }
             microphone.sampleRate = rate
         }
         if let text = value(Variable.channels) {
             guard let channels = Int(text), (1...8).contains(channels) else {
-                throw DeviceSettingsError(variable: Variable.channels, value: text, expected: "a channel count from 1 to 8")
+                throw DeviceSettingsError(
+                    variable: Variable.channels, value: text, expected: "a channel count from 1 to 8")
             }
             microphone.channelCount = channels
         }
-        return DeviceSettings(microphone: microphone, recordPermission: try permission(Variable.recordPermission),
-                              speechAuthorization: try permission(Variable.authorization))
+        return DeviceSettings(
+            microphone: microphone, recordPermission: try permission(Variable.recordPermission),
+            speechAuthorization: try permission(Variable.authorization))
     }
 
     /// `silence`, `none`, `manifest.jsonl#id`, or a file path.
@@ -159,7 +172,8 @@ public struct DeviceSettings: Sendable, Hashable {
         case "silence": return .silence
         case "none": return .none
         default:
-            if let hash = text.lastIndex(of: "#"), text[..<hash].hasSuffix(".jsonl") || text[..<hash].hasSuffix(".json") {
+            if let hash = text.lastIndex(of: "#"), text[..<hash].hasSuffix(".jsonl") || text[..<hash].hasSuffix(".json")
+            {
                 return .utterance(manifest: String(text[..<hash]), id: String(text[text.index(after: hash)...]))
             }
             return .file(path: text)
@@ -217,11 +231,15 @@ public final class PermissionLedger: Sendable {
     /// Asks for speech recognition; returns the answer.
     public func requestSpeechAuthorization() -> PermissionState { request(\.speech, configured: \.speechAuthorization) }
 
-    private func state(_ answer: KeyPath<Answers, PermissionState?>, configured: KeyPath<DeviceSettings, PermissionState>) -> PermissionState {
+    private func state(
+        _ answer: KeyPath<Answers, PermissionState?>, configured: KeyPath<DeviceSettings, PermissionState>
+    ) -> PermissionState {
         answers.withLock { $0[keyPath: answer] } ?? DeviceSettings.current[keyPath: configured]
     }
 
-    private func request(_ answer: WritableKeyPath<Answers, PermissionState?>, configured: KeyPath<DeviceSettings, PermissionState>) -> PermissionState {
+    private func request(
+        _ answer: WritableKeyPath<Answers, PermissionState?>, configured: KeyPath<DeviceSettings, PermissionState>
+    ) -> PermissionState {
         let state = state(answer, configured: configured).afterRequest
         answers.withLock { $0[keyPath: answer] = state }
         return state

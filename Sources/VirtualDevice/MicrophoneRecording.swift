@@ -39,7 +39,9 @@ public struct MicrophoneRecording: Sendable {
 
     /// Reads `source` and brings it to the hardware rate (libsamplerate) and channel count
     /// (channels averaged to mono, or mono copied to every channel).
-    public static func load(_ source: MicrophoneSettings.Source, sampleRate: Double, channelCount: Int) throws(MicrophoneError) -> MicrophoneRecording {
+    public static func load(
+        _ source: MicrophoneSettings.Source, sampleRate: Double, channelCount: Int
+    ) throws(MicrophoneError) -> MicrophoneRecording {
         let path: String
         var window: (offset: Double, duration: Double)?
         switch source {
@@ -50,8 +52,10 @@ public struct MicrophoneRecording: Sendable {
         case .utterance(let manifest, let id):
             let load = ManifestReader.load(path: manifest)
             guard let index = load.utterances.firstIndex(where: { $0.id == id }) else {
-                let reason = load.issues.first(where: { $0.utteranceID == id }).map { "\($0)" }
-                    ?? (load.utterances.isEmpty && !load.issues.isEmpty ? "\(load.issues[0])" : "no utterance with this id")
+                let reason =
+                    load.issues.first(where: { $0.utteranceID == id }).map { "\($0)" }
+                    ?? (load.utterances.isEmpty && !load.issues.isEmpty
+                        ? "\(load.issues[0])" : "no utterance with this id")
                 throw .utteranceNotFound(manifest: manifest, id: id, reason: reason)
             }
             let utterance = load.utterances[index]
@@ -71,7 +75,9 @@ public struct MicrophoneRecording: Sendable {
                 fileChannels = fileChannels.map { Array($0[first..<last]) }
             }
             let mapped = ChannelMap.map(fileChannels, to: channelCount)
-            let resampled = try fileRate == sampleRate ? mapped
+            let resampled =
+                try fileRate == sampleRate
+                ? mapped
                 : mapped.map { try SampleRateConverter.convert($0, from: fileRate, to: sampleRate) }
             return MicrophoneRecording(channels: resampled, sampleRate: sampleRate)
         } catch {

@@ -27,7 +27,8 @@ final class BufferConverter {
         let sampleRateRatio = converter.outputFormat.sampleRate / converter.inputFormat.sampleRate
         let scaledInputFrameLength = Double(buffer.frameLength) * sampleRateRatio
         let frameCapacity = AVAudioFrameCount(scaledInputFrameLength.rounded(.up))
-        guard let conversionBuffer = AVAudioPCMBuffer(pcmFormat: converter.outputFormat, frameCapacity: frameCapacity) else {
+        guard let conversionBuffer = AVAudioPCMBuffer(pcmFormat: converter.outputFormat, frameCapacity: frameCapacity)
+        else {
             throw Error.failedToCreateConversionBuffer
         }
         var nsError: NSError?
@@ -52,15 +53,20 @@ actor LiveTranscriber {
 
     func setUp(locale: Locale) async throws {
         guard let supported = await SpeechTranscriber.supportedLocale(equivalentTo: locale) else {
-            throw NSError(domain: "example", code: 1, userInfo: [NSLocalizedDescriptionKey: "locale \(locale.identifier) is not supported"])
+            throw NSError(
+                domain: "example", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "locale \(locale.identifier) is not supported"])
         }
-        let transcriber = SpeechTranscriber(locale: supported, transcriptionOptions: [], reportingOptions: [.volatileResults],
-                                            attributeOptions: [.audioTimeRange])
+        let transcriber = SpeechTranscriber(
+            locale: supported, transcriptionOptions: [], reportingOptions: [.volatileResults],
+            attributeOptions: [.audioTimeRange])
         if let request = try await AssetInventory.assetInstallationRequest(supporting: [transcriber]) {
             try await request.downloadAndInstall()
         }
         guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]) else {
-            throw NSError(domain: "example", code: 2, userInfo: [NSLocalizedDescriptionKey: "no audio format: the transcriber's assets are missing"])
+            throw NSError(
+                domain: "example", code: 2,
+                userInfo: [NSLocalizedDescriptionKey: "no audio format: the transcriber's assets are missing"])
         }
         analyzerFormat = format
         let analyzer = SpeechAnalyzer(modules: [transcriber])
@@ -104,7 +110,8 @@ actor LiveTranscriber {
     }
 }
 
-let locale = CommandLine.arguments.count > 1 ? Locale(identifier: CommandLine.arguments[1]) : Locale(identifier: "en-US")
+let locale =
+    CommandLine.arguments.count > 1 ? Locale(identifier: CommandLine.arguments[1]) : Locale(identifier: "en-US")
 guard await AVAudioApplication.requestRecordPermission() else {
     print("microphone access denied")
     exit(1)
@@ -123,7 +130,9 @@ let inputNode = audioEngine.inputNode
 inputNode.installTap(onBus: 0, bufferSize: 4096, format: inputNode.outputFormat(forBus: 0)) { @Sendable buffer, _ in
     bufferSink.yield(buffer)
 }
-let stopped = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: audioEngine, queue: nil) { _ in
+let stopped = NotificationCenter.default.addObserver(
+    forName: .AVAudioEngineConfigurationChange, object: audioEngine, queue: nil
+) { _ in
     bufferSink.finish()
 }
 audioEngine.prepare()

@@ -44,12 +44,16 @@ final class DictationController: NSObject, SFSpeechRecognizerDelegate, @unchecke
             var isFinal = false
             if let result {
                 isFinal = result.isFinal
-                print(isFinal ? "final: \(result.bestTranscription.formattedString)"
-                              : "partial: \(result.bestTranscription.formattedString)")
+                print(
+                    isFinal
+                        ? "final: \(result.bestTranscription.formattedString)"
+                        : "partial: \(result.bestTranscription.formattedString)")
                 if isFinal, let metadata = result.speechRecognitionMetadata {
-                    print(String(format: "metadata: %.1f words/min, average pause %.2f s, speech from %.2f s for %.2f s",
-                                 metadata.speakingRate, metadata.averagePauseDuration,
-                                 metadata.speechStartTimestamp, metadata.speechDuration))
+                    print(
+                        String(
+                            format: "metadata: %.1f words/min, average pause %.2f s, speech from %.2f s for %.2f s",
+                            metadata.speakingRate, metadata.averagePauseDuration,
+                            metadata.speechStartTimestamp, metadata.speechDuration))
                     if let pitch = metadata.voiceAnalytics?.pitch.acousticFeatureValuePerFrame, !pitch.isEmpty {
                         print("voice analytics: \(pitch.count) frames")
                     }
@@ -66,12 +70,14 @@ final class DictationController: NSObject, SFSpeechRecognizerDelegate, @unchecke
         }
 
         let recordingFormat = inputNode.outputFormat(forBus: 0)
-        inputNode.installTap(onBus: 0, bufferSize: 1024, format: recordingFormat) { (buffer: AVAudioPCMBuffer, when: AVAudioTime) in
+        inputNode.installTap(onBus: 0, bufferSize: 1024, format: recordingFormat) {
+            (buffer: AVAudioPCMBuffer, when: AVAudioTime) in
             self.recognitionRequest?.append(buffer)
         }
 
         configurationObserver = NotificationCenter.default.addObserver(
-            forName: .AVAudioEngineConfigurationChange, object: audioEngine, queue: nil) { [weak self] _ in
+            forName: .AVAudioEngineConfigurationChange, object: audioEngine, queue: nil
+        ) { [weak self] _ in
             self?.stopRecording()
         }
 
@@ -86,7 +92,8 @@ final class DictationController: NSObject, SFSpeechRecognizerDelegate, @unchecke
     }
 }
 
-let locale = CommandLine.arguments.count > 1 ? Locale(identifier: CommandLine.arguments[1]) : Locale(identifier: "en-US")
+let locale =
+    CommandLine.arguments.count > 1 ? Locale(identifier: CommandLine.arguments[1]) : Locale(identifier: "en-US")
 guard let controller = DictationController(locale: locale) else {
     print("speech recognition is not available for \(locale.identifier)")
     exit(1)

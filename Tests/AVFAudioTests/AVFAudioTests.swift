@@ -14,7 +14,9 @@ struct AVFAudioTests {
         let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: frames)!
         buffer.frameLength = frames
         for c in 0..<Int(format.channelCount) {
-            for i in 0..<Int(frames) { buffer.floatChannelData![c][i] = 0.5 * Float(sin(2 * .pi * frequency * Double(i) / format.sampleRate)) }
+            for i in 0..<Int(frames) {
+                buffer.floatChannelData![c][i] = 0.5 * Float(sin(2 * .pi * frequency * Double(i) / format.sampleRate))
+            }
         }
         return buffer
     }
@@ -28,7 +30,8 @@ struct AVFAudioTests {
     }
 
     @Test func bufferLayoutsAndLengthClamp() {
-        let interleaved = AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 8_000, channels: 2, interleaved: true)!
+        let interleaved = AVAudioFormat(
+            commonFormat: .pcmFormatInt16, sampleRate: 8_000, channels: 2, interleaved: true)!
         let buffer = AVAudioPCMBuffer(pcmFormat: interleaved, frameCapacity: 4)!
         #expect(buffer.stride == 2 && buffer.floatChannelData == nil && buffer.int16ChannelData != nil)
         buffer.frameLength = 10
@@ -79,7 +82,10 @@ struct AVFAudioTests {
             let out = AVAudioPCMBuffer(pcmFormat: to, frameCapacity: 1_000)!
             var error: NSError?
             let status = converter.convert(to: out, error: &error) { _, status in
-                if pending.isEmpty { status.pointee = .endOfStream; return nil }
+                if pending.isEmpty {
+                    status.pointee = .endOfStream
+                    return nil
+                }
                 status.pointee = .haveData
                 return pending.removeFirst()
             }
@@ -94,7 +100,11 @@ struct AVFAudioTests {
         let idle = AVAudioConverter(from: from, to: to)!
         let out = AVAudioPCMBuffer(pcmFormat: to, frameCapacity: 100)!
         var error: NSError?
-        #expect(idle.convert(to: out, error: &error) { _, status in status.pointee = .noDataNow; return nil } == .inputRanDry)
+        #expect(
+            idle.convert(to: out, error: &error) { _, status in
+                status.pointee = .noDataNow
+                return nil
+            } == .inputRanDry)
     }
 
     @Test func converterSimpleFormMixesChannelsAndTypes() throws {
@@ -102,15 +112,18 @@ struct AVFAudioTests {
         let monoInt = AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 1, interleaved: false)!
         let input = AVAudioPCMBuffer(pcmFormat: stereo, frameCapacity: 2)!
         input.frameLength = 2
-        input.floatChannelData![0][0] = 0.5; input.floatChannelData![1][0] = 0.0
-        input.floatChannelData![0][1] = -0.5; input.floatChannelData![1][1] = -0.5
+        input.floatChannelData![0][0] = 0.5
+        input.floatChannelData![1][0] = 0.0
+        input.floatChannelData![0][1] = -0.5
+        input.floatChannelData![1][1] = -0.5
         let output = AVAudioPCMBuffer(pcmFormat: monoInt, frameCapacity: 2)!
         try AVAudioConverter(from: stereo, to: monoInt)!.convert(to: output, from: input)
         #expect(output.pcmBuffer?.int16Channels == [[8192, -16384]])
         // The simple form does not change rates.
         let other = AVAudioFormat(standardFormatWithSampleRate: 8_000, channels: 2)!
         #expect(throws: AVAudioConverterError.self) {
-            try AVAudioConverter(from: stereo, to: other)!.convert(to: AVAudioPCMBuffer(pcmFormat: other, frameCapacity: 2)!, from: input)
+            try AVAudioConverter(from: stereo, to: other)!.convert(
+                to: AVAudioPCMBuffer(pcmFormat: other, frameCapacity: 2)!, from: input)
         }
     }
 

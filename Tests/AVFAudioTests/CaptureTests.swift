@@ -2,8 +2,8 @@ import AVFAudio
 import AudioIO
 import Foundation
 import SpeechCore
-import Testing
 import TestSupport
+import Testing
 import VirtualDevice
 
 /// The capture path on the virtual microphone: `fast` pacing throughout (buffers follow each
@@ -11,11 +11,16 @@ import VirtualDevice
 @Suite("AVAudioEngine on the virtual microphone")
 struct CaptureTests {
     /// A one-second 16 kHz tone file, and device settings that play it at 48 kHz then stop.
-    static func device(_ directory: TemporaryDirectory, seconds: Double = 1, permission: PermissionState = .authorized,
-                       end: MicrophoneSettings.SourceEnd = .stopEngine(afterSilence: 0.5)) throws -> DeviceSettings {
+    static func device(
+        _ directory: TemporaryDirectory, seconds: Double = 1, permission: PermissionState = .authorized,
+        end: MicrophoneSettings.SourceEnd = .stopEngine(afterSilence: 0.5)
+    ) throws -> DeviceSettings {
         let path = directory.path("tone.wav")
-        try AudioFileWriter.writeMono(Signal.sine(frequency: 300, sampleRate: 16_000, seconds: seconds), sampleRate: 16_000, to: path)
-        return DeviceSettings(microphone: MicrophoneSettings(source: .file(path: path), pacing: .fast, end: end), recordPermission: permission)
+        try AudioFileWriter.writeMono(
+            Signal.sine(frequency: 300, sampleRate: 16_000, seconds: seconds), sampleRate: 16_000, to: path)
+        return DeviceSettings(
+            microphone: MicrophoneSettings(source: .file(path: path), pacing: .fast, end: end),
+            recordPermission: permission)
     }
 
     struct Captured: Sendable {
@@ -27,14 +32,17 @@ struct CaptureTests {
     }
 
     /// Runs an engine with a tap until the microphone's recording has ended and it stopped.
-    static func capture(_ device: DeviceSettings, bufferSize: AVAudioFrameCount = 1024,
-                        format: (AVAudioInputNode) -> AVAudioFormat? = { $0.outputFormat(forBus: 0) }) async throws -> Captured {
+    static func capture(
+        _ device: DeviceSettings, bufferSize: AVAudioFrameCount = 1024,
+        format: (AVAudioInputNode) -> AVAudioFormat? = { $0.outputFormat(forBus: 0) }
+    ) async throws -> Captured {
         try await DeviceSettings.$override.withValue(device) {
             let engine = AVAudioEngine()
             let input = engine.inputNode
             let log = Locked(Captured())
             input.installTap(onBus: 0, bufferSize: bufferSize, format: format(input)) { buffer, when in
-                let samples = Array(UnsafeBufferPointer(start: buffer.floatChannelData![0], count: Int(buffer.frameLength)))
+                let samples = Array(
+                    UnsafeBufferPointer(start: buffer.floatChannelData![0], count: Int(buffer.frameLength)))
                 log.withLock {
                     $0.frames.append(Int(buffer.frameLength))
                     $0.sampleTimes.append(when.sampleTime)
@@ -47,10 +55,15 @@ struct CaptureTests {
             // this one's address, and its notification must not reach this continuation.
             var observer: NSObjectProtocol?
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                observer = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil) { _ in
+                observer = NotificationCenter.default.addObserver(
+                    forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil
+                ) { _ in
                     done.resume()
                 }
-                do { try engine.start() } catch { Issue.record("\(error)"); done.resume() }
+                do { try engine.start() } catch {
+                    Issue.record("\(error)")
+                    done.resume()
+                }
             }
             observer.map(NotificationCenter.default.removeObserver)
             #expect(!engine.isRunning)
@@ -69,7 +82,9 @@ struct CaptureTests {
         // The tone is heard during the first second, silence after it.
         let tone = captured.samples[12_000..<36_000], after = captured.samples[50_000..<72_000]
         #expect(Signal.rms(tone) > 0.2 && Signal.rms(after) == 0)
-        #expect(Signal.power(of: 300, in: tone, sampleRate: 48_000) > 100 * Signal.power(of: 1_200, in: tone, sampleRate: 48_000))
+        #expect(
+            Signal.power(of: 300, in: tone, sampleRate: 48_000) > 100
+                * Signal.power(of: 1_200, in: tone, sampleRate: 48_000))
     }
 
     @Test func aLargerRequestedBufferIsHonouredUpToFourTenths() async throws {
@@ -83,7 +98,8 @@ struct CaptureTests {
         let directory = try TemporaryDirectory()
         let captured = try await Self.capture(try Self.device(directory))
         let hardware = AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!
-        let analyzer = AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 1, interleaved: false)!
+        let analyzer = AVAudioFormat(
+            commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 1, interleaved: false)!
         let converter = AVAudioConverter(from: hardware, to: analyzer)!
         var converted: [Int16] = []
         for start in stride(from: 0, to: captured.samples.count, by: 4_800) {
@@ -104,7 +120,9 @@ struct CaptureTests {
         // A third of the frames, within the resampler's delay, and the tone where it was.
         #expect(abs(converted.count - captured.samples.count / 3) < 200)
         let tone = converted[4_000..<12_000].map { Float($0) / 32_768 }[...]
-        #expect(Signal.power(of: 300, in: tone, sampleRate: 16_000) > 100 * Signal.power(of: 1_200, in: tone, sampleRate: 16_000))
+        #expect(
+            Signal.power(of: 300, in: tone, sampleRate: 16_000) > 100
+                * Signal.power(of: 1_200, in: tone, sampleRate: 16_000))
     }
 
     @Test func deniedMicrophoneAccessRecordsSilence() async throws {
@@ -155,7 +173,9 @@ struct CaptureTests {
     @Test func anUnreadableSourceFailsStartNamingTheFile() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("noise.wav", bytes: Array(repeating: 7, count: 64))
-        try DeviceSettings.$override.withValue(DeviceSettings(microphone: MicrophoneSettings(source: .file(path: path), pacing: .fast))) {
+        try DeviceSettings.$override.withValue(
+            DeviceSettings(microphone: MicrophoneSettings(source: .file(path: path), pacing: .fast))
+        ) {
             let engine = AVAudioEngine()
             engine.inputNode.installTap(onBus: 0, bufferSize: 1024, format: nil) { _, _ in }
             #expect(throws: MicrophoneError.self) { try engine.start() }
@@ -171,11 +191,18 @@ struct CaptureTests {
             try engine.inputNode.installAudioTap(onBus: 0, bufferSize: 4_800, format: nil) { buffer, _ in
                 seen.withLock { $0.append(Int(buffer.frameLength)) }
             }
-            #expect(throws: (any Error).self) { try engine.inputNode.installAudioTap(onBus: 0, bufferSize: 4_800, format: nil) { _, _ in } }
-            var observer: NSObjectProtocol?   // removed once stopped, as above
+            #expect(throws: (any Error).self) {
+                try engine.inputNode.installAudioTap(onBus: 0, bufferSize: 4_800, format: nil) { _, _ in }
+            }
+            var observer: NSObjectProtocol?  // removed once stopped, as above
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                observer = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil) { _ in done.resume() }
-                do { try engine.start() } catch { Issue.record("\(error)"); done.resume() }
+                observer = NotificationCenter.default.addObserver(
+                    forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil
+                ) { _ in done.resume() }
+                do { try engine.start() } catch {
+                    Issue.record("\(error)")
+                    done.resume()
+                }
             }
             observer.map(NotificationCenter.default.removeObserver)
             return seen.withLock { $0 }

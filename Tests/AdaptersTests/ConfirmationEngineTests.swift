@@ -1,7 +1,8 @@
-@testable import Adapters
 import Engines
 import SpeechCore
 import Testing
+
+@testable import Adapters
 
 /// WhisperKit's AudioStreamTranscriber: its energy gate and segment confirmation worked out by
 /// hand, then the adapter over the scripted engine (which hears a word only when it is whole).
@@ -32,7 +33,9 @@ struct ConfirmationEngineTests {
     }
 
     static func segment(_ text: String, _ start: Double, _ end: Double) -> HypothesisSegment {
-        let range = TimeRange(start: MediaTime(seconds: start, preferredTimescale: 1_000), end: MediaTime(seconds: end, preferredTimescale: 1_000))
+        let range = TimeRange(
+            start: MediaTime(seconds: start, preferredTimescale: 1_000),
+            end: MediaTime(seconds: end, preferredTimescale: 1_000))
         return HypothesisSegment(range: range, words: [RecognizedWord(text: text, range: range)])
     }
 
@@ -48,16 +51,23 @@ struct ConfirmationEngineTests {
     static let script = EngineScript(words: WhisperStyleEngineTests.script.words, endpointSilence: 0.1)
 
     @Test func confirmedSegmentsBecomeFinalAndTheRestIsShown() async throws {
-        let engine = ConfirmationEngine(base: ScriptedEngine(script: Self.script), parameters: .init(usesEnergyGate: false))
+        let engine = ConfirmationEngine(
+            base: ScriptedEngine(script: Self.script), parameters: .init(usesEnergyGate: false))
         let updates = try await streamSilence(engine, seconds: 6.5)
         // A decode once more than 1 s is new (at 1.1, 2.2, … s), from the last confirmed segment on.
         // At 2.2 s the decode of [0, 2.2) holds one, two, three whole (four is cut): "one" is
         // confirmed, "two three" shown; at 3.3 s, from after "one": two … five, and so on.
-        let seen = updates.map { ($0.0, $0.1.finalized.flatMap(\.words).map(\.text), $0.1.volatile?.words.map(\.text) ?? []) }
-            .filter { !$0.1.isEmpty || !$0.2.isEmpty }
+        let seen = updates.map {
+            ($0.0, $0.1.finalized.flatMap(\.words).map(\.text), $0.1.volatile?.words.map(\.text) ?? [])
+        }
+        .filter { !$0.1.isEmpty || !$0.2.isEmpty }
         #expect(seen.map(\.0) == [1.1, 2.2, 3.3, 4.4, 5.5, 6.5])
-        #expect(seen.map(\.1) == [[], ["one"], ["two", "three"], ["four", "five"], ["six", "seven"], ["eight", "nine", "ten"]])
-        #expect(seen.map(\.2) == [["one"], ["two", "three"], ["four", "five"], ["six", "seven"], ["eight", "nine"], []])
+        #expect(
+            seen.map(\.1) == [
+                [], ["one"], ["two", "three"], ["four", "five"], ["six", "seven"], ["eight", "nine", "ten"],
+            ])
+        #expect(
+            seen.map(\.2) == [["one"], ["two", "three"], ["four", "five"], ["six", "seven"], ["eight", "nine"], []])
         let ranges = updates.flatMap { $0.1.finalized.map(\.range) }
         #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.end <= $1.start })
     }

@@ -2,8 +2,8 @@ import AudioIO
 import Engines
 import Foundation
 import Speech
-import Testing
 import TestSupport
+import Testing
 
 /// `SFCustomLanguageModelData` → `export(to:)` → `prepareCustomLanguageModel` → a request's
 /// `customizedLanguageModel`, with PocketSphinx using the phrases.
@@ -12,7 +12,9 @@ struct LegacyLanguageModelTests {
     static func data() -> SFCustomLanguageModelData {
         SFCustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "com.example.home", version: "1.0") {
             SFCustomLanguageModelData.PhraseCount(phrase: "call mom at home", count: 10)
-            SFCustomLanguageModelData.PhraseCountsFromTemplates(classes: ["device": ["lights", "heater"], "state": ["on", "off"]]) {
+            SFCustomLanguageModelData.PhraseCountsFromTemplates(classes: [
+                "device": ["lights", "heater"], "state": ["on", "off"],
+            ]) {
                 SFCustomLanguageModelData.TemplatePhraseCountGenerator.Template("turn the <device> <state>", count: 40)
             }
             SFCustomLanguageModelData.CustomPronunciation(grapheme: "Zyxel", phonemes: ["z", "aI", "k", "s", "E", "l"])
@@ -21,29 +23,36 @@ struct LegacyLanguageModelTests {
 
     @Test func theBuilderExpandsTemplatesAndExportsARealFile() async throws {
         let data = Self.data()
-        #expect(data.phraseCounts.map(\.description) == [
-            "call mom at home (10)", "turn the lights on (10)", "turn the lights off (10)", "turn the heater on (10)", "turn the heater off (10)",
-        ])
+        #expect(
+            data.phraseCounts.map(\.description) == [
+                "call mom at home (10)", "turn the lights on (10)", "turn the lights off (10)",
+                "turn the heater on (10)", "turn the heater off (10)",
+            ])
         #expect(data.pronunciations.map(\.grapheme) == ["Zyxel"])
         let directory = try TemporaryDirectory()
         let asset = URL(fileURLWithPath: directory.path("home.bin"))
         try await data.export(to: asset)
         let exported = try JSONSerialization.jsonObject(with: Data(contentsOf: asset)) as? [String: Any]
         #expect(exported?["identifier"] as? String == "com.example.home")
-        let configuration = SFSpeechLanguageModel.Configuration(languageModel: URL(fileURLWithPath: directory.path("lm")),
-                                                                vocabulary: URL(fileURLWithPath: directory.path("vocab")))
-        try await SFSpeechLanguageModel.prepareCustomLanguageModel(for: asset, clientIdentifier: "com.example", configuration: configuration)
+        let configuration = SFSpeechLanguageModel.Configuration(
+            languageModel: URL(fileURLWithPath: directory.path("lm")),
+            vocabulary: URL(fileURLWithPath: directory.path("vocab")))
+        try await SFSpeechLanguageModel.prepareCustomLanguageModel(
+            for: asset, clientIdentifier: "com.example", configuration: configuration)
         let vocabulary = try String(contentsOfFile: directory.path("vocab"), encoding: .utf8)
         #expect(vocabulary.split(separator: "\n").contains("heater") && vocabulary.contains("Zyxel"))
         // A file that was not exported by the builder is a named error.
         let junk = try directory.write("junk.bin", bytes: [1, 2, 3])
         await #expect(throws: SFSpeechLanguageModel.ModelError.self) {
-            try await SFSpeechLanguageModel.prepareCustomLanguageModel(for: URL(fileURLWithPath: junk), clientIdentifier: "c", configuration: configuration)
+            try await SFSpeechLanguageModel.prepareCustomLanguageModel(
+                for: URL(fileURLWithPath: junk), clientIdentifier: "c", configuration: configuration)
         }
     }
 
     @Test func pocketSphinxHearsTheCustomPhrases() async throws {
-        guard SystemFixture.available("/usr/bin/flite"), PocketSphinxEngine().isInstalled(locale: "en-US") else { return }
+        guard SystemFixture.available("/usr/bin/flite"), PocketSphinxEngine().isInstalled(locale: "en-US") else {
+            return
+        }
         let directory = try TemporaryDirectory()
         let spoken = directory.path("spoken.wav")
         func say(_ phrase: String, voice: String) throws {
@@ -55,11 +64,14 @@ struct LegacyLanguageModelTests {
         }
         let asset = URL(fileURLWithPath: directory.path("home.bin"))
         try await Self.data().export(to: asset)
-        let configuration = SFSpeechLanguageModel.Configuration(languageModel: URL(fileURLWithPath: directory.path("lm")))
-        try await SFSpeechLanguageModel.prepareCustomLanguageModel(for: asset, clientIdentifier: "com.example", configuration: configuration)
+        let configuration = SFSpeechLanguageModel.Configuration(
+            languageModel: URL(fileURLWithPath: directory.path("lm")))
+        try await SFSpeechLanguageModel.prepareCustomLanguageModel(
+            for: asset, clientIdentifier: "com.example", configuration: configuration)
 
         func transcribe(_ model: SFSpeechLanguageModel.Configuration?) async -> String {
-            let recognizer = SFSpeechRecognizer(locale: Locale(identifier: "en-US"), engine: PocketSphinxEngine(decoding: .wholeUtterance))
+            let recognizer = SFSpeechRecognizer(
+                locale: Locale(identifier: "en-US"), engine: PocketSphinxEngine(decoding: .wholeUtterance))
             let request = SFSpeechURLRecognitionRequest(url: URL(fileURLWithPath: spoken))
             request.requiresOnDeviceRecognition = true
             request.customizedLanguageModel = model

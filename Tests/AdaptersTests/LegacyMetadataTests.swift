@@ -2,15 +2,17 @@ import AudioIO
 import Engines
 import Foundation
 import Speech
-import Testing
 import TestSupport
+import Testing
 import VirtualDevice
 
 /// `speechRecognitionMetadata` and voice analytics of legacy results, measured from the audio.
 @Suite("Legacy result metadata", .isolatedResources)
 struct LegacyMetadataTests {
     /// Runs a buffer request over `samples` (16 kHz) on `engine`; returns every result.
-    static func results(_ samples: [Float], engine: any RecognitionEngine) async -> (results: [SFSpeechRecognitionResult], error: (any Error)?) {
+    static func results(
+        _ samples: [Float], engine: any RecognitionEngine
+    ) async -> (results: [SFSpeechRecognitionResult], error: (any Error)?) {
         let recognizer = SFSpeechRecognizer(locale: Locale(identifier: "en-US"), engine: engine)
         let request = SFSpeechAudioBufferRecognitionRequest()
         let collected = Locked<([SFSpeechRecognitionResult], (any Error)?)>(([], nil))
@@ -35,10 +37,13 @@ struct LegacyMetadataTests {
 
     @Test func rateAndPausesComeFromTheWordTimes() async throws {
         // Three words with pauses of 0.3 s and 0.6 s over a 200 Hz tone.
-        let words = [EngineScript.Word("one", start: 0.3, end: 0.7), EngineScript.Word("two", start: 1.0, end: 1.4),
-                     EngineScript.Word("three", start: 2.0, end: 2.4)]
+        let words = [
+            EngineScript.Word("one", start: 0.3, end: 0.7), EngineScript.Word("two", start: 1.0, end: 1.4),
+            EngineScript.Word("three", start: 2.0, end: 2.4),
+        ]
         let tone = Signal.sine(frequency: 200, sampleRate: 16_000, seconds: 3)
-        let (results, error) = await Self.results(tone, engine: ScriptedEngine(script: EngineScript(words: words, latency: 0.1)))
+        let (results, error) = await Self.results(
+            tone, engine: ScriptedEngine(script: EngineScript(words: words, latency: 0.1)))
         #expect(error == nil)
         let final = try #require(results.last)
         #expect(final.isFinal && results.dropLast().allSatisfy { $0.speechRecognitionMetadata == nil })
@@ -61,10 +66,13 @@ struct LegacyMetadataTests {
         let digits = SystemFixture.asteriskDigits
         guard SystemFixture.available(digits) else { return }
         let clip = try AudioFileReader.readMono(path: digits + "/5.wav")
-        let samples = clip.sampleRate == 16_000 ? clip.samples : try SampleRateConverter.convert(clip.samples, from: clip.sampleRate, to: 16_000)
+        let samples =
+            clip.sampleRate == 16_000
+            ? clip.samples : try SampleRateConverter.convert(clip.samples, from: clip.sampleRate, to: 16_000)
         let duration = Double(samples.count) / 16_000
         let words = [EngineScript.Word("five", start: 0, end: duration)]
-        let (results, _) = await Self.results(samples, engine: ScriptedEngine(script: EngineScript(words: words, latency: 0)))
+        let (results, _) = await Self.results(
+            samples, engine: ScriptedEngine(script: EngineScript(words: words, latency: 0)))
         let analytics = try #require(results.last?.speechRecognitionMetadata?.voiceAnalytics)
         let pitches = analytics.pitch.acousticFeatureValuePerFrame.filter { $0 > 0 }.map { exp($0) }.sorted()
         // Allison (an adult female voice): most of "five" is voiced, around 150–300 Hz.
@@ -78,9 +86,12 @@ struct LegacyMetadataTests {
         await PermissionLedger.$current.withValue(ledger) {
             await DeviceSettings.$override.withValue(DeviceSettings(speechAuthorization: .denied)) {
                 #expect(SFSpeechRecognizer.authorizationStatus() == .denied)
-                let status = await withCheckedContinuation { done in SFSpeechRecognizer.requestAuthorization { done.resume(returning: $0) } }
+                let status = await withCheckedContinuation { done in
+                    SFSpeechRecognizer.requestAuthorization { done.resume(returning: $0) }
+                }
                 #expect(status == .denied)
-                let (results, error) = await Self.results([Float](repeating: 0, count: 16_000), engine: ScriptedEngine(script: EngineScript(words: [])))
+                let (results, error) = await Self.results(
+                    [Float](repeating: 0, count: 16_000), engine: ScriptedEngine(script: EngineScript(words: [])))
                 #expect(results.isEmpty)
                 #expect((error as NSError?)?.code == 1700)
             }

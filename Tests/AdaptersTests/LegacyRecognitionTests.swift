@@ -1,19 +1,23 @@
 import Engines
 import Foundation
 import Speech
-import Testing
 import TestSupport
+import Testing
 
 /// The legacy API over the scripted engine: results, segments, states, callback order, finish
 /// versus cancel, the one-minute limit and the usual errors.
 @Suite("SFSpeechRecognizer emulation", .serialized)
 struct LegacyRecognitionTests {
-    static let words = [EngineScript.Word("turn", start: 0.3, end: 0.6), EngineScript.Word("the", start: 0.65, end: 0.8),
-                        EngineScript.Word("lights", start: 0.85, end: 1.3, confidence: 0.9), EngineScript.Word("on", start: 1.35, end: 1.6)]
+    static let words = [
+        EngineScript.Word("turn", start: 0.3, end: 0.6), EngineScript.Word("the", start: 0.65, end: 0.8),
+        EngineScript.Word("lights", start: 0.85, end: 1.3, confidence: 0.9),
+        EngineScript.Word("on", start: 1.35, end: 1.6),
+    ]
 
     static func recognizer(_ words: [EngineScript.Word] = words) -> SFSpeechRecognizer {
-        SFSpeechRecognizer(locale: Locale(identifier: "en-US"),
-                           engine: ScriptedEngine(script: EngineScript(words: words, latency: 0.1, endpointSilence: nil)))
+        SFSpeechRecognizer(
+            locale: Locale(identifier: "en-US"),
+            engine: ScriptedEngine(script: EngineScript(words: words, latency: 0.1, endpointSilence: nil)))
     }
 
     /// Silence in 100 ms buffers (the scripted engine listens to time, not to the samples).
@@ -47,8 +51,9 @@ struct LegacyRecognitionTests {
                     let segments = result.bestTranscription.segments.map {
                         "\($0.substring)@\(String(format: "%.2f", $0.timestamp))+\(String(format: "%.2f", $0.duration))"
                     }
-                    self.log.append((isFinal ? "final: " : "partial: ") + result.bestTranscription.formattedString
-                                    + (isFinal ? " [" + segments.joined(separator: " ") + "]" : ""))
+                    self.log.append(
+                        (isFinal ? "final: " : "partial: ") + result.bestTranscription.formattedString
+                            + (isFinal ? " [" + segments.joined(separator: " ") + "]" : ""))
                 }
                 if error != nil || isFinal {
                     self.recognitionRequest = nil
@@ -80,18 +85,28 @@ struct LegacyRecognitionTests {
     final class Recorder: SFSpeechRecognitionTaskDelegate, @unchecked Sendable {
         let log = EventLog<String>()
         func speechRecognitionDidDetectSpeech(_ task: SFSpeechRecognitionTask) { log.append("detect") }
-        func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription) {
+        func speechRecognitionTask(
+            _ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription
+        ) {
             log.append("hypothesis")
         }
-        func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) { log.append("finishedReading") }
+        func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) {
+            log.append("finishedReading")
+        }
         func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didProcessAudioDuration duration: TimeInterval) {
             log.append(String(format: "duration %.1f", duration))
         }
-        func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult) {
-            log.append("final \(recognitionResult.bestTranscription.formattedString) confidence \(recognitionResult.bestTranscription.segments[2].confidence)")
+        func speechRecognitionTask(
+            _ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult
+        ) {
+            log.append(
+                "final \(recognitionResult.bestTranscription.formattedString) confidence \(recognitionResult.bestTranscription.segments[2].confidence)"
+            )
         }
         func speechRecognitionTaskWasCancelled(_ task: SFSpeechRecognitionTask) { log.append("cancelled") }
-        func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishSuccessfully successfully: Bool) { log.append("success \(successfully)") }
+        func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishSuccessfully successfully: Bool) {
+            log.append("success \(successfully)")
+        }
     }
 
     @Test func delegateCallbacksComeInTheDocumentedOrder() async {
@@ -105,7 +120,8 @@ struct LegacyRecognitionTests {
         let log = delegate.log.items
         let hypotheses = log.filter { $0 == "hypothesis" }.count
         #expect(hypotheses >= 2)
-        #expect(log == ["detect"] + Array(repeating: "hypothesis", count: hypotheses)
+        #expect(
+            log == ["detect"] + Array(repeating: "hypothesis", count: hypotheses)
                 + ["finishedReading", "duration 2.0", "final turn the lights on confidence 0.9", "success true"])
     }
 
@@ -178,7 +194,11 @@ struct LegacyRecognitionTests {
             let request = SFSpeechAudioBufferRecognitionRequest()
             request.requiresOnDeviceRecognition = onDevice
             let task = recognizer.recognitionTask(with: request) { result, error in
-                if let error = error as NSError? { codes.append(error.code) } else if result?.isFinal == true { codes.append(0) }
+                if let error = error as NSError? {
+                    codes.append(error.code)
+                } else if result?.isFinal == true {
+                    codes.append(0)
+                }
             }
             Self.feed(request, seconds: 2)
             request.endAudio()
@@ -198,7 +218,9 @@ struct LegacyRecognitionTests {
         let path = folder.path("clip.wav")
         try AudioIOBridge.write([Float](repeating: 0, count: 44_100 * 2), sampleRate: 44_100, to: path)
         let finals = EventLog<String>()
-        let task = Self.recognizer().recognitionTask(with: SFSpeechURLRecognitionRequest(url: URL(fileURLWithPath: path))) { result, _ in
+        let task = Self.recognizer().recognitionTask(
+            with: SFSpeechURLRecognitionRequest(url: URL(fileURLWithPath: path))
+        ) { result, _ in
             if let result, result.isFinal { finals.append(result.bestTranscription.formattedString) }
         }
         await task.waitUntilCompleted()
@@ -223,7 +245,10 @@ struct LegacyTaskStateMachineTests {
         #expect(machine.state == .running)
         #expect(machine.hypothesis() == [.detectedSpeech, .hypothesized])
         #expect(machine.hypothesis() == [.hypothesized])
-        #expect(machine.completed(success: true) == [.finishedReadingAudio, .finishedRecognition, .finishedSuccessfully(true)])
+        #expect(
+            machine.completed(success: true) == [
+                .finishedReadingAudio, .finishedRecognition, .finishedSuccessfully(true),
+            ])
         #expect(machine.cancel().isEmpty)
         #expect(machine.completed(success: false).isEmpty)
         #expect(machine.state == .completed)

@@ -1,5 +1,6 @@
-@testable import Adapters
 import Testing
+
+@testable import Adapters
 
 /// LocalAgreement as whisper_streaming defines it, on decoder outputs written out with their times;
 /// each expected commit sequence is worked out from the rules in the comments.
@@ -9,14 +10,16 @@ struct LocalAgreementTests {
 
     /// Words 0.5 s apart, each 0.4 s long, from `start`.
     static func words(_ text: String, from start: Double = 0, step: Double = 0.5) -> [W] {
-        text.split(separator: " ").enumerated().map { W(String($1), start: start + Double($0) * step, end: start + Double($0) * step + 0.4) }
+        text.split(separator: " ").enumerated().map {
+            W(String($1), start: start + Double($0) * step, end: start + Double($0) * step + 0.4)
+        }
     }
 
     static func w(_ text: String, _ start: Double, _ end: Double) -> W { W(text, start: start, end: end) }
 
     @Test func commitsThePrefixTwoConsecutiveDecodesAgreeOn() {
         var policy = LocalAgreement()
-        #expect(policy.ingest(Self.words("the cat")).isEmpty)                       // one decode: nothing agreed
+        #expect(policy.ingest(Self.words("the cat")).isEmpty)  // one decode: nothing agreed
         #expect(policy.ingest(Self.words("the cat sat")).map(\.text) == ["the", "cat"])
         #expect(policy.lastCommittedTime == 0.9)
         #expect(policy.unconfirmed.map(\.text) == ["sat"])
@@ -31,18 +34,26 @@ struct LocalAgreementTests {
     /// Rows: the committed words, the next two decodes, what they commit (and what stays open).
     @Test(arguments: [
         // A word said again 1.1 s after the last commit is a new word, not a re-decode: kept.
-        ("repeat a second later", [w("eight", 0, 0.4)],
-         [w("eight", 0, 0.4), w("eight", 1.5, 1.9), w("nine", 2.0, 2.4)], ["eight", "nine"]),
+        (
+            "repeat a second later", [w("eight", 0, 0.4)],
+            [w("eight", 0, 0.4), w("eight", 1.5, 1.9), w("nine", 2.0, 2.4)], ["eight", "nine"]
+        ),
         // Starting 0.5 s after the commit, the same word is taken for the committed one heard
         // again and dropped: whisper_streaming loses such a quick repeat too.
-        ("repeat within a second", [w("eight", 0, 0.4)],
-         [w("eight", 0, 0.4), w("eight", 0.9, 1.3), w("nine", 1.4, 1.8)], ["nine"]),
+        (
+            "repeat within a second", [w("eight", 0, 0.4)],
+            [w("eight", 0, 0.4), w("eight", 0.9, 1.3), w("nine", 1.4, 1.8)], ["nine"]
+        ),
         // Jitter: "two" now starts at 0.85 (after 0.9 − 0.1), but repeats the committed tail.
-        ("timestamp jitter", [w("one", 0, 0.4), w("two", 0.5, 0.9)],
-         [w("one", 0, 0.45), w("two", 0.85, 1.2), w("three", 1.3, 1.7)], ["three"]),
+        (
+            "timestamp jitter", [w("one", 0, 0.4), w("two", 0.5, 0.9)],
+            [w("one", 0, 0.45), w("two", 0.85, 1.2), w("three", 1.3, 1.7)], ["three"]
+        ),
         // Every time 1 s late: "seven nine" survive the time filter, and the two-word repeat goes.
-        ("times shifted by a second", [w("eight", 0, 0.3), w("seven", 0.4, 0.7), w("nine", 0.8, 1.1)],
-         [w("eight", 1.0, 1.3), w("seven", 1.4, 1.7), w("nine", 1.8, 2.1), w("five", 2.2, 2.5)], ["five"]),
+        (
+            "times shifted by a second", [w("eight", 0, 0.3), w("seven", 0.4, 0.7), w("nine", 0.8, 1.1)],
+            [w("eight", 1.0, 1.3), w("seven", 1.4, 1.7), w("nine", 1.8, 2.1), w("five", 2.2, 2.5)], ["five"]
+        ),
     ])
     func newWordsAfterCommittedOnes(name: String, committed: [W], decode: [W], expected: [String]) {
         var policy = LocalAgreement()
@@ -54,13 +65,19 @@ struct LocalAgreementTests {
 
     /// The same rows with repeats caught only where they overlap committed audio.
     @Test(arguments: [
-        ("repeat within a second", [w("eight", 0, 0.4)],
-         [w("eight", 0, 0.4), w("eight", 0.9, 1.3), w("nine", 1.4, 1.8)], ["eight", "nine"]),     // kept now
-        ("timestamp jitter", [w("one", 0, 0.4), w("two", 0.5, 0.9)],
-         [w("one", 0, 0.45), w("two", 0.85, 1.2), w("three", 1.3, 1.7)], ["three"]),              // 0.85 < 0.9: still dropped
-        ("times shifted by a second", [w("eight", 0, 0.3), w("seven", 0.4, 0.7), w("nine", 0.8, 1.1)],
-         [w("eight", 1.0, 1.3), w("seven", 1.4, 1.7), w("nine", 1.8, 2.1), w("five", 2.2, 2.5)],
-         ["seven", "nine", "five"]),                                                                // not caught: the price
+        (
+            "repeat within a second", [w("eight", 0, 0.4)],
+            [w("eight", 0, 0.4), w("eight", 0.9, 1.3), w("nine", 1.4, 1.8)], ["eight", "nine"]
+        ),  // kept now
+        (
+            "timestamp jitter", [w("one", 0, 0.4), w("two", 0.5, 0.9)],
+            [w("one", 0, 0.45), w("two", 0.85, 1.2), w("three", 1.3, 1.7)], ["three"]
+        ),  // 0.85 < 0.9: still dropped
+        (
+            "times shifted by a second", [w("eight", 0, 0.3), w("seven", 0.4, 0.7), w("nine", 0.8, 1.1)],
+            [w("eight", 1.0, 1.3), w("seven", 1.4, 1.7), w("nine", 1.8, 2.1), w("five", 2.2, 2.5)],
+            ["seven", "nine", "five"]
+        ),  // not caught: the price
     ])
     func repeatsOnlyWhereTheyOverlap(name: String, committed: [W], decode: [W], expected: [String]) {
         var policy = LocalAgreement(repeatRule: .overlapping)
@@ -89,8 +106,8 @@ struct LocalAgreementTests {
     @Test func anEmptyDecodeBreaksTheAgreement() {
         var policy = LocalAgreement()
         _ = policy.ingest(Self.words("a b"))
-        #expect(policy.ingest([]).isEmpty)                      // "a b" against nothing
-        #expect(policy.ingest(Self.words("a b")).isEmpty)       // nothing against "a b"
+        #expect(policy.ingest([]).isEmpty)  // "a b" against nothing
+        #expect(policy.ingest(Self.words("a b")).isEmpty)  // nothing against "a b"
         #expect(policy.ingest(Self.words("a b c")).map(\.text) == ["a", "b"])
     }
 
@@ -120,22 +137,23 @@ struct LocalAgreementTests {
 
     @Test func thePromptIsCommittedTextThatLeftTheBuffer() {
         var policy = LocalAgreement()
-        let spoken = Self.words("alpha bravo charlie delta")       // ends 0.4, 0.9, 1.4, 1.9
+        let spoken = Self.words("alpha bravo charlie delta")  // ends 0.4, 0.9, 1.4, 1.9
         _ = policy.ingest(spoken)
         _ = policy.ingest(spoken + Self.words("echo", from: 2.0))
         #expect(policy.prompt(bufferStart: 1.0) == "alpha bravo")  // charlie ends after 1.0
         #expect(policy.prompt(bufferStart: 5.0) == "alpha bravo charlie")  // the last commit never
-        #expect(policy.prompt(bufferStart: 5.0, characters: 8) == "charlie")        // 8 characters with its space
+        #expect(policy.prompt(bufferStart: 5.0, characters: 8) == "charlie")  // 8 characters with its space
         #expect(policy.prompt(bufferStart: 5.0, characters: 9) == "bravo charlie")
         #expect(policy.prompt(bufferStart: 0) == "")
     }
 
-    @Test(arguments: [
-        ([2.0, 4.0, 6.0], 5.0, 4.0),        // the last segment but one ends within the commits
-        ([2.0, 4.0, 6.0], 3.0, 2.0),        // it does not: one segment further back
-        ([2.0, 4.0, 6.0], 1.0, nil),        // not even the first: no cut
-        ([6.0], 7.0, nil),                  // one segment: nothing to cut at
-    ] as [([Double], Double, Double?)])
+    @Test(
+        arguments: [
+            ([2.0, 4.0, 6.0], 5.0, 4.0),  // the last segment but one ends within the commits
+            ([2.0, 4.0, 6.0], 3.0, 2.0),  // it does not: one segment further back
+            ([2.0, 4.0, 6.0], 1.0, nil),  // not even the first: no cut
+            ([6.0], 7.0, nil),  // one segment: nothing to cut at
+        ] as [([Double], Double, Double?)])
     func bufferTrimsAtACompletedSegment(ends: [Double], lastCommitted: Double, cut: Double?) {
         #expect(WhisperStyleSession.trimPoint(segmentEnds: ends, lastCommitted: lastCommitted) == cut)
         #expect(WhisperStyleSession.trimPoint(segmentEnds: ends, lastCommitted: nil) == nil)

@@ -1,8 +1,9 @@
-@testable import Adapters
 import Engines
 import Foundation
 import SpeechCore
 import Testing
+
+@testable import Adapters
 
 /// whisper.cpp `stream`'s sliding window: the window arithmetic worked out by hand, then the
 /// adapter over the scripted engine (which hears a word only when its audio is whole in a window).
@@ -22,12 +23,12 @@ struct SlidingWindowEngineTests {
         window.append([Float](repeating: 1, count: 10), at: at(2))
         let firstWindow = window.nextWindow(final: false)
         let first = try #require(firstWindow)
-        #expect(first.samples.count == 30 && first.start == at(0) && !first.commits)     // decode 1 of 2: shown
+        #expect(first.samples.count == 30 && first.start == at(0) && !first.commits)  // decode 1 of 2: shown
         window.append([Float](repeating: 2, count: 30), at: at(3))
         let secondWindow = window.nextWindow(final: false)
         let second = try #require(secondWindow)
-        #expect(second.samples.count == 60 && second.start == at(0) && second.commits)   // all 30 old + 30 new; a line
-        #expect(window.old == [2, 2])                                                       // the last 0.2 s stay
+        #expect(second.samples.count == 60 && second.start == at(0) && second.commits)  // all 30 old + 30 new; a line
+        #expect(window.old == [2, 2])  // the last 0.2 s stay
         window.append([Float](repeating: 3, count: 30), at: at(6))
         let thirdWindow = window.nextWindow(final: false)
         let third = try #require(thirdWindow)
@@ -61,8 +62,11 @@ struct SlidingWindowEngineTests {
     @Test func theKeptAudioRescuesACutWordAndRepeatsAWholeOne() async throws {
         // "left" is whole in both the committed window [0, 6) and the next one [5.8, 6.5); "right"
         // is cut at 6 s and whole only in the next one. whisper.cpp prints "left" twice.
-        let script = EngineScript(words: [EngineScript.Word("left", start: 5.82, end: 5.95), EngineScript.Word("right", start: 5.97, end: 6.2)],
-                                  endpointSilence: nil)
+        let script = EngineScript(
+            words: [
+                EngineScript.Word("left", start: 5.82, end: 5.95), EngineScript.Word("right", start: 5.97, end: 6.2),
+            ],
+            endpointSilence: nil)
         let finals = try await streamSilence(SlidingWindowEngine(base: ScriptedEngine(script: script)), seconds: 6.5)
             .flatMap { $0.1.finalized.flatMap(\.words) }
         #expect(finals.map(\.text) == ["left", "left", "right"])
@@ -77,11 +81,17 @@ struct SlidingWindowEngineTests {
         let steady = [Float](repeating: 0.7, count: 20)
         #expect(!VADWindow.endOfSpeech(steady, rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
         // Relative only: digital silence fires; a window no longer than the last second never does.
-        #expect(VADWindow.endOfSpeech([Float](repeating: 0, count: 20), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
-        #expect(!VADWindow.endOfSpeech([Float](repeating: 0, count: 10), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
+        #expect(
+            VADWindow.endOfSpeech([Float](repeating: 0, count: 20), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0)
+        )
+        #expect(
+            !VADWindow.endOfSpeech(
+                [Float](repeating: 0, count: 10), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
         // whisper.cpp's in-place "high-pass" only scales: a constant offset is not removed, so a
         // steady offset still does not fire (a true high-pass would make it silence, and fire).
-        #expect(!VADWindow.endOfSpeech([Float](repeating: 1, count: 20), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 100))
+        #expect(
+            !VADWindow.endOfSpeech(
+                [Float](repeating: 1, count: 20), rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 100))
         // 0.7 against a mean of 0.85: quiet enough at a threshold of 0.9, not at 0.6.
         let softer = [Float](repeating: 1, count: 10) + [Float](repeating: 0.7, count: 10)
         #expect(!VADWindow.endOfSpeech(softer, rate: 10, lastSeconds: 1, threshold: 0.6, cutoff: 0))
@@ -117,10 +127,15 @@ struct SlidingWindowEngineTests {
     }
 
     @Test func vadModeShowsNothingUntilSpeechEnds() async throws {
-        let engine = SlidingWindowEngine(base: ScriptedEngine(script: EngineScript(words: [EngineScript.Word("one", start: 0.2, end: 0.4),
-                                                                                            EngineScript.Word("two", start: 0.6, end: 0.9)],
-                                                                                    endpointSilence: nil)),
-                                         parameters: .init(step: 0))
+        let engine = SlidingWindowEngine(
+            base: ScriptedEngine(
+                script: EngineScript(
+                    words: [
+                        EngineScript.Word("one", start: 0.2, end: 0.4),
+                        EngineScript.Word("two", start: 0.6, end: 0.9),
+                    ],
+                    endpointSilence: nil)),
+            parameters: .init(step: 0))
         #expect(engine.name == "scripted+sliding-window[vad,len10s,vth0.6,fth100]")
         let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
         var updates: [(Double, HypothesisUpdate)] = []
@@ -128,7 +143,8 @@ struct SlidingWindowEngineTests {
             // 1.5 s of a tone, then silence, in 100 ms chunks.
             let samples = (0..<1_600).map { i in k < 15 ? Float(0.3 * sin(Double(k * 1_600 + i) * 0.05)) : 0 }
             let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
-            updates.append((Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: samples, sampleRate: 16_000), at: start)))
+            updates.append(
+                (Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: samples, sampleRate: 16_000), at: start)))
         }
         updates.append((3.0, try await session.finalize(through: MediaTime(seconds: 3, preferredTimescale: 16_000))))
         await session.close()
@@ -138,4 +154,3 @@ struct SlidingWindowEngineTests {
         #expect(updates.flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text) == ["one", "two"])
     }
 }
-

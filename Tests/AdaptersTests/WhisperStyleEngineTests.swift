@@ -1,14 +1,17 @@
-@testable import Adapters
 import Engines
 import SpeechCore
 import Testing
 
+@testable import Adapters
+
 @Suite("Whisper-style streaming over an engine")
 struct WhisperStyleEngineTests {
-    static let script = EngineScript(words: (0..<10).map { i in
-        EngineScript.Word(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][i],
-                          start: 0.3 + Double(i) * 0.55, end: 0.7 + Double(i) * 0.55)
-    }, endpointSilence: nil)
+    static let script = EngineScript(
+        words: (0..<10).map { i in
+            EngineScript.Word(
+                ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][i],
+                start: 0.3 + Double(i) * 0.55, end: 0.7 + Double(i) * 0.55)
+        }, endpointSilence: nil)
 
     @Test func commitsByAgreementAndEndsWithEveryWordOnce() async throws {
         var policy = WhisperStyleEngine.Policy()
@@ -38,9 +41,17 @@ struct WhisperStyleEngineTests {
         final class Session: RecognitionSession {
             let base: any RecognitionSession
             init(base: any RecognitionSession) { self.base = base }
-            func timed(_ update: HypothesisUpdate) -> HypothesisUpdate { var u = update; u.computeSeconds = 0.01; return u }
-            func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate { timed(try await base.accept(audio, at: start)) }
-            func finalize(through time: MediaTime) async throws -> HypothesisUpdate { timed(try await base.finalize(through: time)) }
+            func timed(_ update: HypothesisUpdate) -> HypothesisUpdate {
+                var u = update
+                u.computeSeconds = 0.01
+                return u
+            }
+            func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
+                timed(try await base.accept(audio, at: start))
+            }
+            func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
+                timed(try await base.finalize(through: time))
+            }
             func cancel(before time: MediaTime) async -> HypothesisUpdate { timed(await base.cancel(before: time)) }
             func close() async { await base.close() }
         }
@@ -49,8 +60,10 @@ struct WhisperStyleEngineTests {
     /// Every call of the three adapters carries CPU time when their base engine reports it (so a
     /// bench counts CPU, not wall time): the decodes' sum, zero for calls that only keep audio.
     @Test func theAdaptersPassTheirBaseEnginesCPUTimeOn() async throws {
-        let engines: [any RecognitionEngine] = [WhisperStyleEngine(base: CPUReporting()), SlidingWindowEngine(base: CPUReporting()),
-                                                ConfirmationEngine(base: CPUReporting(), parameters: .init(usesEnergyGate: false))]
+        let engines: [any RecognitionEngine] = [
+            WhisperStyleEngine(base: CPUReporting()), SlidingWindowEngine(base: CPUReporting()),
+            ConfirmationEngine(base: CPUReporting(), parameters: .init(usesEnergyGate: false)),
+        ]
         for engine in engines {
             let updates = try await streamSilence(engine, seconds: 4).map(\.1)
             #expect(updates.allSatisfy { $0.computeSeconds != nil }, "\(engine.name)")
@@ -65,7 +78,8 @@ struct WhisperStyleEngineTests {
         policy.trimSeconds = 100
         // With a 1.5 s window, words that began more than 1.5 s before a decode are never heard whole.
         let engine = WhisperStyleEngine(base: ScriptedEngine(script: Self.script), policy: policy)
-        let finals = try await streamSilence(engine, seconds: 6.5).flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text)
+        let finals = try await streamSilence(engine, seconds: 6.5).flatMap { $0.1.finalized.flatMap(\.words) }.map(
+            \.text)
         #expect(Set(finals).count == finals.count)
         #expect(finals.count < 10)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import SpeechCore
+import TestSupport
+import Testing
+
 @testable import AudioIO
 
 @Suite("Chunked streaming")
@@ -12,7 +13,8 @@ struct AudioChunkerTests {
         let dir = try TemporaryDirectory()
         let path = dir.path("odd.wav")
         let frames = 22_050
-        try AudioFileWriter.writeMono((0..<frames).map { Float($0 % 100) / 200 }, sampleRate: 22_050, to: path, encoding: .float32)
+        try AudioFileWriter.writeMono(
+            (0..<frames).map { Float($0 % 100) / 200 }, sampleRate: 22_050, to: path, encoding: .float32)
         let chunker = try AudioChunker(path: path, chunkMilliseconds: 15)
         var chunks: [AudioChunk] = []
         while let chunk = try chunker.next() { chunks.append(chunk) }
@@ -83,7 +85,9 @@ struct G722DecoderTests {
         for i in 0..<min(a.count, b.count) {
             let j = i + lag
             guard j >= 0, j < b.count else { continue }
-            sab += Double(a[i]) * Double(b[j]); saa += Double(a[i]) * Double(a[i]); sbb += Double(b[j]) * Double(b[j])
+            sab += Double(a[i]) * Double(b[j])
+            saa += Double(a[i]) * Double(a[i])
+            sbb += Double(b[j]) * Double(b[j])
         }
         return sab / max(1e-12, (saa * sbb).squareRoot())
     }
@@ -93,8 +97,9 @@ struct G722DecoderTests {
     func nonFiniteSamplesAreTypedErrors(bad: Float) throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("bad.wav")
-        try AudioFileWriter.writeMono([Float](repeating: 0.1, count: 3_000) + [bad] + [Float](repeating: 0.1, count: 100), sampleRate: 16_000,
-                                      to: path, encoding: .float32)
+        try AudioFileWriter.writeMono(
+            [Float](repeating: 0.1, count: 3_000) + [bad] + [Float](repeating: 0.1, count: 100), sampleRate: 16_000,
+            to: path, encoding: .float32)
         let chunker = try AudioChunker(path: path, chunkMilliseconds: 100)
         #expect(throws: AudioIOError.nonFiniteSamples(path: path, frame: 3_000)) {
             while try chunker.next() != nil {}

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import SpeechCore
+import TestSupport
+import Testing
+
 @testable import AudioIO
 
 @Suite("Reading and writing audio files")
@@ -32,7 +33,10 @@ struct AudioFileReaderTests {
     @Test func rawAudioNeedsAStatedFormat() throws {
         let dir = try TemporaryDirectory()
         let samples: [Int16] = [0, 1000, -1000, 32767, -32768, 5]
-        let bytes = samples.flatMap { v -> [UInt8] in let u = UInt16(bitPattern: v); return [UInt8(u & 0xff), UInt8(u >> 8)] }
+        let bytes = samples.flatMap { v -> [UInt8] in
+            let u = UInt16(bitPattern: v)
+            return [UInt8(u & 0xff), UInt8(u >> 8)]
+        }
         let path = try dir.write("audio.raw", bytes: bytes)
         #expect(throws: AudioIOError.self) { try AudioFileReader(path: path) }
         let reader = try AudioFileReader(path: path, raw: RawAudioFormat(sampleRate: 8_000))
@@ -47,9 +51,12 @@ struct AudioFileReaderTests {
     @Test func stereoIsAveragedToMono() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("stereo.wav")
-        let writer = try AudioFileWriter(path: path, format: AudioFormat(sampleRate: 16_000, channelCount: 2), encoding: .float32)
-        try writer.write(PCMBuffer(format: AudioFormat(sampleRate: 16_000, channelCount: 2),
-                                   channels: [[0.5, 0.25, -1], [0.25, 0.25, 1]] as [[Float]]))
+        let writer = try AudioFileWriter(
+            path: path, format: AudioFormat(sampleRate: 16_000, channelCount: 2), encoding: .float32)
+        try writer.write(
+            PCMBuffer(
+                format: AudioFormat(sampleRate: 16_000, channelCount: 2),
+                channels: [[0.5, 0.25, -1], [0.25, 0.25, 1]] as [[Float]]))
         writer.close()
         let (mono, _) = try AudioFileReader.readMono(path: path)
         #expect(mono == [0.375, 0.25, 0])
@@ -72,7 +79,10 @@ struct AudioFileReaderTests {
     @Test func directoryIsUnreadable() throws {
         let dir = try TemporaryDirectory()
         let error = #expect(throws: AudioIOError.self) { try AudioFileReader(path: dir.url.path) }
-        guard case .unreadable(let path, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .unreadable(let path, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(path == dir.url.path)
     }
 
@@ -80,7 +90,10 @@ struct AudioFileReaderTests {
         let dir = try TemporaryDirectory()
         let path = try dir.write("notes.wav", bytes: Array("this is a shopping list, not audio\n".utf8))
         let error = #expect(throws: AudioIOError.self) { try AudioFileReader(path: path) }
-        guard case .notAudio(let p, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .notAudio(let p, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(p == path)
         #expect(error?.description.contains("notes.wav") == true)
     }
@@ -91,7 +104,10 @@ struct AudioFileReaderTests {
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: full)))
         let path = try dir.write("cut-header.wav", bytes: Array(bytes.prefix(30)))
         let error = #expect(throws: AudioIOError.self) { try AudioFileReader(path: path) }
-        guard case .truncated(let p, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .truncated(let p, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(p == path)
     }
 
@@ -101,7 +117,10 @@ struct AudioFileReaderTests {
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: full)))
         let path = try dir.write("cut-data.wav", bytes: Array(bytes.prefix(bytes.count / 2)))
         let error = #expect(throws: AudioIOError.self) { try AudioFileReader(path: path) }
-        guard case .truncated(let p, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .truncated(let p, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(p == path)
     }
 
@@ -118,7 +137,8 @@ struct AudioFileReaderTests {
         let path = dir.path("surround.wav")
         let format = AudioFormat(sampleRate: 16_000, channelCount: 6)
         let writer = try AudioFileWriter(path: path, format: format)
-        try writer.write(PCMBuffer(format: format, channels: Array(repeating: [Float](repeating: 0.1, count: 800), count: 6)))
+        try writer.write(
+            PCMBuffer(format: format, channels: Array(repeating: [Float](repeating: 0.1, count: 800), count: 6)))
         writer.close()
         // The file itself opens (its six channels can be read) but cannot become mono.
         let reader = try AudioFileReader(path: path)
@@ -134,7 +154,8 @@ struct AudioFileReaderTests {
     @Test func eightKilohertzInputIsReadAtItsRateAndCanBeUpsampled() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("phone.wav")
-        try AudioFileWriter.writeMono(Signal.sine(frequency: 1_000, sampleRate: 8_000, seconds: 1), sampleRate: 8_000, to: path)
+        try AudioFileWriter.writeMono(
+            Signal.sine(frequency: 1_000, sampleRate: 8_000, seconds: 1), sampleRate: 8_000, to: path)
         #expect(try AudioFileReader.info(path: path).format.sampleRate == 8_000)
         let chunker = try AudioChunker(path: path, chunkMilliseconds: 100, sampleRate: 16_000)
         var total = 0
@@ -146,9 +167,11 @@ struct AudioFileReaderTests {
     }
 
     @Test func errorDescriptionsNameTheFile() {
-        let errors: [AudioIOError] = [.fileNotFound(path: "a.wav"), .emptyFile(path: "a.wav"), .zeroFrames(path: "a.wav"),
-                                      .truncated(path: "a.wav", reason: "r"), .notAudio(path: "a.wav", reason: "r"),
-                                      .unsupportedChannelLayout(path: "a.wav", channels: 6)]
+        let errors: [AudioIOError] = [
+            .fileNotFound(path: "a.wav"), .emptyFile(path: "a.wav"), .zeroFrames(path: "a.wav"),
+            .truncated(path: "a.wav", reason: "r"), .notAudio(path: "a.wav", reason: "r"),
+            .unsupportedChannelLayout(path: "a.wav", channels: 6),
+        ]
         for error in errors {
             #expect(error.description.hasPrefix("a.wav: "))
             #expect(error.path == "a.wav")
@@ -157,7 +180,8 @@ struct AudioFileReaderTests {
 
     private func makeWav(in dir: TemporaryDirectory, seconds: Double) throws -> String {
         let path = dir.path("full-\(UUID().uuidString).wav")
-        try AudioFileWriter.writeMono(Signal.sine(frequency: 440, sampleRate: 16_000, seconds: seconds), sampleRate: 16_000, to: path)
+        try AudioFileWriter.writeMono(
+            Signal.sine(frequency: 440, sampleRate: 16_000, seconds: seconds), sampleRate: 16_000, to: path)
         return path
     }
 }

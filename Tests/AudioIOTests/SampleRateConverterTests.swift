@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import AudioIO
 
 @Suite("Sample-rate conversion")
@@ -18,7 +19,8 @@ struct SampleRateConverterTests {
         #expect(abs(level) < 0.1, "level changed by \(level) dB")
         let atTone = Signal.power(of: 1_000, in: middle, sampleRate: to)
         for other in [900.0, 1_100.0, 2_000.0] {
-            #expect(atTone > 1_000 * Signal.power(of: other, in: middle, sampleRate: to), "energy leaked to \(other) Hz")
+            #expect(
+                atTone > 1_000 * Signal.power(of: other, in: middle, sampleRate: to), "energy leaked to \(other) Hz")
         }
     }
 
@@ -40,8 +42,9 @@ struct SampleRateConverterTests {
 
     @Test(arguments: SampleRateConverter.Quality.allCases)
     func everyQualityConverts(quality: SampleRateConverter.Quality) throws {
-        let out = try SampleRateConverter.convert(Signal.sine(frequency: 300, sampleRate: 8_000, seconds: 0.5),
-                                                  from: 8_000, to: 16_000, quality: quality)
+        let out = try SampleRateConverter.convert(
+            Signal.sine(frequency: 300, sampleRate: 8_000, seconds: 0.5),
+            from: 8_000, to: 16_000, quality: quality)
         #expect(abs(out.count - 8_000) <= 2)
     }
 

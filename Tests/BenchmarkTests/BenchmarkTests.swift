@@ -4,8 +4,9 @@ import Engines
 import Foundation
 import Metrics
 import SpeechCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import Benchmark
 @testable import Reports
 
@@ -19,23 +20,32 @@ struct BenchmarkTests {
         for i in 0..<6 {
             let path = dir.path("u\(i).wav")
             try AudioFileWriterShim.writeTone(path: path, seconds: 1.0)
-            lines.append(#"{"id":"u\#(i)","audio":"u\#(i).wav","reference":"one two","locale":"en-US","speaker":"s\#(i % 2)","task":"digits","duration":1.0,"tier":"tiny","words":[{"word":"one","start":0.2,"end":0.4},{"word":"two","start":0.5,"end":0.7}]}"#)
+            lines.append(
+                #"{"id":"u\#(i)","audio":"u\#(i).wav","reference":"one two","locale":"en-US","speaker":"s\#(i % 2)","task":"digits","duration":1.0,"tier":"tiny","words":[{"word":"one","start":0.2,"end":0.4},{"word":"two","start":0.5,"end":0.7}]}"#
+            )
         }
         return try dir.write("manifest.jsonl", bytes: Array((lines.joined(separator: "\n") + "\n").utf8))
     }
 
     /// The scripted engine says "one two" in every utterance except u3 (it says "one three").
     static func engine(for id: String) -> ScriptedEngine {
-        ScriptedEngine(script: EngineScript(words: [.init("one", start: 0.2, end: 0.4, revisions: ["won"]),
-                                                    .init(id == "u3" ? "three" : "two", start: 0.5, end: 0.7)],
-                                            revisionInterval: 0.1, endpointSilence: nil))
+        ScriptedEngine(
+            script: EngineScript(
+                words: [
+                    .init("one", start: 0.2, end: 0.4, revisions: ["won"]),
+                    .init(id == "u3" ? "three" : "two", start: 0.5, end: 0.7),
+                ],
+                revisionInterval: 0.1, endpointSilence: nil))
     }
 
     func runAll(_ manifest: String, shard: Shard = .whole, store: RecordStore) async throws -> [UtteranceRecord] {
         let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
         for utterance in load.utterances where shard.contains(utterance.id) {
             let run = UtteranceRun(engine: Self.engine(for: utterance.id), policy: ScoringPolicy(normalizer: .english))
-            try store.append(await run.run(utterance, audioPath: ManifestValidator.resolve(utterance.audio, root: load.root), manifest: manifest))
+            try store.append(
+                await run.run(
+                    utterance, audioPath: ManifestValidator.resolve(utterance.audio, root: load.root),
+                    manifest: manifest))
         }
         return store.records()
     }
@@ -46,7 +56,9 @@ struct BenchmarkTests {
         let records = try await runAll(manifest, store: RecordStore(path: dir.path("store.jsonl")))
         #expect(records.count == 6)
         let summary = try #require(BenchSummary.summarize(records).first)
-        #expect(summary.referenceWords == 12 && summary.substitutions == 1 && summary.deletions == 0 && summary.insertions == 0)
+        #expect(
+            summary.referenceWords == 12 && summary.substitutions == 1 && summary.deletions == 0
+                && summary.insertions == 0)
         #expect(abs(summary.wer - 1.0 / 12) < 1e-12)
         #expect(summary.werCI95.count == 2 && summary.werCI95[0] <= summary.wer && summary.wer <= summary.werCI95[1])
         // Streaming: "won" showed first and was revised; the first partial came 0.2 s after "one" began
@@ -60,10 +72,13 @@ struct BenchmarkTests {
     @Test func fourShardsMergeToExactlyTheUnshardedFigures() async throws {
         let dir = try TemporaryDirectory()
         let manifest = try Self.makeCorpus(dir)
-        let whole = BenchSummary.summarize(try await runAll(manifest, store: RecordStore(path: dir.path("whole.jsonl"))))
+        let whole = BenchSummary.summarize(
+            try await runAll(manifest, store: RecordStore(path: dir.path("whole.jsonl"))))
         var merged: [UtteranceRecord] = []
         for index in 0..<4 {
-            merged += try await runAll(manifest, shard: Shard(index: index, count: 4), store: RecordStore(path: dir.path("shard\(index).jsonl")))
+            merged += try await runAll(
+                manifest, shard: Shard(index: index, count: 4),
+                store: RecordStore(path: dir.path("shard\(index).jsonl")))
         }
         #expect(merged.count == 6)
         let fromShards = BenchSummary.summarize(merged.shuffled())
@@ -79,17 +94,23 @@ struct BenchmarkTests {
         for id in ids { #expect(shards.filter { $0.contains(id) }.count == 1) }
         #expect(Shard.parse("2/4") == Shard(index: 2, count: 4))
         #expect(Shard.parse("4/4") == nil)
-        #expect(Shard.parse(nil, environment: ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"]) == Shard(index: 1, count: 3))
-        #expect(Shard.parse(nil, environment: ["TEST_SHARD_INDEX": "0", "TEST_TOTAL_SHARDS": "2"]) == Shard(index: 0, count: 2))
+        #expect(
+            Shard.parse(nil, environment: ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"]) == Shard(index: 1, count: 3))
+        #expect(
+            Shard.parse(nil, environment: ["TEST_SHARD_INDEX": "0", "TEST_TOTAL_SHARDS": "2"])
+                == Shard(index: 0, count: 2))
     }
 
     @Test func storeKeepsCompleteRecordsAndIgnoresATornLine() throws {
         let dir = try TemporaryDirectory()
         let store = RecordStore(path: dir.path("s.jsonl"))
-        let record = UtteranceRecord(engine: "e", manifest: "m", id: "a", speaker: "s", task: "t", tier: "x", audioSeconds: 1,
-                                     reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1), characters: ErrorCounts(hits: 1),
-                                     computeSeconds: 0.1, loadSeconds: nil, timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
-                                     measures: StreamingMeasures(), alignment: "", error: nil)
+        let record = UtteranceRecord(
+            engine: "e", manifest: "m", id: "a", speaker: "s", task: "t", tier: "x", audioSeconds: 1,
+            reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1),
+            characters: ErrorCounts(hits: 1),
+            computeSeconds: 0.1, loadSeconds: nil,
+            timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
+            measures: StreamingMeasures(), alignment: "", error: nil)
         try store.append(record)
         let handle = try #require(FileHandle(forWritingAtPath: store.path))
         try handle.seekToEnd()
@@ -104,15 +125,20 @@ struct BenchmarkTests {
         let dir = try TemporaryDirectory()
         let store = RecordStore(path: dir.path("s.jsonl"))
         try dir.write("s.jsonl", bytes: Array(#"{"engine":"e","manifest":"m","id":"torn","spea"#.utf8))
-        let record = UtteranceRecord(engine: "e", manifest: "m", id: "a", speaker: "s", task: "t", tier: "x", audioSeconds: 1,
-                                     reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1), characters: ErrorCounts(hits: 1),
-                                     computeSeconds: 0.1, loadSeconds: nil, timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
-                                     measures: StreamingMeasures(), alignment: "", error: nil)
+        let record = UtteranceRecord(
+            engine: "e", manifest: "m", id: "a", speaker: "s", task: "t", tier: "x", audioSeconds: 1,
+            reference: "a", hypothesis: "a", policy: "english", words: ErrorCounts(hits: 1),
+            characters: ErrorCounts(hits: 1),
+            computeSeconds: 0.1, loadSeconds: nil,
+            timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1),
+            measures: StreamingMeasures(), alignment: "", error: nil)
         try store.append(record)
         #expect(store.records().map(\.id) == ["a"])
         // The torn line is reported, by number.
         #expect(store.read().unreadableLines == [1])
-        #expect(store.read().issues(path: "s.jsonl").first?.message.hasPrefix("1 line(s) of the record store are not records (line 1)") == true)
+        #expect(
+            store.read().issues(path: "s.jsonl").first?.message.hasPrefix(
+                "1 line(s) of the record store are not records (line 1)") == true)
     }
 
     /// A store that cannot be written loses nothing measured: the runner keeps each record for the
@@ -124,11 +150,17 @@ struct BenchmarkTests {
         let path = dir.path("store.jsonl")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let store = RecordStore(path: path)
-        let outcome = await BenchRunner(plan: BenchPlan(engines: ["scripted"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english)),
-                                        store: store).run()
+        let outcome = await BenchRunner(
+            plan: BenchPlan(engines: ["scripted"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english)),
+            store: store
+        ).run()
         #expect(outcome.unsaved.count == 6)
         #expect(outcome.issues.count == 6)
-        #expect(outcome.issues.allSatisfy { $0.message.hasPrefix("\(path): cannot ") && $0.message.hasSuffix("the record is in this run's reports only") })
+        #expect(
+            outcome.issues.allSatisfy {
+                $0.message.hasPrefix("\(path): cannot ")
+                    && $0.message.hasSuffix("the record is in this run's reports only")
+            })
         #expect(throws: RecordStore.StoreError.self) { try store.append(outcome.unsaved[0]) }
     }
 
@@ -140,9 +172,11 @@ struct BenchmarkTests {
         let done = Locked(0)
         var plan = BenchPlan(engines: ["scripted"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english))
         plan.jobs = 1
-        let runner = BenchRunner(plan: plan, store: store, progress: { line in
-            if line.hasPrefix("[") { done.withLock { $0 += 1 } }
-        }, isInterrupted: { done.withLock { $0 } >= 2 })
+        let runner = BenchRunner(
+            plan: plan, store: store,
+            progress: { line in
+                if line.hasPrefix("[") { done.withLock { $0 += 1 } }
+            }, isInterrupted: { done.withLock { $0 } >= 2 })
         _ = await runner.run()
         #expect(store.records().count == 2)
         // Resuming runs only the rest.
@@ -158,13 +192,18 @@ struct BenchmarkTests {
         #expect(report.checkpoints.map(\.sessions) == [0, 20, 40, 60])
     }
 
-    static func record(engine: String, id: String, speaker: String = "s", task: String = "digits", errors: Int, words: Int = 10,
-                       manifest: String = "corpus/tier/manifest.jsonl", policy: String = "english") -> UtteranceRecord {
-        UtteranceRecord(engine: engine, manifest: manifest, id: id, speaker: speaker, task: task, tier: "tier", audioSeconds: 1,
-                        reference: "r", hypothesis: "h", policy: policy, words: ErrorCounts(hits: words - errors, substitutions: errors),
-                        characters: ErrorCounts(hits: words * 4 - errors, substitutions: errors), computeSeconds: 0.01, loadSeconds: nil,
-                        timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1), measures: StreamingMeasures(),
-                        alignment: "", error: nil)
+    static func record(
+        engine: String, id: String, speaker: String = "s", task: String = "digits", errors: Int, words: Int = 10,
+        manifest: String = "corpus/tier/manifest.jsonl", policy: String = "english"
+    ) -> UtteranceRecord {
+        UtteranceRecord(
+            engine: engine, manifest: manifest, id: id, speaker: speaker, task: task, tier: "tier", audioSeconds: 1,
+            reference: "r", hypothesis: "h", policy: policy,
+            words: ErrorCounts(hits: words - errors, substitutions: errors),
+            characters: ErrorCounts(hits: words * 4 - errors, substitutions: errors), computeSeconds: 0.01,
+            loadSeconds: nil,
+            timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 1), measures: StreamingMeasures(),
+            alignment: "", error: nil)
     }
 
     /// A run's results from its records alone: clean only with no failed utterance, no problem of
@@ -174,8 +213,11 @@ struct BenchmarkTests {
         let clean = BenchResults.assemble(records: records, issues: [], gates: nil, plan: nil, peakRSSBytes: nil)
         #expect(clean.isClean)
         #expect(clean.summaries.map(\.utterances) == [4] && clean.pacing == "merged" && clean.policy == "english")
-        #expect(!BenchResults.assemble(records: records, issues: [BenchIssue(engine: nil, manifest: "m", message: "x")], gates: nil, plan: nil,
-                                       peakRSSBytes: nil).isClean)
+        #expect(
+            !BenchResults.assemble(
+                records: records, issues: [BenchIssue(engine: nil, manifest: "m", message: "x")], gates: nil, plan: nil,
+                peakRSSBytes: nil
+            ).isClean)
         var failed = records
         failed[1].error = "engine crashed"
         #expect(!BenchResults.assemble(records: failed, issues: [], gates: nil, plan: nil, peakRSSBytes: nil).isClean)
@@ -188,9 +230,16 @@ struct BenchmarkTests {
         try FileManager.default.createDirectory(atPath: dir.path("base"), withIntermediateDirectories: true)
         let base = RecordStore(path: dir.path("base/utterances.jsonl"))
         for i in 0..<40 { try base.append(Self.record(engine: "e", id: "u\(i)", errors: 1)) }
-        try dir.write("gates.json", bytes: Array(#"{"rules": [], "baseline": {"directory": "base", "rules": [{"metric": "wer", "tolerance": 0.01, "significance": 0.05}, {"metric": "rtfx", "tolerance": 1}]}}"#.utf8))
+        try dir.write(
+            "gates.json",
+            bytes: Array(
+                #"{"rules": [], "baseline": {"directory": "base", "rules": [{"metric": "wer", "tolerance": 0.01, "significance": 0.05}, {"metric": "rtfx", "tolerance": 1}]}}"#
+                    .utf8))
         let gates = try GateConfiguration.load(path: dir.path("gates.json"))
-        let worse = (0..<40).map { Self.record(engine: "e", id: "u\($0)", errors: 3) } + [Self.record(engine: "new", id: "u0", errors: 0)]
+        let worse =
+            (0..<40).map { Self.record(engine: "e", id: "u\($0)", errors: 3) } + [
+                Self.record(engine: "new", id: "u0", errors: 0)
+            ]
         let found = gates.regressions(BenchSummary.summarize(worse), records: worse)
         #expect(found.failures.map(\.metric) == ["wer"])
         #expect(found.failures.first?.bound.contains("P(no worse) = 0.000 over 40 shared utterances") == true)
@@ -203,7 +252,11 @@ struct BenchmarkTests {
         #expect(other.failures.isEmpty)
         #expect(other.notInBaseline == ["e on corpus/tier/manifest.jsonl (scored digits, the baseline english)"])
         #expect(throws: GateError.self) {
-            try dir.write("bad.json", bytes: Array(#"{"rules": [], "baseline": {"directory": "base", "rules": [{"metric": "rtfx", "tolerance": 1, "significance": 0.05}]}}"#.utf8))
+            try dir.write(
+                "bad.json",
+                bytes: Array(
+                    #"{"rules": [], "baseline": {"directory": "base", "rules": [{"metric": "rtfx", "tolerance": 1, "significance": 0.05}]}}"#
+                        .utf8))
             _ = try GateConfiguration.load(path: dir.path("bad.json"))
         }
     }
@@ -212,8 +265,14 @@ struct BenchmarkTests {
         var records: [UtteranceRecord] = []
         for i in 0..<30 {
             let speaker = i % 2 == 0 ? "alice" : "bob"
-            records.append(Self.record(engine: "a", id: "u\(i)", speaker: speaker, task: i < 15 ? "digits" : "commands", errors: speaker == "bob" ? 4 : 0))
-            records.append(Self.record(engine: "b", id: "u\(i)", speaker: speaker, task: i < 15 ? "digits" : "commands", errors: speaker == "bob" ? 1 : 0))
+            records.append(
+                Self.record(
+                    engine: "a", id: "u\(i)", speaker: speaker, task: i < 15 ? "digits" : "commands",
+                    errors: speaker == "bob" ? 4 : 0))
+            records.append(
+                Self.record(
+                    engine: "b", id: "u\(i)", speaker: speaker, task: i < 15 ? "digits" : "commands",
+                    errors: speaker == "bob" ? 1 : 0))
         }
         let breakdowns = BenchBreakdown.make(records)
         let bobA = breakdowns.first { $0.engine == "a" && $0.dimension == "speaker" && $0.key == "bob" }
@@ -228,7 +287,9 @@ struct BenchmarkTests {
 
     @Test func gatesReportBreaches() throws {
         let dir = try TemporaryDirectory()
-        let path = try dir.write("g.json", bytes: Array(#"{"rules":[{"engine":"pocket*","metric":"wer","max":0.1},{"metric":"rtfx","min":5}]}"#.utf8))
+        let path = try dir.write(
+            "g.json",
+            bytes: Array(#"{"rules":[{"engine":"pocket*","metric":"wer","max":0.1},{"metric":"rtfx","min":5}]}"#.utf8))
         let gates = try GateConfiguration.load(path: path)
         var summary = BenchSummary.make(engine: "pocketsphinx", manifest: "m", records: [])
         summary.wer = 0.2
@@ -248,9 +309,13 @@ struct BenchmarkTests {
         records[0].id = "u0\"><img src=x>"
         records[1].error = "engine crashed: \u{0001}boom <b>"
         let summaries = BenchSummary.summarize(records)
-        let results = BenchResults(createdAt: "2026-11-29T00:00:00Z", policy: "english", pacing: "simulated", shard: "0/1",
-                                   summaries: summaries, issues: [BenchIssue(engine: nil, manifest: manifest, message: "line 9: bad & <worse>")],
-                                   gateFailures: [GateFailure(engine: "scripted", manifest: manifest, metric: "wer", value: 0.5, bound: "≤ 0.1")])
+        let results = BenchResults(
+            createdAt: "2026-11-29T00:00:00Z", policy: "english", pacing: "simulated", shard: "0/1",
+            summaries: summaries,
+            issues: [BenchIssue(engine: nil, manifest: manifest, message: "line 9: bad & <worse>")],
+            gateFailures: [
+                GateFailure(engine: "scripted", manifest: manifest, metric: "wer", value: 0.5, bound: "≤ 0.1")
+            ])
         let out = dir.path("report")
         try BenchReports.writeAll(results: results, records: records, to: out)
         #expect(JUnitWriter.validate(path: out + "/junit/bench.xml").isEmpty)
@@ -277,6 +342,7 @@ struct BenchmarkTests {
 /// Writes a short tone with libsndfile (through AudioIO) for the tiny corpus.
 enum AudioFileWriterShim {
     static func writeTone(path: String, seconds: Double) throws {
-        try AudioIOBridge.write(Signal.sine(frequency: 220, sampleRate: 16_000, seconds: seconds, amplitude: 0.1), to: path)
+        try AudioIOBridge.write(
+            Signal.sine(frequency: 220, sampleRate: 16_000, seconds: seconds, amplitude: 0.1), to: path)
     }
 }

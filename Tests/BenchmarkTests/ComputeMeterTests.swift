@@ -4,8 +4,9 @@ import Engines
 import Foundation
 import Metrics
 import SpeechCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import Benchmark
 
 /// Compute is the engine's CPU time, never waiting: an engine whose sessions queue behind one
@@ -19,11 +20,14 @@ struct ComputeMeterTests {
         let id = "shared-decoder-test"
         let cost: Double
         var capabilities: EngineCapabilities {
-            EngineCapabilities(partialResults: false, wordTimes: true, alternatives: false, confidence: false, locales: ["en-US"],
-                               formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)])
+            EngineCapabilities(
+                partialResults: false, wordTimes: true, alternatives: false, confidence: false, locales: ["en-US"],
+                formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)])
         }
 
-        func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession { Session(cost: cost) }
+        func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+            Session(cost: cost)
+        }
 
         final class Session: RecognitionSession {
             let cost: Double
@@ -42,12 +46,18 @@ struct ComputeMeterTests {
                 }
             }
 
-            func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate { await work(HypothesisUpdate()) }
+            func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
+                await work(HypothesisUpdate())
+            }
 
             func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
-                let word = RecognizedWord(text: "one", range: TimeRange(start: .zero, end: MediaTime(seconds: 0.4, preferredTimescale: 1_000)))
-                return await work(HypothesisUpdate(finalized: [HypothesisSegment(range: TimeRange(start: .zero, end: time), words: [word])],
-                                                   finalizedThrough: time))
+                let word = RecognizedWord(
+                    text: "one", range: TimeRange(start: .zero, end: MediaTime(seconds: 0.4, preferredTimescale: 1_000))
+                )
+                return await work(
+                    HypothesisUpdate(
+                        finalized: [HypothesisSegment(range: TimeRange(start: .zero, end: time), words: [word])],
+                        finalizedThrough: time))
             }
 
             func cancel(before time: MediaTime) async -> HypothesisUpdate { HypothesisUpdate() }
@@ -57,7 +67,8 @@ struct ComputeMeterTests {
 
     func run(jobs: Int, manifest: String, dir: TemporaryDirectory) async -> [UtteranceRecord] {
         let store = RecordStore(path: dir.path("jobs\(jobs).jsonl"))
-        var plan = BenchPlan(engines: ["shared-decoder-test"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english))
+        var plan = BenchPlan(
+            engines: ["shared-decoder-test"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english))
         plan.jobs = jobs
         plan.limit = 4
         _ = await BenchRunner(plan: plan, store: store).run()
@@ -65,8 +76,10 @@ struct ComputeMeterTests {
     }
 
     @Test func queueingBehindASharedDecoderDoesNotEnterRTFx() async throws {
-        EngineRegistry.shared.register(.init(id: "shared-decoder-test", summary: "test", preference: 10_000,
-                                             make: { SharedDecoderEngine(cost: 0.02) }))
+        EngineRegistry.shared.register(
+            .init(
+                id: "shared-decoder-test", summary: "test", preference: 10_000,
+                make: { SharedDecoderEngine(cost: 0.02) }))
         let dir = try TemporaryDirectory()
         let manifest = try BenchmarkTests.makeCorpus(dir)
         let one = await run(jobs: 1, manifest: manifest, dir: dir)
@@ -76,8 +89,12 @@ struct ComputeMeterTests {
         #expect((one + two).allSatisfy { $0.computeClock == "cpu" && $0.error == nil })
         let summary1 = BenchSummary.summarize(one)[0], summary2 = BenchSummary.summarize(two)[0]
         // Each utterance makes 11 calls (10 chunks and a finalize) of 20 ms of CPU.
-        #expect(one.allSatisfy { $0.computeSeconds >= 0.22 && $0.computeSeconds < 0.22 * 1.1 }, "\(one.map(\.computeSeconds))")
-        #expect(abs(summary2.rtfx / summary1.rtfx - 1) < 0.05, "RTFx \(summary1.rtfx) with one job, \(summary2.rtfx) with two")
+        #expect(
+            one.allSatisfy { $0.computeSeconds >= 0.22 && $0.computeSeconds < 0.22 * 1.1 },
+            "\(one.map(\.computeSeconds))")
+        #expect(
+            abs(summary2.rtfx / summary1.rtfx - 1) < 0.05,
+            "RTFx \(summary1.rtfx) with one job, \(summary2.rtfx) with two")
         // The queue was real: with two jobs the calls waited for each other, which wall time shows.
         let wall2 = two.compactMap(\.wallSeconds).reduce(0, +), compute2 = two.map(\.computeSeconds).reduce(0, +)
         #expect(wall2 > 1.4 * compute2, "wall \(wall2) s against compute \(compute2) s with two jobs")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Conformance
 @testable import Reports
 @testable import SpeechReference
@@ -25,59 +26,86 @@ struct ConformanceTests {
     }
 
     #if SPEECH_HARNESS_MUTATIONS
-    /// The clause each planted fault breaks: that clause's own scenarios must catch it.
-    static let targets: [PlantedFault: String] = [
-        .inputEndFinishes: "SA-INPUT-END", .errorReachesOneWaiter: "SA-ERROR-ALL", .finalizeReturnsEarly: "SA-FINALIZE-WAIT",
-        .volatileStartMovesBack: "SA-VR-RANGE", .disorderAccepted: "SA-INPUT-DISORDER", .streamsStayOpenAfterFinish: "SA-FINISH-STREAMS",
-        .wrongFormatAccepted: "SA-FORMAT", .finalResultsMislabeled: "RES-ISFINAL", .finalizeSkipsEngines: "SA-FINALIZE-WAIT",
-        .analyzeReturnsBufferStart: "SA-ANALYZE-RETURNS", .cancelledWaiterFinishesSession: "SA-WAIT-CANCEL",
-        .handlerNotReplaced: "SA-VR-HANDLER-REPLACE", .eoiIgnoresReplacement: "SA-EOI-REPLACED", .timeAttributeAlwaysSet: "RES-ATTR-TIME",
-        .resourceLimitIgnored: "SA-RESOURCES",
-    ]
+        /// The clause each planted fault breaks: that clause's own scenarios must catch it.
+        static let targets: [PlantedFault: String] = [
+            .inputEndFinishes: "SA-INPUT-END", .errorReachesOneWaiter: "SA-ERROR-ALL",
+            .finalizeReturnsEarly: "SA-FINALIZE-WAIT",
+            .volatileStartMovesBack: "SA-VR-RANGE", .disorderAccepted: "SA-INPUT-DISORDER",
+            .streamsStayOpenAfterFinish: "SA-FINISH-STREAMS",
+            .wrongFormatAccepted: "SA-FORMAT", .finalResultsMislabeled: "RES-ISFINAL",
+            .finalizeSkipsEngines: "SA-FINALIZE-WAIT",
+            .analyzeReturnsBufferStart: "SA-ANALYZE-RETURNS", .cancelledWaiterFinishesSession: "SA-WAIT-CANCEL",
+            .handlerNotReplaced: "SA-VR-HANDLER-REPLACE", .eoiIgnoresReplacement: "SA-EOI-REPLACED",
+            .timeAttributeAlwaysSet: "RES-ATTR-TIME",
+            .resourceLimitIgnored: "SA-RESOURCES",
+        ]
 
-    /// Mutation check: each planted violation of a rule must make a scenario of that rule's clause fail.
-    @Test func plantedFaultsAreCaught() async throws {
-        let (suite, _) = try ConformanceSuite.builtIn()
-        var missed: [PlantedFault] = []
-        for fault in PlantedFault.allCases {
-            let clause = try #require(Self.targets[fault], "no target clause for \(fault)")
-            var chosen = suite
-            chosen.scenarios = suite.scenarios.filter { $0.clause == clause }
-            #expect(!chosen.scenarios.isEmpty)
-            let results = await PlantedFault.$current.withValue(fault) { await chosen.run(backends: ["scripted"]) }
-            let caught = results.contains { if case .passed = $0.outcome { return false }; return true }
-            if !caught { missed.append(fault) }
+        /// Mutation check: each planted violation of a rule must make a scenario of that rule's clause fail.
+        @Test func plantedFaultsAreCaught() async throws {
+            let (suite, _) = try ConformanceSuite.builtIn()
+            var missed: [PlantedFault] = []
+            for fault in PlantedFault.allCases {
+                let clause = try #require(Self.targets[fault], "no target clause for \(fault)")
+                var chosen = suite
+                chosen.scenarios = suite.scenarios.filter { $0.clause == clause }
+                #expect(!chosen.scenarios.isEmpty)
+                let results = await PlantedFault.$current.withValue(fault) { await chosen.run(backends: ["scripted"]) }
+                let caught = results.contains {
+                    if case .passed = $0.outcome { return false }
+                    return true
+                }
+                if !caught { missed.append(fault) }
+            }
+            let caughtShare = Double(PlantedFault.allCases.count - missed.count) / Double(PlantedFault.allCases.count)
+            #expect(caughtShare >= 0.9, "not caught: \(missed)")
+            #expect(missed.isEmpty, "not caught: \(missed)")
         }
-        let caughtShare = Double(PlantedFault.allCases.count - missed.count) / Double(PlantedFault.allCases.count)
-        #expect(caughtShare >= 0.9, "not caught: \(missed)")
-        #expect(missed.isEmpty, "not caught: \(missed)")
-    }
     #endif
 
     @Test func junitValidatesAndCountsMatch() async throws {
         let (suite, _) = try ConformanceSuite.builtIn()
         let results = await suite.run(backends: ["scripted"], filter: "finalize")
         var withSkip = results
-        withSkip.append(ConformanceSuite.Result(backend: "scripted", scenario: results[0].scenario, outcome: .skipped("no partials"), seconds: 0))
-        withSkip.append(ConformanceSuite.Result(backend: "scripted", scenario: results[0].scenario, outcome: .failed(["planted <&> \u{0007}"]), seconds: 0))
+        withSkip.append(
+            ConformanceSuite.Result(
+                backend: "scripted", scenario: results[0].scenario, outcome: .skipped("no partials"), seconds: 0))
+        withSkip.append(
+            ConformanceSuite.Result(
+                backend: "scripted", scenario: results[0].scenario, outcome: .failed(["planted <&> \u{0007}"]),
+                seconds: 0))
         let dir = try TemporaryDirectory()
         let path = dir.path("conformance.xml")
-        try JUnitWriter.write(ConformanceReport.junit(withSkip, coverageProblems: ["clause X has no scenario"], clauses: suite.clauses), to: path)
+        try JUnitWriter.write(
+            ConformanceReport.junit(withSkip, coverageProblems: ["clause X has no scenario"], clauses: suite.clauses),
+            to: path)
         #expect(JUnitWriter.validate(path: path).isEmpty)
         let xml = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(xml.contains("tests=\"\(withSkip.count + 1)\"") && xml.contains("failures=\"2\"") && xml.contains("skipped=\"1\""))
+        #expect(
+            xml.contains("tests=\"\(withSkip.count + 1)\"") && xml.contains("failures=\"2\"")
+                && xml.contains("skipped=\"1\""))
         #expect(xml.contains("classname=\"conformance.scripted.sa-finalize\""))
     }
 
     @Test func malformedScenariosAreTypedErrorsNamingTheFile() throws {
         let dir = try TemporaryDirectory()
         try dir.write("broken.json", bytes: Array("{ not json".utf8))
-        try dir.write("unknown-step.json", bytes: Array(#"{"id":"x","clause":"SA-VR-NIL","title":"t","modules":[],"steps":[{"do":"teleport"}],"expect":{}}"#.utf8))
-        try dir.write("wrong-type.json", bytes: Array(#"{"id":"x","clause":"SA-VR-NIL","title":"t","modules":[],"steps":[{"do":"feed","seconds":"long"}],"expect":{}}"#.utf8))
+        try dir.write(
+            "unknown-step.json",
+            bytes: Array(
+                #"{"id":"x","clause":"SA-VR-NIL","title":"t","modules":[],"steps":[{"do":"teleport"}],"expect":{}}"#
+                    .utf8))
+        try dir.write(
+            "wrong-type.json",
+            bytes: Array(
+                #"{"id":"x","clause":"SA-VR-NIL","title":"t","modules":[],"steps":[{"do":"feed","seconds":"long"}],"expect":{}}"#
+                    .utf8))
         let (scenarios, errors) = ScenarioCatalog.load(directory: dir.url)
         #expect(scenarios.isEmpty)
         #expect(errors.count == 3)
-        #expect(errors.map(\.description).contains { $0.contains("unknown-step.json") && $0.contains("unknown step 'teleport'") })
+        #expect(
+            errors.map(\.description).contains {
+                $0.contains("unknown-step.json") && $0.contains("unknown step 'teleport'")
+            })
         #expect(errors.map(\.description).contains { $0.contains("wrong-type.json") && $0.contains("wrong type") })
     }
 }
@@ -92,23 +120,29 @@ struct JUnitParserTests {
     @Test(.enabled(if: available)) func junitparserSeesWhatWeWrote() async throws {
         let (suite, _) = try ConformanceSuite.builtIn()
         var results = await suite.run(backends: ["scripted"], filter: "cancel")
-        results.append(ConformanceSuite.Result(backend: "scripted", scenario: results[0].scenario, outcome: .skipped("no partial results"), seconds: 0.5))
-        results.append(ConformanceSuite.Result(backend: "scripted", scenario: results[1].scenario, outcome: .failed(["expected returns, got cancelled"]), seconds: 0.25))
+        results.append(
+            ConformanceSuite.Result(
+                backend: "scripted", scenario: results[0].scenario, outcome: .skipped("no partial results"),
+                seconds: 0.5))
+        results.append(
+            ConformanceSuite.Result(
+                backend: "scripted", scenario: results[1].scenario,
+                outcome: .failed(["expected returns, got cancelled"]), seconds: 0.25))
         let dir = try TemporaryDirectory()
         let path = dir.path("c.xml")
         try JUnitWriter.write(ConformanceReport.junit(results, coverageProblems: [], clauses: suite.clauses), to: path)
         let script = """
-        import sys
-        from junitparser import JUnitXml, Failure, Skipped, Error
-        xml = JUnitXml.fromfile(sys.argv[1])
-        for s in xml:
-            print("suite", s.name, s.tests, s.failures, s.errors, s.skipped)
-            for c in s:
-                kind = "pass"
-                for r in c.result:
-                    kind = type(r).__name__.lower()
-                print("case", c.classname, c.name, kind)
-        """
+            import sys
+            from junitparser import JUnitXml, Failure, Skipped, Error
+            xml = JUnitXml.fromfile(sys.argv[1])
+            for s in xml:
+                print("suite", s.name, s.tests, s.failures, s.errors, s.skipped)
+                for c in s:
+                    kind = "pass"
+                    for r in c.result:
+                        kind = type(r).__name__.lower()
+                    print("case", c.classname, c.name, kind)
+            """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = ["-c", script, path]

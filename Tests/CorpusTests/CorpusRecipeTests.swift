@@ -1,8 +1,9 @@
 import AudioIO
 import Foundation
 import Metrics
-import Testing
 import TestSupport
+import Testing
+
 @testable import Corpus
 @testable import Metrics
 
@@ -34,7 +35,9 @@ struct CorpusRecipeTests {
     }
 
     @Test func composedStringsHaveExactWordTimes() {
-        let clips: [(word: String, samples: [Float])] = [("one", [Float](repeating: 0.5, count: 800)), ("two", [Float](repeating: 0.5, count: 1600))]
+        let clips: [(word: String, samples: [Float])] = [
+            ("one", [Float](repeating: 0.5, count: 800)), ("two", [Float](repeating: 0.5, count: 1600)),
+        ]
         let c = CorpusSignals.compose(clips, gaps: [0.1], lead: 0.25, sampleRate: 16_000)
         #expect(c.samples.count == 4000 + 800 + 1600 + 1600 + 4000)
         #expect(c.words == [.init(word: "one", start: 0.25, end: 0.3), .init(word: "two", start: 0.4, end: 0.5)])
@@ -63,7 +66,8 @@ struct CorpusRecipeTests {
         let recipePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Corpus/recipe.json").path
         let recipe = try CorpusRecipe.load(path: recipePath)
-        let enrollment = Set(recipe.synthetic.voices.filter { $0.split == .enrollment }.map { "\($0.synthesizer):\($0.voice)" })
+        let enrollment = Set(
+            recipe.synthetic.voices.filter { $0.split == .enrollment }.map { "\($0.synthesizer):\($0.voice)" })
         let test = Set(recipe.synthetic.voices.filter { $0.split == .test }.map { "\($0.synthesizer):\($0.voice)" })
         #expect(!enrollment.isEmpty && !test.isEmpty)
         #expect(enrollment.isDisjoint(with: test))
@@ -84,15 +88,18 @@ struct CorpusRecipeTests {
         let recipePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Corpus/recipe.json").path
         let dir = try TemporaryDirectory()
-        let builder = CorpusBuilder(recipe: try CorpusRecipe.load(path: recipePath), output: dir.url.path, log: { _ in })
+        let builder = CorpusBuilder(
+            recipe: try CorpusRecipe.load(path: recipePath), output: dir.url.path, log: { _ in })
         let wav = dir.url.appendingPathComponent("two.wav").path
-        try builder.synthesize(text: "two", voice: .init(synthesizer: synthesizer, voice: voice, split: .test), setting: setting, to: wav)
+        try builder.synthesize(
+            text: "two", voice: .init(synthesizer: synthesizer, voice: voice, split: .test), setting: setting, to: wav)
         let (samples, rate) = try AudioFileReader.readMono(path: wav)
         let seconds = Double(samples.count) / rate
         #expect((0.2...1.5).contains(seconds), "\(synthesizer) \(voice): \(seconds) s")
         #expect(samples.map(abs).max()! > 0.05)
         #expect(throws: CorpusBuildError.self) {
-            try builder.synthesize(text: "two", voice: .init(synthesizer: "sam", voice: "x", split: .test), setting: "1", to: wav)
+            try builder.synthesize(
+                text: "two", voice: .init(synthesizer: "sam", voice: "x", split: .test), setting: "1", to: wav)
         }
     }
 
@@ -100,7 +107,9 @@ struct CorpusRecipeTests {
         let dir = try TemporaryDirectory()
         let path = try dir.write("r.json", bytes: Array(#"{"version": 1, "seed": 1}"#.utf8))
         let error = #expect(throws: CorpusBuildError.self) { try CorpusRecipe.load(path: path) }
-        #expect(error?.description.contains("missing 'sampleRate'") == true || error?.description.contains("missing") == true)
+        #expect(
+            error?.description.contains("missing 'sampleRate'") == true
+                || error?.description.contains("missing") == true)
         #expect(error?.description.hasPrefix(path) == true)
     }
 }

@@ -1,35 +1,38 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import Corpus
+import Testing
+
 @testable import AudioIO
+@testable import Corpus
 
 @Suite("Manifest readers")
 struct ManifestReaderTests {
     func tone(_ dir: TemporaryDirectory, _ name: String, seconds: Double = 1, rate: Double = 16_000) throws -> String {
         let path = dir.path(name)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try AudioFileWriter.writeMono(Signal.sine(frequency: 300, sampleRate: rate, seconds: seconds), sampleRate: rate, to: path)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try AudioFileWriter.writeMono(
+            Signal.sine(frequency: 300, sampleRate: rate, seconds: seconds), sampleRate: rate, to: path)
         return path
     }
 
     @Test func jsonLinesReadsEveryFieldAndReportsEveryBadLine() throws {
         let dir = try TemporaryDirectory()
         let manifest = """
-        {"id":"a","audio":"a.wav","reference":"one two","locale":"en-US","speaker":"s1","task":"digits","duration":1.0,"tier":"t","split":"test","words":[{"word":"one","start":0.1,"end":0.4},{"word":"two","start":0.5,"end":0.9}]}
-        {"id":"b","audio":"b.wav","reference":"three","locale":"en-US","duration":1.0}
-        {"id":"c", "audio": "c.wav"
-        {"id":"d","audio":"d.wav","reference":"","locale":"en-US","duration":1.0}
-        {"id":"a","audio":"a2.wav","reference":"x","locale":"en-US","duration":1.0}
-        {"id":"e","audio":"e.wav","reference":"x","locale":"en-US","duration":"long"}
-        ["not", "an", "object"]
+            {"id":"a","audio":"a.wav","reference":"one two","locale":"en-US","speaker":"s1","task":"digits","duration":1.0,"tier":"t","split":"test","words":[{"word":"one","start":0.1,"end":0.4},{"word":"two","start":0.5,"end":0.9}]}
+            {"id":"b","audio":"b.wav","reference":"three","locale":"en-US","duration":1.0}
+            {"id":"c", "audio": "c.wav"
+            {"id":"d","audio":"d.wav","reference":"","locale":"en-US","duration":1.0}
+            {"id":"a","audio":"a2.wav","reference":"x","locale":"en-US","duration":1.0}
+            {"id":"e","audio":"e.wav","reference":"x","locale":"en-US","duration":"long"}
+            ["not", "an", "object"]
 
-        {"id":"f","audio":"f.wav","reference":"bad\\u0007bell","locale":"en-US","duration":1.0}
-        {"id":"g","audio":"g.wav","reference":"x","locale":"en-US","duration":1.0,"split":"train"}
-        {"id":"h","audio":"h.wav","reference":"x","locale":"en-US","duration":1.0,"words":[{"word":"x","start":0.5,"end":0.2}]}
-        {"id":"i","audio":"i.wav","reference":"x","duration":1.0}
-        {"id":"j","audio":"j.wav","reference":"x","locale":"en-US","duration":true}
-        """
+            {"id":"f","audio":"f.wav","reference":"bad\\u0007bell","locale":"en-US","duration":1.0}
+            {"id":"g","audio":"g.wav","reference":"x","locale":"en-US","duration":1.0,"split":"train"}
+            {"id":"h","audio":"h.wav","reference":"x","locale":"en-US","duration":1.0,"words":[{"word":"x","start":0.5,"end":0.2}]}
+            {"id":"i","audio":"i.wav","reference":"x","duration":1.0}
+            {"id":"j","audio":"j.wav","reference":"x","locale":"en-US","duration":true}
+            """
         let path = try dir.write("m.jsonl", bytes: Array(manifest.utf8))
         let load = ManifestReader.load(path: path)
         #expect(load.utterances.map(\.id) == ["a", "b", "i"])
@@ -56,13 +59,13 @@ struct ManifestReaderTests {
         let dir = try TemporaryDirectory()
         _ = try tone(dir, "a.wav", seconds: 1.5)
         let manifest = """
-        {"id":"a","audio":"a.wav","reference":"one two"}
-        {"id":"b","audio":"a.wav","text":"three"}
-        {"id":"c","audio":"a.wav","transcript":"four","locale":"fr-FR"}
-        {"id":"d","audio":"a.wav","reference":"five","duration":1.6}
-        {"id":"e","audio":"a.wav","reference":"six","duration":0}
-        {"id":"f","audio":"a.wav"}
-        """
+            {"id":"a","audio":"a.wav","reference":"one two"}
+            {"id":"b","audio":"a.wav","text":"three"}
+            {"id":"c","audio":"a.wav","transcript":"four","locale":"fr-FR"}
+            {"id":"d","audio":"a.wav","reference":"five","duration":1.6}
+            {"id":"e","audio":"a.wav","reference":"six","duration":0}
+            {"id":"f","audio":"a.wav"}
+            """
         let path = try dir.write("m.jsonl", bytes: Array(manifest.utf8))
         let checked = ManifestReader.load(path: path, options: ManifestOptions(locale: "en-GB"))
         #expect(checked.utterances.map(\.id) == ["a", "b", "c", "d"])
@@ -71,10 +74,14 @@ struct ManifestReaderTests {
         // Durations come from the audio; a stated one that is off by more than 50 ms is a warning.
         #expect(checked.utterances.allSatisfy { $0.duration == 1.5 })
         #expect(checked.warnings.map(\.line) == [4])
-        #expect(checked.warnings.first?.description.contains("duration 1.6 s in the manifest, 1.5 s in the audio") == true)
+        #expect(
+            checked.warnings.first?.description.contains("duration 1.6 s in the manifest, 1.5 s in the audio") == true)
         #expect(checked.issues.map(\.line) == [5, 6])
-        #expect(checked.issues.map(\.problem) == [.invalidValue(field: "duration", reason: "must be a positive number of seconds"),
-                                                   .missingField("reference")])
+        #expect(
+            checked.issues.map(\.problem) == [
+                .invalidValue(field: "duration", reason: "must be a positive number of seconds"),
+                .missingField("reference"),
+            ])
     }
 
     @Test func kaldiAndNeMoTakeAbsolutePaths() throws {
@@ -84,18 +91,29 @@ struct ManifestReaderTests {
         try dataDir.write("text", bytes: Array("x hello\n".utf8))
         let kaldi = ManifestReader.load(path: dataDir.url.path, options: ManifestOptions())
         #expect(kaldi.issues.isEmpty && kaldi.utterances.map(\.id) == ["x"])
-        let nemo = try dataDir.write("nemo.json", bytes: Array(#"{"audio_filepath":"\#(absolute)","text":"hi","duration":1.0}"#.utf8))
+        let nemo = try dataDir.write(
+            "nemo.json", bytes: Array(#"{"audio_filepath":"\#(absolute)","text":"hi","duration":1.0}"#.utf8))
         #expect(ManifestReader.load(path: nemo, options: ManifestOptions()).utterances.count == 1)
         // Our own format keeps its audio beside it unless told otherwise.
-        let own = try dataDir.write("own.jsonl", bytes: Array(#"{"id":"x","audio":"\#(absolute)","reference":"hi"}"#.utf8))
-        #expect(ManifestReader.load(path: own, options: ManifestOptions()).issues.map(\.problem) == [.pathOutsideRoot(absolute)])
+        let own = try dataDir.write(
+            "own.jsonl", bytes: Array(#"{"id":"x","audio":"\#(absolute)","reference":"hi"}"#.utf8))
+        #expect(
+            ManifestReader.load(path: own, options: ManifestOptions()).issues.map(\.problem) == [
+                .pathOutsideRoot(absolute)
+            ])
         #expect(ManifestReader.load(path: own, options: ManifestOptions(allowOutsideRoot: true)).utterances.count == 1)
         // An explicit corpus root holds every format, through '..' and symbolic links too.
         let confined = ManifestOptions(corpusRoot: dataDir.url.path)
-        #expect(ManifestReader.load(path: dataDir.url.path, options: confined).issues.map(\.problem) == [.pathOutsideRoot(absolute)])
+        #expect(
+            ManifestReader.load(path: dataDir.url.path, options: confined).issues.map(\.problem) == [
+                .pathOutsideRoot(absolute)
+            ])
         try FileManager.default.createSymbolicLink(atPath: dataDir.path("link.wav"), withDestinationPath: absolute)
         try dataDir.write("wav.scp", bytes: Array("x link.wav\n".utf8))
-        #expect(ManifestReader.load(path: dataDir.url.path, options: confined).issues.map(\.problem) == [.pathOutsideRoot("link.wav")])
+        #expect(
+            ManifestReader.load(path: dataDir.url.path, options: confined).issues.map(\.problem) == [
+                .pathOutsideRoot("link.wav")
+            ])
         #expect(ManifestReader.load(path: dataDir.url.path, options: ManifestOptions()).utterances.count == 1)
     }
 
@@ -109,7 +127,8 @@ struct ManifestReaderTests {
         #expect(refused.issues.map(\.line) == [1, 2])
         #expect(refused.issues.first?.description.contains("--allow-commands") == true, "\(refused.issues)")
         let scratch = try TemporaryDirectory()
-        let allowed = ManifestReader.load(path: dir.url.path, options: ManifestOptions(commands: PipedAudio(directory: scratch.url.path)))
+        let allowed = ManifestReader.load(
+            path: dir.url.path, options: ManifestOptions(commands: PipedAudio(directory: scratch.url.path)))
         #expect(allowed.utterances.map(\.id) == ["a", "c"])
         #expect(allowed.utterances.first?.duration == 0.5)
         let failure = allowed.issues.first { $0.line == 2 }?.description ?? ""
@@ -133,7 +152,8 @@ struct ManifestReaderTests {
         let dir = try TemporaryDirectory()
         _ = try tone(dir, "data/one.wav")
         _ = try tone(dir, "data/two.wav", seconds: 0.5)
-        let csv = "file_name,transcription,speaker_id\ndata/one.wav,\"hello, world\",s1\n"
+        let csv =
+            "file_name,transcription,speaker_id\ndata/one.wav,\"hello, world\",s1\n"
             + "data/two.wav,\"she said \"\"hi\"\"\nand left\",s2\ndata/three.wav,missing,s3\ndata/one.wav,too,many,fields\n"
         try dir.write("metadata.csv", bytes: Array(csv.utf8))
         #expect(ManifestFormat.detect(path: dir.url.path) == .audiofolder)
@@ -143,8 +163,11 @@ struct ManifestReaderTests {
         #expect(checked.utterances[1].duration == 0.5)
         // The quoted line break moves the next rows down a line.
         #expect(checked.issues.map(\.line) == [5, 6])
-        #expect(checked.issues.map(\.problem) == [.audioMissing("data/three.wav"),
-                                                   .invalidValue(field: "row", reason: "4 fields, the header has 3")])
+        #expect(
+            checked.issues.map(\.problem) == [
+                .audioMissing("data/three.wav"),
+                .invalidValue(field: "row", reason: "4 fields, the header has 3"),
+            ])
     }
 
     @Test func audioFolderWithoutATranscriptColumnIsOneClearError() throws {
@@ -154,7 +177,10 @@ struct ManifestReaderTests {
         #expect(load.issues.count == 1)
         #expect(load.issues.first?.description.contains("transcription, text, sentence, transcript, reference") == true)
         try dir.write("broken.csv", bytes: Array("file_name,text\na.wav,\"never closed\n".utf8))
-        #expect(ManifestReader.load(path: dir.path("broken.csv")).issues.map(\.problem) == [.malformedCSV("a quoted field is not closed")])
+        #expect(
+            ManifestReader.load(path: dir.path("broken.csv")).issues.map(\.problem) == [
+                .malformedCSV("a quoted field is not closed")
+            ])
     }
 
     @Test func oddButValidUnicodeIsKept() throws {
@@ -168,7 +194,10 @@ struct ManifestReaderTests {
 
     @Test func missingManifestIsOneIssue() {
         let load = ManifestReader.load(path: "/nonexistent/manifest.jsonl", format: .jsonl)
-        #expect(load.issues == [ManifestIssue(file: "/nonexistent/manifest.jsonl", line: 0, problem: .unreadableFile("no such file"))])
+        #expect(
+            load.issues == [
+                ManifestIssue(file: "/nonexistent/manifest.jsonl", line: 0, problem: .unreadableFile("no such file"))
+            ])
     }
 
     @Test func kaldiDataDirectoryWithSegments() throws {
@@ -176,7 +205,9 @@ struct ManifestReaderTests {
         _ = try tone(dir, "rec1.wav", seconds: 3)
         try dir.write("wav.scp", bytes: Array("rec1 \(dir.path("rec1.wav"))\nrec2 sox x.wav -t wav - |\n".utf8))
         try dir.write("segments", bytes: Array("u1 rec1 0.00 1.20\nu2 rec1 1.30 2.90\nu3 rec2 0 1\nu4 rec1 2 1\n".utf8))
-        try dir.write("text", bytes: Array("u1 hello there\nu2 general kenobi\nu3 never read\nu4 bad segment\nu5 no segment\n".utf8))
+        try dir.write(
+            "text",
+            bytes: Array("u1 hello there\nu2 general kenobi\nu3 never read\nu4 bad segment\nu5 no segment\n".utf8))
         try dir.write("utt2spk", bytes: Array("u1 spk1\nu2 spk2\n".utf8))
         let load = ManifestReader.load(path: dir.url.path)
         #expect(load.utterances.map(\.id) == ["u1", "u2"])
@@ -208,10 +239,12 @@ struct ManifestReaderTests {
         let dir = try TemporaryDirectory()
         let chapter = dir.path("19/198")
         try FileManager.default.createDirectory(atPath: chapter, withIntermediateDirectories: true)
-        let writer = try AudioFileWriter(path: chapter + "/19-198-0000.flac", format: .speech(sampleRate: 16_000), container: .flac)
+        let writer = try AudioFileWriter(
+            path: chapter + "/19-198-0000.flac", format: .speech(sampleRate: 16_000), container: .flac)
         try writer.write(mono: Signal.sine(frequency: 200, sampleRate: 16_000, seconds: 0.5))
         writer.close()
-        try dir.write("19/198/19-198.trans.txt", bytes: Array("19-198-0000 NORTHANGER ABBEY\n19-198-0001 MISSING AUDIO\n".utf8))
+        try dir.write(
+            "19/198/19-198.trans.txt", bytes: Array("19-198-0000 NORTHANGER ABBEY\n19-198-0001 MISSING AUDIO\n".utf8))
         let load = ManifestReader.load(path: dir.url.path)
         #expect(load.utterances.map(\.id) == ["19-198-0000", "19-198-0001"])
         #expect(load.utterances[0].speaker == "19")
@@ -226,10 +259,10 @@ struct ManifestReaderTests {
         let dir = try TemporaryDirectory()
         _ = try tone(dir, "clip.wav", seconds: 2)
         let text = """
-        {"audio_filepath": "clip.wav", "text": "hello world", "duration": 2.0}
-        {"audio_filepath": "clip.wav", "text": "segment", "duration": 0.5, "offset": 1.0, "lang": "en"}
-        {"audio_filepath": "clip.wav", "duration": 2.0}
-        """
+            {"audio_filepath": "clip.wav", "text": "hello world", "duration": 2.0}
+            {"audio_filepath": "clip.wav", "text": "segment", "duration": 0.5, "offset": 1.0, "lang": "en"}
+            {"audio_filepath": "clip.wav", "duration": 2.0}
+            """
         let path = try dir.write("nemo.json", bytes: Array(text.utf8))
         #expect(ManifestFormat.detect(path: path) == .nemo)
         let load = ManifestReader.load(path: path)
@@ -246,15 +279,20 @@ struct ManifestValidatorTests {
         let dir = try TemporaryDirectory()
         let root = dir.path("corpus")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try AudioFileWriter.writeMono(Signal.sine(frequency: 300, sampleRate: 16_000, seconds: 1), sampleRate: 16_000, to: root + "/good.wav")
-        try AudioFileWriter.writeMono(Signal.sine(frequency: 300, sampleRate: 16_000, seconds: 1), sampleRate: 16_000, to: dir.path("outside.wav"))
+        try AudioFileWriter.writeMono(
+            Signal.sine(frequency: 300, sampleRate: 16_000, seconds: 1), sampleRate: 16_000, to: root + "/good.wav")
+        try AudioFileWriter.writeMono(
+            Signal.sine(frequency: 300, sampleRate: 16_000, seconds: 1), sampleRate: 16_000, to: dir.path("outside.wav")
+        )
         try dir.write("corpus/text.wav", bytes: Array("not audio".utf8))
         func line(_ id: String, _ audio: String, _ duration: Double) -> String {
             #"{"id":"\#(id)","audio":"\#(audio)","reference":"x y","locale":"en-US","duration":\#(duration)}"#
         }
-        let manifest = [line("good", "good.wav", 1.0), line("missing", "nope.wav", 1.0), line("escape", "../outside.wav", 1.0),
-                        line("notaudio", "text.wav", 1.0), line("long", "good.wav", 2.5), line("dup", "good.wav", 1.0),
-                        line("dup", "good.wav", 1.0)].joined(separator: "\n")
+        let manifest = [
+            line("good", "good.wav", 1.0), line("missing", "nope.wav", 1.0), line("escape", "../outside.wav", 1.0),
+            line("notaudio", "text.wav", 1.0), line("long", "good.wav", 2.5), line("dup", "good.wav", 1.0),
+            line("dup", "good.wav", 1.0),
+        ].joined(separator: "\n")
         let path = try dir.write("corpus/manifest.jsonl", bytes: Array(manifest.utf8))
         let checked = ManifestValidator().validate(ManifestReader.load(path: path))
         // The stated 2.5 s of "long" is a warning: the audio's 1.0 s is used.
@@ -271,12 +309,23 @@ struct ManifestValidatorTests {
     }
 
     @Test func statisticsPerTier() {
-        let u = [Utterance(id: "1", audio: "a", reference: "one two", locale: "en", speaker: "a", task: "d", duration: 60, tier: "x", split: .test),
-                 Utterance(id: "2", audio: "a", reference: "two three", locale: "en", speaker: "b", task: "d", duration: 30, tier: "x", split: .enrollment),
-                 Utterance(id: "3", audio: "a", reference: "four", locale: "en", speaker: "a", task: "d", duration: 30, tier: "y")]
+        let u = [
+            Utterance(
+                id: "1", audio: "a", reference: "one two", locale: "en", speaker: "a", task: "d", duration: 60,
+                tier: "x", split: .test),
+            Utterance(
+                id: "2", audio: "a", reference: "two three", locale: "en", speaker: "b", task: "d", duration: 30,
+                tier: "x", split: .enrollment),
+            Utterance(
+                id: "3", audio: "a", reference: "four", locale: "en", speaker: "a", task: "d", duration: 30, tier: "y"),
+        ]
         let stats = CorpusStatistics(u)
         #expect(stats.rows.map(\.tier) == ["x", "y"])
-        #expect(stats.rows[0] == .init(tier: "x", utterances: 2, seconds: 90, speakers: 2, words: 4, vocabulary: 3, enrollment: 1, test: 1))
+        #expect(
+            stats.rows[0]
+                == .init(
+                    tier: "x", utterances: 2, seconds: 90, speakers: 2, words: 4, vocabulary: 3, enrollment: 1, test: 1)
+        )
         #expect(stats.total.speakers == 2)
         #expect(stats.total.words == 5)
         #expect(stats.table().contains("total"))

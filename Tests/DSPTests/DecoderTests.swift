@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DSP
 
 @Suite("One-pass DTW")
@@ -15,10 +16,12 @@ struct DecoderTests {
     static func set(_ words: [(String, [[Float]])]) -> TemplateSet {
         var parameters = DecoderParameters()
         parameters.beam = 1_000
-        return TemplateSet(locale: "en-US", frontEnd: FrontEndConfiguration(), vocabulary: words.map(\.0), tasks: words.map { _ in "digits" },
-                           cepstralMean: [Float](repeating: 0, count: 13), scale: [Float](repeating: 1, count: dimension),
-                           parameters: parameters,
-                           templates: words.enumerated().map { .init(word: $0, frames: $1.1.flatMap { $0 }, source: $1.0) })
+        return TemplateSet(
+            locale: "en-US", frontEnd: FrontEndConfiguration(), vocabulary: words.map(\.0),
+            tasks: words.map { _ in "digits" },
+            cepstralMean: [Float](repeating: 0, count: 13), scale: [Float](repeating: 1, count: dimension),
+            parameters: parameters,
+            templates: words.enumerated().map { .init(word: $0, frames: $1.1.flatMap { $0 }, source: $1.0) })
     }
 
     /// Two words, each a ramp over its own axes; silence is the zero vector.
@@ -53,7 +56,8 @@ struct DecoderTests {
     }
 
     @Test func competitorsRankTheOtherWordsByMargin() {
-        var decoder = ConnectedWordDecoder(templates: Self.set(Self.words + [("near", (0..<6).map { Self.frame($0 % 3, 3) })]))
+        var decoder = ConnectedWordDecoder(
+            templates: Self.set(Self.words + [("near", (0..<6).map { Self.frame($0 % 3, 3) })]))
         let silence = [Float](repeating: 0, count: Self.dimension)
         for x in (0..<6).map({ Self.frame($0 % 3) }) + [silence] { decoder.step(x, noise: silence) }
         let path = decoder.bestPath()
@@ -113,10 +117,13 @@ struct DecoderTests {
         parameters.activeTarget = 0
         parameters.wordPenalty = 3
         parameters.stayPenalty = 0.5
-        let set = TemplateSet(locale: "en-US", frontEnd: FrontEndConfiguration(), vocabulary: words, tasks: words.map { _ in "digits" },
-                              cepstralMean: [Float](repeating: 0, count: 13), scale: [Float](repeating: 1, count: dimension),
-                              parameters: parameters,
-                              templates: templates.enumerated().map { .init(word: $1.word, frames: $1.frames.flatMap { $0 }, source: "t\($0)") })
+        let set = TemplateSet(
+            locale: "en-US", frontEnd: FrontEndConfiguration(), vocabulary: words, tasks: words.map { _ in "digits" },
+            cepstralMean: [Float](repeating: 0, count: 13), scale: [Float](repeating: 1, count: dimension),
+            parameters: parameters,
+            templates: templates.enumerated().map {
+                .init(word: $1.word, frames: $1.frames.flatMap { $0 }, source: "t\($0)")
+            })
         var decoder = ConnectedWordDecoder(templates: set)
         var reference = PlainOnePassDTW(templates: templates, vocabularySize: words.count, parameters: parameters)
         let noise = [Float](repeating: 0, count: dimension)
@@ -184,7 +191,8 @@ struct PlainOnePassDTW {
         let f = frames
         let entry: Float = f == 0 ? 0 : boundaryCost[f - 1]
         let wordEntry = entry + parameters.wordPenalty
-        var ends = [Float](repeating: .infinity, count: vocabularySize), endStarts = [Int](repeating: 0, count: vocabularySize)
+        var ends = [Float](repeating: .infinity, count: vocabularySize),
+            endStarts = [Int](repeating: 0, count: vocabularySize)
         var next = cost, nextStart = start
         for (t, template) in templates.enumerated() {
             for j in template.frames.indices {
@@ -193,23 +201,37 @@ struct PlainOnePassDTW {
                     p = cost[t][j - back]
                     s = start[t][j - back]
                 }
-                if j < 2 && wordEntry < p { p = wordEntry; s = f }
+                if j < 2 && wordEntry < p {
+                    p = wordEntry
+                    s = f
+                }
                 next[t][j] = p + Self.distance(x, template.frames[j])
                 nextStart[t][j] = s
             }
             let last = template.frames.count - 1
-            if next[t][last] < ends[template.word] { ends[template.word] = next[t][last]; endStarts[template.word] = nextStart[t][last] }
+            if next[t][last] < ends[template.word] {
+                ends[template.word] = next[t][last]
+                endStarts[template.word] = nextStart[t][last]
+            }
         }
         cost = next
         start = nextStart
         var sp = silenceCost, ss = silenceStart
-        if entry < sp { sp = entry; ss = f }
+        if entry < sp {
+            sp = entry
+            ss = f
+        }
         var squares: Float = 0
         for k in x.indices { squares += (x[k] - noise[k]) * (x[k] - noise[k]) }
-        silenceCost = sp + parameters.silenceWeight * squares.squareRoot() + (speechLike ? parameters.silenceSpeechPenalty : 0)
+        silenceCost =
+            sp + parameters.silenceWeight * squares.squareRoot() + (speechLike ? parameters.silenceSpeechPenalty : 0)
         silenceStart = ss
         var boundary = silenceCost, label = -1, from = ss
-        for w in 0..<vocabularySize where ends[w] < boundary { boundary = ends[w]; label = w; from = endStarts[w] }
+        for w in 0..<vocabularySize where ends[w] < boundary {
+            boundary = ends[w]
+            label = w
+            from = endStarts[w]
+        }
         boundaryCost.append(boundary)
         boundaryWord.append(label)
         boundaryStart.append(from)
@@ -237,13 +259,20 @@ struct PlainOnePassDTW {
     func partialPath() -> [ConnectedWordDecoder.Word] {
         var best = boundaryCost[frames - 1], bestTemplate = -1, bestFrame = -1
         for t in templates.indices {
-            for j in cost[t].indices where cost[t][j] < best { best = cost[t][j]; bestTemplate = t; bestFrame = j }
+            for j in cost[t].indices where cost[t][j] < best {
+                best = cost[t][j]
+                bestTemplate = t
+                bestFrame = j
+            }
         }
         guard bestTemplate >= 0 else { return bestPath() }
         let from = start[bestTemplate][bestFrame]
         let before: Float = from <= 0 ? 0 : boundaryCost[from - 1]
-        return trace(from: from - 1) + [.init(word: templates[bestTemplate].word, firstFrame: from, lastFrame: frames - 1,
-                                              costPerFrame: (best - before) / Float(frames - from))]
+        return trace(from: from - 1) + [
+            .init(
+                word: templates[bestTemplate].word, firstFrame: from, lastFrame: frames - 1,
+                costPerFrame: (best - before) / Float(frames - from))
+        ]
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import DSP
 
 @Suite("DSP front end")
@@ -13,8 +14,12 @@ struct FrontEndTests {
             #expect(frames.count == 28)
             let middle = frames[frames.count / 2]
             let loudest = middle.logMel.indices.max { middle.logMel[$0] < middle.logMel[$1] }!
-            let nearest = extractor.bandCentres.indices.min { abs(extractor.bandCentres[$0] - frequency) < abs(extractor.bandCentres[$1] - frequency) }!
-            #expect(abs(loudest - nearest) <= 1, "\(frequency) Hz at \(rate) Hz: loudest band \(loudest), nearest centre \(nearest)")
+            let nearest = extractor.bandCentres.indices.min {
+                abs(extractor.bandCentres[$0] - frequency) < abs(extractor.bandCentres[$1] - frequency)
+            }!
+            #expect(
+                abs(loudest - nearest) <= 1,
+                "\(frequency) Hz at \(rate) Hz: loudest band \(loudest), nearest centre \(nearest)")
             // A tone is as far from white noise as a spectrum gets.
             #expect(middle.flatness < 0.1)
         }
@@ -26,13 +31,17 @@ struct FrontEndTests {
         // above the band's top edge (3800 Hz) leaves almost nothing.
         for (frequency, amplitude) in [(500.0, Float(0.5)), (1_500.0, 0.1), (3_000.0, 0.02)] {
             var extractor = FeatureExtractor(sampleRate: rate)
-            let middle = extractor.process(Signal.sine(frequency: frequency, sampleRate: rate, seconds: 0.3, amplitude: amplitude))[14]
+            let middle = extractor.process(
+                Signal.sine(frequency: frequency, sampleRate: rate, seconds: 0.3, amplitude: amplitude))[14]
             let expected = Float(10 * log10(amplitude * amplitude / 2))
-            #expect(abs(middle.speechBandDB - expected) < 0.6, "\(frequency) Hz at \(rate) Hz: \(middle.speechBandDB) dB, expected \(expected)")
+            #expect(
+                abs(middle.speechBandDB - expected) < 0.6,
+                "\(frequency) Hz at \(rate) Hz: \(middle.speechBandDB) dB, expected \(expected)")
         }
         if rate == 16_000 {
             var extractor = FeatureExtractor(sampleRate: rate)
-            let high = extractor.process(Signal.sine(frequency: 6_000, sampleRate: rate, seconds: 0.3, amplitude: 0.5))[14]
+            let high = extractor.process(Signal.sine(frequency: 6_000, sampleRate: rate, seconds: 0.3, amplitude: 0.5))[
+                14]
             #expect(high.speechBandDB < -30, "6 kHz: \(high.speechBandDB) dB in the band")
             #expect(high.energyDB > -10, "the broadband level still sees it")
         }
@@ -41,7 +50,9 @@ struct FrontEndTests {
     @Test(arguments: [0, 8])
     func framesDoNotDependOnHowAudioIsChunked(plpOrder: Int) {
         var rng = SystemRandomNumberGenerator()
-        let samples = (0..<16_000).map { i in Float(sin(Double(i) * 0.05)) * 0.3 + Float.random(in: -0.01...0.01, using: &rng) }
+        let samples = (0..<16_000).map { i in
+            Float(sin(Double(i) * 0.05)) * 0.3 + Float.random(in: -0.01...0.01, using: &rng)
+        }
         var configuration = FrontEndConfiguration()
         configuration.plpOrder = plpOrder
         var whole = FeatureExtractor(sampleRate: 16_000, configuration: configuration)
@@ -115,7 +126,8 @@ struct VoiceActivityTests {
         func noise(_ count: Int) -> [Float] { (0..<count).map { _ in generator.next() * noiseAmplitude } }
         var voiced = [Float](repeating: 0, count: 8_000)
         for harmonic in 1...20 {
-            let tone = Signal.sine(frequency: 150 * Double(harmonic), sampleRate: rate, seconds: 0.5, amplitude: 0.14 / Float(harmonic))
+            let tone = Signal.sine(
+                frequency: 150 * Double(harmonic), sampleRate: rate, seconds: 0.5, amplitude: 0.14 / Float(harmonic))
             for i in voiced.indices { voiced[i] += tone[i] }
         }
         let signal = noise(16_000) + zip(voiced, noise(8_000)).map { $0 + $1 } + noise(16_000)
@@ -123,7 +135,9 @@ struct VoiceActivityTests {
         let frames = extractor.process(signal)
         let inside = frames[110], before = frames[60]
         #expect(inside.energyDB - before.energyDB < 12, "broadband rise \(inside.energyDB - before.energyDB) dB")
-        #expect(inside.speechBandDB - before.speechBandDB > 12, "speech-band rise \(inside.speechBandDB - before.speechBandDB) dB")
+        #expect(
+            inside.speechBandDB - before.speechBandDB > 12,
+            "speech-band rise \(inside.speechBandDB - before.speechBandDB) dB")
         let found = events(signal)
         #expect(found.count == 2)
         guard found.count == 2, case .started(let start) = found[0], case .ended(let end) = found[1] else { return }

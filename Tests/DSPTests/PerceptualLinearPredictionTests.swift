@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import DSP
 
 @Suite("Perceptual linear prediction")
@@ -34,7 +35,10 @@ struct PerceptualLinearPredictionTests {
             let grid = (0...200).map { Double.pi * Double($0) / 200 }
             let response = grid.map { w -> Double in
                 var re = 0.0, im = 0.0
-                for (k, ak) in a.enumerated() { re += ak * cos(w * Double(k)); im -= ak * sin(w * Double(k)) }
+                for (k, ak) in a.enumerated() {
+                    re += ak * cos(w * Double(k))
+                    im -= ak * sin(w * Double(k))
+                }
                 return 1 / (re * re + im * im)
             }
             return grid[response.indices.max { response[$0] < response[$1] }!] / Double.pi
@@ -55,7 +59,9 @@ struct PerceptualLinearPredictionTests {
         #expect(try TemplateSet.decode(mfcc, name: "m.shdt").frontEnd.plpOrder == 0)
         var mislabelled = plp
         mislabelled[4] = 1
-        #expect(throws: TemplateSetError.malformed(file: "p.shdt", reason: "a version-1 file cannot hold a PLP front end")) {
+        #expect(
+            throws: TemplateSetError.malformed(file: "p.shdt", reason: "a version-1 file cannot hold a PLP front end")
+        ) {
             try TemplateSet.decode(mislabelled, name: "p.shdt")
         }
         set.frontEnd.plpOrder = 30

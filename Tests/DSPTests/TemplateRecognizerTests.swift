@@ -1,8 +1,9 @@
 import AudioIO
 import Foundation
 import SpeechCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import DSP
 
 /// The recogniser on real speech: templates enrolled from Asterisk's isolated digits (one
@@ -23,7 +24,9 @@ struct TemplateRecognizerTests {
 
     static let templates: TemplateSet = {
         let exemplars = (0..<10).map { d in
-            TemplateEnroller.Exemplar(samples: try! clip(d), sampleRate: 16_000, text: words[d], task: "digits", group: "allison", source: "\(d)")
+            TemplateEnroller.Exemplar(
+                samples: try! clip(d), sampleRate: 16_000, text: words[d], task: "digits", group: "allison",
+                source: "\(d)")
         }
         return try! TemplateEnroller.enroll(exemplars, locale: "en-US", vocabulary: words)
     }()
@@ -42,13 +45,17 @@ struct TemplateRecognizerTests {
         return (samples, truth)
     }
 
-    static func decode(_ samples: [Float], chunk: Int, options: TemplateRecognizer.Options = .init()) -> (finals: [HypothesisSegment], updates: [HypothesisUpdate]) {
+    static func decode(
+        _ samples: [Float], chunk: Int, options: TemplateRecognizer.Options = .init()
+    ) -> (finals: [HypothesisSegment], updates: [HypothesisUpdate]) {
         var recognizer = TemplateRecognizer(templates: templates, sampleRate: 16_000, options: options)
         var updates: [HypothesisUpdate] = []
         var offset = 0
         while offset < samples.count {
             let end = min(samples.count, offset + chunk)
-            updates.append(recognizer.accept(Array(samples[offset..<end]), at: MediaTime(sampleIndex: Int64(offset), sampleRate: 16_000)))
+            updates.append(
+                recognizer.accept(
+                    Array(samples[offset..<end]), at: MediaTime(sampleIndex: Int64(offset), sampleRate: 16_000)))
             offset = end
         }
         updates.append(recognizer.finalize())
@@ -60,8 +67,10 @@ struct TemplateRecognizerTests {
         let words = Self.decode(samples, chunk: 1_600).finals.flatMap(\.words)
         #expect(words.map(\.text) == truth.map(\.0))
         for (word, expected) in zip(words, truth) {
-            #expect(abs(word.range.start.seconds - expected.1) < 0.1 && abs(word.range.end.seconds - expected.2) < 0.1,
-                    "\(expected.0): \(word.range.start.seconds)–\(word.range.end.seconds), expected \(expected.1)–\(expected.2)")
+            #expect(
+                abs(word.range.start.seconds - expected.1) < 0.1 && abs(word.range.end.seconds - expected.2) < 0.1,
+                "\(expected.0): \(word.range.start.seconds)–\(word.range.end.seconds), expected \(expected.1)–\(expected.2)"
+            )
             #expect((0...1).contains(word.confidence ?? -1))
         }
     }
@@ -82,7 +91,9 @@ struct TemplateRecognizerTests {
         // Without the opening window the first word is taken for the noise floor and lost.
         var unprimed = TemplateRecognizer.Options()
         unprimed.openingSeconds = 0
-        #expect(Self.decode(opensWithSpeech, chunk: 1_600, options: unprimed).finals.flatMap(\.words).first?.text != "eight")
+        #expect(
+            Self.decode(opensWithSpeech, chunk: 1_600, options: unprimed).finals.flatMap(\.words).first?.text != "eight"
+        )
     }
 
     @Test(.enabled(if: available)) func partialsComeBeforeTheFinalWords() throws {
@@ -102,7 +113,8 @@ struct TemplateRecognizerTests {
         let firstHalf = Array(samples[..<(samples.count / 2)])
         _ = recognizer.accept(firstHalf, at: .zero)
         // The next audio starts 10 s later: what was heard so far becomes final at once.
-        let update = recognizer.accept(Array(samples[(samples.count / 2)...]), at: MediaTime(seconds: 10, preferredTimescale: 16_000))
+        let update = recognizer.accept(
+            Array(samples[(samples.count / 2)...]), at: MediaTime(seconds: 10, preferredTimescale: 16_000))
         #expect(update.finalized.flatMap(\.words).first?.text == "two")
     }
 }

@@ -1,7 +1,7 @@
 import DSP
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Voice analysis")
 struct VoiceAnalysisTests {
@@ -66,7 +66,9 @@ struct VoiceAnalysisTests {
     @Test func framesDoNotDependOnChunking() {
         let tone = Signal.sine(frequency: 150, sampleRate: Self.rate, seconds: 0.5)
         var chunked = VoiceAnalyzer(sampleRate: Self.rate)
-        for start in stride(from: 0, to: tone.count, by: 333) { chunked.append(Array(tone[start..<min(tone.count, start + 333)])) }
+        for start in stride(from: 0, to: tone.count, by: 333) {
+            chunked.append(Array(tone[start..<min(tone.count, start + 333)]))
+        }
         #expect(chunked.frames == Self.analyse(tone))
     }
 }

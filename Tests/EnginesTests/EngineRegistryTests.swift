@@ -1,6 +1,7 @@
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import Engines
 
 @Suite("Engine registry and scripts")
@@ -9,24 +10,35 @@ struct EngineRegistryTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registry-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(EngineRegistry.configuredEngineID(environment: ["SPEECH_HARNESS_ENGINE": "dsp"], directory: directory.path) == "dsp")
+        #expect(
+            EngineRegistry.configuredEngineID(environment: ["SPEECH_HARNESS_ENGINE": "dsp"], directory: directory.path)
+                == "dsp")
         #expect(EngineRegistry.configuredEngineID(environment: [:], directory: directory.path) == nil)
-        try Data(#"{"engine": "pocketsphinx"}"#.utf8).write(to: directory.appendingPathComponent(".speech-harness.json"))
+        try Data(#"{"engine": "pocketsphinx"}"#.utf8).write(
+            to: directory.appendingPathComponent(".speech-harness.json"))
         #expect(EngineRegistry.configuredEngineID(environment: [:], directory: directory.path) == "pocketsphinx")
         // The environment wins over the file.
-        #expect(EngineRegistry.configuredEngineID(environment: ["SPEECH_HARNESS_ENGINE": "scripted"], directory: directory.path) == "scripted")
+        #expect(
+            EngineRegistry.configuredEngineID(
+                environment: ["SPEECH_HARNESS_ENGINE": "scripted"], directory: directory.path) == "scripted")
     }
 
     /// Every Whisper setting that changes transcripts is in the engine's name; the default seed
     /// keeps the name earlier runs used, so they stay comparable.
     @Test func whisperSettingsNameTheEngine() throws {
         #expect(try WhisperWorker.Settings.fromEnvironment([:]).names == ["tiny.en", "int8", "beam1", "t1"])
-        let chosen = try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_BEAM_SIZE": "5", "SPEECH_HARNESS_WHISPER_SEED": "7",
-                                                                 "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE": "float32"])
+        let chosen = try WhisperWorker.Settings.fromEnvironment([
+            "SPEECH_HARNESS_WHISPER_BEAM_SIZE": "5", "SPEECH_HARNESS_WHISPER_SEED": "7",
+            "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE": "float32",
+        ])
         #expect(chosen.names == ["tiny.en", "float32", "beam5", "t1", "seed7"])
         #expect(WhisperWorker.engine(settings: chosen).name == "whisper[tiny.en,float32,beam5,t1,seed7]")
-        #expect(throws: EngineError.self) { try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_SEED": "-1"]) }
-        #expect(throws: EngineError.self) { try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_COMPUTE_TYPE": "fp4"]) }
+        #expect(throws: EngineError.self) {
+            try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_SEED": "-1"])
+        }
+        #expect(throws: EngineError.self) {
+            try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_COMPUTE_TYPE": "fp4"])
+        }
     }
 
     @Test func unknownEnginesAreTypedErrors() {
@@ -47,27 +59,35 @@ struct EngineRegistryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("s.json")
-        try Data(#"{"words":[{"text":"hi","start":0.1,"end":0.3}],"latency":0.2,"endpointSilence":null}"#.utf8).write(to: script)
+        try Data(#"{"words":[{"text":"hi","start":0.1,"end":0.3}],"latency":0.2,"endpointSilence":null}"#.utf8).write(
+            to: script)
         let loaded = try EngineScript.load(path: script.path)
         #expect(loaded.words.map(\.text) == ["hi"] && loaded.latency == 0.2 && loaded.endpointSilence == nil)
         let manifest = directory.appendingPathComponent("m.jsonl")
-        try Data("""
-        {"id":"a","words":[{"word":"one","start":0,"end":0.5}]}
-        {"id":"b","words":[{"word":"two","start":0,"end":0.5}]}
-        """.utf8).write(to: manifest)
+        try Data(
+            """
+            {"id":"a","words":[{"word":"one","start":0,"end":0.5}]}
+            {"id":"b","words":[{"word":"two","start":0,"end":0.5}]}
+            """.utf8
+        ).write(to: manifest)
         #expect(try EngineScript.load(path: manifest.path + "#b").words.map(\.text) == ["two"])
         #expect(throws: EngineError.self) { try EngineScript.load(path: manifest.path + "#c") }
-        #expect(throws: EngineError.self) { try EngineScript.load(path: directory.appendingPathComponent("none.json").path) }
+        #expect(throws: EngineError.self) {
+            try EngineScript.load(path: directory.appendingPathComponent("none.json").path)
+        }
     }
 
     /// The scripted recogniser on its own: endpoints, latency, explicit finalisation, cancellation.
     @Test func scriptedRecognizerRules() {
-        let script = EngineScript(words: [.init("a", start: 0.1, end: 0.3), .init("b", start: 0.4, end: 0.6), .init("c", start: 1.5, end: 1.7)],
-                                  latency: 0.1, endpointSilence: 0.5)
+        let script = EngineScript(
+            words: [
+                .init("a", start: 0.1, end: 0.3), .init("b", start: 0.4, end: 0.6), .init("c", start: 1.5, end: 1.7),
+            ],
+            latency: 0.1, endpointSilence: 0.5)
         var recognizer = ScriptedRecognizer(script: script, configuration: EngineSessionConfiguration(locale: "en-US"))
-        #expect(recognizer.hear(from: 0, through: 0.35).volatile == nil)         // "a" not yet past its latency
+        #expect(recognizer.hear(from: 0, through: 0.35).volatile == nil)  // "a" not yet past its latency
         #expect(recognizer.hear(from: 0.35, through: 0.45).volatile?.text == "a")
-        let endpoint = recognizer.hear(from: 0.45, through: 1.25)                // 0.6 + 0.5 silence + 0.1 latency
+        let endpoint = recognizer.hear(from: 0.45, through: 1.25)  // 0.6 + 0.5 silence + 0.1 latency
         #expect(endpoint.finalized.map(\.text) == ["a b"])
         #expect(endpoint.finalizedThrough == ScriptedRecognizer.time(1.1))
         #expect(recognizer.hear(from: 1.25, through: 1.6).volatile == nil)

@@ -1,23 +1,28 @@
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import Engines
 
 /// PocketSphinx for real, on the pocketsphinx test clips (Debian's pocketsphinx-testdata).
 @Suite("PocketSphinx engine")
 struct PocketSphinxEngineTests {
     static let cards = "/usr/share/pocketsphinx/test/data/cards"
-    static let available = ProcessInfo.processInfo.environment["CI"] == "true"
+    static let available =
+        ProcessInfo.processInfo.environment["CI"] == "true"
         || (FileManager.default.fileExists(atPath: cards) && PocketSphinxEngine().isInstalled(locale: "en-US"))
 
     /// 16 kHz int16 samples of a test clip.
     func clip(_ name: String) throws -> PCMBuffer {
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(Self.cards)/\(name).wav"))
         let samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        return PCMBuffer(format: AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16), channels: [samples])
+        return PCMBuffer(
+            format: AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16), channels: [samples])
     }
 
-    func decode(_ engine: PocketSphinxEngine, _ buffer: PCMBuffer, chunk: Int? = nil) async throws -> (words: [RecognizedWord], partials: Int) {
+    func decode(
+        _ engine: PocketSphinxEngine, _ buffer: PCMBuffer, chunk: Int? = nil
+    ) async throws -> (words: [RecognizedWord], partials: Int) {
         let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US", maximumAlternatives: 2))
         var words: [RecognizedWord] = []
         var partials = 0
@@ -25,7 +30,8 @@ struct PocketSphinxEngineTests {
         var offset = 0
         while offset < buffer.frameCount {
             let end = min(buffer.frameCount, offset + step)
-            let update = try await session.accept(buffer.slice(offset..<end), at: MediaTime(value: Int64(offset), timescale: 16_000))
+            let update = try await session.accept(
+                buffer.slice(offset..<end), at: MediaTime(value: Int64(offset), timescale: 16_000))
             words += update.finalized.flatMap(\.words)
             if update.volatile != nil { partials += 1 }
             offset = end
@@ -37,7 +43,8 @@ struct PocketSphinxEngineTests {
     }
 
     @Test(.enabled(if: available)) func wholeUtteranceDecodingOfACardsClip() async throws {
-        let (words, _) = try await decode(PocketSphinxEngine(search: .languageModel, decoding: .wholeUtterance), try clip("005"))
+        let (words, _) = try await decode(
+            PocketSphinxEngine(search: .languageModel, decoding: .wholeUtterance), try clip("005"))
         let text = words.map(\.text).joined(separator: " ")
         // Reference: "eight of spades four of clubs seven of hearts"; the n-gram model gets most of it.
         let reference = "eight of spades four of clubs seven of hearts".split(separator: " ").map(String.init)
@@ -52,14 +59,18 @@ struct PocketSphinxEngineTests {
     }
 
     @Test(.enabled(if: available)) func streamingGivesPartialsAndFinalWords() async throws {
-        let (words, partials) = try await decode(PocketSphinxEngine(search: .languageModel, decoding: .streaming), try clip("005"), chunk: 1_600)
+        let (words, partials) = try await decode(
+            PocketSphinxEngine(search: .languageModel, decoding: .streaming), try clip("005"), chunk: 1_600)
         #expect(partials > 0)
         #expect(!words.isEmpty)
     }
 
     @Test(.enabled(if: available)) func digitsGrammarOnlyProducesDigitWords() async throws {
-        let (words, _) = try await decode(PocketSphinxEngine(search: .digits, decoding: .wholeUtterance), try clip("004"))
-        let digits: Set<String> = ["zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+        let (words, _) = try await decode(
+            PocketSphinxEngine(search: .digits, decoding: .wholeUtterance), try clip("004"))
+        let digits: Set<String> = [
+            "zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+        ]
         #expect(!words.isEmpty && words.allSatisfy { digits.contains($0.text) })
         // "five five" is in the grammar: expect to hear it.
         #expect(words.map(\.text) == ["five", "five"])

@@ -1,25 +1,34 @@
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import Engines
 
 /// The worker protocol with real processes: the fault worker for every failure mode, and the
 /// Whisper worker on real speech.
 @Suite("Worker engines")
 struct WorkerEngineTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
     static let ci = ProcessInfo.processInfo.environment["CI"] == "true"
 
-    func faultEngine(_ mode: String, after: Int = 2, timeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock(),
-                     protocolVersion: Int = WorkerProtocol.latest, maximumWorkers: Int = 2) -> WorkerEngine {
-        FaultWorker.engine(mode: mode, after: after, root: Self.root, callTimeout: timeout, clock: clock, protocolVersion: protocolVersion,
-                           maximumWorkers: maximumWorkers)
+    func faultEngine(
+        _ mode: String, after: Int = 2, timeout: Duration = .seconds(30),
+        clock: any Clock<Duration> = ContinuousClock(),
+        protocolVersion: Int = WorkerProtocol.latest, maximumWorkers: Int = 2
+    ) -> WorkerEngine {
+        FaultWorker.engine(
+            mode: mode, after: after, root: Self.root, callTimeout: timeout, clock: clock,
+            protocolVersion: protocolVersion,
+            maximumWorkers: maximumWorkers)
     }
 
     let chunk = PCMBuffer(mono: [Float](repeating: 0.01, count: 1_600), sampleRate: 16_000)
 
     func feed(_ session: any RecognitionSession, count: Int) async throws {
-        for i in 0..<count { _ = try await session.accept(chunk, at: MediaTime(value: Int64(i * 1_600), timescale: 16_000)) }
+        for i in 0..<count {
+            _ = try await session.accept(chunk, at: MediaTime(value: Int64(i * 1_600), timescale: 16_000))
+        }
     }
 
     @Test(arguments: [1, 2]) func happyPath(protocolVersion: Int) async throws {
@@ -38,10 +47,16 @@ struct WorkerEngineTests {
     /// Every fault fails the session with a typed error quoting the worker's stderr, in both
     /// protocol versions. In version 2 audio is not answered, so a fault mid-utterance shows at
     /// the latest when the session is finalised.
-    @Test(arguments: [1, 2], [("exit-at-start", "failing at start"), ("crash-mid", "crashing mid-utterance"),
-                              ("garbage", "malformed reply: this is not json"), ("oversized", "over 8388608 bytes"),
-                              ("error", "planted worker error")])
-    func faultsBecomeEngineErrorsWithTheStderrTail(protocolVersion: Int, fault: (mode: String, expected: String)) async throws {
+    @Test(
+        arguments: [1, 2],
+        [
+            ("exit-at-start", "failing at start"), ("crash-mid", "crashing mid-utterance"),
+            ("garbage", "malformed reply: this is not json"), ("oversized", "over 8388608 bytes"),
+            ("error", "planted worker error"),
+        ])
+    func faultsBecomeEngineErrorsWithTheStderrTail(
+        protocolVersion: Int, fault: (mode: String, expected: String)
+    ) async throws {
         let engine = faultEngine(fault.mode, protocolVersion: protocolVersion)
         let error = await #expect(throws: EngineError.self) {
             let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
@@ -86,7 +101,8 @@ struct WorkerEngineTests {
     /// fault every time; at rate 0 nothing fails, at rate 1 everything does, at finalize.
     @Test func randomModeIsDecidedByTheAudio() async throws {
         func outcome(rate: String, seed: String) async -> String {
-            let engine = FaultWorker.engine(mode: "random", root: Self.root, extra: ["FAULT_RATE": rate, "FAULT_SEED": seed])
+            let engine = FaultWorker.engine(
+                mode: "random", root: Self.root, extra: ["FAULT_RATE": rate, "FAULT_SEED": seed])
             defer { Task { await engine.shutdown() } }
             do {
                 let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
@@ -95,12 +111,13 @@ struct WorkerEngineTests {
                 await session.close()
                 return update.finalized.flatMap(\.words).map(\.text).joined()
             } catch {
-                return "\(error)".contains("crashing at finalize") ? "crash" : "\(error)".contains("malformed reply") ? "garbage" : "other"
+                return "\(error)".contains("crashing at finalize")
+                    ? "crash" : "\(error)".contains("malformed reply") ? "garbage" : "other"
             }
         }
         #expect(await outcome(rate: "0", seed: "a") == "ok")
         let first = await outcome(rate: "1", seed: "b")
-        #expect(["crash", "garbage"].contains(first))     // "hang" would need the call timeout
+        #expect(["crash", "garbage"].contains(first))  // "hang" would need the call timeout
         #expect(await outcome(rate: "1", seed: "b") == first)
     }
 
@@ -118,7 +135,9 @@ struct WorkerEngineTests {
         while clock.sleeperCount < 1 { await Task.yield() }
         clock.advance(by: .seconds(5))
         let error = await #expect(throws: EngineError.self) { try await hanging.value }
-        #expect(error.map { "\($0)".contains("no reply within") && "\($0)".contains("hanging") } == true, "\(String(describing: error))")
+        #expect(
+            error.map { "\($0)".contains("no reply within") && "\($0)".contains("hanging") } == true,
+            "\(String(describing: error))")
         // The next session gets a fresh worker.
         let again = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
         _ = try await again.accept(chunk, at: .zero)
@@ -135,12 +154,14 @@ struct WorkerEngineTests {
         let path = "/usr/share/pocketsphinx/test/data/cards/005.wav"
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        let buffer = PCMBuffer(format: AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16), channels: [samples])
+        let buffer = PCMBuffer(
+            format: AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16), channels: [samples])
         let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
         var offset = 0
         while offset < buffer.frameCount {
             let end = min(buffer.frameCount, offset + 1_600)
-            _ = try await session.accept(buffer.slice(offset..<end), at: MediaTime(value: Int64(offset), timescale: 16_000))
+            _ = try await session.accept(
+                buffer.slice(offset..<end), at: MediaTime(value: Int64(offset), timescale: 16_000))
             offset = end
         }
         let update = try await session.finalize(through: buffer.duration)

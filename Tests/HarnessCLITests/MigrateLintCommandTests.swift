@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HarnessCLI
 
 /// `migrate lint` end to end: folders, Info.plist discovery, baseline round trip, JUnit, exit codes.
@@ -7,7 +8,8 @@ import Testing
 struct MigrateLintCommandTests {
     let folder: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url.appendingPathComponent("App/.build"), withIntermediateDirectories: true)
+        try! FileManager.default.createDirectory(
+            at: url.appendingPathComponent("App/.build"), withIntermediateDirectories: true)
         return url
     }()
 
@@ -28,7 +30,9 @@ struct MigrateLintCommandTests {
     }
 
     @Test func findingsBaselineAndJUnit() async throws {
-        try write("App/Mic.swift", "let engine = AVAudioEngine()\n// SFSpeechRecognizer in a comment\nlet r = SFSpeechRecognizer()\n")
+        try write(
+            "App/Mic.swift",
+            "let engine = AVAudioEngine()\n// SFSpeechRecognizer in a comment\nlet r = SFSpeechRecognizer()\n")
         try write("App/.build/Generated.swift", "let ignored = SFSpeechRecognizer()\n")
         try write("App/Info.plist", plist(["NSMicrophoneUsageDescription"]))
         let root = folder.appendingPathComponent("App").path
@@ -79,10 +83,15 @@ struct MigrateLintCommandTests {
         try write("App/Clean.swift", "let x = 1\n")
         let (missing, c) = await run([folder.appendingPathComponent("nope").path])
         #expect(missing == 1 && c.stderr.contains("nope: no such file or folder"))
-        let (bad, d) = await run([folder.appendingPathComponent("App/Clean.swift").path, "--info-plist", folder.appendingPathComponent("App/Broken.plist").path])
+        let (bad, d) = await run([
+            folder.appendingPathComponent("App/Clean.swift").path, "--info-plist",
+            folder.appendingPathComponent("App/Broken.plist").path,
+        ])
         #expect(bad == 1 && d.stderr.contains("Broken.plist: not a property list"))
         try write("b.json", "{\"version\": 1}")
-        let (usage, e) = await run([folder.appendingPathComponent("App").path, "--baseline", folder.appendingPathComponent("b.json").path])
+        let (usage, e) = await run([
+            folder.appendingPathComponent("App").path, "--baseline", folder.appendingPathComponent("b.json").path,
+        ])
         #expect(usage == 1 && e.stderr.contains("b.json: not a lint baseline"))
         #expect(await run([]).0 == 2)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HarnessCLI
 
 /// The lint's precision and recall on the fixture cases in Tests/Fixtures/migrate-lint: each case
@@ -21,11 +22,13 @@ struct MigrateLintFixtureTests {
         let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let url = walker?.nextObject() as? URL {
             guard url.pathExtension == "swift" else { continue }
-            let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOf: url, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() {
                 guard let marker = line.range(of: "// lint: ") else { continue }
                 let relative = url.path.dropFirst(folder.path.count + 1)
-                found.insert("\(relative):\(number + 1) \(line[marker.upperBound...].trimmingCharacters(in: .whitespaces))")
+                found.insert(
+                    "\(relative):\(number + 1) \(line[marker.upperBound...].trimmingCharacters(in: .whitespaces))")
             }
         }
         return found
@@ -39,7 +42,9 @@ struct MigrateLintFixtureTests {
         for line in captured.stdout.split(separator: "\n") where line.contains(": warning: [") {
             let fields = line.split(separator: ":", maxSplits: 3)
             guard fields.count == 4, let open = line.range(of: "["), let close = line.range(of: "]") else { continue }
-            found.insert("\(fields[0].dropFirst(folder.path.count + 1)):\(fields[1]) \(line[open.upperBound..<close.lowerBound])")
+            found.insert(
+                "\(fields[0].dropFirst(folder.path.count + 1)):\(fields[1]) \(line[open.upperBound..<close.lowerBound])"
+            )
         }
         return (status, found, captured.stdout)
     }
@@ -64,24 +69,36 @@ struct MigrateLintFixtureTests {
     /// A finding says which path it followed and where that path stopped.
     @Test func findingsNameThePathTheyFollowed() async {
         let (_, _, callers) = await Self.findings(in: Self.root.appendingPathComponent("caller-finishes-wrong"))
-        #expect(callers.contains("inputBuilder.finish() in stopAudio() with no analyzer finish or cancel there; followed: "
-            + "stop() calls it at line 30 and finishes the analyzer; pause() calls it at line 35 and does not finish the analyzer, "
-            + "so its callers were followed: nothing in Dictation calls pause()"))
-        let (_, _, reservations) = await Self.findings(in: Self.root.appendingPathComponent("reservations-in-a-set-wrong"))
-        #expect(reservations.contains("release(reservedLocale:) in stopUsing() not conditioned on a reservation this code made; "
-            + "ownership is kept in reserved, and this release neither tests nor iterates it"))
+        #expect(
+            callers.contains(
+                "inputBuilder.finish() in stopAudio() with no analyzer finish or cancel there; followed: "
+                    + "stop() calls it at line 30 and finishes the analyzer; pause() calls it at line 35 and does not finish the analyzer, "
+                    + "so its callers were followed: nothing in Dictation calls pause()"))
+        let (_, _, reservations) = await Self.findings(
+            in: Self.root.appendingPathComponent("reservations-in-a-set-wrong"))
+        #expect(
+            reservations.contains(
+                "release(reservedLocale:) in stopUsing() not conditioned on a reservation this code made; "
+                    + "ownership is kept in reserved, and this release neither tests nor iterates it"))
         let (_, _, tool) = await Self.findings(in: Self.root.appendingPathComponent("microphone-in-a-tool"))
         #expect(tool.contains("note: [missing-usage-description] not applied: no app target found"))
     }
 
     @Test func explainPrintsTheReasoningAndTheFix() async {
         let captured = Captured()
-        #expect(await SpeechHarnessTool.run(["migrate", "lint", "--explain", "input-finish-without-analyzer-finish"], console: captured.console) == 0)
-        #expect(captured.stdout.hasPrefix("input-finish-without-analyzer-finish: ends the input stream without finishing the analyzer\n\n"))
+        #expect(
+            await SpeechHarnessTool.run(
+                ["migrate", "lint", "--explain", "input-finish-without-analyzer-finish"], console: captured.console)
+                == 0)
+        #expect(
+            captured.stdout.hasPrefix(
+                "input-finish-without-analyzer-finish: ends the input stream without finishing the analyzer\n\n"))
         #expect(captured.stdout.contains("callers of the function that ends the input"))
         #expect(captured.stdout.contains("\n\nfix: after `continuation.finish()`"))
         let unknown = Captured()
-        #expect(await SpeechHarnessTool.run(["migrate", "lint", "--explain", "no-such-rule"], console: unknown.console) == 2)
+        #expect(
+            await SpeechHarnessTool.run(["migrate", "lint", "--explain", "no-such-rule"], console: unknown.console) == 2
+        )
         #expect(unknown.stderr.contains("no rule 'no-such-rule'; the rules are legacy-api, "))
     }
 }

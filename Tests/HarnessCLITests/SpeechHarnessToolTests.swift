@@ -1,6 +1,7 @@
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import HarnessCLI
 
 /// Runs the tool in process and keeps what it printed.
@@ -8,7 +9,9 @@ final class Captured: Sendable {
     let out = Locked<[String]>([])
     let err = Locked<[String]>([])
     var console: Console {
-        Console(out: { text in self.out.withLock { $0.append(text) } }, err: { text in self.err.withLock { $0.append(text) } })
+        Console(
+            out: { text in self.out.withLock { $0.append(text) } },
+            err: { text in self.err.withLock { $0.append(text) } })
     }
     var stdout: String { out.withLock { $0.joined(separator: "\n") } }
     var stderr: String { err.withLock { $0.joined(separator: "\n") } }
@@ -84,7 +87,8 @@ struct SpeechHarnessToolTests {
         // 1.25 s of a tone at 8 kHz, written by the harness's own converter path.
         let raw = dir.appendingPathComponent("in.raw").path
         let samples = (0..<10_000).map { Int16(8000 * sin(Double($0) * 0.1)) }
-        try Data(samples.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }).write(to: URL(fileURLWithPath: raw))
+        try Data(samples.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }).write(
+            to: URL(fileURLWithPath: raw))
         #expect(await run(["audio", "convert", raw, wav, "--raw", "8000:1:s16"]).0 == 0)
         let (status, c) = await run(["bench", "stream-io", wav, "--chunk-ms", "100", "--rate", "16000"])
         #expect(status == 0)

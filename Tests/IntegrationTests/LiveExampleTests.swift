@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The live example programs (AVAudioSession, an AVAudioEngine tap, the legacy buffer request or
 /// SpeechAnalyzer) on the virtual microphone playing a real recording, with real engines.
@@ -9,14 +9,21 @@ struct LiveExampleTests {
     /// LibriVox read speech shipped by pocketsphinx-testdata: "he might even have been made amiable himself".
     static let recording = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
 
-    static func environment(_ engine: String, microphone: String = recording, extra: [String: String] = [:]) -> [String: String] {
-        ["SPEECH_HARNESS_ENGINE": engine, "SPEECH_HARNESS_MICROPHONE": microphone, "SPEECH_HARNESS_MICROPHONE_PACING": "fast",
-         "SPEECH_HARNESS_MICROPHONE_END": "1", "SPEECH_HARNESS_ROOT": SystemFixture.packageRoot, "LANG": "en_US.UTF-8"]
-            .merging(extra) { $1 }
+    static func environment(
+        _ engine: String, microphone: String = recording, extra: [String: String] = [:]
+    ) -> [String: String] {
+        [
+            "SPEECH_HARNESS_ENGINE": engine, "SPEECH_HARNESS_MICROPHONE": microphone,
+            "SPEECH_HARNESS_MICROPHONE_PACING": "fast",
+            "SPEECH_HARNESS_MICROPHONE_END": "1", "SPEECH_HARNESS_ROOT": SystemFixture.packageRoot,
+            "LANG": "en_US.UTF-8",
+        ]
+        .merging(extra) { $1 }
     }
 
     static func finalLine(_ output: String) -> String {
-        output.split(separator: "\n").last { $0.hasPrefix("final: ") }.map { String($0.dropFirst(7)).lowercased() } ?? ""
+        output.split(separator: "\n").last { $0.hasPrefix("final: ") }.map { String($0.dropFirst(7)).lowercased() }
+            ?? ""
     }
 
     @Test(arguments: ["example-live-dictation", "example-live-analyzer"], ["pocketsphinx", "whisper"])
@@ -33,24 +40,30 @@ struct LiveExampleTests {
 
     @Test func deniedMicrophoneAccessIsTheAppsDeniedPath() throws {
         guard PackageProgram.isBuilt("example-live-dictation") else { return }
-        let (status, output) = try PackageProgram.run("example-live-dictation", environment: Self.environment(
-            "scripted", extra: ["SPEECH_HARNESS_RECORD_PERMISSION": "denied"]))
+        let (status, output) = try PackageProgram.run(
+            "example-live-dictation",
+            environment: Self.environment(
+                "scripted", extra: ["SPEECH_HARNESS_RECORD_PERMISSION": "denied"]))
         #expect(status == 1)
         #expect(output.contains("microphone access denied"))
     }
 
     @Test func deniedSpeechRecognitionIsTheAppsDeniedPath() throws {
         guard PackageProgram.isBuilt("example-live-dictation") else { return }
-        let (status, output) = try PackageProgram.run("example-live-dictation", environment: Self.environment(
-            "scripted", extra: ["SPEECH_HARNESS_AUTHORIZATION": "restricted"]))
+        let (status, output) = try PackageProgram.run(
+            "example-live-dictation",
+            environment: Self.environment(
+                "scripted", extra: ["SPEECH_HARNESS_AUTHORIZATION": "restricted"]))
         #expect(status == 1)
         #expect(output.contains("speech recognition not authorized: restricted"))
     }
 
     @Test func aMachineWithoutMicrophoneStopsTheAppAsADeviceWould() throws {
         guard PackageProgram.isBuilt("example-live-analyzer") else { return }
-        let (status, output) = try PackageProgram.run("example-live-analyzer", environment: Self.environment("scripted", microphone: "none"))
+        let (status, output) = try PackageProgram.run(
+            "example-live-analyzer", environment: Self.environment("scripted", microphone: "none"))
         #expect(status != 0)
-        #expect(output.contains("required condition is false: IsFormatSampleRateAndChannelCountValid(format)"), "\(output)")
+        #expect(
+            output.contains("required condition is false: IsFormatSampleRateAndChannelCountValid(format)"), "\(output)")
     }
 }

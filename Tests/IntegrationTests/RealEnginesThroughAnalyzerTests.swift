@@ -1,13 +1,14 @@
-import AudioIO
 import AVFAudio
+import AudioIO
 import CoreMedia
 import Corpus
 import DSP
 import Engines
 import Foundation
 import SpeechCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import SpeechReference
 
 /// Real engines behind SpeechTranscriber, on a digit string assembled from Asterisk's real
@@ -15,7 +16,8 @@ import TestSupport
 @Suite("Real engines through SpeechAnalyzer", .isolatedResources)
 struct RealEnginesThroughAnalyzerTests {
     static let digits = "/usr/share/asterisk/sounds/en_US_f_Allison/digits"
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
     static let ci = ProcessInfo.processInfo.environment["CI"] == "true"
     static let haveDigits = ci || FileManager.default.fileExists(atPath: digits + "/1.g722")
     static let haveWhisper = ci || FileManager.default.isExecutableFile(atPath: root + "/.venv/bin/python")
@@ -32,11 +34,15 @@ struct RealEnginesThroughAnalyzerTests {
         return (buffer, composition.words)
     }
 
-    func transcribe(_ engine: any RecognitionEngine, _ buffer: AVAudioPCMBuffer) async throws -> [SpeechTranscriber.Result] {
-        let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
-                                            attributeOptions: [.audioTimeRange], engine: engine, engineProblem: nil)
+    func transcribe(
+        _ engine: any RecognitionEngine, _ buffer: AVAudioPCMBuffer
+    ) async throws -> [SpeechTranscriber.Result] {
+        let transcriber = SpeechTranscriber(
+            locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
+            attributeOptions: [.audioTimeRange], engine: engine, engineProblem: nil)
         let analyzer = SpeechAnalyzer(modules: [transcriber])
-        let converter = AnalyzerInputConverter(analyzerFormat: AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1))
+        let converter = AnalyzerInputConverter(
+            analyzerFormat: AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1))
         // 100 ms pieces, as a live source would deliver them.
         var inputs: [AnalyzerInput] = []
         var offset = 0
@@ -72,12 +78,15 @@ struct RealEnginesThroughAnalyzerTests {
 
     @Test(.enabled(if: haveDigits)) func pocketSphinxDigitsGrammar() async throws {
         let (buffer, truth) = try Self.digitString()
-        let words = finalWords(try await transcribe(PocketSphinxEngine(search: .digits, decoding: .wholeUtterance), buffer))
+        let words = finalWords(
+            try await transcribe(PocketSphinxEngine(search: .digits, decoding: .wholeUtterance), buffer))
         #expect(words.map(\.0) == truth.map(\.word))
         // Word boundaries within 0.15 s of where the recordings were placed (PocketSphinx: 10 ms frames).
         for ((_, range), expected) in zip(words, truth) {
-            #expect(abs(range.start.seconds - expected.start) < 0.15 && abs(range.end.seconds - expected.end) < 0.15,
-                    "\(expected.word): \(range.start.seconds)–\(range.end.seconds), expected \(expected.start)–\(expected.end)")
+            #expect(
+                abs(range.start.seconds - expected.start) < 0.15 && abs(range.end.seconds - expected.end) < 0.15,
+                "\(expected.word): \(range.start.seconds)–\(range.end.seconds), expected \(expected.start)–\(expected.end)"
+            )
         }
     }
 
@@ -101,8 +110,9 @@ struct RealEnginesThroughAnalyzerTests {
         let said = words.map(\.0).joined().filter(\.isNumber)
         #expect(said == "3149", "whisper said \(words.map(\.0))")
         // Its word timestamps are coarse: each recognised word overlaps the recording span ±0.5 s.
-        let span = TimeRange(start: CMTime(seconds: truth[0].start - 0.5, preferredTimescale: 1000),
-                             end: CMTime(seconds: truth[3].end + 0.5, preferredTimescale: 1000))
+        let span = TimeRange(
+            start: CMTime(seconds: truth[0].start - 0.5, preferredTimescale: 1000),
+            end: CMTime(seconds: truth[3].end + 0.5, preferredTimescale: 1000))
         #expect(words.allSatisfy { span.contains($0.1) })
     }
 
@@ -113,8 +123,9 @@ struct RealEnginesThroughAnalyzerTests {
         let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
         let exemplars = try (0..<10).map { d in
             let samples = try G722Decoder.decodeFile(path: "\(Self.digits)/\(d).g722")
-            return TemplateEnroller.Exemplar(samples: Array(samples[CorpusSignals.trimmedRange(samples, sampleRate: 16_000)]), sampleRate: 16_000,
-                                             text: words[d], task: "digits", group: "allison", source: "\(d)")
+            return TemplateEnroller.Exemplar(
+                samples: Array(samples[CorpusSignals.trimmedRange(samples, sampleRate: 16_000)]), sampleRate: 16_000,
+                text: words[d], task: "digits", group: "allison", source: "\(d)")
         }
         let folder = try TemporaryDirectory()
         let templates = try TemplateEnroller.enroll(exemplars, locale: "en-US", vocabulary: words, codebookSize: 256)
@@ -122,8 +133,9 @@ struct RealEnginesThroughAnalyzerTests {
         let engine = DSPEngine(task: .digits, templateDirectory: folder.path(""))
         let store = AssetStore(root: folder.url.appendingPathComponent("assets"))
         try await AssetStore.$current.withValue(store) {
-            let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
-                                                attributeOptions: [.audioTimeRange], engine: engine, engineProblem: nil)
+            let transcriber = SpeechTranscriber(
+                locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
+                attributeOptions: [.audioTimeRange], engine: engine, engineProblem: nil)
             #expect(await AssetInventory.status(forModules: [transcriber]) == .supported)
             let request = try #require(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]))
             try await request.downloadAndInstall()
@@ -133,8 +145,10 @@ struct RealEnginesThroughAnalyzerTests {
             let final = finalWords(results)
             #expect(final.map(\.0) == truth.map(\.word))
             for ((_, range), expected) in zip(final, truth) {
-                #expect(abs(range.start.seconds - expected.start) < 0.1 && abs(range.end.seconds - expected.end) < 0.1,
-                        "\(expected.word): \(range.start.seconds)–\(range.end.seconds), expected \(expected.start)–\(expected.end)")
+                #expect(
+                    abs(range.start.seconds - expected.start) < 0.1 && abs(range.end.seconds - expected.end) < 0.1,
+                    "\(expected.word): \(range.start.seconds)–\(range.end.seconds), expected \(expected.start)–\(expected.end)"
+                )
             }
         }
     }
@@ -171,4 +185,3 @@ struct RealEnginesThroughAnalyzerTests {
         await engine.shutdown()
     }
 }
-

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Metrics
 
 @Suite("Digit scoring")
@@ -31,14 +32,19 @@ struct DigitTranscriptTests {
         // under the english normaliser, none under digits.
         let reference = "five three seven seven nine six", hypothesis = "537 -796."
         let english = ScoringPolicy(normalizer: .english, equivalences: .ohIsZero)
-        #expect(WordAligner.alignWords(reference: english.prepare(reference), hypothesis: english.prepare(hypothesis)).counts.errors > 0)
+        #expect(
+            WordAligner.alignWords(reference: english.prepare(reference), hypothesis: english.prepare(hypothesis))
+                .counts.errors > 0)
         let digits = ScoringPolicy.digits
-        #expect(WordAligner.alignWords(reference: digits.prepare(reference), hypothesis: digits.prepare(hypothesis)).counts.errors == 0)
+        #expect(
+            WordAligner.alignWords(reference: digits.prepare(reference), hypothesis: digits.prepare(hypothesis)).counts
+                .errors == 0)
         #expect(digits.name == "digits")
     }
 
     @Test func policiesAreNamedWithTheReferenceVersion() {
-        #expect(ScoringPolicy(normalizer: .whisperEnglish).name == "whisper-en@\(WhisperTextNormalizer.referenceVersion)")
+        #expect(
+            ScoringPolicy(normalizer: .whisperEnglish).name == "whisper-en@\(WhisperTextNormalizer.referenceVersion)")
         #expect(TextNormalizer(name: "whisper-en@0.1.15") == .whisperEnglish)
         #expect(TextNormalizer(name: "whisper-basic") == .whisperBasic)
         #expect(TextNormalizer(name: "klingon") == nil)

@@ -1,12 +1,14 @@
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import Metrics
 
 @Suite("Alignment and error rates")
 struct AlignmentTests {
     @Test func countsAndPralign() {
-        let alignment = WordAligner.alignWords(reference: "the cat sat on the mat", hypothesis: "the cat sat on mat today")
+        let alignment = WordAligner.alignWords(
+            reference: "the cat sat on the mat", hypothesis: "the cat sat on mat today")
         #expect(alignment.counts == ErrorCounts(hits: 5, substitutions: 0, deletions: 1, insertions: 1))
         #expect(alignment.counts.errorRate == 2.0 / 6.0)
         #expect(alignment.pralign.contains("REF:") && alignment.pralign.contains("***"))
@@ -19,8 +21,8 @@ struct AlignmentTests {
     }
 
     @Test func pooledIsNotTheMeanOfUtteranceRates() {
-        let a = WordAligner.alignWords(reference: "a", hypothesis: "b").counts                       // 1/1
-        let b = WordAligner.alignWords(reference: "a b c d e f g h i", hypothesis: "a b c d e f g h i").counts // 0/9
+        let a = WordAligner.alignWords(reference: "a", hypothesis: "b").counts  // 1/1
+        let b = WordAligner.alignWords(reference: "a b c d e f g h i", hypothesis: "a b c d e f g h i").counts  // 0/9
         #expect(ErrorRateStatistics.pooled([a, b]) == 0.1)
     }
 
@@ -30,8 +32,12 @@ struct AlignmentTests {
         var generator = SeededGenerator(seed: 7)
         let words = ["a", "one", "seventeen", "straße", "ok", "кот", "naïve", "x"]
         for _ in 0..<300 {
-            let reference = (0..<Int.random(in: 0...6, using: &generator)).map { _ in words.randomElement(using: &generator)! }
-            let hypothesis = (0..<Int.random(in: 0...6, using: &generator)).map { _ in words.randomElement(using: &generator)! }
+            let reference = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                words.randomElement(using: &generator)!
+            }
+            let hypothesis = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                words.randomElement(using: &generator)!
+            }
             let alignment = WordAligner.align(reference: reference, hypothesis: hypothesis)
             let printed = alignment.steps.map { step -> AlignmentStep in
                 switch step {
@@ -99,7 +105,9 @@ struct BootstrapTests {
                 let errors = (0..<n).filter { _ in rng.nextUnit() < trueRate }.count
                 return ErrorCounts(hits: n - errors, substitutions: errors)
             }
-            if let interval = ErrorRateStatistics.bootstrapInterval(counts, resamples: 1_000, seed: UInt64(trial + 1)), interval.contains(trueRate) {
+            if let interval = ErrorRateStatistics.bootstrapInterval(counts, resamples: 1_000, seed: UInt64(trial + 1)),
+                interval.contains(trueRate)
+            {
                 covered += 1
             }
         }
@@ -119,7 +127,9 @@ struct BootstrapTests {
 
     @Test func intervalsAreDeterministicForASeed() {
         let counts = (0..<20).map { ErrorCounts(hits: 10 - $0 % 3, substitutions: $0 % 3) }
-        #expect(ErrorRateStatistics.bootstrapInterval(counts, seed: 3) == ErrorRateStatistics.bootstrapInterval(counts, seed: 3))
+        #expect(
+            ErrorRateStatistics.bootstrapInterval(counts, seed: 3)
+                == ErrorRateStatistics.bootstrapInterval(counts, seed: 3))
     }
 }
 
@@ -129,10 +139,12 @@ struct StreamingMeasuresTests {
 
     @Test func latenciesAndStability() {
         let timeline = StreamingTimeline(
-            events: [E(time: 0.6, isFinal: false, words: ["won"], rangeStart: 0, rangeEnd: 0.6),
-                     E(time: 0.8, isFinal: false, words: ["one"], rangeStart: 0, rangeEnd: 0.8),
-                     E(time: 1.3, isFinal: false, words: ["one", "two"], rangeStart: 0, rangeEnd: 1.3),
-                     E(time: 1.9, isFinal: true, words: ["one", "two"], rangeStart: 0, rangeEnd: 1.9)],
+            events: [
+                E(time: 0.6, isFinal: false, words: ["won"], rangeStart: 0, rangeEnd: 0.6),
+                E(time: 0.8, isFinal: false, words: ["one"], rangeStart: 0, rangeEnd: 0.8),
+                E(time: 1.3, isFinal: false, words: ["one", "two"], rangeStart: 0, rangeEnd: 1.3),
+                E(time: 1.9, isFinal: true, words: ["one", "two"], rangeStart: 0, rangeEnd: 1.9),
+            ],
             referenceWords: [.init(word: "one", start: 0.2, end: 0.5), .init(word: "two", start: 0.8, end: 1.1)],
             audioEnd: 1.8)
         let m = StreamingMeasures.measure(timeline)
@@ -147,9 +159,11 @@ struct StreamingMeasuresTests {
 
     @Test func hypothesesKeepFinalsAndReplaceVolatiles() {
         let timeline = StreamingTimeline(
-            events: [E(time: 1, isFinal: false, words: ["a", "b"], rangeStart: 0, rangeEnd: 1),
-                     E(time: 2, isFinal: true, words: ["a"], rangeStart: 0, rangeEnd: 1),
-                     E(time: 3, isFinal: false, words: ["c"], rangeStart: 1, rangeEnd: 3)],
+            events: [
+                E(time: 1, isFinal: false, words: ["a", "b"], rangeStart: 0, rangeEnd: 1),
+                E(time: 2, isFinal: true, words: ["a"], rangeStart: 0, rangeEnd: 1),
+                E(time: 3, isFinal: false, words: ["c"], rangeStart: 1, rangeEnd: 3),
+            ],
             referenceWords: [], audioEnd: 3)
         #expect(timeline.hypotheses == [["a", "b"], ["a"], ["a", "c"]])
     }

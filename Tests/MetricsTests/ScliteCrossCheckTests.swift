@@ -1,7 +1,8 @@
 import Foundation
 import SpeechCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import Metrics
 
 /// Our alignment against NIST sclite itself (Debian's sctk) on random sentences with many ties.

@@ -3,8 +3,8 @@ import Foundation
 import MigrationDiff
 import Reports
 import SpeechCore
-import Testing
 import TestSupport
+import Testing
 
 /// Both APIs over the scripted engine on a real file: agreement, the emulated one-minute limit,
 /// "no speech detected", and the reports.
@@ -19,7 +19,8 @@ struct MigrationRunTests {
     @Test func sameEngineSameTranscriptAndTimes() async throws {
         let directory = try TemporaryDirectory()
         let engine = ScriptedEngine(script: .evenlySpaced("turn the lights on", latency: 0.1, endpointSilence: nil))
-        let diff = try await MigrationRun(engine: engine).run(id: "u1", audioPath: try Self.silence(3, in: directory), locale: "en-US")
+        let diff = try await MigrationRun(engine: engine).run(
+            id: "u1", audioPath: try Self.silence(3, in: directory), locale: "en-US")
         #expect(diff.legacy.finalText == "turn the lights on")
         #expect(diff.analyzer.finalText == "turn the lights on")
         #expect(diff.transcript.errors == 0 && diff.matchedWords == 4)
@@ -31,14 +32,22 @@ struct MigrationRunTests {
 
     @Test func oneMinuteLimitIsALegacyOnlyBehaviour() async throws {
         let directory = try TemporaryDirectory()
-        let script = EngineScript(words: [.init("early", start: 1, end: 1.5), .init("late", start: 62, end: 62.5)], endpointSilence: nil)
+        let script = EngineScript(
+            words: [.init("early", start: 1, end: 1.5), .init("late", start: 62, end: 62.5)], endpointSilence: nil)
         let path = try Self.silence(64, in: directory)
-        let onDevice = try await MigrationRun(engine: ScriptedEngine(script: script)).run(id: "u", audioPath: path, locale: "en-US")
+        let onDevice = try await MigrationRun(engine: ScriptedEngine(script: script)).run(
+            id: "u", audioPath: path, locale: "en-US")
         #expect(onDevice.isSame)
-        let server = try await MigrationRun(engine: ScriptedEngine(script: script), serverRequests: true).run(id: "u", audioPath: path, locale: "en-US")
+        let server = try await MigrationRun(engine: ScriptedEngine(script: script), serverRequests: true).run(
+            id: "u", audioPath: path, locale: "en-US")
         #expect(server.legacy.finalText == "early" && server.analyzer.finalText == "early late")
-        #expect(server.differences.contains("final transcript differs: 0 substituted, 0 only in legacy, 1 only in analyzer"))
-        #expect(server.differences.contains { $0.hasPrefix("legacy only: stopped listening at the 60 s server-request limit; 4.000 s") })
+        #expect(
+            server.differences.contains("final transcript differs: 0 substituted, 0 only in legacy, 1 only in analyzer")
+        )
+        #expect(
+            server.differences.contains {
+                $0.hasPrefix("legacy only: stopped listening at the 60 s server-request limit; 4.000 s")
+            })
     }
 
     @Test func noSpeechIsAnErrorOnlyForLegacy() async throws {
@@ -53,10 +62,13 @@ struct MigrationRunTests {
     @Test func reportsAreValidAndEscaped() async throws {
         let directory = try TemporaryDirectory()
         let engine = ScriptedEngine(script: .evenlySpaced("a <b> | c", latency: 0.1, endpointSilence: nil))
-        let diff = try await MigrationRun(engine: engine).run(id: "id|<x>", audioPath: try Self.silence(3, in: directory), locale: "en-US")
+        let diff = try await MigrationRun(engine: engine).run(
+            id: "id|<x>", audioPath: try Self.silence(3, in: directory), locale: "en-US")
         let quiet = try await MigrationRun(engine: ScriptedEngine(script: EngineScript(words: [])))
             .run(id: "quiet", audioPath: try Self.silence(1, in: directory), locale: "en-US")
-        let summary = MigrationSummary(engine: "scripted", manifest: "Corpus/x/manifest.jsonl", utterances: [diff, quiet], problems: ["bad.wav: truncated"])
+        let summary = MigrationSummary(
+            engine: "scripted", manifest: "Corpus/x/manifest.jsonl", utterances: [diff, quiet],
+            problems: ["bad.wav: truncated"])
         let junit = directory.path("diff.xml")
         try JUnitWriter.write(MigrationReport.junit(summary), to: junit)
         #expect(JUnitWriter.validate(path: junit) == [])
@@ -64,7 +76,10 @@ struct MigrationRunTests {
         #expect(xml.contains(#"classname="migrate-diff.scripted.x" name="quiet""#))
         #expect(xml.contains("<failure") && xml.contains("<error"))
         let markdown = MigrationReport.markdown(summary)
-        #expect(markdown.contains("2 utterances · 1 with differences a user would notice · 0 with only the new API's expected differences · 1 could not be run"), "\(markdown)")
+        #expect(
+            markdown.contains(
+                "2 utterances · 1 with differences a user would notice · 0 with only the new API's expected differences · 1 could not be run"
+            ), "\(markdown)")
         #expect(!markdown.contains("<b>") && !markdown.contains("id|<x>"))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MigrationLint
 import Testing
 
@@ -5,7 +6,9 @@ import Testing
 /// corrected guidance.
 @Suite("Migration lint rules")
 struct MigrationLinterTests {
-    static let plist = ProjectContext(usageDescriptionKeys: ["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"])
+    static let plist = ProjectContext(usageDescriptionKeys: [
+        "NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription",
+    ])
 
     static func rules(_ source: String, project: ProjectContext = plist) -> [String] {
         MigrationLinter.lint(source: source, file: "T.swift", project: project).map(\.rule.id)
@@ -13,15 +16,15 @@ struct MigrationLinterTests {
 
     @Test func legacyNamesAreFoundButAuthorizationAndFallbacksAreNot() {
         let source = """
-        let recognizer = SFSpeechRecognizer(locale: locale)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        SFSpeechRecognizer.requestAuthorization { _ in }
-        if #available(iOS 26, *) {
-            useAnalyzer()
-        } else {
-            let fallback = SFSpeechRecognizer(locale: locale)
-        }
-        """
+            let recognizer = SFSpeechRecognizer(locale: locale)
+            let request = SFSpeechAudioBufferRecognitionRequest()
+            SFSpeechRecognizer.requestAuthorization { _ in }
+            if #available(iOS 26, *) {
+                useAnalyzer()
+            } else {
+                let fallback = SFSpeechRecognizer(locale: locale)
+            }
+            """
         let findings = MigrationLinter.lint(source: source, file: "Legacy.swift", project: Self.plist)
         #expect(findings.map(\.rule.id) == ["legacy-api", "legacy-api"])
         #expect(findings.map(\.location) == [SourceLocation(line: 1, column: 18), SourceLocation(line: 2, column: 15)])
@@ -30,24 +33,24 @@ struct MigrationLinterTests {
 
     @Test func nothingInCommentsOrStringText() {
         let source = #"""
-        // try await transcriber.allocate(locale: locale)
-        /* for try await p in request.progress { } SFSpeechRecognizer */
-        let note = "call allocate(locale:) and read result.transcription of SpeechTranscriptionResult"
-        let raw = #"Task { for try await r in transcriber.results { } }"#
-        let block = """
-            inputContinuation?.finish()
-            AssetInventory.release(reservedLocale: locale)
-            """
-        """#
+            // try await transcriber.allocate(locale: locale)
+            /* for try await p in request.progress { } SFSpeechRecognizer */
+            let note = "call allocate(locale:) and read result.transcription of SpeechTranscriptionResult"
+            let raw = #"Task { for try await r in transcriber.results { } }"#
+            let block = """
+                inputContinuation?.finish()
+                AssetInventory.release(reservedLocale: locale)
+                """
+            """#
         #expect(Self.rules(source).isEmpty)
     }
 
     @Test func draftAPIsThatNeverShipped() {
         let source = #"""
-        try await transcriber.allocate(locale: locale)
-        func show(_ result: SpeechTranscriptionResult) { print("final: \(result.transcription)") }
-        let plain = String(result.text.characters)
-        """#
+            try await transcriber.allocate(locale: locale)
+            func show(_ result: SpeechTranscriptionResult) { print("final: \(result.transcription)") }
+            let plain = String(result.text.characters)
+            """#
         #expect(Self.rules(source) == ["allocate-locale", "nonexistent-result-type", "result-transcription"])
     }
 
@@ -60,36 +63,37 @@ struct MigrationLinterTests {
 
     @Test func endingInputNeedsAnAnalyzerFinish() {
         let bad = """
-        final class Live {
-            var feed: AsyncStream<AnalyzerInput>.Continuation?
-            func stop() {
-                feed?.finish()
-                analyzer = nil
+            final class Live {
+                var feed: AsyncStream<AnalyzerInput>.Continuation?
+                func stop() {
+                    feed?.finish()
+                    analyzer = nil
+                }
             }
-        }
-        """
+            """
         let good = """
-        final class Live {
-            var feed: AsyncStream<AnalyzerInput>.Continuation?
-            func stop() async throws {
-                feed?.finish()
-                try await analyzer.finalizeAndFinishThroughEndOfInput()
+            final class Live {
+                var feed: AsyncStream<AnalyzerInput>.Continuation?
+                func stop() async throws {
+                    feed?.finish()
+                    try await analyzer.finalizeAndFinishThroughEndOfInput()
+                }
+                func abandon() async {
+                    feed?.finish()
+                    await wrapUp()
+                }
+                func wrapUp() async { await analyzer.cancelAndFinishNow() }
             }
-            func abandon() async {
-                feed?.finish()
-                await wrapUp()
-            }
-            func wrapUp() async { await analyzer.cancelAndFinishNow() }
-        }
-        """
+            """
         let tuple = """
-        let (stream, builder) = AsyncStream<AnalyzerInput>.makeStream()
-        func end() { builder.finish() }
-        """
+            let (stream, builder) = AsyncStream<AnalyzerInput>.makeStream()
+            func end() { builder.finish() }
+            """
         #expect(Self.rules(bad) == ["input-finish-without-analyzer-finish"])
         #expect(Self.rules(good).isEmpty)
         #expect(Self.rules(tuple) == ["input-finish-without-analyzer-finish"])
-        #expect(Self.rules("let (stream, _) = AsyncStream<AnalyzerInput>.makeStream()") == ["discarded-input-continuation"])
+        #expect(
+            Self.rules("let (stream, _) = AsyncStream<AnalyzerInput>.makeStream()") == ["discarded-input-continuation"])
         // An unrelated stream's continuation is not the analyzer's input.
         #expect(Self.rules("let (s, c) = AsyncStream<String>.makeStream()\nc.finish()").isEmpty)
     }
@@ -98,14 +102,14 @@ struct MigrationLinterTests {
     /// type's `stop()`, however well that one finishes the analyzer.
     @Test func anotherValuesMethodIsNotTheTypesHelper() {
         let source = """
-        final class Live {
-            var feed: AsyncStream<AnalyzerInput>.Continuation?
-            var analyzer: SpeechAnalyzer?
-            func stop() async throws { try await analyzer?.finalizeAndFinishThroughEndOfInput() }
-            func halt() { audioEngine.stop(); feed?.finish() }
-            func end() async throws { feed?.finish(); try await self.stop() }
-        }
-        """
+            final class Live {
+                var feed: AsyncStream<AnalyzerInput>.Continuation?
+                var analyzer: SpeechAnalyzer?
+                func stop() async throws { try await analyzer?.finalizeAndFinishThroughEndOfInput() }
+                func halt() { audioEngine.stop(); feed?.finish() }
+                func end() async throws { feed?.finish(); try await self.stop() }
+            }
+            """
         let found = MigrationLinter.lint(source: source, file: "Live.swift", project: Self.plist)
         #expect(found.map(\.location.line) == [5])
         #expect(found.first?.detail.hasSuffix("followed: nothing in Live calls halt()") == true)
@@ -115,112 +119,124 @@ struct MigrationLinterTests {
     /// caller that cancels the analyzer and then tears down the input is right.
     @Test func teardownAfterTheAnalyzerIsCancelled() {
         let dropped = """
-        final class Live {
-            var feed: AsyncStream<AnalyzerInput>.Continuation?
-            var analyzer: SpeechAnalyzer?
-            func reset() { analyzer = nil; closeInput() }
-            func closeInput() { feed?.finish() }
-        }
-        """
+            final class Live {
+                var feed: AsyncStream<AnalyzerInput>.Continuation?
+                var analyzer: SpeechAnalyzer?
+                func reset() { analyzer = nil; closeInput() }
+                func closeInput() { feed?.finish() }
+            }
+            """
         #expect(Self.rules(dropped) == ["input-finish-without-analyzer-finish"])
-        let cancelled = dropped.replacingOccurrences(of: "func reset() {", with: "func reset() async { await analyzer?.cancelAndFinishNow();")
+        let cancelled = dropped.replacingOccurrences(
+            of: "func reset() {", with: "func reset() async { await analyzer?.cancelAndFinishNow();")
         #expect(Self.rules(cancelled).isEmpty)
     }
 
     @Test func releasingOnlyWhatThisCodeReserved() {
         let unowned = """
-        func teardown() async {
-            await AssetInventory.release(reservedLocale: locale)
-        }
-        """
-        let owned = """
-        func prepare() async throws {
-            let created = try await AssetInventory.reserve(locale: locale)
-            defer { if created { Task { await AssetInventory.release(reservedLocale: locale) } } }
-        }
-        final class Owner {
-            var ownsReservation = false
-            func start() async throws { ownsReservation = try await AssetInventory.reserve(locale: locale) }
-            func stop() async {
-                guard ownsReservation else { return }
+            func teardown() async {
                 await AssetInventory.release(reservedLocale: locale)
             }
-        }
-        """
+            """
+        let owned = """
+            func prepare() async throws {
+                let created = try await AssetInventory.reserve(locale: locale)
+                defer { if created { Task { await AssetInventory.release(reservedLocale: locale) } } }
+            }
+            final class Owner {
+                var ownsReservation = false
+                func start() async throws { ownsReservation = try await AssetInventory.reserve(locale: locale) }
+                func stop() async {
+                    guard ownsReservation else { return }
+                    await AssetInventory.release(reservedLocale: locale)
+                }
+            }
+            """
         #expect(Self.rules(unowned) == ["unowned-reservation-release"])
         #expect(Self.rules(owned).isEmpty)
     }
 
     @Test func bestFormatIsOptional() {
         let bad = """
-        func setUp() async {
-            let format = await SpeechAnalyzer.bestAvailableAudioFormat(
-                compatibleWith: [transcriber]
-            )
-            print(format.sampleRate)
-        }
-        """
+            func setUp() async {
+                let format = await SpeechAnalyzer.bestAvailableAudioFormat(
+                    compatibleWith: [transcriber]
+                )
+                print(format.sampleRate)
+            }
+            """
         let good = """
-        func a() async throws {
-            guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]) else { throw Failure.noFormat }
-        }
-        func b() async {
-            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
-            guard let format else { return }
-        }
-        func c() async -> AVAudioFormat? { return await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) }
-        func d() async { let rate = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)?.sampleRate }
-        func e() async {
-            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
-            let converter = Converter(analyzerFormat: format)
-        }
-        """
+            func a() async throws {
+                guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]) else { throw Failure.noFormat }
+            }
+            func b() async {
+                let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
+                guard let format else { return }
+            }
+            func c() async -> AVAudioFormat? { return await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) }
+            func d() async { let rate = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)?.sampleRate }
+            func e() async {
+                let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
+                let converter = Converter(analyzerFormat: format)
+            }
+            """
         #expect(Self.rules(bad) == ["unguarded-best-format"])
         #expect(Self.rules(good).isEmpty)
         // Interpolating it prints "Optional(…)"; storing it defers the question to code that may never ask.
-        #expect(Self.rules("let f = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: m)\nprint(\"\\(f)\")") == ["unguarded-best-format"])
-        #expect(Self.rules("let f = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: m)\nself.format = f") == ["unguarded-best-format"])
+        #expect(
+            Self.rules("let f = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: m)\nprint(\"\\(f)\")")
+                == ["unguarded-best-format"])
+        #expect(
+            Self.rules("let f = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: m)\nself.format = f") == [
+                "unguarded-best-format"
+            ])
     }
 
     @Test func resultTasksMustBeKept() {
         let bad = """
-        func go() {
-            Task {
-                for try await result in transcriber.results { show(result) }
+            func go() {
+                Task {
+                    for try await result in transcriber.results { show(result) }
+                }
+                _ = Task.detached { for try await r in transcriber.results { } }
             }
-            _ = Task.detached { for try await r in transcriber.results { } }
-        }
-        """
+            """
         let good = """
-        func go() {
-            resultTask = Task { for try await result in transcriber.results { show(result) } }
-            let other = Task { @MainActor in for try await r in transcriber.results { } }
-            Task { await refreshUI() }
-        }
-        """
+            func go() {
+                resultTask = Task { for try await result in transcriber.results { show(result) } }
+                let other = Task { @MainActor in for try await r in transcriber.results { } }
+                Task { await refreshUI() }
+            }
+            """
         #expect(Self.rules(bad) == ["untracked-result-task", "untracked-result-task"])
         #expect(Self.rules(good).isEmpty)
     }
 
     @Test func exactLocaleEquality() {
         let bad = """
-        let supported = await SpeechTranscriber.supportedLocales
-        guard supported.contains(locale) else { return }
-        if await SpeechTranscriber.installedLocales.contains(locale) { }
-        """
+            let supported = await SpeechTranscriber.supportedLocales
+            guard supported.contains(locale) else { return }
+            if await SpeechTranscriber.installedLocales.contains(locale) { }
+            """
         #expect(Self.rules(bad) == ["exact-locale-match", "exact-locale-match"])
-        #expect(Self.rules("guard let l = await SpeechTranscriber.supportedLocale(equivalentTo: locale) else { return }").isEmpty)
+        #expect(
+            Self.rules("guard let l = await SpeechTranscriber.supportedLocale(equivalentTo: locale) else { return }")
+                .isEmpty)
     }
 
     @Test func microphoneCaptureNeedsUsageDescriptions() {
-        let source = "let engine = AVAudioEngine()\nengine.inputNode.installTap(onBus: 0, bufferSize: 4096, format: nil) { _, _ in }"
+        let source =
+            "let engine = AVAudioEngine()\nengine.inputNode.installTap(onBus: 0, bufferSize: 4096, format: nil) { _, _ in }"
         // An app target without the keys: found. No app target at all (a command-line tool, a
         // package): the rule does not apply, and says why.
-        #expect(Self.rules(source, project: ProjectContext(appTarget: "App.xcodeproj")) == ["missing-usage-description"])
+        #expect(
+            Self.rules(source, project: ProjectContext(appTarget: "App.xcodeproj")) == ["missing-usage-description"])
         #expect(Self.rules(source, project: ProjectContext()).isEmpty)
         #expect(ProjectContext().usageRuleSkipReason?.hasPrefix("no app target found") == true)
         #expect(ProjectContext(appTarget: "App/Info.plist", usageDescriptionKeys: []).usageRuleSkipReason == nil)
-        let partial = MigrationLinter.lint(source: source, file: "M.swift", project: ProjectContext(usageDescriptionKeys: ["NSMicrophoneUsageDescription"]))
+        let partial = MigrationLinter.lint(
+            source: source, file: "M.swift",
+            project: ProjectContext(usageDescriptionKeys: ["NSMicrophoneUsageDescription"]))
         #expect(partial.map(\.detail) == ["AVAudioEngine used; Info.plist lacks NSSpeechRecognitionUsageDescription"])
         #expect(Self.rules(source).isEmpty)
     }
@@ -236,7 +252,8 @@ struct MigrationLinterTests {
 
     /// The same controller with the draft-era mistakes: each one found, on its line.
     @Test func draftControllerMistakesAreEachFound() {
-        let found = MigrationLinter.lint(source: LintFixtures.draft, file: "Draft.swift", project: ProjectContext(appTarget: "an iOS app"))
+        let found = MigrationLinter.lint(
+            source: LintFixtures.draft, file: "Draft.swift", project: ProjectContext(appTarget: "an iOS app"))
         let byRule = Dictionary(grouping: found, by: \.rule.id).mapValues { $0.map(\.location.line) }
         #expect(byRule["allocate-locale"] == [12])
         #expect(byRule["unguarded-best-format"] == [14])
@@ -252,20 +269,23 @@ struct MigrationLinterTests {
     }
 
     @Test func baselineAcceptsByLineTextAndReportsStaleEntries() throws {
-        let before = MigrationLinter.lint(source: "let r = SFSpeechRecognizer()\nlet q = SFSpeechRecognizer()", file: "A.swift")
+        let before = MigrationLinter.lint(
+            source: "let r = SFSpeechRecognizer()\nlet q = SFSpeechRecognizer()", file: "A.swift")
         let baseline = try LintBaseline.decode(LintBaseline(findings: [before[0]]).encoded(), path: "b.json")
         // The accepted line moved down two lines; a new occurrence appeared.
-        let after = MigrationLinter.lint(source: "\n\nlet r = SFSpeechRecognizer()\nlet s = SFSpeechRecognizer()", file: "A.swift")
+        let after = MigrationLinter.lint(
+            source: "\n\nlet r = SFSpeechRecognizer()\nlet s = SFSpeechRecognizer()", file: "A.swift")
         let split = baseline.apply(to: after)
         #expect(split.accepted.map(\.location.line) == [3])
         #expect(split.new.map(\.lineText) == ["let s = SFSpeechRecognizer()"])
         #expect(split.stale.isEmpty)
         #expect(baseline.apply(to: []).stale.count == 1)
-        #expect(throws: LintBaseline.BaselineError.self) { try LintBaseline.decode(Array("{\"version\":2,\"findings\":[]}".utf8).data, path: "b.json") }
+        #expect(throws: LintBaseline.BaselineError.self) {
+            try LintBaseline.decode(Array("{\"version\":2,\"findings\":[]}".utf8).data, path: "b.json")
+        }
     }
 }
 
 extension Array where Element == UInt8 {
     var data: Foundation.Data { Foundation.Data(self) }
 }
-import Foundation

@@ -1,7 +1,7 @@
 import Foundation
 import MigrationLint
-import Testing
 import TestSupport
+import Testing
 
 /// The lint against the removed example code of the migration guide the project was seeded with
 /// (seed 003, read at test time from `../shared/seeds` or `SPEECH_HARNESS_SEEDS`; skipped when
@@ -9,8 +9,11 @@ import TestSupport
 @Suite("Migration lint on the seed guide's removed examples")
 struct SeedGuideTests {
     static let seedFile: String? = {
-        let folder = ProcessInfo.processInfo.environment["SPEECH_HARNESS_SEEDS"]
-            ?? URL(fileURLWithPath: SystemFixture.packageRoot).deletingLastPathComponent().appendingPathComponent("shared/seeds").path
+        let folder =
+            ProcessInfo.processInfo.environment["SPEECH_HARNESS_SEEDS"]
+            ?? URL(fileURLWithPath: SystemFixture.packageRoot).deletingLastPathComponent().appendingPathComponent(
+                "shared/seeds"
+            ).path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.first { $0.hasPrefix("003_") }.map { folder + "/" + $0 }
     }()
@@ -22,8 +25,15 @@ struct SeedGuideTests {
         var current: [String]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) where line.hasPrefix("-") {
             let content = line.hasPrefix("- ") ? String(line.dropFirst(2)) : String(line.dropFirst())
-            if content.hasPrefix("```swift") { current = []; continue }
-            if content.hasPrefix("```"), let block = current { blocks.append(block.joined(separator: "\n")); current = nil; continue }
+            if content.hasPrefix("```swift") {
+                current = []
+                continue
+            }
+            if content.hasPrefix("```"), let block = current {
+                blocks.append(block.joined(separator: "\n"))
+                current = nil
+                continue
+            }
             current?.append(content)
         }
         return blocks
@@ -35,14 +45,25 @@ struct SeedGuideTests {
         #expect(blocks.count == 5)
         let found = blocks.enumerated().map { index, block in
             // The guide's code is an app's (it asks for record permission in an iOS app).
-            Set(MigrationLinter.lint(source: block, file: "example\(index + 1).swift", project: ProjectContext(appTarget: "the guide's app")).map(\.rule.id))
+            Set(
+                MigrationLinter.lint(
+                    source: block, file: "example\(index + 1).swift",
+                    project: ProjectContext(appTarget: "the guide's app")
+                ).map(\.rule.id))
         }
-        #expect(found[0] == ["allocate-locale", "unguarded-best-format", "untracked-result-task", "result-transcription"])
+        #expect(
+            found[0] == ["allocate-locale", "unguarded-best-format", "untracked-result-task", "result-transcription"])
         #expect(found[1] == [])
-        #expect(found[2] == ["allocate-locale", "unguarded-best-format", "untracked-result-task", "result-transcription",
-                             "input-finish-without-analyzer-finish", "missing-usage-description"])
+        #expect(
+            found[2] == [
+                "allocate-locale", "unguarded-best-format", "untracked-result-task", "result-transcription",
+                "input-finish-without-analyzer-finish", "missing-usage-description",
+            ])
         #expect(found[3] == ["progress-async-iteration", "exact-locale-match"])
-        #expect(found[4] == ["allocate-locale", "unguarded-best-format", "untracked-result-task", "result-transcription",
-                             "nonexistent-result-type", "discarded-input-continuation", "exact-locale-match"])
+        #expect(
+            found[4] == [
+                "allocate-locale", "unguarded-best-format", "untracked-result-task", "result-transcription",
+                "nonexistent-result-type", "discarded-input-continuation", "exact-locale-match",
+            ])
     }
 }

@@ -15,13 +15,13 @@ struct SourceStructureTests {
 
     @Test func functionsAndTypesAreNamed() {
         let source = """
-        final class Live<T>: NSObject {
-            func stop() { marker() }
-        }
-        extension Outer.Inner where T: Sendable {
-            init() { marker() }
-        }
-        """
+            final class Live<T>: NSObject {
+                func stop() { marker() }
+            }
+            extension Outer.Inner where T: Sendable {
+                init() { marker() }
+            }
+            """
         let structure = Self.structure(source)
         let first = Self.index(of: "marker", in: structure)
         let second = Self.index(of: "marker", in: structure, occurrence: 1)
@@ -34,15 +34,15 @@ struct SourceStructureTests {
 
     @Test func catchClausesKnowTheirDoBody() {
         let source = """
-        do {
-            try await analyzer.start(inputSequence: input)
-        }
-        catch let error as CancellationError {
-            first()
-        } catch {
-            second()
-        }
-        """
+            do {
+                try await analyzer.start(inputSequence: input)
+            }
+            catch let error as CancellationError {
+                first()
+            } catch {
+                second()
+            }
+            """
         let structure = Self.structure(source)
         let tried = Self.index(of: "analyzer", in: structure)
         for name in ["first", "second"] {
@@ -60,6 +60,9 @@ struct SourceStructureTests {
         let structure = Self.structure("for locale in reserved.sorted() { release(locale) }")
         let block = structure.enclosingBlocks(of: Self.index(of: "release", in: structure)).last
         #expect(block?.kind == .loop)
-        #expect(block.map { structure.tokens[$0.header].map(\.text) } == ["locale", "in", "reserved", ".", "sorted", "(", ")"])
+        #expect(
+            block.map { structure.tokens[$0.header].map(\.text) } == [
+                "locale", "in", "reserved", ".", "sorted", "(", ")",
+            ])
     }
 }

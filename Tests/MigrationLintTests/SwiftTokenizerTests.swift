@@ -11,10 +11,10 @@ struct SwiftTokenizerTests {
 
     @Test func commentsProduceNoTokens() {
         let source = """
-        let a = 1 // allocate(locale:) here is prose
-        /* outer /* nested allocate */ still comment */ let b = 2
-        /// doc: SFSpeechRecognizer
-        """
+            let a = 1 // allocate(locale:) here is prose
+            /* outer /* nested allocate */ still comment */ let b = 2
+            /// doc: SFSpeechRecognizer
+            """
         #expect(Self.names(source) == ["let", "a", "let", "b"])
         #expect(SwiftTokenizer.tokenize(source).problems.isEmpty)
     }
@@ -27,16 +27,19 @@ struct SwiftTokenizerTests {
 
     @Test func rawAndMultilineStrings() {
         let source = ##"""
-        let raw = #"a "quoted" \(notCode) \#(code) "#
-        let twice = ##"ends with "# still inside"##
-        let block = """
-            SFSpeechRecognizer "quoted" \(interpolated)
-            """
-        let after = 1
-        """##
+            let raw = #"a "quoted" \(notCode) \#(code) "#
+            let twice = ##"ends with "# still inside"##
+            let block = """
+                SFSpeechRecognizer "quoted" \(interpolated)
+                """
+            let after = 1
+            """##
         let result = SwiftTokenizer.tokenize(source)
         #expect(result.problems.isEmpty)
-        #expect(result.tokens.filter { $0.kind == .identifier }.map(\.text) == ["let", "raw", "code", "let", "twice", "let", "block", "interpolated", "let", "after"])
+        #expect(
+            result.tokens.filter { $0.kind == .identifier }.map(\.text) == [
+                "let", "raw", "code", "let", "twice", "let", "block", "interpolated", "let", "after",
+            ])
     }
 
     @Test func locationsAreLineAndUTF8Column() {
@@ -47,12 +50,18 @@ struct SwiftTokenizerTests {
 
     @Test func postfixOptionalChainingIsPunctuation() {
         let tokens = SwiftTokenizer.tokenize("input?.finish(); a ?? b; c! .x; d != e").tokens
-        #expect(tokens.map(\.text) == ["input", "?", ".", "finish", "(", ")", ";", "a", "??", "b", ";", "c", "!", ".", "x", ";", "d", "!=", "e"])
+        #expect(
+            tokens.map(\.text) == [
+                "input", "?", ".", "finish", "(", ")", ";", "a", "??", "b", ";", "c", "!", ".", "x", ";", "d", "!=",
+                "e",
+            ])
         #expect(tokens[1].kind == .punctuation && tokens[8].kind == .operator)
     }
 
     @Test func backticksPoundsAttributesAndRegex() {
-        let tokens = SwiftTokenizer.tokenize(##"@MainActor func `default`() { if #available(iOS 26, *) { _ = #/a"b/# } }"##).tokens
+        let tokens = SwiftTokenizer.tokenize(
+            ##"@MainActor func `default`() { if #available(iOS 26, *) { _ = #/a"b/# } }"##
+        ).tokens
         #expect(tokens.first?.kind == .attribute)
         #expect(tokens.contains { $0.kind == .identifier && $0.text == "default" })
         #expect(tokens.contains { $0.kind == .poundKeyword && $0.text == "#available" })
@@ -60,7 +69,10 @@ struct SwiftTokenizerTests {
     }
 
     @Test func unterminatedConstructsAreReported() {
-        #expect(SwiftTokenizer.tokenize("let s = \"open\nlet t = 1").problems.map(\.message) == ["unterminated string literal"])
+        #expect(
+            SwiftTokenizer.tokenize("let s = \"open\nlet t = 1").problems.map(\.message) == [
+                "unterminated string literal"
+            ])
         #expect(SwiftTokenizer.tokenize("/* never closed").problems.map(\.message) == ["unterminated block comment"])
         let problems = SwiftTokenizer.tokenize("let s = \"\\(open").problems.map(\.message)
         #expect(problems.contains("unterminated string interpolation"))

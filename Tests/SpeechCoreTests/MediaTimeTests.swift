@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+
 @testable import SpeechCore
 
 @Suite("MediaTime")
@@ -21,8 +23,10 @@ struct MediaTimeTests {
     }
 
     @Test func specialValuesOrderLikeCMTimeCompare() {
-        let ordered: [MediaTime] = [.negativeInfinity, MediaTime(value: -5, timescale: 1), .zero,
-                                    MediaTime(value: 7, timescale: 3), .indefinite, .positiveInfinity, .invalid]
+        let ordered: [MediaTime] = [
+            .negativeInfinity, MediaTime(value: -5, timescale: 1), .zero,
+            MediaTime(value: 7, timescale: 3), .indefinite, .positiveInfinity, .invalid,
+        ]
         for i in ordered.indices {
             for j in ordered.indices {
                 #expect((ordered[i] < ordered[j]) == (i < j), "\(ordered[i]) vs \(ordered[j])")
@@ -79,8 +83,10 @@ struct MediaTimeTests {
         #expect(MediaTime.positiveInfinity.seconds == .infinity)
     }
 
-    @Test(arguments: [MediaTime.Rounding.halfAwayFromZero, .towardZero, .awayFromZero,
-                      .towardPositiveInfinity, .towardNegativeInfinity])
+    @Test(arguments: [
+        MediaTime.Rounding.halfAwayFromZero, .towardZero, .awayFromZero,
+        .towardPositiveInfinity, .towardNegativeInfinity,
+    ])
     func convertScaleRoundsAsAsked(rounding: MediaTime.Rounding) {
         // 25/100 s = 2.5 units at timescale 10; -25/100 = -2.5.
         let positive = MediaTime(value: 25, timescale: 100).convertScale(10, rounding: rounding)
@@ -116,12 +122,12 @@ struct MediaTimeTests {
     }
 
     @Test func codableRoundTripKeepsSpecials() throws {
-        let times: [MediaTime] = [.zero, MediaTime(value: 7, timescale: 16000), .invalid, .indefinite, .positiveInfinity]
+        let times: [MediaTime] = [
+            .zero, MediaTime(value: 7, timescale: 16000), .invalid, .indefinite, .positiveInfinity,
+        ]
         let data = try JSONEncoder().encode(times)
         let back = try JSONDecoder().decode([MediaTime].self, from: data)
         #expect(back == times)
         #expect(back[3].isIndefinite && back[4].isPositiveInfinity)
     }
 }
-
-import Foundation

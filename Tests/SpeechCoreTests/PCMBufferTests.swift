@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SpeechCore
 
 @Suite("PCMBuffer and AudioFormat")

@@ -1,5 +1,5 @@
-import Testing
 import SpeechCore
+import Testing
 
 @Suite("SHA-256")
 struct SHA256Tests {
@@ -15,7 +15,8 @@ struct SHA256Tests {
             #expect(pieces.finalizeHex() == generic, "length \(length) in two pieces")
         }
         // FIPS 180-4 two-block example.
-        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SpeechCore
 
 @Suite("TimeRange")
@@ -18,7 +19,7 @@ struct TimeRangeTests {
 
     @Test func intersectionAndUnion() {
         let a = TimeRange(start: t(0), end: t(10))
-        let b = TimeRange(start: t(1, 2), end: t(2, 1)) // 0.5 s .. 2 s at another timescale
+        let b = TimeRange(start: t(1, 2), end: t(2, 1))  // 0.5 s .. 2 s at another timescale
         #expect(a.intersection(b) == TimeRange(start: t(5), end: t(10)))
         #expect(a.union(b) == TimeRange(start: t(0), end: t(20)))
         let disjoint = TimeRange(start: t(30), end: t(40))

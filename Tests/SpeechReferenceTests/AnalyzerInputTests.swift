@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 @Suite("Analyzer input, formats and the volatile range", .isolatedResources)
@@ -11,9 +12,11 @@ struct AnalyzerInputTests {
     @Test func skippingAheadIsAllowed() async throws {
         let transcriber = Fixture.transcriber()
         let analyzer = SpeechAnalyzer(modules: [transcriber])
-        let inputs = [AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: .zero),
-                      AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: Fixture.seconds(1.0)),
-                      AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5))]
+        let inputs = [
+            AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: .zero),
+            AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: Fixture.seconds(1.0)),
+            AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5)),
+        ]
         let last = try await analyzer.analyzeSequence(Fixture.stream(inputs))
         #expect(last == Fixture.seconds(2))
         await analyzer.cancelAndFinishNow()
@@ -22,8 +25,10 @@ struct AnalyzerInputTests {
     @Test(arguments: [0.3, 0.0]) func overlappingOrEarlierInputIsAudioDisordered(start: Double) async throws {
         let transcriber = Fixture.transcriber()
         let analyzer = SpeechAnalyzer(modules: [transcriber])
-        let inputs = [AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: .zero),
-                      AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: Fixture.seconds(start))]
+        let inputs = [
+            AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: .zero),
+            AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: Fixture.seconds(start)),
+        ]
         await #expect(throws: SFSpeechError(.audioDisordered)) {
             try await analyzer.analyzeSequence(Fixture.stream(inputs))
         }
@@ -34,8 +39,11 @@ struct AnalyzerInputTests {
     @Test func timesInAnotherTimescaleAreExact() async throws {
         let analyzer = SpeechAnalyzer(modules: [Fixture.transcriber()])
         // 0.5 s written as 500/1000, then a buffer right after written as 8000/16000.
-        let inputs = [AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: CMTime(value: 0, timescale: 1000)),
-                      AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: CMTime(value: 8_000, timescale: 16_000))]
+        let inputs = [
+            AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: CMTime(value: 0, timescale: 1000)),
+            AnalyzerInput(
+                buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: CMTime(value: 8_000, timescale: 16_000)),
+        ]
         let last = try await analyzer.analyzeSequence(Fixture.stream(inputs))
         #expect(last == CMTime(value: 1, timescale: 1))
         await analyzer.cancelAndFinishNow()
@@ -46,7 +54,8 @@ struct AnalyzerInputTests {
         let analyzer = SpeechAnalyzer(modules: [transcriber])
         let cd = AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 1)!
         await #expect(throws: SFSpeechError(.unexpectedAudioFormat)) {
-            try await analyzer.analyzeSequence(Fixture.stream([AnalyzerInput(buffer: Fixture.buffer(seconds: 0.1, format: cd))]))
+            try await analyzer.analyzeSequence(
+                Fixture.stream([AnalyzerInput(buffer: Fixture.buffer(seconds: 0.1, format: cd))]))
         }
         #expect(await analyzer.volatileRange == nil)
     }
@@ -66,12 +75,15 @@ struct AnalyzerInputTests {
         let format = try #require(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]))
         #expect(format.sampleRate == 16_000 && format.channelCount == 1 && format.commonFormat == .pcmFormatFloat32)
         let natural = AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 1, interleaved: true)!
-        #expect(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber], considering: natural) != nil)
+        #expect(
+            await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber], considering: natural) != nil)
         // Missing assets: nil.
-        let store = AssetStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("assets-\(UUID().uuidString)"))
+        let store = AssetStore(
+            root: FileManager.default.temporaryDirectory.appendingPathComponent("assets-\(UUID().uuidString)"))
         try await AssetStore.$current.withValue(store) {
             let needsAssets = ScriptedEngine(script: EngineScript(words: []), requiresAssets: true)
-            let uninstalled = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription, engine: needsAssets)
+            let uninstalled = SpeechTranscriber(
+                locale: Locale(identifier: "en-US"), preset: .transcription, engine: needsAssets)
             #expect(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [uninstalled]) == nil)
             try await AssetInventory.assetInstallationRequest(supporting: [uninstalled])?.downloadAndInstall()
             #expect(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [uninstalled]) != nil)

@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 /// The session rules of DESIGN §2: finishing, finalising, errors, cancellation.
@@ -149,9 +150,10 @@ struct AnalyzerLifecycleTests {
         while await analyzer.pendingWaiterCount < 1 { await Task.yield() }
         for item in Fixture.inputs(count: 5) { firstInput.yield(item) }
         // Replace the input before it ends; the end of the replacement is what counts.
-        let second = Fixture.stream(Fixture.inputs(count: 15).enumerated().map { i, input in
-            AnalyzerInput(buffer: input.buffer, bufferStartTime: Fixture.seconds(0.5 + Double(i) * 0.1))
-        })
+        let second = Fixture.stream(
+            Fixture.inputs(count: 15).enumerated().map { i, input in
+                AnalyzerInput(buffer: input.buffer, bufferStartTime: Fixture.seconds(0.5 + Double(i) * 0.1))
+            })
         // Wait until the first five buffers are in, so none of them is dropped by the replacement.
         while (await analyzer.volatileRange?.end ?? .zero) < Fixture.seconds(0.5) { await Task.yield() }
         try await analyzer.start(inputSequence: second)
@@ -169,10 +171,12 @@ struct AnalyzerLifecycleTests {
         let url = directory.appendingPathComponent("in.wav")
         // 2 s at 44.1 kHz: the analyzer reads the file and converts it to the module's 16 kHz.
         let file = try AVAudioFile(forWriting: url, settings: [AVSampleRateKey: 44_100.0, AVNumberOfChannelsKey: 1])
-        try file.write(from: Fixture.buffer(seconds: 2, format: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 1)!))
+        try file.write(
+            from: Fixture.buffer(seconds: 2, format: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 1)!))
         file.close()
         let transcriber = Fixture.transcriber()
-        let analyzer = try await SpeechAnalyzer(inputAudioFile: AVAudioFile(forReading: url), modules: [transcriber], finishAfterFile: true)
+        let analyzer = try await SpeechAnalyzer(
+            inputAudioFile: AVAudioFile(forReading: url), modules: [transcriber], finishAfterFile: true)
         let results = await collect(transcriber.results)
         #expect(results.error == nil)
         #expect(results.elements.filter(\.isFinal).map(\.plain).joined(separator: " ") == "one two three")

@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 /// Seeded model-based testing: random sequences of API calls and inputs run against the analyzer
@@ -19,7 +20,8 @@ struct AnalyzerModelTests {
 
     /// What a waiting call ended with.
     enum Outcome: Equatable, CustomStringConvertible {
-        case success, cancelled, failed(String)
+        case success, cancelled
+        case failed(String)
         var description: String {
             switch self {
             case .success: return "success"
@@ -41,7 +43,9 @@ struct AnalyzerModelTests {
 
         /// What a finalize/finish waiter for `t` must end with, once the sequence is over.
         /// Nil where the rules allow either (e.g. engine endpoints the model does not track).
-        func expectedWaiter(target: Double, registeredWhileActive: Bool, resolvedBy consumedAtResolution: Double?) -> Outcome? {
+        func expectedWaiter(
+            target: Double, registeredWhileActive: Bool, resolvedBy consumedAtResolution: Double?
+        ) -> Outcome? {
             if let consumedAtResolution, target <= consumedAtResolution + 1e-9 { return .success }
             if let failure { return .failed(failure) }
             return registeredWhileActive ? .cancelled : nil
@@ -69,8 +73,10 @@ struct AnalyzerModelTests {
 
     /// Starts a waiting call and returns once it is either registered with the analyzer or answered,
     /// so that the next step of the sequence happens after it (no sleeping, no races).
-    func spawn(_ kind: String, _ target: Double, on analyzer: SpeechAnalyzer,
-               _ call: @escaping @Sendable () async throws -> Void) async -> Waiter {
+    func spawn(
+        _ kind: String, _ target: Double, on analyzer: SpeechAnalyzer,
+        _ call: @escaping @Sendable () async throws -> Void
+    ) async -> Waiter {
         let before = await analyzer.waitersRegistered
         let done = EventLog<Bool>()
         let task = Task {
@@ -106,12 +112,18 @@ struct AnalyzerModelTests {
             cursor = end + 0.05
         }
         let faultAt = rng.nextUnit() < 0.15 ? Double(Int.random(in: 1...20, using: &rng)) / 10 : Double.infinity
-        let script = EngineScript(words: words, latency: Double(Int.random(in: 0...2, using: &rng)) * 0.1,
-                                  revisionInterval: 0.1, endpointSilence: rng.nextUnit() < 0.5 ? 0.3 : nil,
-                                  faults: faultAt.isFinite ? [.throwAt(faultAt, message: "fault \(seed)")] : [])
+        let script = EngineScript(
+            words: words, latency: Double(Int.random(in: 0...2, using: &rng)) * 0.1,
+            revisionInterval: 0.1, endpointSilence: rng.nextUnit() < 0.5 ? 0.3 : nil,
+            faults: faultAt.isFinite ? [.throwAt(faultAt, message: "fault \(seed)")] : [])
         let engine = ScriptedEngine(script: script)
-        let presets: [SpeechTranscriber.Preset] = [.transcription, .progressiveTranscription, .timeIndexedProgressiveTranscription]
-        let modules = [SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: presets.randomElement(using: &rng)!, engine: engine)]
+        let presets: [SpeechTranscriber.Preset] = [
+            .transcription, .progressiveTranscription, .timeIndexedProgressiveTranscription,
+        ]
+        let modules = [
+            SpeechTranscriber(
+                locale: Locale(identifier: "en-US"), preset: presets.randomElement(using: &rng)!, engine: engine)
+        ]
         let ranges = EventLog<CMTimeRange>()
         let analyzer = SpeechAnalyzer(modules: modules)
         let traced = Self.traceSeed == seed
@@ -127,7 +139,11 @@ struct AnalyzerModelTests {
         let steps = Int.random(in: 3...12, using: &rng)
         for _ in 0..<steps {
             let roll = Int.random(in: 0..<100, using: &rng)
-            if Self.traceSeed == seed { print("op \(roll) model consumed=\(String(describing: model.consumed)) finished=\(model.finished) failure=\(String(describing: model.failure)) faultAt=\(faultAt)") }
+            if Self.traceSeed == seed {
+                print(
+                    "op \(roll) model consumed=\(String(describing: model.consumed)) finished=\(model.finished) failure=\(String(describing: model.failure)) faultAt=\(faultAt)"
+                )
+            }
             switch roll {
             case 0..<40:
                 // Feed 1–8 buffers of 0.1 s; sometimes skip ahead, sometimes go back (disordered).
@@ -139,8 +155,10 @@ struct AnalyzerModelTests {
                 let begin = start ?? model.consumed ?? 0
                 var inputs: [AnalyzerInput] = []
                 for i in 0..<count {
-                    inputs.append(AnalyzerInput(buffer: Fixture.buffer(seconds: 0.1),
-                                                bufferStartTime: i == 0 && start != nil ? Fixture.seconds(begin) : nil))
+                    inputs.append(
+                        AnalyzerInput(
+                            buffer: Fixture.buffer(seconds: 0.1),
+                            bufferStartTime: i == 0 && start != nil ? Fixture.seconds(begin) : nil))
                 }
                 let result = await outcome { _ = try await analyzer.analyzeSequence(Fixture.stream(inputs)) }
                 // Model: what should have happened, buffer by buffer.
@@ -150,9 +168,15 @@ struct AnalyzerModelTests {
                     } else {
                         for i in 0..<count {
                             let end = begin + Double(i + 1) * 0.1
-                            if end >= faultAt - 1e-9 { model.failure = "fault"; break }
+                            if end >= faultAt - 1e-9 {
+                                model.failure = "fault"
+                                break
+                            }
                             model.consumed = end
-                            if model.pendingFinish.contains(where: { $0 <= end + 1e-9 }) { model.finished = true; break }
+                            if model.pendingFinish.contains(where: { $0 <= end + 1e-9 }) {
+                                model.finished = true
+                                break
+                            }
                         }
                     }
                     if model.failure != nil, case .success = result {
@@ -163,13 +187,17 @@ struct AnalyzerModelTests {
             case 40..<55:
                 let target = Double(Int.random(in: 0...30, using: &rng)) * 0.1
                 let active = !model.finished && model.failure == nil
-                let waiter = await spawn("finalize", target, on: analyzer) { try await analyzer.finalize(through: Fixture.seconds(target)) }
+                let waiter = await spawn("finalize", target, on: analyzer) {
+                    try await analyzer.finalize(through: Fixture.seconds(target))
+                }
                 waiters.append(waiter)
                 registered.append((waiter, active))
             case 55..<62:
                 let target = Double(Int.random(in: 0...30, using: &rng)) * 0.1
                 let active = !model.finished && model.failure == nil
-                let waiter = await spawn("finish", target, on: analyzer) { try await analyzer.finish(after: Fixture.seconds(target)) }
+                let waiter = await spawn("finish", target, on: analyzer) {
+                    try await analyzer.finish(after: Fixture.seconds(target))
+                }
                 waiters.append(waiter)
                 registered.append((waiter, active))
                 if active && (model.consumed ?? -1) >= target - 1e-9 {
@@ -183,7 +211,8 @@ struct AnalyzerModelTests {
                 await analyzer.cancelAnalysis(before: Fixture.seconds(before))
             case 70..<77:
                 if model.failure == nil && !model.finished {
-                    let extra = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .progressiveTranscription, engine: engine)
+                    let extra = SpeechTranscriber(
+                        locale: Locale(identifier: "en-US"), preset: .progressiveTranscription, engine: engine)
                     let result = await outcome { try await analyzer.setModules(allModules + [extra]) }
                     if result == .success { allModules.append(extra) }
                 }
@@ -201,17 +230,23 @@ struct AnalyzerModelTests {
         await analyzer.cancelAndFinishNow()
 
         // Invariant: nobody is left waiting, and every waiter resumed exactly once.
-        if await analyzer.pendingWaiterCount != 0 { return "\(await analyzer.pendingWaiterCount) callers still waiting after finishing" }
+        if await analyzer.pendingWaiterCount != 0 {
+            return "\(await analyzer.pendingWaiterCount) callers still waiting after finishing"
+        }
         for (waiter, active) in registered {
             let result = await waiter.task.value
             if let failure = model.failure, active, case .failed(let text) = result {
                 let expected = failure == "audioDisordered" ? "audioDisordered" : "fault \(seed)"
-                if !text.contains(expected) { return "\(waiter.kind)(\(waiter.target)) failed with \(text), expected \(expected)" }
+                if !text.contains(expected) {
+                    return "\(waiter.kind)(\(waiter.target)) failed with \(text), expected \(expected)"
+                }
             }
             if model.failure == nil, case .failed(let text) = result {
                 return "\(waiter.kind)(\(waiter.target)) failed with \(text) in a session without errors"
             }
-            if active, (model.consumed ?? -1) < waiter.target - 1e-9, model.failure == nil, result == .success, waiter.kind == "finish" {
+            if active, (model.consumed ?? -1) < waiter.target - 1e-9, model.failure == nil, result == .success,
+                waiter.kind == "finish"
+            {
                 return "finish(after: \(waiter.target)) succeeded though audio ended at \(model.consumed ?? -1)"
             }
         }
@@ -221,17 +256,25 @@ struct AnalyzerModelTests {
             let (results, error) = await collect(module.results)
             if let failure = model.failure {
                 let expected = failure == "audioDisordered" ? "audioDisordered" : "fault \(seed)"
-                if let error, !"\(error)".contains(expected) { return "stream ended with \(error), expected \(expected)" }
+                if let error, !"\(error)".contains(expected) {
+                    return "stream ended with \(error), expected \(expected)"
+                }
             } else if let error {
                 return "stream ended with \(error) in a session without errors"
             }
             var lastFinalEnd: CMTime = .negativeInfinity
             for result in results {
-                if result.isFinal != (result.resultsFinalizationTime >= result.range.end) { return "isFinal rule broken: \(result)" }
-                if result.alternatives.isEmpty || result.text != result.alternatives[0] { return "alternatives rule broken: \(result)" }
+                if result.isFinal != (result.resultsFinalizationTime >= result.range.end) {
+                    return "isFinal rule broken: \(result)"
+                }
+                if result.alternatives.isEmpty || result.text != result.alternatives[0] {
+                    return "alternatives rule broken: \(result)"
+                }
                 if result.isFinal && !result.plain.isEmpty {
                     // Finalised text never changes: final ranges come in order and never overlap.
-                    if result.range.start < lastFinalEnd { return "final result \(result) overlaps an earlier final result" }
+                    if result.range.start < lastFinalEnd {
+                        return "final result \(result) overlaps an earlier final result"
+                    }
                     lastFinalEnd = result.range.end
                 }
             }

@@ -1,5 +1,6 @@
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 /// The session rules as a table: events in, actions out, one documented clause per test. The
@@ -41,18 +42,22 @@ struct AnalyzerStateMachineTests {
         var machine = Machine()
         #expect(machine.volatileRange == nil)
         _ = machine.startInput()
-        #expect(machine.consumed(Self.range(0, 1), modulesFinalized: nil)
-            == [.volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true)])
-        #expect(machine.consumed(Self.range(1, 2), modulesFinalized: nil)
-            == [.volatileRangeChanged(Self.range(0, 2), changedStart: false, changedEnd: true)])
-        #expect(machine.finalizeCompleted(through: Self.t(1.5))
-            == [.volatileRangeChanged(Self.range(1.5, 2), changedStart: true, changedEnd: false)])
+        #expect(
+            machine.consumed(Self.range(0, 1), modulesFinalized: nil)
+                == [.volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true)])
+        #expect(
+            machine.consumed(Self.range(1, 2), modulesFinalized: nil)
+                == [.volatileRangeChanged(Self.range(0, 2), changedStart: false, changedEnd: true)])
+        #expect(
+            machine.finalizeCompleted(through: Self.t(1.5))
+                == [.volatileRangeChanged(Self.range(1.5, 2), changedStart: true, changedEnd: false)])
         // Cancelling before a time already final changes nothing but the modules' work.
         #expect(machine.cancel(before: Self.t(1)) == [.cancelModules(before: Self.t(1))])
         #expect(machine.volatileRange == Self.range(1.5, 2))
         // Modules that finalise on their own move the start with the end.
-        #expect(machine.consumed(Self.range(2, 3), modulesFinalized: Self.t(2.5))
-            == [.volatileRangeChanged(Self.range(2.5, 3), changedStart: true, changedEnd: true)])
+        #expect(
+            machine.consumed(Self.range(2, 3), modulesFinalized: Self.t(2.5))
+                == [.volatileRangeChanged(Self.range(2.5, 3), changedStart: true, changedEnd: true)])
     }
 
     // MARK: finalize(through:)
@@ -62,11 +67,22 @@ struct AnalyzerStateMachineTests {
         _ = machine.startInput()
         let (id, now) = machine.requestFinalize(through: Self.t(2))
         #expect(now.isEmpty)
-        #expect(machine.consumed(Self.range(0, 1), modulesFinalized: nil) == [.volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true)])
-        #expect(machine.consumed(Self.range(1, 2), modulesFinalized: nil)
-            == [.volatileRangeChanged(Self.range(0, 2), changedStart: false, changedEnd: true), .finalize(through: Self.t(2), waiters: [id])])
-        #expect(machine.finalizeCompleted(through: Self.t(2))
-            == [.volatileRangeChanged(Self.range(2, 2), changedStart: true, changedEnd: false), .resume(id, .success)])
+        #expect(
+            machine.consumed(Self.range(0, 1), modulesFinalized: nil) == [
+                .volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true)
+            ])
+        #expect(
+            machine.consumed(Self.range(1, 2), modulesFinalized: nil)
+                == [
+                    .volatileRangeChanged(Self.range(0, 2), changedStart: false, changedEnd: true),
+                    .finalize(through: Self.t(2), waiters: [id]),
+                ])
+        #expect(
+            machine.finalizeCompleted(through: Self.t(2))
+                == [
+                    .volatileRangeChanged(Self.range(2, 2), changedStart: true, changedEnd: false),
+                    .resume(id, .success),
+                ])
         #expect(machine.pendingWaiters == 0)
     }
 
@@ -98,8 +114,12 @@ struct AnalyzerStateMachineTests {
         let (id, now) = machine.requestFinishAtEndOfInput()
         #expect(now.isEmpty)
         #expect(machine.inputEnded(generation: 1) == [.finalize(through: Self.t(1), waiters: [id])])
-        #expect(machine.finalizeCompleted(through: Self.t(1))
-            == [.volatileRangeChanged(Self.range(1, 1), changedStart: true, changedEnd: false), .resume(id, .success), .finishSession])
+        #expect(
+            machine.finalizeCompleted(through: Self.t(1))
+                == [
+                    .volatileRangeChanged(Self.range(1, 1), changedStart: true, changedEnd: false),
+                    .resume(id, .success), .finishSession,
+                ])
         #expect(machine.phase == .finished)
     }
 
@@ -119,8 +139,12 @@ struct AnalyzerStateMachineTests {
         _ = machine.startInput()
         let (id, now) = machine.requestFinish(after: Self.t(1))
         #expect(now.isEmpty)
-        #expect(machine.consumed(Self.range(0, 1), modulesFinalized: nil)
-            == [.volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true), .resume(id, .success), .finishSession])
+        #expect(
+            machine.consumed(Self.range(0, 1), modulesFinalized: nil)
+                == [
+                    .volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true),
+                    .resume(id, .success), .finishSession,
+                ])
         // After finishing: a time that was consumed succeeds, a later one is cancelled.
         let (consumed, consumedActions) = machine.requestFinish(after: Self.t(0.5))
         #expect(consumedActions == [.resume(consumed, .success)])
@@ -207,8 +231,11 @@ struct AnalyzerStateMachineTests {
         var backwards = Machine(rules: rules)
         _ = backwards.startInput()
         _ = backwards.consumed(Self.range(0, 2), modulesFinalized: nil)
-        #expect(backwards.finalizeCompleted(through: Self.t(1.5))
-            == [.volatileRangeChanged(Self.range(0, 2), changedStart: true, changedEnd: false),
-                .volatileRangeChanged(Self.range(1.5, 2), changedStart: true, changedEnd: false)])
+        #expect(
+            backwards.finalizeCompleted(through: Self.t(1.5))
+                == [
+                    .volatileRangeChanged(Self.range(0, 2), changedStart: true, changedEnd: false),
+                    .volatileRangeChanged(Self.range(1.5, 2), changedStart: true, changedEnd: false),
+                ])
     }
 }

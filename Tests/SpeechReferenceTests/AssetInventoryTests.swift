@@ -3,6 +3,7 @@ import Engines
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 @Suite("AssetInventory", .isolatedResources)
@@ -27,7 +28,10 @@ struct AssetInventoryTests {
     @Test func statusOrder() {
         typealias S = AssetInventory.Status
         #expect(S.unsupported < S.supported && S.supported < S.downloading && S.downloading < S.installed)
-        #expect([S.installed, .unsupported, .downloading, .supported].sorted() == [.unsupported, .supported, .downloading, .installed])
+        #expect(
+            [S.installed, .unsupported, .downloading, .supported].sorted() == [
+                .unsupported, .supported, .downloading, .installed,
+            ])
     }
 
     @Test func statusReturnValues() async throws {
@@ -120,7 +124,8 @@ struct AssetInventoryTests {
 
     @Test func corruptSourceIsAChecksumError() async throws {
         try await withInventory { store, _ in
-            var package = AssetPackage(id: "test/bad", version: 1, locale: "en-US", files: [.contents("a.bin", [1, 2, 3])])
+            var package = AssetPackage(
+                id: "test/bad", version: 1, locale: "en-US", files: [.contents("a.bin", [1, 2, 3])])
             package.files[0].sha256 = String(repeating: "0", count: 64)
             await #expect(throws: AssetStore.InstallError.self) {
                 try await store.install(package, progress: Progress(totalUnitCount: 3))

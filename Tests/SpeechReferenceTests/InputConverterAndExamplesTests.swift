@@ -3,6 +3,7 @@ import CoreMedia
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 @Suite("AnalyzerInputConverter", .isolatedResources)
@@ -47,8 +48,9 @@ struct AnalyzerInputConverterTests {
 /// real corpus-style file on the scripted engine.
 @Suite("Apple-style examples", .isolatedResources)
 struct ExampleProgramTests {
-    @Test(arguments: ["example-perform-analysis", "example-file-transcription"],
-          [(44_100.0, "real-looking 44.1 kHz file"), (16_000.0, "16 kHz file")])
+    @Test(
+        arguments: ["example-perform-analysis", "example-file-transcription"],
+        [(44_100.0, "real-looking 44.1 kHz file"), (16_000.0, "16 kHz file")])
     func examplePrintsTheScriptedTranscript(program: String, rate: (Double, String)) throws {
         guard PackageProgram.isBuilt(program) else {
             Issue.record("\(program) was not built; run swift build first")
@@ -63,12 +65,17 @@ struct ExampleProgramTests {
         try file.write(from: Fixture.buffer(seconds: 2.5, format: format))
         file.close()
         let script = directory.appendingPathComponent("script.json")
-        try Data(#"{"words":[{"text":"open","start":0.3,"end":0.7},{"text":"the","start":0.8,"end":0.9},{"text":"door","start":1.0,"end":1.4}]}"#.utf8)
-            .write(to: script)
-        let (status, output) = try PackageProgram.run(program, [audio.path], environment: [
-            "SPEECH_HARNESS_ENGINE": "scripted", "SPEECH_HARNESS_SCRIPT": script.path,
-            "SPEECH_HARNESS_ASSETS": directory.appendingPathComponent("assets").path, "LANG": "en_US.UTF-8",
-        ])
+        try Data(
+            #"{"words":[{"text":"open","start":0.3,"end":0.7},{"text":"the","start":0.8,"end":0.9},{"text":"door","start":1.0,"end":1.4}]}"#
+                .utf8
+        )
+        .write(to: script)
+        let (status, output) = try PackageProgram.run(
+            program, [audio.path],
+            environment: [
+                "SPEECH_HARNESS_ENGINE": "scripted", "SPEECH_HARNESS_SCRIPT": script.path,
+                "SPEECH_HARNESS_ASSETS": directory.appendingPathComponent("assets").path, "LANG": "en_US.UTF-8",
+            ])
         #expect(status == 0, "\(output)")
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "open the door")
     }

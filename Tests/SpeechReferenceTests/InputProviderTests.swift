@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 @Suite("Input sequence providers", .isolatedResources)
@@ -13,7 +14,9 @@ struct InputProviderTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("in.wav")
         let file = try AVAudioFile(forWriting: url, settings: [AVSampleRateKey: rate, AVNumberOfChannelsKey: 1])
-        try file.write(from: Fixture.buffer(seconds: seconds, format: AVAudioFormat(standardFormatWithSampleRate: rate, channels: 1)!))
+        try file.write(
+            from: Fixture.buffer(
+                seconds: seconds, format: AVAudioFormat(standardFormatWithSampleRate: rate, channels: 1)!))
         file.close()
         return (directory, url)
     }
@@ -37,14 +40,17 @@ struct InputProviderTests {
         let (directory, url) = try makeFile(seconds: 2, rate: 16_000)
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = VirtualClock()
-        let provider = try CaptureInputSequenceProvider(pacedFile: url, analyzerFormat: Fixture.format,
-                                                        chunkDuration: .milliseconds(250), clock: clock)
+        let provider = try CaptureInputSequenceProvider(
+            pacedFile: url, analyzerFormat: Fixture.format,
+            chunkDuration: .milliseconds(250), clock: clock)
         let arrivals = EventLog<(CMTime, Duration)>()
         let transcriber = Fixture.transcriber()
         let analyzer = SpeechAnalyzer(modules: [transcriber])
         let start = clock.now
         let tapped = provider.analyzerInputs.map { input in
-            let end = (input.bufferStartTime ?? .zero) + CMTime(sampleIndex: Int64(input.buffer.frameLength), sampleRate: 16_000)
+            let end =
+                (input.bufferStartTime ?? .zero)
+                + CMTime(sampleIndex: Int64(input.buffer.frameLength), sampleRate: 16_000)
             arrivals.append((end, start.duration(to: clock.now)))
             return input
         }

@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 @Suite("SpeechAnalyzer basics", .isolatedResources)

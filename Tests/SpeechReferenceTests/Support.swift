@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import SpeechCore
 @_exported import TestSupport
+
 @testable import SpeechReference
 
 /// Builders shared by the analyzer tests.
@@ -27,8 +28,10 @@ enum Fixture {
     /// `count` consecutive inputs of `seconds` each, with explicit start times when `timed`.
     static func inputs(count: Int, seconds: Double = 0.1, timed: Bool = false) -> [AnalyzerInput] {
         (0..<count).map { i in
-            AnalyzerInput(buffer: buffer(seconds: seconds),
-                          bufferStartTime: timed ? CMTime(value: Int64(Double(i) * seconds * rate), timescale: CMTimeScale(rate)) : nil)
+            AnalyzerInput(
+                buffer: buffer(seconds: seconds),
+                bufferStartTime: timed
+                    ? CMTime(value: Int64(Double(i) * seconds * rate), timescale: CMTimeScale(rate)) : nil)
         }
     }
 
@@ -39,15 +42,19 @@ enum Fixture {
         return stream
     }
 
-    static func engine(_ text: String = "one two three", latency: Double = 0, endpoint: Double? = 0.6,
-                       faults: [EngineScript.Fault] = []) -> ScriptedEngine {
+    static func engine(
+        _ text: String = "one two three", latency: Double = 0, endpoint: Double? = 0.6,
+        faults: [EngineScript.Fault] = []
+    ) -> ScriptedEngine {
         var script = EngineScript.evenlySpaced(text, latency: latency, endpointSilence: endpoint)
         script.faults = faults
         return ScriptedEngine(script: script)
     }
 
-    static func transcriber(_ engine: any RecognitionEngine = Fixture.engine(),
-                            preset: SpeechTranscriber.Preset = .progressiveTranscription) -> SpeechTranscriber {
+    static func transcriber(
+        _ engine: any RecognitionEngine = Fixture.engine(),
+        preset: SpeechTranscriber.Preset = .progressiveTranscription
+    ) -> SpeechTranscriber {
         SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: preset, engine: engine)
     }
 
@@ -68,4 +75,3 @@ func collect<S: AsyncSequence>(_ results: S) async -> (elements: [S.Element], er
 extension SpeechTranscriber.Result {
     var plain: String { String(text.characters) }
 }
-

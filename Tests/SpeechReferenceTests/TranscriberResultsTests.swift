@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import SpeechReference
 
 @Suite("Transcriber results", .isolatedResources)
@@ -24,8 +25,11 @@ struct TranscriberResultsTests {
     }
 
     @Test func revisionsShowAsVolatileThenTheFinalTextNeverChanges() async throws {
-        let script = EngineScript(words: [.init("two", start: 0.2, end: 0.6, revisions: ["too", "to"]), .init("four", start: 0.7, end: 1.1)],
-                                  revisionInterval: 0.1, endpointSilence: 0.5)
+        let script = EngineScript(
+            words: [
+                .init("two", start: 0.2, end: 0.6, revisions: ["too", "to"]), .init("four", start: 0.7, end: 1.1),
+            ],
+            revisionInterval: 0.1, endpointSilence: 0.5)
         let results = try await run(Fixture.transcriber(ScriptedEngine(script: script)))
         let volatile = results.filter { !$0.isFinal }.map(\.plain)
         #expect(volatile.prefix(3) == ["too", "to", "two"])
@@ -38,9 +42,13 @@ struct TranscriberResultsTests {
     @Test func normalCadenceEmitsFewerVolatileResultsThanFast() async throws {
         let text = (1...12).map { "w\($0)" }.joined(separator: " ")
         let engine = ScriptedEngine(script: .evenlySpaced(text, duration: 0.15, gap: 0.05, endpointSilence: nil))
-        let fast = try await run(SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .progressiveTranscription, engine: engine), seconds: 3)
-        let normalPreset = SpeechTranscriber.Preset(transcriptionOptions: [], reportingOptions: [.volatileResults], attributeOptions: [])
-        let normal = try await run(SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: normalPreset, engine: engine), seconds: 3)
+        let fast = try await run(
+            SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .progressiveTranscription, engine: engine),
+            seconds: 3)
+        let normalPreset = SpeechTranscriber.Preset(
+            transcriptionOptions: [], reportingOptions: [.volatileResults], attributeOptions: [])
+        let normal = try await run(
+            SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: normalPreset, engine: engine), seconds: 3)
         let fastCount = fast.filter { !$0.isFinal }.count, normalCount = normal.filter { !$0.isFinal }.count
         #expect(fastCount == 12)
         #expect(normalCount < fastCount && normalCount >= 5)
@@ -48,20 +56,30 @@ struct TranscriberResultsTests {
     }
 
     @Test func alternativesAreNeverEmptyAndStartWithTheText() async throws {
-        let script = EngineScript(words: [.init("write", start: 0.2, end: 0.6, alternatives: ["right", "rite"]), .init("it", start: 0.7, end: 0.9)])
+        let script = EngineScript(words: [
+            .init("write", start: 0.2, end: 0.6, alternatives: ["right", "rite"]), .init("it", start: 0.7, end: 0.9),
+        ])
         let engine = ScriptedEngine(script: script)
-        let with = try await run(SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcriptionWithAlternatives, engine: engine))
-        #expect(with.first.map { $0.alternatives.map { String($0.characters) } } == ["write it", "right it", "rite it"])
-        let without = try await run(SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription, engine: engine))
+        let with = try await run(
+            SpeechTranscriber(
+                locale: Locale(identifier: "en-US"), preset: .transcriptionWithAlternatives, engine: engine))
+        #expect(
+            with.first.map { $0.alternatives.map { String($0.characters) } } == ["write it", "right it", "rite it"])
+        let without = try await run(
+            SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription, engine: engine))
         #expect(without.first?.alternatives.count == 1)
         for result in with + without { #expect(result.text == result.alternatives[0]) }
     }
 
     @Test func wordAttributesCarryTimeRangesAndConfidence() async throws {
-        let script = EngineScript(words: [.init("hello", start: 0.2, end: 0.6, confidence: 0.9), .init("world", start: 0.7, end: 1.1, confidence: 0.4)])
-        let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [],
-                                            attributeOptions: [.audioTimeRange, .transcriptionConfidence], engine: ScriptedEngine(script: script),
-                                            engineProblem: nil)
+        let script = EngineScript(words: [
+            .init("hello", start: 0.2, end: 0.6, confidence: 0.9),
+            .init("world", start: 0.7, end: 1.1, confidence: 0.4),
+        ])
+        let transcriber = SpeechTranscriber(
+            locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [],
+            attributeOptions: [.audioTimeRange, .transcriptionConfidence], engine: ScriptedEngine(script: script),
+            engineProblem: nil)
         let result = try #require(try await run(transcriber).first)
         let runs = result.text.runs.compactMap { run -> (String, CMTimeRange, Double)? in
             guard let range = run.audioTimeRange, let confidence = run.transcriptionConfidence else { return nil }
@@ -70,20 +88,24 @@ struct TranscriberResultsTests {
         #expect(runs.map(\.0) == ["hello", "world"])
         #expect(abs(runs[1].1.start.seconds - 0.7) < 1e-6 && abs(runs[1].1.end.seconds - 1.1) < 1e-6)
         #expect(runs.map(\.2) == [0.9, 0.4])
-        let span = try #require(result.text.rangeOfAudioTimeRangeAttributes(intersecting: TimeRange(start: Fixture.seconds(0.8), end: Fixture.seconds(0.9))))
+        let span = try #require(
+            result.text.rangeOfAudioTimeRangeAttributes(
+                intersecting: TimeRange(start: Fixture.seconds(0.8), end: Fixture.seconds(0.9))))
         #expect(String(result.text[span].characters) == "world")
     }
 
     @Test func etiquetteReplacementsMaskWords() async throws {
         let engine = ScriptedEngine(script: .evenlySpaced("oh damn it"))
-        let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), transcriptionOptions: [.etiquetteReplacements],
-                                            reportingOptions: [], attributeOptions: [], engine: engine, engineProblem: nil)
+        let transcriber = SpeechTranscriber(
+            locale: Locale(identifier: "en-US"), transcriptionOptions: [.etiquetteReplacements],
+            reportingOptions: [], attributeOptions: [], engine: engine, engineProblem: nil)
         #expect(try await run(transcriber).map(\.plain) == ["oh d*** it"])
     }
 
     @Test func dictationPunctuatesAndPlacesEmoji() async throws {
         let engine = ScriptedEngine(script: .evenlySpaced("see you soon comma heart emoji"))
-        let dictation = DictationTranscriber(locale: Locale(identifier: "en-US"), preset: .longDictation, engine: engine)
+        let dictation = DictationTranscriber(
+            locale: Locale(identifier: "en-US"), preset: .longDictation, engine: engine)
         let analyzer = SpeechAnalyzer(modules: [dictation])
         let last = try await analyzer.analyzeSequence(Fixture.stream(Fixture.inputs(count: 35)))
         try await analyzer.finalizeAndFinish(through: #require(last))
@@ -93,8 +115,12 @@ struct TranscriberResultsTests {
 
     @Test func localesAreResolvedWithRegionFallback() async throws {
         await EngineSelection.$override.withValue(Fixture.engine()) {
-            #expect(await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "en_US")).map(LocaleSupport.tag) == "en-US")
-            #expect(await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "en-AU")).map(LocaleSupport.tag) == "en-US")
+            #expect(
+                await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "en_US")).map(
+                    LocaleSupport.tag) == "en-US")
+            #expect(
+                await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "en-AU")).map(
+                    LocaleSupport.tag) == "en-US")
             #expect(await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "ja-JP")) == nil)
             #expect(await SpeechTranscriber.supportedLocales.count == ScriptedEngine.defaultLocales.count)
             #expect(SpeechTranscriber.isAvailable)
@@ -148,18 +174,25 @@ struct ModulesAndResourcesTests {
             let sameConfig = SpeechAnalyzer(modules: [Fixture.transcriber()])
             _ = try await sameConfig.analyzeSequence(Fixture.stream(Fixture.inputs(count: 1)))
             // A different locale is a second configuration: past the limit.
-            let french = SpeechTranscriber(locale: Locale(identifier: "fr-FR"), preset: .transcription, engine: Fixture.engine())
+            let french = SpeechTranscriber(
+                locale: Locale(identifier: "fr-FR"), preset: .transcription, engine: Fixture.engine())
             let second = SpeechAnalyzer(modules: [french])
             await #expect(throws: SFSpeechError(.insufficientResources)) {
                 try await second.analyzeSequence(Fixture.stream(Fixture.inputs(count: 1)))
             }
-            let unlimited = SpeechAnalyzer(modules: [SpeechTranscriber(locale: Locale(identifier: "fr-FR"), preset: .transcription, engine: Fixture.engine())],
-                                           options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
+            let unlimited = SpeechAnalyzer(
+                modules: [
+                    SpeechTranscriber(
+                        locale: Locale(identifier: "fr-FR"), preset: .transcription, engine: Fixture.engine())
+                ],
+                options: .init(priority: .medium, modelRetention: .whileInUse, ignoresResourceLimits: true))
             _ = try await unlimited.analyzeSequence(Fixture.stream(Fixture.inputs(count: 1)))
             // Finishing gives the configuration back.
             await first.cancelAndFinishNow()
             await sameConfig.cancelAndFinishNow()
-            let third = SpeechAnalyzer(modules: [SpeechTranscriber(locale: Locale(identifier: "fr-FR"), preset: .transcription, engine: Fixture.engine())])
+            let third = SpeechAnalyzer(modules: [
+                SpeechTranscriber(locale: Locale(identifier: "fr-FR"), preset: .transcription, engine: Fixture.engine())
+            ])
             _ = try await third.analyzeSequence(Fixture.stream(Fixture.inputs(count: 1)))
             await third.cancelAndFinishNow()
             await unlimited.cancelAndFinishNow()
@@ -167,8 +200,11 @@ struct ModulesAndResourcesTests {
     }
 
     @Test func modelRetentionKeepsConfigurationsUntilEnded() async throws {
-        let analyzer = SpeechAnalyzer(modules: [SpeechTranscriber(locale: Locale(identifier: "it-IT"), preset: .transcription, engine: Fixture.engine())],
-                                      options: .init(priority: .low, modelRetention: .processLifetime))
+        let analyzer = SpeechAnalyzer(
+            modules: [
+                SpeechTranscriber(locale: Locale(identifier: "it-IT"), preset: .transcription, engine: Fixture.engine())
+            ],
+            options: .init(priority: .low, modelRetention: .processLifetime))
         try await analyzer.prepareToAnalyze(in: nil)
         await analyzer.cancelAndFinishNow()
         #expect(await SpeechModels.retainedConfigurations.contains("scripted:it-IT"))
@@ -194,7 +230,9 @@ struct ModulesAndResourcesTests {
         for i in 0..<8_000 { loud.floatChannelData![0][i] = 0.3 * Float(sin(Double(i) * 0.1)) }
         let quiet2 = AVAudioPCMBuffer(pcmFormat: Fixture.format, frameCapacity: 16_000)!
         quiet2.frameLength = 16_000
-        let last = try await analyzer.analyzeSequence(Fixture.stream([AnalyzerInput(buffer: silence), AnalyzerInput(buffer: loud), AnalyzerInput(buffer: quiet2)]))
+        let last = try await analyzer.analyzeSequence(
+            Fixture.stream([AnalyzerInput(buffer: silence), AnalyzerInput(buffer: loud), AnalyzerInput(buffer: quiet2)])
+        )
         try await analyzer.finalizeAndFinish(through: #require(last))
         let results = await collect(detector.results).elements
         #expect(results.map(\.speechDetected) == [false, true, false])

@@ -1,3 +1,4 @@
+import AudioIO
 // Helpers shared by the test targets: temporary files, test signals, installed-fixture checks,
 // per-test resource pools, a thread-safe event log, running programs.
 import Foundation
@@ -44,7 +45,8 @@ public enum Signal {
         var s1 = 0.0, s2 = 0.0
         for v in x {
             let s0 = Double(v) + coefficient * s1 - s2
-            s2 = s1; s1 = s0
+            s2 = s1
+            s1 = s0
         }
         return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / Double(x.count * x.count)
     }
@@ -61,7 +63,8 @@ public enum SystemFixture {
     }
 
     /// The package's root folder (for scripts and the Python environment).
-    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().path
 }
 
@@ -70,7 +73,9 @@ public enum SystemFixture {
 public struct IsolatedResourcePool: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         try await ResourcePool.$current.withValue(ResourcePool(limit: 64)) { try await function() }
     }
 }
@@ -84,11 +89,17 @@ public final class EventLog<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [T] = []
     public init() {}
-    public func append(_ item: T) { lock.lock(); storage.append(item); lock.unlock() }
-    public var items: [T] { lock.lock(); defer { lock.unlock() }; return storage }
+    public func append(_ item: T) {
+        lock.lock()
+        storage.append(item)
+        lock.unlock()
+    }
+    public var items: [T] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
 }
-
-import AudioIO
 
 /// Audio writing for tests that do not import AudioIO themselves.
 public enum AudioIOBridge {
@@ -99,14 +110,18 @@ public enum AudioIOBridge {
 
 /// The package's own programs, run as a user would: output and error merged, exit status.
 public enum PackageProgram {
-    public static var binaries: URL { URL(fileURLWithPath: SystemFixture.packageRoot).appendingPathComponent(".build/debug") }
+    public static var binaries: URL {
+        URL(fileURLWithPath: SystemFixture.packageRoot).appendingPathComponent(".build/debug")
+    }
 
     public static func isBuilt(_ program: String) -> Bool {
         FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent(program).path)
     }
 
     /// Runs `program` with `environment` added to this process's; returns its status and output.
-    public static func run(_ program: String, _ arguments: [String] = [], environment: [String: String]) throws -> (status: Int32, output: String) {
+    public static func run(
+        _ program: String, _ arguments: [String] = [], environment: [String: String]
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = binaries.appendingPathComponent(program)
         process.arguments = arguments
@@ -124,8 +139,11 @@ public enum PackageProgram {
 /// Another program (sclite, the Python references), fed `input` on standard input; standard
 /// output and standard error are read apart, both to the end, so neither pipe can fill and block.
 public enum ExternalProgram {
-    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws
-        -> (status: Int32, output: String, errors: String) {
+    public static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil
+    ) throws
+        -> (status: Int32, output: String, errors: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -135,7 +153,10 @@ public enum ExternalProgram {
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
         if let input {
-            Thread { stdin.fileHandleForWriting.write(input); try? stdin.fileHandleForWriting.close() }.start()
+            Thread {
+                stdin.fileHandleForWriting.write(input)
+                try? stdin.fileHandleForWriting.close()
+            }.start()
         }
         let errorText = Locked("")
         let done = DispatchSemaphore(value: 0)

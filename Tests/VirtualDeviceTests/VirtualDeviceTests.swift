@@ -1,8 +1,9 @@
 import AudioIO
 import Foundation
 import SpeechCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import VirtualDevice
 
 @Suite("Capture schedule")
@@ -41,18 +42,24 @@ struct DeviceSettingsTests {
             "SPEECH_HARNESS_MICROPHONE_RATE": "44100", "SPEECH_HARNESS_MICROPHONE_CHANNELS": "2",
             "SPEECH_HARNESS_RECORD_PERMISSION": "denied", "SPEECH_HARNESS_AUTHORIZATION": "notDetermined",
         ])
-        #expect(settings.microphone.source == .utterance(manifest: "Corpus/build/real-digits-en/manifest.jsonl", id: "real-digits-en-003"))
+        #expect(
+            settings.microphone.source
+                == .utterance(manifest: "Corpus/build/real-digits-en/manifest.jsonl", id: "real-digits-en-003"))
         #expect(settings.microphone.pacing == .fast && settings.microphone.end == .stopEngine(afterSilence: 1.5))
         #expect(settings.microphone.sampleRate == 44_100 && settings.microphone.channelCount == 2)
         #expect(settings.recordPermission == .denied && settings.speechAuthorization == .notDetermined)
         #expect(DeviceSettings.source("silence") == .silence)
         #expect(DeviceSettings.source("/tmp/a#b.wav") == .file(path: "/tmp/a#b.wav"))
-        #expect(try DeviceSettings.fromEnvironment(["SPEECH_HARNESS_MICROPHONE_END": "stop"]).microphone.end == .stopEngine(afterSilence: 0))
+        #expect(
+            try DeviceSettings.fromEnvironment(["SPEECH_HARNESS_MICROPHONE_END": "stop"]).microphone.end
+                == .stopEngine(afterSilence: 0))
     }
 
-    @Test(arguments: [("SPEECH_HARNESS_MICROPHONE_PACING", "slow"), ("SPEECH_HARNESS_MICROPHONE_END", "-1"),
-                      ("SPEECH_HARNESS_MICROPHONE_RATE", "1"), ("SPEECH_HARNESS_MICROPHONE_CHANNELS", "0"),
-                      ("SPEECH_HARNESS_RECORD_PERMISSION", "maybe"), ("SPEECH_HARNESS_AUTHORIZATION", "yes")])
+    @Test(arguments: [
+        ("SPEECH_HARNESS_MICROPHONE_PACING", "slow"), ("SPEECH_HARNESS_MICROPHONE_END", "-1"),
+        ("SPEECH_HARNESS_MICROPHONE_RATE", "1"), ("SPEECH_HARNESS_MICROPHONE_CHANNELS", "0"),
+        ("SPEECH_HARNESS_RECORD_PERMISSION", "maybe"), ("SPEECH_HARNESS_AUTHORIZATION", "yes"),
+    ])
     func aBadValueIsAnErrorNamingTheVariable(variable: String, value: String) {
         #expect(throws: DeviceSettingsError.self) { try DeviceSettings.fromEnvironment([variable: value]) }
         do {
@@ -65,7 +72,9 @@ struct DeviceSettingsTests {
 
     @Test func aRequestAnswersAnUndecidedPermissionOnceAndKeepsDecidedOnes() {
         let ledger = PermissionLedger()
-        DeviceSettings.$override.withValue(DeviceSettings(recordPermission: .notDetermined, speechAuthorization: .denied)) {
+        DeviceSettings.$override.withValue(
+            DeviceSettings(recordPermission: .notDetermined, speechAuthorization: .denied)
+        ) {
             #expect(ledger.recordPermission == .notDetermined)
             #expect(ledger.requestRecordPermission() == .authorized)
             #expect(ledger.recordPermission == .authorized)
@@ -79,8 +88,10 @@ struct DeviceSettingsTests {
 struct MicrophoneRecordingTests {
     func writeTone(_ directory: TemporaryDirectory, rate: Double, seconds: Double) throws -> String {
         let path = directory.path("tone.wav")
-        let writer = try AudioFileWriter(path: path, format: AudioFormat(sampleRate: rate, channelCount: 1), encoding: .pcm16)
-        try writer.write(PCMBuffer(mono: Signal.sine(frequency: 440, sampleRate: rate, seconds: seconds), sampleRate: rate))
+        let writer = try AudioFileWriter(
+            path: path, format: AudioFormat(sampleRate: rate, channelCount: 1), encoding: .pcm16)
+        try writer.write(
+            PCMBuffer(mono: Signal.sine(frequency: 440, sampleRate: rate, seconds: seconds), sampleRate: rate))
         writer.close()
         return path
     }
@@ -92,7 +103,9 @@ struct MicrophoneRecordingTests {
         #expect(recording.channels.count == 2)
         #expect(abs(recording.frameCount - 48_000) <= 2)
         let middle = recording.channels[0][20_000..<24_000]
-        #expect(Signal.power(of: 440, in: middle, sampleRate: 48_000) > 100 * Signal.power(of: 1_000, in: middle, sampleRate: 48_000))
+        #expect(
+            Signal.power(of: 440, in: middle, sampleRate: 48_000) > 100
+                * Signal.power(of: 1_000, in: middle, sampleRate: 48_000))
         #expect(recording.frames(47_990..<48_010).allSatisfy { $0.count == 20 })
         #expect(recording.frames(50_000..<50_010)[1] == [Float](repeating: 0, count: 10))
     }
@@ -101,11 +114,18 @@ struct MicrophoneRecordingTests {
         let directory = try TemporaryDirectory()
         _ = try writeTone(directory, rate: 16_000, seconds: 0.5)
         let manifest = directory.path("manifest.jsonl")
-        try Data(#"{"id":"u1","audio":"tone.wav","reference":"a tone","locale":"en-US","speaker":"s","task":"t","duration":0.5}"#.utf8)
-            .write(to: URL(fileURLWithPath: manifest))
-        let recording = try MicrophoneRecording.load(.utterance(manifest: manifest, id: "u1"), sampleRate: 16_000, channelCount: 1)
+        try Data(
+            #"{"id":"u1","audio":"tone.wav","reference":"a tone","locale":"en-US","speaker":"s","task":"t","duration":0.5}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: manifest))
+        let recording = try MicrophoneRecording.load(
+            .utterance(manifest: manifest, id: "u1"), sampleRate: 16_000, channelCount: 1)
         #expect(recording.frameCount == 8_000)
-        #expect(throws: MicrophoneError.self) { try MicrophoneRecording.load(.utterance(manifest: manifest, id: "nope"), sampleRate: 16_000, channelCount: 1) }
+        #expect(throws: MicrophoneError.self) {
+            try MicrophoneRecording.load(
+                .utterance(manifest: manifest, id: "nope"), sampleRate: 16_000, channelCount: 1)
+        }
     }
 
     @Test func anUnreadableSourceIsAnErrorNamingTheFile() throws {
@@ -115,7 +135,10 @@ struct MicrophoneRecordingTests {
             _ = try MicrophoneRecording.load(.file(path: path), sampleRate: 48_000, channelCount: 1)
             Issue.record("a broken file was played")
         } catch {
-            guard case .unreadableSource(let named, _) = error else { Issue.record("\(error)"); return }
+            guard case .unreadableSource(let named, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(named == path)
         }
     }

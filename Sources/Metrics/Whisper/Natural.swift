@@ -63,7 +63,8 @@ struct DecimalFraction: Sendable {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = parts[0], fraction = parts.count == 2 ? parts[1] : []
         guard whole.allSatisfy(PythonText.isDecimal), fraction.allSatisfy(PythonText.isDecimal),
-              !whole.isEmpty || !fraction.isEmpty else { return nil }
+            !whole.isEmpty || !fraction.isEmpty
+        else { return nil }
         let values = (whole + fraction).map { UInt8($0.properties.numericValue!) }
         mantissa = Natural(digits: values)
         scale = fraction.count
@@ -73,7 +74,8 @@ struct DecimalFraction: Sendable {
     func integer(times10 n: Int) -> Natural? {
         if n >= scale { return mantissa.shifted(by: n - scale) }
         let drop = scale - n
-        guard mantissa.digits.count <= drop ? mantissa.isZero : mantissa.digits.suffix(drop).allSatisfy({ $0 == 0 }) else { return nil }
+        guard mantissa.digits.count <= drop ? mantissa.isZero : mantissa.digits.suffix(drop).allSatisfy({ $0 == 0 })
+        else { return nil }
         return mantissa.digits.count <= drop ? Natural(0) : Natural(digits: Array(mantissa.digits.dropLast(drop)))
     }
 }

@@ -102,7 +102,8 @@ enum PythonText {
         case .nonspacingMark, .spacingMark, .enclosingMark: return "M"
         case .decimalNumber, .letterNumber, .otherNumber: return "N"
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
-             .finalPunctuation, .otherPunctuation: return "P"
+            .finalPunctuation, .otherPunctuation:
+            return "P"
         case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol: return "S"
         case .spaceSeparator, .lineSeparator, .paragraphSeparator: return "Z"
         default: return "C"

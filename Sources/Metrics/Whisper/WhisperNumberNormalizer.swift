@@ -6,9 +6,11 @@
 /// Its rules, quirks included, are those of `EnglishNumberNormalizer` in OpenAI's Whisper, so that
 /// scores equal those computed with it.
 struct WhisperNumberNormalizer: Sendable {
-    private static let onesNames = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                                    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-                                    "eighteen", "nineteen"]
+    private static let onesNames = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+        "eighteen", "nineteen",
+    ]
     static let zeros: Set<String> = ["o", "oh", "zero"]
     static let ones: [String: Int] = Dictionary(uniqueKeysWithValues: onesNames.enumerated().map { ($1, $0 + 1) })
     /// "fives", "sixes"; "first", "fifth", "twelfth", "eighth", "ninth", …
@@ -17,15 +19,19 @@ struct WhisperNumberNormalizer: Sendable {
         for (name, value) in ones {
             table[name == "six" ? "sixes" : name + "s"] = (value, "s")
         }
-        let irregular: [String: (Int, String)] = ["zeroth": (0, "th"), "first": (1, "st"), "second": (2, "nd"),
-                                                  "third": (3, "rd"), "fifth": (5, "th"), "twelfth": (12, "th")]
+        let irregular: [String: (Int, String)] = [
+            "zeroth": (0, "th"), "first": (1, "st"), "second": (2, "nd"),
+            "third": (3, "rd"), "fifth": (5, "th"), "twelfth": (12, "th"),
+        ]
         for (name, value) in ones where value > 3 && value != 5 && value != 12 {
             table[name + (name.hasSuffix("t") ? "h" : "th")] = (value, "th")
         }
         return table.merging(irregular) { _, new in new }
     }()
-    static let tens: [String: Int] = ["twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-                                      "seventy": 70, "eighty": 80, "ninety": 90]
+    static let tens: [String: Int] = [
+        "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+        "seventy": 70, "eighty": 80, "ninety": 90,
+    ]
     /// "twenties", "twentieth", …
     static let tensSuffixed: [String: (Int, String)] = {
         var table: [String: (Int, String)] = [:]
@@ -38,8 +44,10 @@ struct WhisperNumberNormalizer: Sendable {
     /// Powers of ten by name: hundred (2) … decillion (33).
     static let multipliers: [String: Int] = {
         var table = ["hundred": 2, "thousand": 3]
-        let large = ["million", "billion", "trillion", "quadrillion", "quintillion", "sextillion", "septillion",
-                     "octillion", "nonillion", "decillion"]
+        let large = [
+            "million", "billion", "trillion", "quadrillion", "quintillion", "sextillion", "septillion",
+            "octillion", "nonillion", "decillion",
+        ]
         for (index, name) in large.enumerated() { table[name] = 6 + 3 * index }
         return table
     }()
@@ -52,8 +60,10 @@ struct WhisperNumberNormalizer: Sendable {
         return table
     }()
     static let precedingPrefixers: [String: String] = ["minus": "-", "negative": "-", "plus": "+", "positive": "+"]
-    static let followingPrefixers: [String: String] = ["pound": "£", "pounds": "£", "euro": "€", "euros": "€",
-                                                       "dollar": "$", "dollars": "$", "cent": "¢", "cents": "¢"]
+    static let followingPrefixers: [String: String] = [
+        "pound": "£", "pounds": "£", "euro": "€", "euros": "€",
+        "dollar": "$", "dollars": "$", "cent": "¢", "cents": "¢",
+    ]
     static let prefixes: Set<Unicode.Scalar> = ["-", "+", "£", "€", "$", "¢"]
     static let specials: Set<String> = ["and", "double", "triple", "point"]
     static let decimals: Set<String> = zeros.union(ones.keys).union(tens.keys)
@@ -131,7 +141,9 @@ struct WhisperNumberNormalizer: Sendable {
         return PythonText.isBoundary(text, i) ? i : nil
     }
 
-    private static func insertSpace(_ text: CodePoints, between pair: (Unicode.Scalar, Unicode.Scalar) -> Bool) -> CodePoints {
+    private static func insertSpace(
+        _ text: CodePoints, between pair: (Unicode.Scalar, Unicode.Scalar) -> Bool
+    ) -> CodePoints {
         var out = CodePoints()
         var i = 0
         while i < text.count {
@@ -212,7 +224,8 @@ struct WhisperNumberNormalizer: Sendable {
         var i = 0
         while i < text.count {
             if ["€", "£", "$"].contains(text[i]), i + 2 < text.count, text[i + 1] == "0", text[i + 2] != "\n",
-               let (cents, end) = centDigits(text, from: i + 3) {
+                let (cents, end) = centDigits(text, from: i + 3)
+            {
                 out += CodePoints(scalars: "¢" + String(cents))
                 i = end
                 continue
@@ -237,7 +250,8 @@ struct WhisperNumberNormalizer: Sendable {
         var i = 0
         while i < text.count {
             if text[i] == "1" && (i == 0 || !PythonText.isWord(text[i - 1])) {
-                if i + 1 < text.count && text[i + 1] == "s" && (i + 2 == text.count || !PythonText.isWord(text[i + 2])) {
+                if i + 1 < text.count && text[i + 1] == "s" && (i + 2 == text.count || !PythonText.isWord(text[i + 2]))
+                {
                     out += CodePoints(scalars: "ones")
                     i += 2
                     continue
@@ -326,7 +340,7 @@ struct NumberState {
                 let fraction = DecimalFraction(bare)!
                 if let value {
                     if case .text(let s) = value, s.hasSuffix(".") {
-                        self.value = .text(s + current)   // decimals and IP address parts
+                        self.value = .text(s + current)  // decimals and IP address parts
                         continue
                     }
                     output(value.string)
@@ -469,7 +483,7 @@ struct NumberState {
             }
             flush()
             output(current)
-        default: // "point"
+        default:  // "point"
             if N.decimals.contains(next) || nextIsNumeric { value = .text((value?.orEmpty ?? "") + ".") }
         }
         return false

@@ -52,8 +52,10 @@ public enum WhisperTextNormalizer {
 
     /// Removes each span from an opening character to the next closing one, scanning left to
     /// right as `re.sub` does; an opener without a closer stays. Linear in the text's length.
-    private static func removeSpans(_ s: CodePoints, opens: (Unicode.Scalar) -> Bool, closes: (Unicode.Scalar) -> Bool,
-                                    minimumInside: Int) -> CodePoints {
+    private static func removeSpans(
+        _ s: CodePoints, opens: (Unicode.Scalar) -> Bool, closes: (Unicode.Scalar) -> Bool,
+        minimumInside: Int
+    ) -> CodePoints {
         var nextClose = [Int](repeating: s.count, count: s.count + 1)
         for i in stride(from: s.count - 1, through: 0, by: -1) {
             nextClose[i] = closes(s[i]) ? i : nextClose[i + 1]
@@ -136,9 +138,10 @@ public enum WhisperTextNormalizer {
             var i = 0
             while i < s.count {
                 if s[i] == literal[0], i + literal.count <= s.count,
-                   !afterBoundary || i == 0 || !PythonText.isWord(s[i - 1]),
-                   s[i..<(i + literal.count)].elementsEqual(literal),
-                   i + literal.count == s.count || !PythonText.isWord(s[i + literal.count]) {
+                    !afterBoundary || i == 0 || !PythonText.isWord(s[i - 1]),
+                    s[i..<(i + literal.count)].elementsEqual(literal),
+                    i + literal.count == s.count || !PythonText.isWord(s[i + literal.count])
+                {
                     out += replacement
                     i += literal.count
                 } else {
@@ -159,7 +162,8 @@ public enum WhisperTextNormalizer {
         ("\\bimma", "i am going to"), ("\\bwoulda", "would have"), ("\\bcoulda", "could have"),
         ("\\bshoulda", "should have"), ("\\bcause", "because"), ("\\bma'am", "madam"),
         // Titles and other abbreviations.
-        ("\\bmr", "mister "), ("\\bmrs", "missus "), ("\\bst", "saint "), ("\\bdr", "doctor "), ("\\bprof", "professor "),
+        ("\\bmr", "mister "), ("\\bmrs", "missus "), ("\\bst", "saint "), ("\\bdr", "doctor "),
+        ("\\bprof", "professor "),
         ("\\bcapt", "captain "), ("\\bgov", "governor "), ("\\bald", "alderman "), ("\\bgen", "general "),
         ("\\bsen", "senator "), ("\\brep", "representative "), ("\\bpres", "president "), ("\\brev", "reverend "),
         ("\\bhon", "honorable "), ("\\basst", "assistant "), ("\\bassoc", "associate "), ("\\blt", "lieutenant "),
@@ -248,8 +252,9 @@ public enum WhisperTextNormalizer {
 
     static let spellings: [String: String] = {
         guard let url = Bundle.module.url(forResource: "whisper-english-spellings", withExtension: "json"),
-              let data = try? Data(contentsOf: url),
-              let table = try? JSONDecoder().decode([String: String].self, from: data) else {
+            let data = try? Data(contentsOf: url),
+            let table = try? JSONDecoder().decode([String: String].self, from: data)
+        else {
             preconditionFailure("the Metrics module's whisper-english-spellings.json resource is missing or unreadable")
         }
         return table
