@@ -1,14 +1,17 @@
 import Foundation
 import SpeechCore
 import Testing
+
 @testable import HarnessCLI
 
 /// `merge` (and so `bench`) writing the explorer and, with a baseline, the regression page, on
 /// stores made by scripts/synthetic_run.py; in a browser when one is installed.
 @Suite("Report pages from the command line")
 struct ReportPagesCommandTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let browserReady = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium-headless-shell")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let browserReady =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium-headless-shell")
         && FileManager.default.isExecutableFile(atPath: root + "/.venv/bin/python")
 
     /// A folder with a synthetic run and baseline of `utterances` utterances × 2 engines.
@@ -31,7 +34,10 @@ struct ReportPagesCommandTests {
     @Test func mergeWritesTheExplorerAndRegressionsWithInlinedAudio() async throws {
         let directory = try Self.synthetic(30)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (status, captured) = await run(["merge", directory + "/run", "--baseline", directory + "/baseline", "--embed-audio", "--out", directory + "/report"])
+        let (status, captured) = await run([
+            "merge", directory + "/run", "--baseline", directory + "/baseline", "--embed-audio", "--out",
+            directory + "/report",
+        ])
         #expect(status == 0, "\(captured.stderr)")
         #expect(captured.stdout.contains("explorer.html, regressions.html"))
         let explorer = try String(contentsOfFile: directory + "/report/explorer.html", encoding: .utf8)
@@ -48,18 +54,26 @@ struct ReportPagesCommandTests {
     }
 
     @Test func aBaselineThatIsNotARunIsAUsageError() async throws {
-        let (status, captured) = await run(["merge", "/nonexistent-run", "--baseline", "/nonexistent-baseline", "--out", "/tmp/unused"])
+        let (status, captured) = await run([
+            "merge", "/nonexistent-run", "--baseline", "/nonexistent-baseline", "--out", "/tmp/unused",
+        ])
         #expect(status == 2)
         #expect(captured.stderr.contains("/nonexistent-baseline/utterances.jsonl: no such file"))
     }
 
     /// The pages as a reader meets them: they open without console errors and parse strictly,
     /// and a click on the first row opens a view with its alignment, audio and timeline.
-    @Test(.enabled(if: browserReady, "needs chromium-headless-shell and .venv (scripts/bootstrap --browser)"))
+    /// Under CI=true a missing browser fails the test instead of skipping it.
+    @Test(
+        .enabled(
+            if: browserReady || ProcessInfo.processInfo.environment["CI"] == "true",
+            "needs chromium-headless-shell and .venv (scripts/bootstrap --browser)"))
     func pagesOpenAndClickThroughInABrowser() async throws {
         let directory = try Self.synthetic(40)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (status, _) = await run(["merge", directory + "/run", "--baseline", directory + "/baseline", "--out", directory + "/report"])
+        let (status, _) = await run([
+            "merge", directory + "/run", "--baseline", directory + "/baseline", "--out", directory + "/report",
+        ])
         #expect(status == 0)
         let pages = ["index.html", "explorer.html", "regressions.html"].map { directory + "/report/" + $0 }
         for arguments in [pages, ["--click"] + pages.dropFirst()] {
