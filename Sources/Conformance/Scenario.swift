@@ -3,36 +3,13 @@ import Foundation
 /// A declarative conformance scenario: modules, an engine script, a timeline of API calls and
 /// the expectations, tied to the documented clause it checks (see `clauses.json`).
 ///
-/// Steps run in order. A step with `"async": true` starts the call and moves on; a later
-/// `{"do": "await", "ref": …}` checks how it ended. `expect` on a call is `returns`, `cancelled`
-/// (CancellationError), `fails:<code>` (an SFSpeechError code or `engine`), or `nothing` (the call
-/// had no effect). Expectations under `exact` hold only on the scripted engine; the rest hold on
-/// every backend.
-public struct Scenario: Codable, Sendable, Hashable {
-    public struct Step: Codable, Sendable, Hashable {
-        /// One of ``ScenarioCatalog/stepKinds``: feeding (feed, analyze, feedAsync, startInput,
-        /// endInput, endPreviousInput), finishing (finalize, finish, finalizeAndFinish,
-        /// finishAtEndOfInput, cancelBefore, cancelAndFinishNow), waiting (await, checkPending,
-        /// cancelTask), modules and context, checks (checkVolatileRange, checkHandler,
-        /// checkStreams, checkResults, checkAttributes, checkModuleCount), and AssetInventory.
-        public var `do`: String
-        /// Seconds of audio to feed; the start time (omit: right after the previous buffer).
-        public var seconds: Double?
-        public var start: Double?
-        /// Buffer sample rate (default 16000).
-        public var sampleRate: Double?
-        /// A time argument (through, after, before) in seconds; omit for nil.
-        public var time: Double?
-        public var async: Bool?
-        public var ref: String?
-        public var expect: String?
-        /// For checks: `nil`, `open`, `ended`, `failed`, a text, a locale…
-        public var value: String?
-        public var locale: String?
-        public var module: Int?
-    }
-
-    public struct Expectations: Codable, Sendable, Hashable {
+/// Steps (``ScenarioStep``) run in order. A call step with `"async": true` starts the call under
+/// its `ref` and moves on; a later `{"do": "await", "ref": …}` checks how it ended. `expect` on a
+/// call is `returns`, `cancelled` or `fails:<code>` (an SFSpeechError code, `engine` or `usage`);
+/// `exact:` before it makes it hold on the scripted engine only, as do the expectations listed
+/// under `exact`. Everything else holds on every backend.
+public struct Scenario: Decodable, Sendable, Hashable {
+    public struct Expectations: Decodable, Sendable, Hashable {
         /// Final text of module 0 (normalised by spaces) when the scenario ends.
         public var finalText: String?
         /// How every results stream ended: `ended` or `failed`.
@@ -48,7 +25,7 @@ public struct Scenario: Codable, Sendable, Hashable {
         public var hadVolatileResults: Bool?
     }
 
-    public struct ModuleSpec: Codable, Sendable, Hashable {
+    public struct ModuleSpec: Decodable, Sendable, Hashable {
         /// transcriber, dictation or detector.
         public var kind: String
         /// Preset name (transcription, progressiveTranscription, …).
@@ -60,13 +37,31 @@ public struct Scenario: Codable, Sendable, Hashable {
         public var attributes: [String]?
     }
 
-    public struct FaultSpec: Codable, Sendable, Hashable {
-        public var kind: String
+    public struct FaultSpec: Decodable, Sendable, Hashable {
+        /// In the scripted engine: `throw` or `stall` at a time, `failFinalize`, `slowFinalize`
+        /// yielding `after` times; or a worker process that misbehaves after `after` audio requests.
+        public enum Kind: String, Decodable, Sendable, Hashable, CaseIterable {
+            case `throw`, stall, failFinalize, slowFinalize
+            case workerCrash, workerHang, workerGarbage, workerError, workerExitAtStart
+
+            /// The fault worker's mode for a worker fault; nil for the scripted engine's own.
+            public var workerMode: String? {
+                switch self {
+                case .workerCrash: "crash-mid"
+                case .workerHang: "hang"
+                case .workerGarbage: "garbage"
+                case .workerError: "error"
+                case .workerExitAtStart: "exit-at-start"
+                case .throw, .stall, .failFinalize, .slowFinalize: nil
+                }
+            }
+        }
+        public var kind: Kind
         public var at: Double?
         public var after: Int?
     }
 
-    public struct ScriptWord: Codable, Sendable, Hashable {
+    public struct ScriptWord: Decodable, Sendable, Hashable {
         public var text: String
         public var start: Double
         public var end: Double
@@ -108,7 +103,7 @@ public struct Scenario: Codable, Sendable, Hashable {
     /// The live capture run (virtual microphone → tap → converter → analyzer) instead of steps.
     public var capture: CaptureRun?
     public var captureExpect: CaptureExpectations?
-    public var steps: [Step]
+    public var steps: [ScenarioStep]
     public var expect: Expectations
     /// Expectations that hold on the scripted engine only (e.g. `finalText`).
     public var exact: [String]?
@@ -138,19 +133,6 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable {
 
 /// Loads scenarios and the clause list (the package's own, or a folder given by the user).
 public enum ScenarioCatalog {
-    static let stepKinds: Set<String> = [
-        "feed", "feedAsync", "endInput", "finalize", "finish", "finalizeAndFinish", "finishAtEndOfInput",
-        "cancelBefore", "cancelAndFinishNow", "addModule", "removeModule", "await", "checkVolatileRange",
-        "checkStreams", "checkResults", "reserve", "release", "status", "installRequest", "setContext", "prepare",
-        "bestFormat", "useModuleElsewhere", "analyze", "startInput", "endPreviousInput", "checkPending",
-        "cancelTask", "checkHandler", "markHandler", "replaceHandler", "checkAttributes", "checkModuleCount",
-        "checkReserved",
-    ]
-    static let faultKinds: Set<String> = [
-        "throw", "stall", "failFinalize", "slowFinalize", "workerCrash", "workerHang", "workerGarbage", "workerError",
-        "workerExitAtStart",
-    ]
-
     public static var builtInDirectory: URL? {
         Bundle.module.url(forResource: "Scenarios", withExtension: nil)
     }
@@ -184,39 +166,52 @@ public enum ScenarioCatalog {
         return (scenarios, errors)
     }
 
-    /// A file holds one scenario or an array of them.
+    /// A file holds one scenario or an array of them. Problems name the file, the scenario (its
+    /// id, or its place in the file) and the field: `f.json: scenario 'x', step 3, field 'value': …`.
     public static func load(path: String) throws -> [Scenario] {
         guard let data = FileManager.default.contents(atPath: path) else { throw ScenarioError.unreadable(path: path) }
-        let decoder = JSONDecoder()
-        let scenarios: [Scenario]
-        do {
-            if let many = try? decoder.decode([Scenario].self, from: data) {
-                scenarios = many
-            } else {
-                scenarios = [try decoder.decode(Scenario.self, from: data)]
-            }
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw ScenarioError.invalid(
-                path: path,
-                reason:
-                    "missing '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
-        } catch DecodingError.dataCorrupted {
+        guard let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             throw ScenarioError.invalid(path: path, reason: "not valid JSON")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw ScenarioError.invalid(
-                path: path, reason: "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        }
+        let many = json is [Any]
+        let ids = ((json as? [Any]) ?? [json]).map { ($0 as? [String: Any])?["id"] as? String }
+        do {
+            return many
+                ? try JSONDecoder().decode([Scenario].self, from: data)
+                : [try JSONDecoder().decode(Scenario.self, from: data)]
+        } catch let error as DecodingError {
+            throw ScenarioError.invalid(path: path, reason: describe(error, ids: ids, many: many))
         } catch {
             throw ScenarioError.invalid(path: path, reason: "\(error)")
         }
-        for scenario in scenarios {
-            for (index, step) in scenario.steps.enumerated() where !stepKinds.contains(step.do) {
-                throw ScenarioError.invalid(
-                    path: path, reason: "\(scenario.id): step \(index + 1): unknown step '\(step.do)'")
-            }
-            for fault in scenario.faults ?? [] where !faultKinds.contains(fault.kind) {
-                throw ScenarioError.invalid(path: path, reason: "\(scenario.id): unknown fault '\(fault.kind)'")
-            }
+    }
+
+    /// Where in the file a decoding error is, in the file's own terms, and what is wrong there.
+    static func describe(_ error: DecodingError, ids: [String?], many: Bool) -> String {
+        let (path, problem): ([any CodingKey], String)
+        switch error {
+        case .keyNotFound(let key, let context): (path, problem) = (context.codingPath + [key], "missing")
+        case .typeMismatch(let type, let context):
+            (path, problem) = (context.codingPath, "wrong type (expected \(type))")
+        case .valueNotFound(let type, let context):
+            (path, problem) = (context.codingPath, "null where \(type) is needed")
+        case .dataCorrupted(let context): (path, problem) = (context.codingPath, context.debugDescription)
+        @unknown default: (path, problem) = ([], "\(error)")
         }
-        return scenarios
+        var keys = path[...]
+        var parts: [String] = []
+        let scenario = many ? keys.first?.intValue : 0
+        if many { keys = keys.dropFirst() }
+        if let scenario {
+            let id = ids.indices.contains(scenario) ? ids[scenario] : nil
+            parts.append(id.map { "scenario '\($0)'" } ?? "scenario \(scenario + 1) of the file")
+        }
+        if keys.first?.stringValue == "steps", let step = keys.dropFirst().first?.intValue {
+            parts.append("step \(step + 1)")
+            keys = keys.dropFirst(2)
+        }
+        let field = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        if !field.isEmpty { parts.append("field '\(field)'") }
+        return (parts + [problem]).joined(separator: ": ")
     }
 }

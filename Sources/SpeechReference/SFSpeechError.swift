@@ -24,16 +24,16 @@ public struct SFSpeechError: Error, CustomStringConvertible, Equatable, Hashable
         public static let cannotAllocateUnsupportedLocale = Code(rawValue: 21)
         public static let insufficientResources = Code(rawValue: 22)
 
-        public var description: String {
-            let names: [Int: String] = [
-                1: "internalServiceError", 2: "audioReadFailed", 7: "undefinedTemplateClassName",
-                8: "malformedSupplementalModel", 12: "timeout", 13: "missingParameter", 14: "audioDisordered",
-                15: "unexpectedAudioFormat", 16: "noModel", 17: "assetLocaleNotAllocated",
-                18: "tooManyAssetLocalesAllocated", 19: "incompatibleAudioFormats", 20: "moduleOutputFailed",
-                21: "cannotAllocateUnsupportedLocale", 22: "insufficientResources",
-            ]
-            return names[rawValue] ?? "code \(rawValue)"
-        }
+        /// Each code's name, as Apple spells the constant.
+        public static let names: [Int: String] = [
+            1: "internalServiceError", 2: "audioReadFailed", 7: "undefinedTemplateClassName",
+            8: "malformedSupplementalModel", 12: "timeout", 13: "missingParameter", 14: "audioDisordered",
+            15: "unexpectedAudioFormat", 16: "noModel", 17: "assetLocaleNotAllocated",
+            18: "tooManyAssetLocalesAllocated", 19: "incompatibleAudioFormats", 20: "moduleOutputFailed",
+            21: "cannotAllocateUnsupportedLocale", 22: "insufficientResources",
+        ]
+
+        public var description: String { Self.names[rawValue] ?? "code \(rawValue)" }
     }
 
     public static let errorDomain = "SFSpeechErrorDomain"

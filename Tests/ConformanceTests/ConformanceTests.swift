@@ -108,6 +108,41 @@ struct ConformanceTests {
             })
         #expect(errors.map(\.description).contains { $0.contains("wrong-type.json") && $0.contains("wrong type") })
     }
+
+    /// Steps are typed when the file is read: an expectation a step cannot report, a field its kind
+    /// does not take, or a check that does not exist fails there, naming scenario, step and field.
+    @Test(arguments: [
+        (
+            #"{"do":"finalize","expect":"fails:notACode"}"#,
+            "scenario 'second': step 2: field 'expect': 'fails:notACode' is not an outcome of 'finalize'"
+        ),
+        (
+            #"{"do":"reserve","expect":"returns"}"#,
+            "field 'expect': 'returns' is not an outcome of 'reserve' (false, true or fails:<code>)"
+        ),
+        (#"{"do":"feed","secnds":1}"#, "step 2: field 'secnds': 'feed' takes no field 'secnds'"),
+        (#"{"do":"checkHandler","value":"sometimes"}"#, "field 'value': 'sometimes' is not changedEnd"),
+        (#"{"do":"checkVolatileRange","value":"middle>=1"}"#, "'middle>=1' is not nil, start>=<s> or end>=<s>"),
+        (#"{"do":"checkStreams","value":"closed"}"#, "'closed' is not one of open, ended, failed"),
+        (#"{"do":"await"}"#, "step 2: field 'ref': 'await' needs 'ref'"),
+        (#"{"do":"finish","ref":"x"}"#, "a name is given to a call started with \"async\": true"),
+    ])
+    func malformedStepsFailWhenTheFileIsRead(step: String, message: String) throws {
+        let dir = try TemporaryDirectory()
+        let scenario = { (id: String, steps: String) in
+            #"{"id":"\#(id)","clause":"SA-VR-NIL","title":"t","modules":[],"steps":[\#(steps)],"expect":{}}"#
+        }
+        let file = try dir.write(
+            "steps.json",
+            bytes: Array(
+                ("[" + scenario("first", #"{"do":"endInput"}"#) + ","
+                    + scenario("second", #"{"do":"endInput"},"# + step) + "]").utf8))
+        #expect {
+            _ = try ScenarioCatalog.load(path: file)
+        } throws: { error in
+            "\(error)".contains("steps.json") && "\(error)".contains(message)
+        }
+    }
 }
 
 /// A third-party JUnit reader (junitparser, from PyPI, in the bootstrap environment) reads our

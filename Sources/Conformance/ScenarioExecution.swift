@@ -1,0 +1,402 @@
+import AVFAudio
+import CoreMedia
+import Engines
+import Foundation
+import SpeechCore
+import SpeechReference
+
+/// One scenario's state while it runs.
+final class ScenarioExecution: @unchecked Sendable {
+    let scenario: Scenario
+    let engine: any RecognitionEngine
+    let exact: Bool
+    var modules: [any SpeechModule] = []
+    var transcribers: [SpeechTranscriber] = []
+    var analyzer: SpeechAnalyzer!
+    var problems: [String] = []
+    var pending: [String: (task: Task<CallOutcome, Never>, done: Locked<Bool>)] = [:]
+    var input: AsyncStream<AnalyzerInput>.Continuation?
+    /// The input a `startInput` replaced, so a scenario can end it later.
+    var previousInput: AsyncStream<AnalyzerInput>.Continuation?
+    var autonomousEnd = 0.0
+    let ranges = RangeLog()
+    var handlerGeneration = 0
+    var handlerMark = 0
+    var replacedAt = 0
+
+    /// Everything runs on audio time (the scripted engine), so a bounded number of yields is a wait.
+    let virtualTime: Bool
+
+    init(scenario: Scenario, engine: any RecognitionEngine, exact: Bool, virtualTime: Bool) {
+        self.scenario = scenario
+        self.engine = engine
+        self.exact = exact
+        self.virtualTime = virtualTime
+    }
+
+    /// Every call of the volatile range handler, with the handler generation that received it.
+    final class RangeLog: Sendable {
+        struct Call {
+            var range: CMTimeRange
+            var changedStart: Bool
+            var changedEnd: Bool
+            var generation: Int
+        }
+        private let items = Locked<[Call]>([])
+        func append(_ call: Call) { items.withLock { $0.append(call) } }
+        var calls: [Call] { items.withLock { $0 } }
+        var all: [CMTimeRange] { calls.map(\.range) }
+    }
+
+    func installHandler() async {
+        let log = ranges, generation = handlerGeneration
+        await analyzer.setVolatileRangeChangedHandler { range, changedStart, changedEnd in
+            log.append(
+                RangeLog.Call(range: range, changedStart: changedStart, changedEnd: changedEnd, generation: generation))
+        }
+    }
+
+    func makeModule(_ spec: Scenario.ModuleSpec) -> any SpeechModule {
+        // The kind was checked when the file was read (ModuleSpec from the file, ScenarioStep.ModuleKind).
+        let locale = Locale(identifier: spec.locale ?? "en-US")
+        switch spec.kind {
+        case "dictation":
+            return DictationTranscriber(locale: locale, preset: .progressiveLongDictation, engine: engine)
+        case "detector":
+            return SpeechDetector(detectionOptions: .init(sensitivityLevel: .medium), reportResults: true)
+        default:
+            let presets: [String: SpeechTranscriber.Preset] = [
+                "transcription": .transcription, "transcriptionWithAlternatives": .transcriptionWithAlternatives,
+                "timeIndexedTranscriptionWithAlternatives": .timeIndexedTranscriptionWithAlternatives,
+                "progressiveTranscription": .progressiveTranscription,
+                "timeIndexedProgressiveTranscription": .timeIndexedProgressiveTranscription,
+            ]
+            var preset = presets[spec.preset ?? "progressiveTranscription"] ?? .progressiveTranscription
+            if spec.reporting != nil || spec.attributes != nil {
+                preset = SpeechTranscriber.Preset(
+                    transcriptionOptions: [],
+                    reportingOptions: Set(
+                        (spec.reporting ?? []).compactMap {
+                            [
+                                "volatileResults": .volatileResults, "fastResults": .fastResults,
+                                "alternativeTranscriptions": .alternativeTranscriptions,
+                            ][$0]
+                        }),
+                    attributeOptions: Set(
+                        (spec.attributes ?? []).compactMap {
+                            [
+                                "audioTimeRange": .audioTimeRange,
+                                "transcriptionConfidence": .transcriptionConfidence,
+                            ][$0]
+                        }))
+            }
+            let transcriber = SpeechTranscriber(locale: locale, preset: preset, engine: engine)
+            transcribers.append(transcriber)
+            return transcriber
+        }
+    }
+
+    func run() async -> ScenarioOutcome {
+        modules = scenario.modules.map(makeModule)
+        analyzer = SpeechAnalyzer(modules: modules)
+        await installHandler()
+        for (index, step) in scenario.steps.enumerated() {
+            await perform(step, index: index + 1)
+        }
+        input?.finish()
+        await analyzer.cancelAndFinishNow()
+        for (_, entry) in pending.sorted(by: { $0.key < $1.key }) { _ = await entry.task.value }
+        await checkFinal()
+        return problems.isEmpty ? .passed : .failed(problems)
+    }
+
+    // MARK: Steps
+
+    static let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
+
+    func buffers(seconds: Double, start: Double?, rate: Double) -> [AnalyzerInput] {
+        let format = rate == 16_000 ? Self.format : AVAudioFormat(standardFormatWithSampleRate: rate, channels: 1)!
+        let count = seconds <= 0 ? 0 : max(1, Int((seconds / 0.1).rounded()))
+        var rng = SeededGenerator(seed: 11)
+        return (0..<count).map { i in
+            let frames = AVAudioFrameCount(rate / 10)
+            let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: frames)!
+            buffer.frameLength = frames
+            for k in 0..<Int(frames) { buffer.floatChannelData![0][k] = Float(rng.nextGaussian() * 0.01) }
+            let time = i == 0 ? start.map { CMTime(seconds: $0, preferredTimescale: CMTimeScale(rate)) } : nil
+            return AnalyzerInput(buffer: buffer, bufferStartTime: time)
+        }
+    }
+
+    /// How a call ended.
+    static func describe(_ body: () async throws -> Void) async -> CallOutcome {
+        do {
+            try await body()
+            return .returns
+        } catch {
+            return failure(error)
+        }
+    }
+
+    /// A query's answer, or how it failed.
+    static func describeValue(_ body: () async throws -> String) async -> CallOutcome {
+        do { return .answer(try await body()) } catch { return failure(error) }
+    }
+
+    static func failure(_ error: any Error) -> CallOutcome {
+        switch error {
+        case is CancellationError: .cancelled
+        case let error as SFSpeechError: .fails("\(error.code)")
+        case is EngineError: .fails("engine")
+        case is SpeechAnalyzerUsageError: .fails("usage")
+        default: .fails("other(\(error))")
+        }
+    }
+
+    /// Records a problem when an expectation that applies on this backend is not met.
+    func check(_ expectation: Expectation?, _ outcome: CallOutcome, step: ScenarioStep, index: Int) {
+        guard let expectation, exact || !expectation.exactOnly else { return }
+        if outcome.description != expectation.outcome.description {
+            problems.append("step \(index) (\(step.kind)): expected \(expectation.outcome), got \(outcome)")
+        }
+    }
+
+    /// Makes a call: in place, checked against its expectation, or started under its name and left
+    /// running until the analyzer has registered it as a waiter (or it has ended).
+    func call(
+        _ call: ScenarioStep.Call, step: ScenarioStep, index: Int, _ body: @escaping @Sendable () async throws -> Void
+    ) async {
+        guard let name = call.startedAs else {
+            check(call.expect, await Self.describe(body), step: step, index: index)
+            return
+        }
+        let analyzer = self.analyzer!
+        let before = await analyzer.waitersRegistered
+        let done = Locked(false)
+        let task = Task { () -> CallOutcome in
+            let outcome = await Self.describe(body)
+            done.withLock { $0 = true }
+            return outcome
+        }
+        pending[name.isEmpty ? "step\(index)" : name] = (task, done)
+        while !done.withLock({ $0 }), await analyzer.waitersRegistered <= before { await Task.yield() }
+    }
+
+    func perform(_ step: ScenarioStep, index: Int) async {
+        let analyzer = self.analyzer!
+        switch step {
+        case .feed(let audio, let how): await feed(audio, how, step: step, index: index)
+        case .feedAsync(let audio, let waits, let expect):
+            await feedAsync(audio, waits: waits, expect: expect, step: step, index: index)
+        case .analyze(let audio, let expect): await analyze(audio, expect: expect, step: step, index: index)
+        case .startInput(let expect): await startInput(expect: expect, step: step, index: index)
+        case .endPreviousInput: previousInput?.finish()
+        case .endInput: input?.finish()
+        case .finalize(let through, let how):
+            let time = Self.time(through)
+            await call(how, step: step, index: index) { try await analyzer.finalize(through: time) }
+        case .finish(let after, let how):
+            let time = Self.time(after) ?? .zero
+            await call(how, step: step, index: index) { try await analyzer.finish(after: time) }
+        case .finalizeAndFinish(let through, let how):
+            let time = Self.time(through) ?? .zero
+            await call(how, step: step, index: index) { try await analyzer.finalizeAndFinish(through: time) }
+        case .finishAtEndOfInput(let how):
+            await call(how, step: step, index: index) { try await analyzer.finalizeAndFinishThroughEndOfInput() }
+        case .cancelBefore(let before): await analyzer.cancelAnalysis(before: Self.time(before) ?? .zero)
+        case .cancelAndFinishNow: await analyzer.cancelAndFinishNow()
+        case .addModule(let kind, let locale, let how):
+            await addModule(kind, locale: locale, how, step: step, index: index)
+        case .removeModule(let position, let how):
+            var all = modules
+            if let position, all.indices.contains(position) { all.remove(at: position) }
+            let kept = all
+            await call(how, step: step, index: index) { try await analyzer.setModules(kept) }
+        case .await(let name, let expect): await awaitCall(name, expect: expect, step: step, index: index)
+        case .checkPending(let name): await checkPending(name, index: index)
+        case .cancelTask(let name):
+            guard let entry = pending[name] else {
+                return problems.append("step \(index): nothing pending as '\(name)'")
+            }
+            entry.task.cancel()
+        case .markHandler: handlerMark = ranges.calls.count
+        case .replaceHandler:
+            handlerGeneration += 1
+            replacedAt = ranges.calls.count
+            await installHandler()
+        case .checkHandler(let check): checkHandler(check, index: index, property: await analyzer.volatileRange)
+        case .checkAttributes(let check, let module, let exactOnly):
+            guard exact || !exactOnly, transcribers.indices.contains(module) else { return }
+            checkAttributes(check, of: transcribers[module], index: index)
+        case .checkModuleCount(let wanted):
+            let count = await analyzer.modules.count
+            if count != wanted { problems.append("step \(index): \(count) modules, expected \(wanted)") }
+        case .checkReserved(let wanted):
+            let count = await AssetInventory.reservedLocales.count
+            if count != wanted { problems.append("step \(index): \(count) reserved locales, expected \(wanted)") }
+        case .checkVolatileRange(let check):
+            checkVolatileRange(check, range: await analyzer.volatileRange, index: index)
+        case .checkStreams(let module, let wanted):
+            guard transcribers.indices.contains(module) else { return }
+            let state = streamState(transcribers[module])
+            if state != wanted.rawValue {
+                problems.append("step \(index): stream of module \(module) is \(state), expected \(wanted.rawValue)")
+            }
+        case .checkResults(let expected):
+            guard exact, let transcriber = transcribers.first else { return }
+            let text = finalText(transcriber)
+            if text != expected { problems.append("step \(index): final text \"\(text)\", expected \"\(expected)\"") }
+        case .reserve(let locale, let expect):
+            let outcome = await Self.describeValue {
+                String(try await AssetInventory.reserve(locale: Locale(identifier: locale)))
+            }
+            check(expect, outcome, step: step, index: index)
+        case .release(let locale, let expect):
+            let released = await AssetInventory.release(reservedLocale: Locale(identifier: locale))
+            check(expect, .answer(String(released)), step: step, index: index)
+        case .status(let expect):
+            check(expect, .answer("\(await AssetInventory.status(forModules: modules))"), step: step, index: index)
+        case .installRequest(let expect):
+            let modules = self.modules
+            let outcome = await Self.describeValue {
+                guard let request = try await AssetInventory.assetInstallationRequest(supporting: modules) else {
+                    return "nil"
+                }
+                try await request.downloadAndInstall()
+                return "installed"
+            }
+            check(expect, outcome, step: step, index: index)
+        case .setContext(let how):
+            let context = AnalysisContext()
+            context.contextualStrings[.general] = ["harness"]
+            await call(how, step: step, index: index) { try await analyzer.setContext(context) }
+        case .prepare(let how):
+            await call(how, step: step, index: index) { try await analyzer.prepareToAnalyze(in: Self.format) }
+        case .bestFormat(let expect):
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
+            check(expect, .answer(format == nil ? "nil" : "format"), step: step, index: index)
+        case .useModuleElsewhere(let position, let how):
+            guard modules.indices.contains(position) else {
+                return problems.append("step \(index): no module \(position)")
+            }
+            let module = modules[position], other = SpeechAnalyzer(modules: [])
+            await call(how, step: step, index: index) { try await other.setModules([module]) }
+            await other.cancelAndFinishNow()
+        }
+    }
+
+    /// A finite input sequence of generated audio, through `analyzeSequence`.
+    func feed(_ audio: ScenarioStep.Audio, _ how: ScenarioStep.Call, step: ScenarioStep, index: Int) async {
+        let analyzer = self.analyzer!, stream = Self.sequence(buffers(audio))
+        await call(how, step: step, index: index) { _ = try await analyzer.analyzeSequence(stream) }
+    }
+
+    /// Audio into the autonomous input (started on first use), then, unless told not to, a wait
+    /// until the analyzer has taken it or its results have ended.
+    func feedAsync(_ audio: ScenarioStep.Audio, waits: Bool, expect: Expectation?, step: ScenarioStep, index: Int) async
+    {
+        let analyzer = self.analyzer!
+        if input == nil {
+            let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            input = continuation
+            check(
+                expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, step: step,
+                index: index)
+        }
+        let inputs = buffers(audio)
+        autonomousEnd = (audio.start ?? autonomousEnd) + Double(inputs.count) * 0.1
+        inputs.forEach { input?.yield($0) }
+        // Not waiting: the engine is meant to be stuck, so the audio will not all be taken.
+        guard waits else { return }
+        let target = CMTime(seconds: autonomousEnd - 1e-6, preferredTimescale: 1_000_000)
+        let transcribers = self.transcribers
+        await waitUntil {
+            await analyzer.volatileRange.map { $0.end >= target } ?? false
+                || transcribers.contains { $0.streamFinished }
+        }
+    }
+
+    /// `analyzeSequence`, checked on the time it returns.
+    func analyze(_ audio: ScenarioStep.Audio, expect: Expectation?, step: ScenarioStep, index: Int) async {
+        let analyzer = self.analyzer!, stream = Self.sequence(buffers(audio))
+        var returned: CMTime?
+        let outcome = await Self.describe { returned = try await analyzer.analyzeSequence(stream) }
+        check(expect, outcome == .returns ? .returnedTime(returned?.seconds) : outcome, step: step, index: index)
+    }
+
+    /// A new autonomous input; the one it replaces is kept so the scenario can end it later.
+    func startInput(expect: Expectation?, step: ScenarioStep, index: Int) async {
+        let analyzer = self.analyzer!
+        previousInput = input
+        let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
+        input = continuation
+        check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, step: step, index: index)
+    }
+
+    func addModule(
+        _ kind: ScenarioStep.ModuleKind, locale: String?, _ how: ScenarioStep.Call, step: ScenarioStep, index: Int
+    ) async {
+        let analyzer = self.analyzer!
+        let module = makeModule(Scenario.ModuleSpec(kind: kind.rawValue, preset: nil, locale: locale))
+        let all = modules + [module]
+        await call(how, step: step, index: index) { try await analyzer.setModules(all) }
+        if await analyzer.modules.count == all.count {
+            modules = all
+        } else if let transcriber = module as? SpeechTranscriber {
+            // Not taken (the session had finished): it is not one of the analyzer's modules.
+            transcribers.removeAll { $0 === transcriber }
+        }
+    }
+
+    /// Waits for a started call to end and checks how.
+    func awaitCall(_ name: String, expect: Expectation?, step: ScenarioStep, index: Int) async {
+        guard let entry = pending.removeValue(forKey: name) else {
+            return problems.append("step \(index): nothing started as '\(name)'")
+        }
+        await waitUntil { entry.done.withLock { $0 } }
+        guard entry.done.withLock({ $0 }) else {
+            problems.append(
+                "step \(index): '\(name)' is still waiting (expected \(expect.map { "\($0.outcome)" } ?? "it to end"))")
+            pending[name] = entry
+            return
+        }
+        check(expect, await entry.task.value, step: step, index: index)
+    }
+
+    /// A started call must still be waiting, after the analyzer has had every chance to end it.
+    func checkPending(_ name: String, index: Int) async {
+        guard let entry = pending[name] else { return problems.append("step \(index): nothing pending as '\(name)'") }
+        for _ in 0..<2_000 where !entry.done.withLock({ $0 }) { await Task.yield() }
+        if entry.done.withLock({ $0 }) {
+            problems.append(
+                "step \(index): '\(name)' ended (\(await entry.task.value)); expected it to be still waiting")
+        }
+    }
+
+    /// A time argument in seconds (nil stays nil).
+    static func time(_ seconds: Double?) -> CMTime? { seconds.map { CMTime(seconds: $0, preferredTimescale: 16_000) } }
+
+    static func sequence(_ inputs: [AnalyzerInput]) -> AsyncStream<AnalyzerInput> {
+        AsyncStream { continuation in
+            inputs.forEach { continuation.yield($0) }
+            continuation.finish()
+        }
+    }
+
+    func buffers(_ audio: ScenarioStep.Audio) -> [AnalyzerInput] {
+        buffers(seconds: audio.seconds, start: audio.start, rate: audio.sampleRate)
+    }
+
+    /// Yields until `condition` holds: at most 100,000 times on the scripted engine (virtual
+    /// time, no sleeping), at most 60 s of wall time on a real engine or worker process.
+    func waitUntil(_ condition: () async -> Bool) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(60))
+        var spins = 0
+        while !(await condition()) {
+            spins += 1
+            if virtualTime ? spins > 100_000 : clock.now > deadline { return }
+            await Task.yield()
+        }
+    }
+}
