@@ -14,47 +14,51 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         case delegate(any SFSpeechRecognitionTaskDelegate)
     }
 
+    /// What the driver, the app's calls and the callbacks share, under one lock.
+    private struct Shared {
+        var sink: Sink?
+        var machine = LegacyTaskStateMachine()
+        var stopReading = false
+        var finishedError: (any Error)?
+        var reachedLimit = false
+        var cancelled = false
+    }
+
     private let recognizer: SFSpeechRecognizer
     private let request: SFSpeechRecognitionRequest
-    private var sink: Sink?
-    private let lock = NSLock()
-    private var machine = LegacyTaskStateMachine()
+    private let shared: Locked<Shared>
     private var driver: Task<Void, Never>?
-    private var stopReading = false
-    private var finishedError: (any Error)?
-    private var reachedLimit = false
 
     init(recognizer: SFSpeechRecognizer, request: SFSpeechRecognitionRequest, sink: Sink) {
         self.recognizer = recognizer
         self.request = request
-        self.sink = sink
+        self.shared = Locked(Shared(sink: sink))
     }
 
-    public var state: SFSpeechRecognitionTaskState { lock.withLock { machine.state } }
+    public var state: SFSpeechRecognitionTaskState { shared.withLock { s in s.machine.state } }
     public var isFinishing: Bool { state == .finishing }
     public var isCancelled: Bool {
-        lock.withLock { machine.state == .canceling || (machine.state == .completed && cancelled) }
+        shared.withLock { s in s.machine.state == .canceling || (s.machine.state == .completed && s.cancelled) }
     }
-    private var cancelled = false
     /// Why the task failed, once it has.
-    public var error: (any Error)? { lock.withLock { finishedError } }
+    public var error: (any Error)? { shared.withLock { s in s.finishedError } }
     /// Harness extra: whether the emulated one-minute server limit cut the audio short.
-    public var reachedServerAudioLimit: Bool { lock.withLock { reachedLimit } }
+    public var reachedServerAudioLimit: Bool { shared.withLock { s in s.reachedLimit } }
 
     /// Stops taking new audio; what was already supplied is still recognised and reported.
     public func finish() {
         if let buffers = request as? SFSpeechAudioBufferRecognitionRequest {
             buffers.endAudio()
         } else {
-            lock.withLock { stopReading = true }
+            shared.withLock { s in s.stopReading = true }
         }
     }
 
     /// Stops at once: no final result; the handler gets a "canceled" error.
     public func cancel() {
-        let callbacks = lock.withLock { () -> [LegacyTaskStateMachine.Callback] in
-            let out = machine.cancel()
-            if !out.isEmpty { cancelled = true }
+        let callbacks = shared.withLock { (s: inout Shared) -> [LegacyTaskStateMachine.Callback] in
+            let out = s.machine.cancel()
+            if !out.isEmpty { s.cancelled = true }
             return out
         }
         guard !callbacks.isEmpty else { return }
@@ -115,7 +119,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
             session = opened
             let converter = AnalyzerInputConverter(analyzerFormat: target)
             reading: for try await buffer in request.audioSource() {
-                if Task.isCancelled || lock.withLock({ stopReading }) { break }
+                if Task.isCancelled || shared.withLock({ s in s.stopReading }) { break }
                 for input in try converter.convert(buffer, at: nil) {
                     guard var pcm = input.buffer.pcmBuffer else { continue }
                     let start = input.bufferStartTime ?? end
@@ -123,7 +127,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                         // The server stops listening at the limit: keep the audio before it only.
                         let keep = max(0, Int(((limit - start).seconds * format.sampleRate).rounded()))
                         pcm = pcm.slice(0..<min(keep, pcm.frameCount))
-                        lock.withLock { reachedLimit = true }
+                        shared.withLock { s in s.reachedLimit = true }
                     }
                     if pcm.frameCount > 0 {
                         hear(pcm)
@@ -131,10 +135,10 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                         end = start + pcm.duration
                         apply(update, processed: end)
                     }
-                    if lock.withLock({ reachedLimit }) { break reading }
+                    if shared.withLock({ s in s.reachedLimit }) { break reading }
                 }
             }
-            if !Task.isCancelled && !lock.withLock({ reachedLimit }) {
+            if !Task.isCancelled && !shared.withLock({ s in s.reachedLimit }) {
                 for input in try converter.flush() {
                     guard let pcm = input.buffer.pcmBuffer, pcm.frameCount > 0 else { continue }
                     let start = input.bufferStartTime ?? end
@@ -144,26 +148,26 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                     apply(update, processed: end)
                 }
             }
-            guard !Task.isCancelled, !lock.withLock({ cancelled }) else { throw CancellationError() }
-            deliver(lock.withLock { machine.endOfAudio() }, result: nil, audioSeconds: end.seconds)
+            guard !Task.isCancelled, !shared.withLock({ s in s.cancelled }) else { throw CancellationError() }
+            deliver(shared.withLock { s in s.machine.endOfAudio() }, result: nil, audioSeconds: end.seconds)
             apply(try await opened.finalize(through: end), processed: end)
             await opened.close()
         } catch {
             await session?.close()
-            if lock.withLock({ cancelled }) || error is CancellationError {
+            if shared.withLock({ s in s.cancelled }) || error is CancellationError {
                 finishCancelled()
             } else {
                 fail(LegacyRecognitionError.engineFailed(error))
             }
             return
         }
-        if lock.withLock({ cancelled }) {
+        if shared.withLock({ s in s.cancelled }) {
             finishCancelled()
         } else if finalWords.isEmpty {
             fail(LegacyRecognitionError.noSpeechDetected)
         } else {
             let result = makeResult(words: finalWords, isFinal: true, processed: end)
-            deliver(lock.withLock { machine.completed(success: true) }, result: result)
+            deliver(shared.withLock { s in s.machine.completed(success: true) }, result: result)
         }
     }
 
@@ -177,12 +181,12 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         heardSeconds.withLock { $0 += Double(samples.count) / heardRate }
         let window = Int(heardRate * VoiceAnalyzer.windowDuration)
         var voiced = false
-        if !lock.withLock({ machine.detectedSpeech }), samples.count >= window {
+        if !shared.withLock({ s in s.machine.detectedSpeech }), samples.count >= window {
             let start = (samples.count - window) / 2
             let frame = VoiceAnalyzer.measure(samples[start..<(start + window)], sampleRate: heardRate)
             voiced = frame.pitchHz > 0 && frame.voicing > 0.7
         }
-        deliver(lock.withLock { machine.processedAudio(heardWords: voiced) }, result: nil)
+        deliver(shared.withLock { s in s.machine.processedAudio(heardWords: voiced) }, result: nil)
     }
 
     private func apply(_ update: HypothesisUpdate, processed: MediaTime) {
@@ -200,7 +204,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         let texts = words.map(\.text)
         guard !words.isEmpty, texts != lastPartial else { return }
         lastPartial = texts
-        let callbacks = lock.withLock { machine.hypothesis() }
+        let callbacks = shared.withLock { s in s.machine.hypothesis() }
         deliver(callbacks, result: makeResult(words: words, isFinal: false, processed: processed))
     }
 
@@ -231,18 +235,18 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     }
 
     private func fail(_ error: NSError) {
-        let callbacks = lock.withLock { () -> [LegacyTaskStateMachine.Callback] in
-            finishedError = error
-            return machine.completed(success: false)
+        let callbacks = shared.withLock { (s: inout Shared) -> [LegacyTaskStateMachine.Callback] in
+            s.finishedError = error
+            return s.machine.completed(success: false)
         }
         deliver(callbacks, result: nil, error: error)
     }
 
     private func finishCancelled() {
         let error = LegacyRecognitionError.canceled
-        let callbacks = lock.withLock { () -> [LegacyTaskStateMachine.Callback] in
-            finishedError = error
-            return machine.cancellationFinished()
+        let callbacks = shared.withLock { (s: inout Shared) -> [LegacyTaskStateMachine.Callback] in
+            s.finishedError = error
+            return s.machine.cancellationFinished()
         }
         deliver(callbacks, result: nil, error: error)
     }
@@ -282,10 +286,10 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         _ callbacks: [LegacyTaskStateMachine.Callback], result: SFSpeechRecognitionResult?,
         error: (any Error)? = nil, audioSeconds: Double? = nil
     ) {
-        guard !callbacks.isEmpty, let sink = lock.withLock({ sink }) else { return }
+        guard !callbacks.isEmpty, let sink = shared.withLock({ s in s.sink }) else { return }
         trace(callbacks, result: result, error: error)
         let completes = callbacks.contains { if case .finishedSuccessfully = $0 { return true } else { return false } }
-        if completes { lock.withLock { self.sink = nil } }
+        if completes { shared.withLock { s in s.sink = nil } }
         recognizer.queue.addOperation { [self] in
             switch sink {
             case .handler(let handler):

@@ -148,9 +148,27 @@ public struct BenchRunner: Sendable {
         // Engines are made once and shared by the jobs (a worker engine keeps a pool of processes,
         // one per session running at a time); records carry the engine's name with its settings.
         var engines: [String: any RecognitionEngine] = [:]
-        for id in plan.engines where engines[id] == nil {
+        var unmade: [String: String] = [:]
+        for id in plan.engines where engines[id] == nil && unmade[id] == nil {
             do { engines[id] = try EngineRegistry.shared.make(id) } catch {
+                unmade[id] = "\(error)"
                 issues.append(BenchIssue(engine: id, manifest: "*", message: "\(error)"))
+            }
+        }
+        // An engine that cannot be made fails each of its utterances (a JUnit error apiece), so
+        // a dashboard counts what was not measured.
+        let unsaved = Locked<[(UtteranceRecord, BenchIssue)]>([])
+        for item in work {
+            guard let reason = unmade[item.engine] else { continue }
+            var record = UtteranceRecord(
+                engine: item.engine, utterance: item.utterance, manifest: item.manifest, audio: item.audio,
+                policy: plan.policy(for: item.utterance))
+            record.error = "engine '\(item.engine)' could not be made: \(reason)"
+            record.score(plan.policy(for: item.utterance))
+            do { try store.append(record) } catch {
+                unsaved.withLock {
+                    $0.append((record, BenchIssue(engine: item.engine, manifest: item.manifest, message: "\(error)")))
+                }
             }
         }
         work.removeAll { engines[$0.engine] == nil }
@@ -163,7 +181,6 @@ public struct BenchRunner: Sendable {
         let queue = WorkQueue(items: work)
         let counter = ProgressCounter(total: work.count)
         let shared = engines
-        let unsaved = Locked<[(UtteranceRecord, BenchIssue)]>([])
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, plan.jobs) {
                 group.addTask {

@@ -62,6 +62,31 @@ public struct UtteranceRecord: Codable, Sendable, Hashable {
     }
 }
 
+extension UtteranceRecord {
+    /// An utterance before any engine has heard it: nothing recognised, nothing measured.
+    public init(engine: String, utterance: Utterance, manifest: String, audio: String, policy: ScoringPolicy) {
+        let folder = (manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(String.init)
+        self.init(
+            engine: engine, manifest: manifest, id: utterance.id, speaker: utterance.speaker, task: utterance.task,
+            tier: utterance.tier ?? folder ?? "", audioSeconds: utterance.duration, reference: utterance.reference,
+            hypothesis: "",
+            policy: policy.name, words: ErrorCounts(), characters: ErrorCounts(), computeSeconds: 0, loadSeconds: nil,
+            timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 0),
+            measures: StreamingMeasures(emissionDelays: [], hadRevisions: false), alignment: "", error: nil,
+            audio: audio)
+    }
+
+    /// Scores the hypothesis against the reference under `policy`: word and character counts and
+    /// the word alignment.
+    public mutating func score(_ policy: ScoringPolicy) {
+        let reference = policy.prepare(self.reference), hypothesis = policy.prepare(self.hypothesis)
+        let alignment = WordAligner.alignWords(reference: reference, hypothesis: hypothesis)
+        words = alignment.counts
+        characters = WordAligner.alignCharacters(reference: reference, hypothesis: hypothesis).counts
+        self.alignment = alignment.pralign
+    }
+}
+
 /// Streams one corpus utterance through SpeechAnalyzer + SpeechTranscriber on an engine, paced
 /// as asked, and scores it.
 public struct UtteranceRun: Sendable {
@@ -86,14 +111,7 @@ public struct UtteranceRun: Sendable {
 
     public func run(_ utterance: Utterance, audioPath: String, manifest: String) async -> UtteranceRecord {
         var record = UtteranceRecord(
-            engine: engine.name, manifest: manifest, id: utterance.id, speaker: utterance.speaker, task: utterance.task,
-            tier: utterance.tier ?? (manifest as NSString).deletingLastPathComponent.split(separator: "/").last.map(
-                String.init) ?? "",
-            audioSeconds: utterance.duration, reference: utterance.reference, hypothesis: "", policy: policy.name,
-            words: ErrorCounts(), characters: ErrorCounts(), computeSeconds: 0, loadSeconds: nil,
-            timeline: StreamingTimeline(events: [], referenceWords: [], audioEnd: 0),
-            measures: StreamingMeasures(emissionDelays: [], hadRevisions: false), alignment: "", error: nil,
-            audio: audioPath)
+            engine: engine.name, utterance: utterance, manifest: manifest, audio: audioPath, policy: policy)
         do {
             let outcome = try await withTimeout(seconds: 60 + 10 * max(1, utterance.duration)) {
                 try await stream(utterance, audioPath: audioPath)
@@ -109,11 +127,7 @@ public struct UtteranceRun: Sendable {
         } catch {
             record.error = "\(error)"
         }
-        let reference = policy.prepare(utterance.reference), hypothesis = policy.prepare(record.hypothesis)
-        let alignment = WordAligner.alignWords(reference: reference, hypothesis: hypothesis)
-        record.words = alignment.counts
-        record.characters = WordAligner.alignCharacters(reference: reference, hypothesis: hypothesis).counts
-        record.alignment = alignment.pralign
+        record.score(policy)
         return record
     }
 

@@ -164,6 +164,37 @@ struct BenchmarkTests {
         #expect(throws: RecordStore.StoreError.self) { try store.append(outcome.unsaved[0]) }
     }
 
+    /// An engine that cannot be made fails each of its utterances, in the store and as JUnit
+    /// errors; the other engines run as usual.
+    @Test func anEngineThatCannotBeMadeFailsEachOfItsUtterances() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try Self.makeCorpus(dir)
+        let id = "unmakeable-\(UUID().uuidString.prefix(8))"
+        EngineRegistry.shared.register(
+            EngineRegistry.Entry(id: id, summary: "test", preference: 9_999) {
+                throw EngineError.failed(engine: id, reason: "model file missing")
+            })
+        let store = RecordStore(path: dir.path("store.jsonl"))
+        let outcome = await BenchRunner(
+            plan: BenchPlan(
+                engines: [id, "scripted"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english)),
+            store: store
+        ).run()
+        let records = store.records()
+        let failed = records.filter { $0.engine == id }
+        #expect(failed.count == 6 && records.count == 12)
+        #expect(
+            failed.allSatisfy { $0.error?.contains("could not be made: ") == true && $0.alignment.contains("REF:") })
+        #expect(outcome.issues.contains { $0.engine == id && $0.message.contains("model file missing") })
+        let results = BenchResults.assemble(
+            records: records, issues: outcome.issues, gates: nil, plan: nil, peakRSSBytes: nil)
+        #expect(!results.isClean)
+        let path = dir.path("bench.xml")
+        try JUnitWriter.write(BenchReports.junit(results: results, records: records), to: path)
+        let xml = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(xml.components(separatedBy: "could not be made").count - 1 >= 6)
+    }
+
     /// Once interrupted, the runner starts no new utterance; what it finished is in the store.
     @Test func anInterruptedRunStopsTakingWork() async throws {
         let dir = try TemporaryDirectory()
