@@ -6,52 +6,44 @@ import SpeechCore
 /// have arrived since the last decode, and (with `usesEnergyGate`) some of them are voiced, the
 /// audio from the end of the last confirmed segment on is decoded again; all its segments but the
 /// last `requiredSegments` are confirmed (final results), the rest are shown (the volatile result).
-public struct ConfirmationEngine: PolicyEngine {
-    public struct Parameters: Sendable, Hashable {
-        /// WhisperKit's defaults.
-        public var requiredSegments = 2
-        public var silenceThreshold: Float = 0.3
-        public var minimumNewAudio = 1.0
-        public var usesEnergyGate = true
+public struct ConfirmationPolicy: StreamingPolicy {
+    /// WhisperKit's defaults.
+    public var requiredSegments = 2
+    public var silenceThreshold: Float = 0.3
+    public var minimumNewAudio = 1.0
+    public var usesEnergyGate = true
 
-        public init(
-            requiredSegments: Int = 2, silenceThreshold: Float = 0.3, minimumNewAudio: Double = 1.0,
-            usesEnergyGate: Bool = true
-        ) {
-            self.requiredSegments = requiredSegments
-            self.silenceThreshold = silenceThreshold
-            self.minimumNewAudio = minimumNewAudio
-            self.usesEnergyGate = usesEnergyGate
-        }
+    public init(
+        requiredSegments: Int = 2, silenceThreshold: Float = 0.3, minimumNewAudio: Double = 1.0,
+        usesEnergyGate: Bool = true
+    ) {
+        self.requiredSegments = requiredSegments
+        self.silenceThreshold = silenceThreshold
+        self.minimumNewAudio = minimumNewAudio
+        self.usesEnergyGate = usesEnergyGate
     }
 
-    public let base: any RecognitionEngine
-    public let parameters: Parameters
-    public let id: String
-    public let capabilities: EngineCapabilities
+    public init() { self.init(requiredSegments: 2) }
 
-    public init(base: any RecognitionEngine, parameters: Parameters = Parameters(), id: String? = nil) {
-        self.base = base
-        self.parameters = parameters
-        self.id = id ?? base.id + "+confirmation"
-        capabilities = Self.capabilities(of: base)
+    public static let idSuffix = "+confirmation"
+
+    /// `confirm2,silence0.3,new1s` (`nogate` without the energy gate).
+    public var nameSettings: [String] {
+        [
+            "confirm\(requiredSegments)", usesEnergyGate ? "silence\(silenceThreshold)" : "nogate",
+            "new\(EngineName.number(minimumNewAudio))s",
+        ]
     }
 
-    /// `whisperkit-stream[confirm2,silence0.3,new1s,tiny.en,int8,beam1,t1]`.
-    public var name: String {
-        EngineName.make(
-            id: id,
-            settings: [
-                "confirm\(parameters.requiredSegments)",
-                parameters.usesEnergyGate ? "silence\(parameters.silenceThreshold)" : "nogate",
-                "new\(EngineName.number(parameters.minimumNewAudio))s",
-            ] + EngineName.settings(of: base.name))
-    }
-
-    public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        ConfirmationSession(base: base, configuration: try baseConfiguration(configuration), parameters: parameters)
+    public func makeSession(
+        base: any RecognitionEngine, configuration: EngineSessionConfiguration
+    ) -> any RecognitionSession {
+        ConfirmationSession(base: base, configuration: configuration, parameters: self)
     }
 }
+
+/// WhisperKit's engine, e.g. `whisperkit-stream[confirm2,silence0.3,new1s,tiny.en,int8,beam1,t1]`.
+public typealias ConfirmationEngine = StreamingPolicyEngine<ConfirmationPolicy>
 
 /// WhisperKit's energy gate, as a value: each 100 ms of audio gets a relative energy in 0…1 (its
 /// RMS in dB between the quietest of the previous 20 buffers and full scale), and a decode is
@@ -93,7 +85,7 @@ public struct EnergyGate: Sendable {
 final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
     private let base: any RecognitionEngine
     private let configuration: EngineSessionConfiguration
-    private let parameters: ConfirmationEngine.Parameters
+    private let parameters: ConfirmationPolicy
     private struct State {
         var samples: [Float] = []
         var rate = 16_000.0
@@ -111,7 +103,7 @@ final class ConfirmationSession: RecognitionSession, @unchecked Sendable {
 
     init(
         base: any RecognitionEngine, configuration: EngineSessionConfiguration,
-        parameters: ConfirmationEngine.Parameters
+        parameters: ConfirmationPolicy
     ) {
         self.base = base
         self.configuration = configuration

@@ -13,67 +13,58 @@ import SpeechCore
 /// VAD (`step` 0, as `--step 0` selects it): nothing is shown until an energy endpointer finds the
 /// last second quiet against the last two (polled once two seconds have passed since the last
 /// transcription); then the last `length` seconds are decoded as one final block. See ``VADWindow``.
-public struct SlidingWindowEngine: PolicyEngine {
-    public struct Parameters: Sendable, Hashable {
-        /// whisper.cpp's defaults: `--step 3000 --length 10000 --keep 200`.
-        public var step = 3.0
-        public var length = 10.0
-        public var keep = 0.2
-        /// VAD mode's `-vth` and `-fth` (whisper.cpp's defaults).
-        public var vadThreshold = 0.6
-        public var frequencyThreshold = 100.0
+public struct SlidingWindowPolicy: StreamingPolicy {
+    /// whisper.cpp's defaults: `--step 3000 --length 10000 --keep 200`.
+    public var step = 3.0
+    public var length = 10.0
+    public var keep = 0.2
+    /// VAD mode's `-vth` and `-fth` (whisper.cpp's defaults).
+    public var vadThreshold = 0.6
+    public var frequencyThreshold = 100.0
 
-        public init(
-            step: Double = 3.0, length: Double = 10.0, keep: Double = 0.2, vadThreshold: Double = 0.6,
-            frequencyThreshold: Double = 100
-        ) {
-            self.step = max(0, step)
-            self.length = max(length, step)
-            self.keep = min(keep, max(0, step))
-            self.vadThreshold = vadThreshold
-            self.frequencyThreshold = frequencyThreshold
-        }
-
-        /// The VAD mode, chosen by a step of zero as in whisper.cpp.
-        public var usesVAD: Bool { step <= 0 }
-
-        /// Decodes per committed line: length / step − 1 in whole milliseconds, at least 1.
-        public var stepsPerLine: Int { max(1, Int((length * 1000).rounded()) / Int((step * 1000).rounded()) - 1) }
+    public init(
+        step: Double = 3.0, length: Double = 10.0, keep: Double = 0.2, vadThreshold: Double = 0.6,
+        frequencyThreshold: Double = 100
+    ) {
+        self.step = max(0, step)
+        self.length = max(length, step)
+        self.keep = min(keep, max(0, step))
+        self.vadThreshold = vadThreshold
+        self.frequencyThreshold = frequencyThreshold
     }
 
-    public let base: any RecognitionEngine
-    public let parameters: Parameters
-    public let id: String
-    public let capabilities: EngineCapabilities
+    /// The VAD mode, chosen by a step of zero as in whisper.cpp.
+    public var usesVAD: Bool { step <= 0 }
 
-    public init(base: any RecognitionEngine, parameters: Parameters = Parameters(), id: String? = nil) {
-        self.base = base
-        self.parameters = parameters
-        self.id = id ?? base.id + "+sliding-window"
-        capabilities = Self.capabilities(of: base)
-    }
+    /// Decodes per committed line: length / step − 1 in whole milliseconds, at least 1.
+    public var stepsPerLine: Int { max(1, Int((length * 1000).rounded()) / Int((step * 1000).rounded()) - 1) }
 
-    /// `whisper-cpp-stream[step3s,len10s,keep0.2s,tiny.en,int8,beam1,t1]`, or in VAD mode
-    /// `whisper-cpp-stream-vad[vad,len10s,vth0.6,fth100,…]`.
-    public var name: String {
-        let settings =
-            parameters.usesVAD
+    public init() { self.init(step: 3.0) }
+
+    public static let idSuffix = "+sliding-window"
+
+    /// `step3s,len10s,keep0.2s`, or in VAD mode `vad,len10s,vth0.6,fth100`.
+    public var nameSettings: [String] {
+        usesVAD
             ? [
-                "vad", "len\(EngineName.number(parameters.length))s",
-                "vth\(EngineName.number(parameters.vadThreshold))",
-                "fth\(EngineName.number(parameters.frequencyThreshold))",
+                "vad", "len\(EngineName.number(length))s", "vth\(EngineName.number(vadThreshold))",
+                "fth\(EngineName.number(frequencyThreshold))",
             ]
             : [
-                "step\(EngineName.number(parameters.step))s", "len\(EngineName.number(parameters.length))s",
-                "keep\(EngineName.number(parameters.keep))s",
+                "step\(EngineName.number(step))s", "len\(EngineName.number(length))s",
+                "keep\(EngineName.number(keep))s",
             ]
-        return EngineName.make(id: id, settings: settings + EngineName.settings(of: base.name))
     }
 
-    public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        SlidingWindowSession(base: base, configuration: try baseConfiguration(configuration), parameters: parameters)
+    public func makeSession(
+        base: any RecognitionEngine, configuration: EngineSessionConfiguration
+    ) -> any RecognitionSession {
+        SlidingWindowSession(base: base, configuration: configuration, parameters: self)
     }
 }
+
+/// whisper.cpp's `stream` engine, e.g. `whisper-cpp-stream[step3s,len10s,keep0.2s,tiny.en,int8,beam1,t1]`.
+public typealias SlidingWindowEngine = StreamingPolicyEngine<SlidingWindowPolicy>
 
 /// What a window schedule does for the session: takes audio, says when a window is due, hands it out.
 protocol WindowSchedule: Sendable {
@@ -87,7 +78,7 @@ protocol WindowSchedule: Sendable {
 
 /// The window arithmetic of whisper.cpp's `stream`, as a value: audio in, windows to decode out.
 public struct SlidingWindow: WindowSchedule {
-    public let parameters: SlidingWindowEngine.Parameters
+    public let parameters: SlidingWindowPolicy
     public let rate: Double
     /// The previous window, or after a committed line its last `keep` seconds (`pcmf32_old`).
     public private(set) var old: [Float] = []
@@ -96,7 +87,7 @@ public struct SlidingWindow: WindowSchedule {
     private var newStart: MediaTime?
     public private(set) var decodes = 0
 
-    public init(parameters: SlidingWindowEngine.Parameters, rate: Double) {
+    public init(parameters: SlidingWindowPolicy, rate: Double) {
         self.parameters = parameters
         self.rate = rate
     }
@@ -141,7 +132,7 @@ public struct SlidingWindow: WindowSchedule {
 /// it, so a window may repeat audio an earlier one had, as whisper.cpp's does). At the end of a
 /// stream, whisper.cpp has nothing to say; the harness decodes what came after the last window.
 public struct VADWindow: WindowSchedule {
-    public let parameters: SlidingWindowEngine.Parameters
+    public let parameters: SlidingWindowPolicy
     public let rate: Double
     /// The last `length` seconds of audio, and the time just after them.
     public private(set) var kept: [Float] = []
@@ -152,7 +143,7 @@ public struct VADWindow: WindowSchedule {
     private var lastWindowEnd: MediaTime?
     public private(set) var isDue = false
 
-    public init(parameters: SlidingWindowEngine.Parameters, rate: Double) {
+    public init(parameters: SlidingWindowPolicy, rate: Double) {
         self.parameters = parameters
         self.rate = rate
     }
@@ -234,7 +225,7 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
     private let configuration: EngineSessionConfiguration
     private struct State {
         var window: (any WindowSchedule)?
-        let parameters: SlidingWindowEngine.Parameters
+        let parameters: SlidingWindowPolicy
         /// The current (uncommitted) line's words.
         var line: [RecognizedWord] = []
         var expected: MediaTime?
@@ -245,7 +236,7 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
 
     init(
         base: any RecognitionEngine, configuration: EngineSessionConfiguration,
-        parameters: SlidingWindowEngine.Parameters
+        parameters: SlidingWindowPolicy
     ) {
         self.base = base
         self.configuration = configuration

@@ -8,53 +8,40 @@ import SpeechCore
 /// LocalAgreement; once the buffer is longer than `trimSeconds` it is cut at the end of the last
 /// decoded segment but one that ends within the committed text (the window never exceeds
 /// `windowSeconds`). Committed words are final results; the unconfirmed tail is the volatile result.
-public struct WhisperStyleEngine: PolicyEngine {
-    public struct Policy: Sendable, Hashable {
-        public var minimumChunkSeconds = 1.0
-        public var trimSeconds = 15.0
-        public var windowSeconds = 30.0
-        public var agreement = 2
-        public var repeatRule = LocalAgreement.RepeatRule.withinASecond
-        public init() {}
+public struct LocalAgreementPolicy: StreamingPolicy {
+    public var minimumChunkSeconds = 1.0
+    public var trimSeconds = 15.0
+    public var windowSeconds = 30.0
+    public var agreement = 2
+    public var repeatRule = LocalAgreement.RepeatRule.withinASecond
+    public init() {}
+
+    public static let idSuffix = "+local-agreement"
+
+    /// `la2,chunk1s,trim15s` (and `repeats-overlapping` with that rule).
+    public var nameSettings: [String] {
+        ["la\(agreement)", "chunk\(EngineName.number(minimumChunkSeconds))s", "trim\(EngineName.number(trimSeconds))s"]
+            + (repeatRule == .overlapping ? ["repeats-overlapping"] : [])
     }
 
-    public let base: any RecognitionEngine
-    public let policy: Policy
-    public let id: String
-    public let capabilities: EngineCapabilities
-
-    public init(base: any RecognitionEngine, policy: Policy = Policy(), id: String? = nil) {
-        self.base = base
-        self.policy = policy
-        self.id = id ?? base.id + "+local-agreement"
-        capabilities = Self.capabilities(of: base)
-    }
-
-    /// The policy's parameters and the base engine's settings, e.g.
-    /// `whisper-streaming[la2,chunk1s,trim15s,tiny.en,int8,beam1,t1]`.
-    public var name: String {
-        EngineName.make(
-            id: id,
-            settings: [
-                "la\(policy.agreement)", "chunk\(EngineName.number(policy.minimumChunkSeconds))s",
-                "trim\(EngineName.number(policy.trimSeconds))s",
-            ]
-                + (policy.repeatRule == .overlapping ? ["repeats-overlapping"] : [])
-                + EngineName.settings(of: base.name))
-    }
-
-    public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        var inner = try baseConfiguration(configuration)
+    public func makeSession(
+        base: any RecognitionEngine, configuration: EngineSessionConfiguration
+    ) -> any RecognitionSession {
+        var inner = configuration
         inner.wordTimes = true  // LocalAgreement matches words by their times
-        return WhisperStyleSession(base: base, configuration: inner, policy: policy)
+        return WhisperStyleSession(base: base, configuration: inner, policy: self)
     }
 }
+
+/// whisper_streaming's engine: LocalAgreement over any engine, e.g.
+/// `whisper-streaming[la2,chunk1s,trim15s,tiny.en,int8,beam1,t1]`.
+public typealias WhisperStyleEngine = StreamingPolicyEngine<LocalAgreementPolicy>
 
 /// One re-decoding stream. Calls come one at a time (the protocol's rule); state is guarded anyway.
 final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     private let base: any RecognitionEngine
     private let configuration: EngineSessionConfiguration
-    private let policy: WhisperStyleEngine.Policy
+    private let policy: LocalAgreementPolicy
     private struct State {
         var agreement: LocalAgreement
         var samples: [Float] = []
@@ -68,7 +55,7 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     }
     private let state: Locked<State>
 
-    init(base: any RecognitionEngine, configuration: EngineSessionConfiguration, policy: WhisperStyleEngine.Policy) {
+    init(base: any RecognitionEngine, configuration: EngineSessionConfiguration, policy: LocalAgreementPolicy) {
         self.base = base
         self.configuration = configuration
         self.policy = policy
@@ -217,33 +204,6 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     }
 }
 
-/// An engine that runs another under a streaming policy: the base engine's assets and locales,
-/// its capabilities with partial results (the policy gives them), its sessions without.
-public protocol PolicyEngine: RecognitionEngine {
-    var base: any RecognitionEngine { get }
-}
-
-extension PolicyEngine {
-    public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
-    public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
-
-    static func capabilities(of base: any RecognitionEngine) -> EngineCapabilities {
-        var c = base.capabilities
-        c.partialResults = true
-        return c
-    }
-
-    /// What the base engine's sessions are made with; a locale the base cannot do is an error.
-    func baseConfiguration(_ configuration: EngineSessionConfiguration) throws -> EngineSessionConfiguration {
-        guard base.supports(locale: configuration.locale) else {
-            throw UnsupportedLocale(engine: id, locale: configuration.locale)
-        }
-        var inner = configuration
-        inner.reportsPartialResults = false
-        return inner
-    }
-}
-
 struct UnsupportedLocale: Error, CustomStringConvertible {
     var engine: String
     var locale: String
@@ -311,7 +271,7 @@ extension EngineRegistry {
                     "whisper-streaming-la2, but a repeat is dropped only when it overlaps committed audio (keeps quickly repeated words)",
                 preference: 15,
                 make: {
-                    var policy = WhisperStyleEngine.Policy()
+                    var policy = LocalAgreementPolicy()
                     policy.repeatRule = .overlapping
                     return WhisperStyleEngine(
                         base: WhisperWorker.engine(settings: try .fromEnvironment()), policy: policy,
@@ -344,7 +304,8 @@ extension EngineRegistry {
                 preference: 18,
                 make: {
                     SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()), parameters: .init(step: 0),
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()),
+                        policy: SlidingWindowPolicy(step: 0),
                         id: "whisper-cpp-stream-vad")
                 }))
     }

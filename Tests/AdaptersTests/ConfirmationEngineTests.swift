@@ -52,7 +52,7 @@ struct ConfirmationEngineTests {
 
     @Test func confirmedSegmentsBecomeFinalAndTheRestIsShown() async throws {
         let engine = ConfirmationEngine(
-            base: ScriptedEngine(script: Self.script), parameters: .init(usesEnergyGate: false))
+            base: ScriptedEngine(script: Self.script), policy: .init(usesEnergyGate: false))
         let updates = try await streamSilence(engine, seconds: 6.5)
         // A decode once more than 1 s is new (at 1.1, 2.2, … s), from the last confirmed segment on.
         // At 2.2 s the decode of [0, 2.2) holds one, two, three whole (four is cut): "one" is

@@ -11,12 +11,12 @@ import Testing
 struct SlidingWindowEngineTests {
     @Test(arguments: [(3.0, 10.0, 2), (1.0, 2.0, 1), (2.0, 5.0, 1), (0.5, 10.0, 19)])
     func decodesPerLine(step: Double, length: Double, steps: Int) {
-        #expect(SlidingWindowEngine.Parameters(step: step, length: length).stepsPerLine == steps)
+        #expect(SlidingWindowPolicy(step: step, length: length).stepsPerLine == steps)
     }
 
     @Test func windowsTakeWhatThePreviousOneKept() throws {
         // At 10 samples a second: a step is 30 samples, the length 100, the keep 2.
-        var window = SlidingWindow(parameters: SlidingWindowEngine.Parameters(), rate: 10)
+        var window = SlidingWindow(parameters: SlidingWindowPolicy(), rate: 10)
         func at(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 10) }
         window.append([Float](repeating: 1, count: 20), at: at(0))
         #expect(!window.isDue)
@@ -100,7 +100,7 @@ struct SlidingWindowEngineTests {
 
     @Test func vadWindowsComeAfterSpeechEndsAndTakeTheWholeKeptAudio() throws {
         // At 10 samples a second, one sample at a time: 1.5 s of speech, then digital silence.
-        var window = VADWindow(parameters: SlidingWindowEngine.Parameters(step: 0), rate: 10)
+        var window = VADWindow(parameters: SlidingWindowPolicy(step: 0), rate: 10)
         func at(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 10) }
         var dueAt: [Int] = []
         var windows: [(samples: [Float], start: MediaTime, commits: Bool)] = []
@@ -135,7 +135,7 @@ struct SlidingWindowEngineTests {
                         EngineScript.Word("two", start: 0.6, end: 0.9),
                     ],
                     endpointSilence: nil)),
-            parameters: .init(step: 0))
+            policy: .init(step: 0))
         #expect(engine.name == "scripted+sliding-window[vad,len10s,vth0.6,fth100]")
         let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
         var updates: [(Double, HypothesisUpdate)] = []

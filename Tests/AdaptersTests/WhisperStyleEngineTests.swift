@@ -14,7 +14,7 @@ struct WhisperStyleEngineTests {
         }, endpointSilence: nil)
 
     @Test func commitsByAgreementAndEndsWithEveryWordOnce() async throws {
-        var policy = WhisperStyleEngine.Policy()
+        var policy = LocalAgreementPolicy()
         policy.trimSeconds = 2
         let engine = WhisperStyleEngine(base: ScriptedEngine(script: Self.script), policy: policy)
         let updates = try await streamSilence(engine, seconds: 6.5)
@@ -62,7 +62,7 @@ struct WhisperStyleEngineTests {
     @Test func theAdaptersPassTheirBaseEnginesCPUTimeOn() async throws {
         let engines: [any RecognitionEngine] = [
             WhisperStyleEngine(base: CPUReporting()), SlidingWindowEngine(base: CPUReporting()),
-            ConfirmationEngine(base: CPUReporting(), parameters: .init(usesEnergyGate: false)),
+            ConfirmationEngine(base: CPUReporting(), policy: .init(usesEnergyGate: false)),
         ]
         for engine in engines {
             let updates = try await streamSilence(engine, seconds: 4).map(\.1)
@@ -73,7 +73,7 @@ struct WhisperStyleEngineTests {
     }
 
     @Test func theWindowNeverExceedsItsLimit() async throws {
-        var policy = WhisperStyleEngine.Policy()
+        var policy = LocalAgreementPolicy()
         policy.windowSeconds = 1.5
         policy.trimSeconds = 100
         // With a 1.5 s window, words that began more than 1.5 s before a decode are never heard whole.
