@@ -1,5 +1,5 @@
 import CoreMedia
-import SpeechReference
+@_spi(Harness) import SpeechReference
 
 /// The checks of a running scenario: what the handler, the attributes, the volatile range and
 /// the streams must show at a step, and the rules every scenario ends with.

@@ -327,11 +327,31 @@ public final actor SpeechAnalyzer {
         a.sampleRate == b.sampleRate && a.channelCount == b.channelCount && a.sampleType == b.sampleType
     }
 
-    /// Callers waiting on the session (harness extension, for tests and conformance scenarios that
-    /// must know a request is registered before the next step).
-    public var pendingWaiterCount: Int { waiting.count }
-    /// How many waiting calls have registered so far (monotonic; harness extension).
-    public private(set) var waitersRegistered = 0
+    // MARK: Harness observation (not Apple's API: `@_spi(Harness) import SpeechReference`)
+
+    /// Callers waiting on the session now.
+    @_spi(Harness) public var pendingWaiterCount: Int { waiting.count }
+    /// How many waiting calls have registered so far (monotonic).
+    @_spi(Harness) public private(set) var waitersRegistered = 0
+    private var registrationWatchers: [Int: (after: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextWatcher = 0
+
+    /// Returns once more than `count` waiting calls have registered, or when the calling task is
+    /// cancelled: how a harness knows that a call it started is waiting before its next step.
+    @_spi(Harness) public func waiterRegistered(after count: Int) async {
+        guard waitersRegistered <= count, !Task.isCancelled else { return }
+        let id = nextWatcher
+        nextWatcher += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in registrationWatchers[id] = (count, continuation) }
+        } onCancel: {
+            Task { await self.releaseWatcher(id) }
+        }
+    }
+
+    private func releaseWatcher(_ id: Int) {
+        registrationWatchers.removeValue(forKey: id)?.continuation.resume()
+    }
 
     // MARK: Internals: input
 
@@ -549,6 +569,9 @@ public final actor SpeechAnalyzer {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 waiting[id] = continuation
                 waitersRegistered += 1
+                for (watcher, entry) in registrationWatchers where waitersRegistered > entry.after {
+                    registrationWatchers.removeValue(forKey: watcher)?.continuation.resume()
+                }
                 perform(actions)
             }
         } onCancel: {

@@ -5,7 +5,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 /// The session rules of DESIGN §2: finishing, finalising, errors, cancellation.
 @Suite("SpeechAnalyzer lifecycle", .isolatedResources)
@@ -113,7 +113,7 @@ struct AnalyzerLifecycleTests {
         let waiter = Task { try await analyzer.finalize(through: Fixture.seconds(5)) }
         let finisher = Task { try await analyzer.finish(after: Fixture.seconds(5)) }
         // Let both register, without sleeping: a finalise of nothing is answered after them in order.
-        while await analyzer.pendingWaiterCount < 2 { await Task.yield() }
+        await analyzer.waiterRegistered(after: 1)
         await analyzer.cancelAndFinishNow()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         await #expect(throws: CancellationError.self) { try await finisher.value }
@@ -129,7 +129,7 @@ struct AnalyzerLifecycleTests {
         let analyzer = SpeechAnalyzer(inputSequence: stream, modules: [first, second])
         let finalizing = Task { try await analyzer.finalize(through: Fixture.seconds(3)) }
         let finishing = Task { try await analyzer.finalizeAndFinishThroughEndOfInput() }
-        while await analyzer.pendingWaiterCount < 2 { await Task.yield() }
+        await analyzer.waiterRegistered(after: 1)
         for item in Fixture.inputs(count: 10) { input.yield(item) }
         let expected = EngineError.failed(engine: "scripted", reason: "planted fault")
         await #expect(throws: expected) { try await finalizing.value }
@@ -147,7 +147,7 @@ struct AnalyzerLifecycleTests {
         let (first, firstInput) = AsyncStream.makeStream(of: AnalyzerInput.self)
         let analyzer = SpeechAnalyzer(inputSequence: first, modules: [transcriber])
         let ending = Task { try await analyzer.finalizeAndFinishThroughEndOfInput() }
-        while await analyzer.pendingWaiterCount < 1 { await Task.yield() }
+        await analyzer.waiterRegistered(after: 0)
         for item in Fixture.inputs(count: 5) { firstInput.yield(item) }
         // Replace the input before it ends; the end of the replacement is what counts.
         let second = Fixture.stream(

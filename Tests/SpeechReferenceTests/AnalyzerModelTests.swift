@@ -5,7 +5,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 /// Seeded model-based testing: random sequences of API calls and inputs run against the analyzer
 /// and against a small independent model of the documented rules, then checked for invariants.
@@ -78,13 +78,18 @@ struct AnalyzerModelTests {
         _ call: @escaping @Sendable () async throws -> Void
     ) async -> Waiter {
         let before = await analyzer.waitersRegistered
-        let done = EventLog<Bool>()
+        let finished = OneShot()
         let task = Task {
             let result = await outcome(call)
-            done.append(true)
+            finished.fire()
             return result
         }
-        while done.items.isEmpty, await analyzer.waitersRegistered <= before { await Task.yield() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await finished.wait() }
+            group.addTask { await analyzer.waiterRegistered(after: before) }
+            await group.next()
+            group.cancelAll()
+        }
         return Waiter(kind: kind, target: target, task: task)
     }
 
