@@ -24,7 +24,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `i/n` (0-based), or from Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or GitLab's
     /// CI_NODE_INDEX/CI_NODE_TOTAL (1-based) in the environment.
     public static func parse(
-        _ text: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ text: String?, environment: [String: String] = HarnessEnvironment.current.variables
     ) -> Shard? {
         if let text {
             let parts = text.split(separator: "/").compactMap { Int($0) }

@@ -19,11 +19,11 @@ public final class AssetStore: Sendable {
         self.root = root
         self.maximumReservedLocales =
             maximumReservedLocales
-            ?? ProcessInfo.processInfo.environment["SPEECH_HARNESS_MAX_RESERVED_LOCALES"].flatMap(Int.init) ?? 5
+            ?? HarnessEnvironment.current["SPEECH_HARNESS_MAX_RESERVED_LOCALES"].flatMap(Int.init) ?? 5
     }
 
     public static let standard: AssetStore = {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = HarnessEnvironment.current.variables
         if let path = environment["SPEECH_HARNESS_ASSETS"], !path.isEmpty {
             return AssetStore(root: URL(fileURLWithPath: path))
         }

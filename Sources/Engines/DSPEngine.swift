@@ -28,7 +28,7 @@ public struct DSPEngine: RecognitionEngine {
     /// Where enrolled template files are: `SPEECH_HARNESS_DSP_TEMPLATES`, else
     /// `Corpus/build/dsp-templates` under the package root.
     public static var defaultTemplateDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = HarnessEnvironment.current.variables
         if let path = environment["SPEECH_HARNESS_DSP_TEMPLATES"], !path.isEmpty { return path }
         return PackageRoot.path + "/Corpus/build/dsp-templates"
     }

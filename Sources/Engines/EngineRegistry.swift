@@ -88,7 +88,7 @@ public final class EngineRegistry: Sendable {
 
     /// The engine named by the environment or configuration file, if any.
     public static func configuredEngineID(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = HarnessEnvironment.current.variables,
         directory: String = FileManager.default.currentDirectoryPath
     ) -> String? {
         if let id = environment["SPEECH_HARNESS_ENGINE"], !id.isEmpty { return id }
@@ -122,7 +122,7 @@ extension ScriptedEngine {
     /// The scripted engine with the script named by `SPEECH_HARNESS_SCRIPT` (a script JSON file, or
     /// `manifest.jsonl#id` for a corpus utterance's word times); an empty script without it.
     public static func fromEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws -> ScriptedEngine {
         guard let path = environment["SPEECH_HARNESS_SCRIPT"], !path.isEmpty else {
             return ScriptedEngine(script: EngineScript(words: []))
@@ -135,7 +135,7 @@ extension ScriptedEngine {
 /// else the working directory or a parent of the running executable that has `scripts/workers`.
 public enum PackageRoot {
     public static var path: String {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = HarnessEnvironment.current.variables
         if let root = environment["SPEECH_HARNESS_ROOT"], !root.isEmpty { return root }
         let marker = "/scripts/workers/whisper_worker.py"
         let cwd = FileManager.default.currentDirectoryPath
@@ -172,7 +172,7 @@ public enum WhisperWorker {
         /// `…_SEED` (what `--whisper-compute-type`, `--whisper-beam`, `--whisper-threads` and
         /// `--whisper-seed` set).
         public static func fromEnvironment(
-            _ environment: [String: String] = ProcessInfo.processInfo.environment
+            _ environment: [String: String] = HarnessEnvironment.current.variables
         ) throws -> Settings {
             var settings = Settings()
             if let value = environment["SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"], !value.isEmpty {
@@ -237,7 +237,7 @@ extension FaultWorker {
     /// `SPEECH_HARNESS_FAULT_RATE` (0.1), `SPEECH_HARNESS_FAULT_SEED` (0) and
     /// `SPEECH_HARNESS_FAULT_TIMEOUT` (seconds a call may take, default 5).
     public static func fromEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String] = HarnessEnvironment.current.variables
     ) -> WorkerEngine {
         let timeout = environment["SPEECH_HARNESS_FAULT_TIMEOUT"].flatMap(Double.init) ?? 5
         let engine = FaultWorker.engine(

@@ -82,7 +82,7 @@ public struct PocketSphinxConfiguration: Sendable, Hashable {
 
     public static var defaultLogFile: String {
         let directory =
-            ProcessInfo.processInfo.environment["SPEECH_HARNESS_LOG_DIR"] ?? FileManager.default.temporaryDirectory.path
+            HarnessEnvironment.current["SPEECH_HARNESS_LOG_DIR"] ?? FileManager.default.temporaryDirectory.path
         return directory + "/speech-harness-pocketsphinx.log"
     }
 

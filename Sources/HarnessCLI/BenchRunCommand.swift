@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import Metrics
 import Reports
+import SpeechCore
 
 #if canImport(Glibc)
     import Glibc
@@ -163,7 +164,13 @@ enum BenchRunCommand {
         )
     }
 
+    /// Runs the bench under the environment its Whisper options make.
     static func bench(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
+        let environment = try whisperEnvironment(arguments, command: "bench")
+        return try await HarnessEnvironment.$current.withValue(environment) { try await run(arguments, console) }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let command = "bench"
         let engines = arguments.all("engine") + arguments.all("backend"), manifests = arguments.all("manifest")
         guard !engines.isEmpty else { throw UsageError(message: "give at least one --engine", command: command) }
@@ -195,7 +202,6 @@ enum BenchRunCommand {
         plan.split = try arguments.split(command: command)
         plan.wordTimes = arguments.has("word-times")
         plan.manifestOptions = try CorpusCommands.manifestOptions(arguments, command: command)
-        try applyWhisperSettings(arguments, command: command)
         let gates = try arguments.value("gates").map(GateConfiguration.load)
         let pages = try pageOptions(arguments, command: command, console: console)
         let out = arguments.value("out") ?? "Reports/bench"
@@ -233,19 +239,23 @@ enum BenchRunCommand {
         return status
     }
 
-    /// The Whisper options become the environment the Whisper engines are made from (so Apple-style
-    /// programs started from here see the same settings); a bad value is a usage error.
-    static func applyWhisperSettings(_ arguments: ParsedArguments, command: String) throws {
+    /// The environment with the Whisper options in it: the Whisper engines are made from it, and
+    /// the programs and workers started from here inherit it. A bad value is a usage error.
+    static func whisperEnvironment(_ arguments: ParsedArguments, command: String) throws -> HarnessEnvironment {
+        var environment = HarnessEnvironment.current
         for (option, variable) in [
             ("whisper-compute-type", "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"),
             ("whisper-beam", "SPEECH_HARNESS_WHISPER_BEAM_SIZE"),
             ("whisper-threads", "SPEECH_HARNESS_WHISPER_THREADS"), ("whisper-seed", "SPEECH_HARNESS_WHISPER_SEED"),
         ] {
-            if let value = arguments.value(option) { setenv(variable, value, 1) }
+            if let value = arguments.value(option) { environment = environment.setting(variable, to: value) }
         }
-        do { _ = try WhisperWorker.Settings.fromEnvironment() } catch let EngineError.failed(_, reason) {
+        do { _ = try WhisperWorker.Settings.fromEnvironment(environment.variables) } catch let EngineError.failed(
+            _, reason)
+        {
             throw UsageError(message: reason, command: command)
         }
+        return environment
     }
 
     static func finish(

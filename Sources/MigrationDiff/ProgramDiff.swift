@@ -62,7 +62,7 @@ public struct ProgramDiff: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: name)
         process.arguments = Array(command.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging(
+        process.environment = HarnessEnvironment.current.variables.merging(
             [
                 "SPEECH_HARNESS_MICROPHONE": microphone, "SPEECH_HARNESS_MICROPHONE_PACING": "fast",
                 "SPEECH_HARNESS_MICROPHONE_END": "1",

@@ -28,7 +28,7 @@ public final class APICallTrace: Sendable {
 
     public static let variable = "SPEECH_HARNESS_TRACE"
     /// The trace of this process; nil unless `SPEECH_HARNESS_TRACE` names a file.
-    public static let current: APICallTrace? = ProcessInfo.processInfo.environment[variable]
+    public static let current: APICallTrace? = HarnessEnvironment.process[variable]
         .flatMap { $0.isEmpty ? nil : APICallTrace(path: $0) }
 
     public let path: String

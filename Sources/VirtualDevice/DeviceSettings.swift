@@ -112,7 +112,7 @@ public struct DeviceSettings: Sendable, Hashable {
     /// of silence before the engine stops; `…_RATE` (48000) and `…_CHANNELS` (1); the permissions
     /// `SPEECH_HARNESS_RECORD_PERMISSION` and `SPEECH_HARNESS_AUTHORIZATION` (`authorized` by default).
     public static func fromEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws(DeviceSettingsError) -> DeviceSettings {
         func value(_ name: String) -> String? {
             guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }

@@ -41,6 +41,17 @@ struct EngineRegistryTests {
         }
     }
 
+    /// Engines are made from the command's environment, a value: the process's own is not changed.
+    @Test func enginesAreMadeFromTheCommandsEnvironment() throws {
+        let environment = HarnessEnvironment.current.setting("SPEECH_HARNESS_WHISPER_SEED", to: "3")
+        let name = try HarnessEnvironment.$current.withValue(environment) {
+            try EngineRegistry.shared.make("whisper").name
+        }
+        #expect(name == "whisper[tiny.en,int8,beam1,t1,seed3]")
+        #expect(ProcessInfo.processInfo.environment["SPEECH_HARNESS_WHISPER_SEED"] == nil)
+        #expect(try EngineRegistry.shared.make("whisper").name == "whisper[tiny.en,int8,beam1,t1]")
+    }
+
     @Test func unknownEnginesAreTypedErrors() {
         #expect(throws: EngineError.unknownEngine("nope")) { try EngineRegistry.shared.make("nope") }
         #expect(EngineRegistry.shared.ids.contains("scripted"))
