@@ -25,7 +25,8 @@ final class ScenarioExecution: @unchecked Sendable {
     var handlerMark = 0
     var replacedAt = 0
 
-    /// Everything runs on audio time (the scripted engine), so a bounded number of yields is a wait.
+    /// Everything runs on audio time (the scripted engine): an awaited event comes at once unless a
+    /// rule is broken, so its wait is bounded short.
     let virtualTime: Bool
 
     init(scenario: Scenario, engine: any RecognitionEngine, exact: Bool, virtualTime: Bool) {
@@ -316,11 +317,7 @@ final class ScenarioExecution: @unchecked Sendable {
         // Not waiting: the engine is meant to be stuck, so the audio will not all be taken.
         guard waits else { return }
         let target = CMTime(seconds: autonomousEnd - 1e-6, preferredTimescale: 1_000_000)
-        let transcribers = self.transcribers
-        await waitUntil {
-            await analyzer.volatileRange.map { $0.end >= target } ?? false
-                || transcribers.contains { $0.streamFinished }
-        }
+        await bounded { await analyzer.consumed(through: target) }
     }
 
     /// `analyzeSequence`, checked on the time it returns.
@@ -395,29 +392,21 @@ final class ScenarioExecution: @unchecked Sendable {
         buffers(seconds: audio.seconds, start: audio.start, rate: audio.sampleRate)
     }
 
-    /// Whether a started call ends: at once on the scripted engine unless a rule is broken (then
-    /// 10 s of wall time bound the wait), within 60 s on a real engine or worker process.
+    /// Whether a started call ends.
     func ended(_ finished: OneShot) async -> Bool {
-        let limit: Duration = virtualTime ? .seconds(10) : .seconds(60)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await finished.wait() }
-            group.addTask { try? await Task.sleep(for: limit) }
-            await group.next()
-            group.cancelAll()
-        }
+        await bounded { await finished.wait() }
         return finished.hasFired
     }
 
-    /// Yields until `condition` holds: at most 100,000 times on the scripted engine (virtual
-    /// time, no sleeping), at most 60 s of wall time on a real engine or worker process.
-    func waitUntil(_ condition: () async -> Bool) async {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(60))
-        var spins = 0
-        while !(await condition()) {
-            spins += 1
-            if virtualTime ? spins > 100_000 : clock.now > deadline { return }
-            await Task.yield()
+    /// Waits for an event: on the scripted engine it comes at once unless a rule is broken (then
+    /// 10 s of wall time bound the wait); a real engine or worker process gets 60 s.
+    func bounded(_ event: @escaping @Sendable () async -> Void) async {
+        let limit: Duration = virtualTime ? .seconds(10) : .seconds(60)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await event() }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
         }
     }
 }

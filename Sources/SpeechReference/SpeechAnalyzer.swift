@@ -333,24 +333,53 @@ public final actor SpeechAnalyzer {
     @_spi(Harness) public var pendingWaiterCount: Int { waiting.count }
     /// How many waiting calls have registered so far (monotonic).
     @_spi(Harness) public private(set) var waitersRegistered = 0
-    private var registrationWatchers: [Int: (after: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    /// What a harness task waits for, and how it is woken.
+    private enum Watch {
+        case registered(after: Int)
+        case consumed(through: MediaTime)
+    }
+    private var watchers: [Int: (watch: Watch, continuation: CheckedContinuation<Void, Never>)] = [:]
     private var nextWatcher = 0
 
     /// Returns once more than `count` waiting calls have registered, or when the calling task is
     /// cancelled: how a harness knows that a call it started is waiting before its next step.
     @_spi(Harness) public func waiterRegistered(after count: Int) async {
-        guard waitersRegistered <= count, !Task.isCancelled else { return }
+        await watch(.registered(after: count))
+    }
+
+    /// Returns once audio through `time` has been consumed (its results published), once the
+    /// session has finished, or when the calling task is cancelled.
+    @_spi(Harness) public func consumed(through time: CMTime) async {
+        await watch(.consumed(through: time))
+    }
+
+    private func holds(_ watch: Watch) -> Bool {
+        switch watch {
+        case .registered(let count): waitersRegistered > count
+        case .consumed(let time): machine.isFinished || (machine.consumedEnd.map { $0 >= time } ?? false)
+        }
+    }
+
+    private func watch(_ watch: Watch) async {
+        guard !holds(watch), !Task.isCancelled else { return }
         let id = nextWatcher
         nextWatcher += 1
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in registrationWatchers[id] = (count, continuation) }
+            await withCheckedContinuation { continuation in watchers[id] = (watch, continuation) }
         } onCancel: {
             Task { await self.releaseWatcher(id) }
         }
     }
 
     private func releaseWatcher(_ id: Int) {
-        registrationWatchers.removeValue(forKey: id)?.continuation.resume()
+        watchers.removeValue(forKey: id)?.continuation.resume()
+    }
+
+    /// Wakes the harness tasks whose condition now holds.
+    private func wakeWatchers() {
+        for (id, entry) in watchers where holds(entry.watch) {
+            watchers.removeValue(forKey: id)?.continuation.resume()
+        }
     }
 
     // MARK: Internals: input
@@ -476,6 +505,7 @@ public final actor SpeechAnalyzer {
             return
         }
         await execute(machine.consumed(range, modulesFinalized: modulesFinalized()))
+        wakeWatchers()
     }
 
     /// How far every current module is final (a module added mid-stream counts from when it joined).
@@ -569,9 +599,7 @@ public final actor SpeechAnalyzer {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 waiting[id] = continuation
                 waitersRegistered += 1
-                for (watcher, entry) in registrationWatchers where waitersRegistered > entry.after {
-                    registrationWatchers.removeValue(forKey: watcher)?.continuation.resume()
-                }
+                wakeWatchers()
                 perform(actions)
             }
         } onCancel: {
@@ -617,6 +645,7 @@ public final actor SpeechAnalyzer {
             holdsResources = false
         }
         for channel in channels { await channel.close() }
+        wakeWatchers()
     }
 
     private func acquireResources() throws {
