@@ -90,6 +90,8 @@ enum BenchRunCommand {
                 OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures."),
             ] + pageOptionSpecs,
             positionals: 1...Int.max,
+            details:
+                "Writes what bench writes, over every part's records: results.json, junit/bench.xml, summary.md,\nindex.html, explorer.html (with --baseline, regressions.html), trn/ and utterances.jsonl.",
             run: merge),
     ]
 
