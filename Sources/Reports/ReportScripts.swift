@@ -176,11 +176,18 @@ enum ReportScripts {
         }
 
         function option(value, text) { return el("option", { value: value }, text); }
+
+        // Draws the list now and whenever a filter changes (the form never submits).
+        function onFilters(refresh) {
+          const form = document.getElementById("filters");
+          form.addEventListener("change", refresh);
+          form.addEventListener("submit", (event) => event.preventDefault());
+          refresh();
+        }
         """#
 
     /// The explorer: every utterance × engine, filtered and sorted, each opening its view.
     static let explorer = #"""
-        const form = document.getElementById("filters");
         const engineSelect = document.getElementById("engine"), tierSelect = document.getElementById("tier"), speakerSelect = document.getElementById("speaker");
         engineSelect.append(option("", "all engines"), ...data.engines.map((name, index) => option(String(index), name)));
         const tiers = [...new Set(data.utterances.map((u) => u.tier))].sort(), speakers = [...new Set(data.utterances.map((u) => u.speaker))].sort();
@@ -210,10 +217,7 @@ enum ReportScripts {
           else rows.sort(byId);
           show(rows, cells);
         }
-        form.addEventListener("change", refresh);
-        form.addEventListener("submit", (event) => event.preventDefault());
-
-        refresh();
+        onFilters(refresh);
         route(/^#u=(\d+)$/, (index) => {
           const utterance = data.utterances[index];
           if (!utterance) return undefined;
@@ -254,10 +258,7 @@ enum ReportScripts {
           });
           show(rows, cells);
         }
-        const form = document.getElementById("filters");
-        form.addEventListener("change", refresh);
-        form.addEventListener("submit", (event) => event.preventDefault());
-        refresh();
+        onFilters(refresh);
         route(/^#p=(\d+)$/, (index) => {
           const pair = changes[index];
           if (!pair) return undefined;
@@ -290,10 +291,7 @@ enum ReportScripts {
           rows.sort((a, b) => (items[b].failures.length > 0) - (items[a].failures.length > 0) || a - b);
           show(rows, cells);
         }
-        const form = document.getElementById("filters");
-        form.addEventListener("change", refresh);
-        form.addEventListener("submit", (event) => event.preventDefault());
-        refresh();
+        onFilters(refresh);
         route(/^#m=(\d+)$/, (index) => {
           const item = items[index];
           if (!item) return undefined;
