@@ -36,7 +36,7 @@ struct CaptureTests {
         _ device: DeviceSettings, bufferSize: AVAudioFrameCount = 1024,
         format: (AVAudioInputNode) -> AVAudioFormat? = { $0.outputFormat(forBus: 0) }
     ) async throws -> Captured {
-        try await DeviceSettings.$override.withValue(device) {
+        await DeviceSettings.$override.withValue(device) {
             let engine = AVAudioEngine()
             let input = engine.inputNode
             let log = Locked(Captured())
@@ -154,7 +154,7 @@ struct CaptureTests {
     }
 
     @Test func withoutAnInputDeviceTheFormatIsEmptyAndStartThrows() throws {
-        try DeviceSettings.$override.withValue(DeviceSettings(microphone: MicrophoneSettings(source: .none))) {
+        DeviceSettings.$override.withValue(DeviceSettings(microphone: MicrophoneSettings(source: .none))) {
             let engine = AVAudioEngine()
             let format = engine.inputNode.outputFormat(forBus: 0)
             #expect(format.sampleRate == 0 && format.channelCount == 0)
@@ -173,7 +173,7 @@ struct CaptureTests {
     @Test func anUnreadableSourceFailsStartNamingTheFile() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("noise.wav", bytes: Array(repeating: 7, count: 64))
-        try DeviceSettings.$override.withValue(
+        DeviceSettings.$override.withValue(
             DeviceSettings(microphone: MicrophoneSettings(source: .file(path: path), pacing: .fast))
         ) {
             let engine = AVAudioEngine()
