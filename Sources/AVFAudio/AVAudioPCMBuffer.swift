@@ -23,7 +23,22 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     /// Frames of valid audio; at most `frameCapacity` (larger values are clamped).
     public var frameLength: AVAudioFrameCount {
         get { storedLength }
-        set { storedLength = min(newValue, frameCapacity) }
+        set {
+            storedLength = min(newValue, frameCapacity)
+            if let frames = unchanged?.frameCount, frames != Int(storedLength) { unchanged = nil }
+        }
+    }
+
+    /// The frames as last written whole by `replaceFrames(with:at: 0)`, kept while nothing else can
+    /// have changed them: no raw pointer has been handed out. `pcmBuffer` then returns them as
+    /// they are, so audio crosses from the harness to an engine with one copy, not two.
+    private var unchanged: PCMBuffer?
+    private var pointersHandedOut = false
+
+    /// Raw access to the storage: from now on only the storage says what the buffer holds.
+    private func handOutPointers() {
+        pointersHandedOut = true
+        unchanged = nil
     }
 
     /// Samples between consecutive frames of one channel: the channel count when interleaved, else 1.
@@ -61,23 +76,27 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
 
     /// Float32 samples, one pointer per channel buffer; nil unless the format is Float32.
     public var floatChannelData: UnsafePointer<UnsafeMutablePointer<Float>>? {
-        format.commonFormat == .pcmFormatFloat32 ? UnsafePointer(floatPointers) : nil
+        handOutPointers()
+        return format.commonFormat == .pcmFormatFloat32 ? UnsafePointer(floatPointers) : nil
     }
 
     /// Int16 samples, one pointer per channel buffer; nil unless the format is Int16.
     public var int16ChannelData: UnsafePointer<UnsafeMutablePointer<Int16>>? {
-        format.commonFormat == .pcmFormatInt16 ? UnsafePointer(int16Pointers) : nil
+        handOutPointers()
+        return format.commonFormat == .pcmFormatInt16 ? UnsafePointer(int16Pointers) : nil
     }
 
     /// Int32 samples, one pointer per channel buffer; nil unless the format is Int32.
     public var int32ChannelData: UnsafePointer<UnsafeMutablePointer<Int32>>? {
-        format.commonFormat == .pcmFormatInt32 ? UnsafePointer(int32Pointers) : nil
+        handOutPointers()
+        return format.commonFormat == .pcmFormatInt32 ? UnsafePointer(int32Pointers) : nil
     }
 
     // MARK: Bridging to SpeechCore
 
     /// The valid frames as a SpeechCore buffer (planar); nil for sample types the harness does not carry.
     public var pcmBuffer: PCMBuffer? {
+        if let unchanged { return unchanged }
         guard let audioFormat = format.audioFormat else { return nil }
         let channels = Int(format.channelCount), frames = Int(frameLength), step = stride
         switch format.commonFormat {
@@ -129,6 +148,10 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
             throw AVAudioBufferError.unsupportedSampleType(format.commonFormat)
         }
         frameLength = AVAudioFrameCount(max(Int(frameLength), offset + buffer.frameCount))
+        // Kept only when it is exactly what reading the storage back would give.
+        unchanged =
+            !pointersHandedOut && offset == 0 && Int(frameLength) == buffer.frameCount
+                && buffer.format == format.audioFormat ? buffer : nil
     }
 }
 

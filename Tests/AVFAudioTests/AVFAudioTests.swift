@@ -5,6 +5,34 @@ import Testing
 
 @Suite("AVFAudio stand-ins")
 struct AVFAudioTests {
+    /// A buffer filled whole by `replaceFrames` hands the same samples to the analyzer, no second
+    /// copy; once a raw pointer is out (an app may write through it), the storage is read again.
+    @Test func aBufferFilledWholeIsReadBackWithoutACopyUntilAPointerIsOut() throws {
+        let format = try #require(AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1))
+        let samples: [Float] = (0..<160).map { Float($0) / 160 }
+        let source = PCMBuffer(mono: samples, sampleRate: 16_000)
+        let buffer = try #require(AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 160))
+        try buffer.replaceFrames(with: source, at: 0)
+        let read = try #require(buffer.pcmBuffer)
+        #expect(read == source)
+        let shared = read.floatChannels[0].withUnsafeBufferPointer { a in
+            source.floatChannels[0].withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+        #expect(shared)
+        buffer.frameLength = 80
+        #expect(buffer.pcmBuffer?.frameCount == 80)
+        buffer.frameLength = 160
+        try #require(buffer.floatChannelData)[0][3] = 42
+        #expect(buffer.pcmBuffer?.floatChannels[0][3] == 42)
+        // After a pointer has been handed out, even a whole rewrite is read back from the storage.
+        try buffer.replaceFrames(with: source, at: 0)
+        #expect(buffer.pcmBuffer == source)
+        let copied = buffer.pcmBuffer!.floatChannels[0].withUnsafeBufferPointer { a in
+            source.floatChannels[0].withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+        #expect(!copied)
+    }
+
     func temporaryURL(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("avf-\(UUID().uuidString)-\(name)")
     }
