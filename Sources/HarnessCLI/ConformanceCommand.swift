@@ -78,11 +78,7 @@ enum ConformanceCommand {
             if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
         }
         if let file = arguments.value("html") {
-            let directory = (file as NSString).deletingLastPathComponent, page = (file as NSString).lastPathComponent
-            var links = ReportLink.existing(in: directory.isEmpty ? "." : directory)
-            if !links.contains(where: { $0.file == page }) {
-                links.append(ReportLink(title: "Conformance", file: page))
-            }
+            let (_, page, links) = ReportLink.placing(file, title: "Conformance")
             try ConformanceReport.html(
                 results, backends: backends, coverageProblems: coverage, clauses: suite.clauses, links: links,
                 page: page

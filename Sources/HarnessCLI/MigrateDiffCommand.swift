@@ -178,12 +178,7 @@ enum MigrateDiffCommand {
             try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
         }
         if let file = arguments.value("html") {
-            let directory =
-                (file as NSString).deletingLastPathComponent.isEmpty
-                ? "." : (file as NSString).deletingLastPathComponent
-            let page = (file as NSString).lastPathComponent
-            var links = ReportLink.existing(in: directory)
-            if !links.contains(where: { $0.file == page }) { links.append(ReportLink(title: "Migration", file: page)) }
+            let (directory, page, links) = ReportLink.placing(file, title: "Migration")
             let sources = Dictionary(
                 utterances.map { utterance in
                     (

@@ -46,7 +46,7 @@ public enum BenchReports {
     static func writePages(
         results: BenchResults, records: [UtteranceRecord], to directory: String, options: PageOptions
     ) throws {
-        let partialEngines = Set(results.summaries.filter { $0.emitsPartials != false }.map(\.engine))
+        let partialEngines = HTMLReport.partialEngines(results)
         var links = [ReportLink.overview, ReportLink.explorer]
         if options.baseline != nil { links.append(.regressions) }
         links += ReportLink.siblings(in: directory)

@@ -22,9 +22,14 @@ public enum HTMLReport {
 
     static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 
+    /// Engines that published partial results (unknown counts as yes); the rest give finals only.
+    static func partialEngines(_ results: BenchResults) -> Set<String> {
+        Set(results.summaries.filter { $0.emitsPartials != false }.map(\.engine))
+    }
+
     public static func render(results: BenchResults, records: [UtteranceRecord], links: [ReportLink] = []) -> String {
         let engines = Array(Set(results.summaries.map(\.engine))).sorted()
-        let partialEngines = Set(results.summaries.filter { $0.emitsPartials != false }.map(\.engine))
+        let partialEngines = Self.partialEngines(results)
         var html = ReportPage.open(
             title: "SpeechHarness benchmark", links: links, current: ReportLink.overview.file,
             extraStyle: """

@@ -16,6 +16,17 @@ public struct ReportLink: Sendable, Hashable {
     public static let explorer = ReportLink(title: "Utterances", file: "explorer.html")
     public static let regressions = ReportLink(title: "Regressions", file: "regressions.html")
 
+    /// Where a page written to `file` goes and what it links to: the report pages already in its
+    /// folder, itself included (under `title` if it is new there).
+    public static func placing(_ file: String, title: String) -> (directory: String, page: String, links: [ReportLink])
+    {
+        let folder = (file as NSString).deletingLastPathComponent, page = (file as NSString).lastPathComponent
+        let directory = folder.isEmpty ? "." : folder
+        var links = existing(in: directory)
+        if !links.contains(where: { $0.file == page }) { links.append(ReportLink(title: title, file: page)) }
+        return (directory, page, links)
+    }
+
     /// The report pages already in `directory`, in navigation order.
     public static func existing(in directory: String) -> [ReportLink] {
         [overview, explorer, regressions].filter { FileManager.default.fileExists(atPath: directory + "/" + $0.file) }
