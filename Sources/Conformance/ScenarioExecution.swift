@@ -14,11 +14,19 @@ final class ScenarioExecution: @unchecked Sendable {
     var transcribers: [SpeechTranscriber] = []
     var analyzer: SpeechAnalyzer!
     var problems: [String] = []
-    /// Calls started and not yet awaited, by name: the call, and the moment it ended.
-    var pending: [String: (task: Task<CallOutcome, Never>, finished: OneShot)] = [:]
-    var input: AsyncStream<AnalyzerInput>.Continuation?
+    /// Calls started and not yet awaited, by name: the call, the moment it ended, and its place
+    /// among the analyzer's waiting calls (nil: it ended without waiting).
+    var pending: [String: (task: Task<CallOutcome, Never>, finished: OneShot, registration: Int?)] = [:]
+    /// An autonomous input sequence the scenario feeds, and the analyzer's number for it.
+    struct StartedInput {
+        let continuation: AsyncStream<AnalyzerInput>.Continuation
+        let generation: Int
+    }
+    var input: StartedInput?
     /// The input a `startInput` replaced, so a scenario can end it later.
-    var previousInput: AsyncStream<AnalyzerInput>.Continuation?
+    var previousInput: StartedInput?
+    /// The input sequences the scenario has ended, by the analyzer's numbers.
+    var endedInputs: [Int] = []
     var autonomousEnd = 0.0
     let ranges = RangeLog()
     var handlerGeneration = 0
@@ -105,7 +113,7 @@ final class ScenarioExecution: @unchecked Sendable {
         for (index, step) in scenario.steps.enumerated() {
             await perform(step, index: index + 1)
         }
-        input?.finish()
+        input?.continuation.finish()
         await analyzer.cancelAndFinishNow()
         for (_, entry) in pending.sorted(by: { $0.key < $1.key }) { _ = await entry.task.value }
         await checkFinal()
@@ -180,7 +188,6 @@ final class ScenarioExecution: @unchecked Sendable {
             finished.fire()
             return outcome
         }
-        pending[name.isEmpty ? "step\(index)" : name] = (task, finished)
         // The next step comes once the call is waiting on the analyzer, or has already ended.
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await finished.wait() }
@@ -188,6 +195,8 @@ final class ScenarioExecution: @unchecked Sendable {
             await group.next()
             group.cancelAll()
         }
+        let registration = await analyzer.waitersRegistered > before ? before + 1 : nil
+        pending[name.isEmpty ? "step\(index)" : name] = (task, finished, registration)
     }
 
     func perform(_ step: ScenarioStep, index: Int) async {
@@ -198,8 +207,8 @@ final class ScenarioExecution: @unchecked Sendable {
             await feedAsync(audio, waits: waits, expect: expect, step: step, index: index)
         case .analyze(let audio, let expect): await analyze(audio, expect: expect, step: step, index: index)
         case .startInput(let expect): await startInput(expect: expect, step: step, index: index)
-        case .endPreviousInput: previousInput?.finish()
-        case .endInput: input?.finish()
+        case .endPreviousInput: end(previousInput)
+        case .endInput: end(input)
         case .finalize(let through, let how):
             let time = Self.time(through)
             await call(how, step: step, index: index) { try await analyzer.finalize(through: time) }
@@ -306,14 +315,14 @@ final class ScenarioExecution: @unchecked Sendable {
         let analyzer = self.analyzer!
         if input == nil {
             let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
-            input = continuation
             check(
                 expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, step: step,
                 index: index)
+            input = StartedInput(continuation: continuation, generation: await analyzer.inputGeneration)
         }
         let inputs = buffers(audio)
         autonomousEnd = (audio.start ?? autonomousEnd) + Double(inputs.count) * 0.1
-        inputs.forEach { input?.yield($0) }
+        inputs.forEach { input?.continuation.yield($0) }
         // Not waiting: the engine is meant to be stuck, so the audio will not all be taken.
         guard waits else { return }
         let target = CMTime(seconds: autonomousEnd - 1e-6, preferredTimescale: 1_000_000)
@@ -333,8 +342,15 @@ final class ScenarioExecution: @unchecked Sendable {
         let analyzer = self.analyzer!
         previousInput = input
         let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
-        input = continuation
         check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, step: step, index: index)
+        input = StartedInput(continuation: continuation, generation: await analyzer.inputGeneration)
+    }
+
+    /// Ends an input sequence; its end reaches the analyzer when its reader gets there.
+    func end(_ input: StartedInput?) {
+        guard let input else { return }
+        input.continuation.finish()
+        endedInputs.append(input.generation)
     }
 
     func addModule(
@@ -366,15 +382,28 @@ final class ScenarioExecution: @unchecked Sendable {
         check(expect, await entry.task.value, step: step, index: index)
     }
 
-    /// A started call must still be waiting, after the analyzer has had every chance to end it.
+    /// A started call must still be waiting once the analyzer has done all it can on its own (or
+    /// its engine is stuck by design): only then is "still waiting" an answer that will last.
     func checkPending(_ name: String, index: Int) async {
         guard let entry = pending[name] else { return problems.append("step \(index): nothing pending as '\(name)'") }
-        // Nothing announces that a call will never end, so the analyzer gets a bounded number of
-        // turns to end it (wrongly) first.
-        for _ in 0..<2_000 where !entry.finished.hasFired { await Task.yield() }
-        if entry.finished.hasFired {
-            problems.append(
-                "step \(index): '\(name)' ended (\(await entry.task.value)); expected it to be still waiting")
+        await settle()
+        if let registration = entry.registration, await analyzer.isWaiting(registration: registration) { return }
+        // Answered: the call's task ends as soon as it runs.
+        let outcome = await ended(entry.finished) ? "\(await entry.task.value)" : "answered"
+        problems.append("step \(index): '\(name)' ended (\(outcome)); expected it to be still waiting")
+    }
+
+    /// Waits until the analyzer has settled (see ``SpeechAnalyzer/settled(inputsEnded:)``), or the
+    /// scripted engine has reached a planted stall.
+    func settle() async {
+        let analyzer = self.analyzer!, ended = endedInputs, stalled = (engine as? ScriptedEngine)?.stalled
+        await bounded {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await analyzer.settled(inputsEnded: ended) }
+                if let stalled { group.addTask { await stalled.wait() } }
+                await group.next()
+                group.cancelAll()
+            }
         }
     }
 

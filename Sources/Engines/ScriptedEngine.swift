@@ -18,6 +18,9 @@ public struct ScriptedEngine: RecognitionEngine {
 
     /// Whether the engine pretends to need an installed asset per locale (to exercise AssetInventory).
     public let requiresAssets: Bool
+    /// Fires when a session reaches a planted stall: from then on the analyzer's engine work is
+    /// stuck by design, which a harness waiting for it to settle needs to know.
+    public let stalled = OneShot()
 
     public init(
         script: EngineScript, locales: [String] = ScriptedEngine.defaultLocales, sampleRate: Double = 16_000,
@@ -51,7 +54,7 @@ public struct ScriptedEngine: RecognitionEngine {
         guard isInstalled(locale: configuration.locale) else {
             throw EngineError.notInstalled(engine: id, locale: configuration.locale)
         }
-        return ScriptedSession(script: script, configuration: configuration)
+        return ScriptedSession(script: script, configuration: configuration, stalled: stalled)
     }
 }
 
@@ -217,10 +220,12 @@ final class ScriptedSession: RecognitionSession {
 
     private let state: Locked<State>
     private let faults: [EngineScript.Fault]
+    private let stalled: OneShot
 
-    init(script: EngineScript, configuration: EngineSessionConfiguration) {
+    init(script: EngineScript, configuration: EngineSessionConfiguration, stalled: OneShot) {
         state = Locked(State(recognizer: ScriptedRecognizer(script: script, configuration: configuration)))
         faults = script.faults
+        self.stalled = stalled
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
@@ -277,7 +282,7 @@ final class ScriptedSession: RecognitionSession {
                 state.stalled.append(continuation)
                 return false
             }
-            if closed { continuation.resume(throwing: CancellationError()) }
+            if closed { continuation.resume(throwing: CancellationError()) } else { stalled.fire() }
         }
     }
 }

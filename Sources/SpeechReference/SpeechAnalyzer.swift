@@ -332,12 +332,24 @@ public final actor SpeechAnalyzer {
     /// Callers waiting on the session now.
     @_spi(Harness) public var pendingWaiterCount: Int { waiting.count }
     /// How many waiting calls have registered so far (monotonic).
-    @_spi(Harness) public private(set) var waitersRegistered = 0
+    @_spi(Harness) public var waitersRegistered: Int { registrations.count }
+    /// The current input sequence's number (the first started is 1); a harness keeps it to ask
+    /// ``settled(inputsEnded:)`` about that sequence once it has ended it.
+    @_spi(Harness) public var inputGeneration: Int { machine.inputGeneration }
+    /// Whether the `registration`-th waiting call (counting from 1) is still unanswered.
+    @_spi(Harness) public func isWaiting(registration: Int) -> Bool {
+        registrations.indices.contains(registration - 1) && waiting[registrations[registration - 1]] != nil
+    }
     /// What a harness task waits for, and how it is woken.
     private enum Watch {
         case registered(after: Int)
         case consumed(through: MediaTime)
+        case settled(inputsEnded: [Int])
     }
+    /// Waiter ids in the order their calls registered.
+    private var registrations: [Int] = []
+    /// Input sequences whose reader has stopped: at their end, replaced, or with the session.
+    private var readersStopped: Set<Int> = []
     private var watchers: [Int: (watch: Watch, continuation: CheckedContinuation<Void, Never>)] = [:]
     private var nextWatcher = 0
 
@@ -353,10 +365,20 @@ public final actor SpeechAnalyzer {
         await watch(.consumed(through: time))
     }
 
+    /// Returns once the analyzer has nothing left to do on its own: no engine work queued or
+    /// running, and the readers of the listed input sequences (ended by the caller) have reached
+    /// their end. Also returns when the session has finished, or the calling task is cancelled.
+    /// What a waiting call looks like then is what it will stay until the caller acts again.
+    @_spi(Harness) public func settled(inputsEnded generations: [Int]) async {
+        await watch(.settled(inputsEnded: generations))
+    }
+
     private func holds(_ watch: Watch) -> Bool {
         switch watch {
         case .registered(let count): waitersRegistered > count
         case .consumed(let time): machine.isFinished || (machine.consumedEnd.map { $0 >= time } ?? false)
+        case .settled(let generations):
+            machine.isFinished || (!draining && jobs.isEmpty && readersStopped.isSuperset(of: generations))
         }
     }
 
@@ -404,6 +426,10 @@ public final actor SpeechAnalyzer {
     private func consume<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async throws -> CMTime?
     where S.Element == AnalyzerInput {
         var lastEnd: CMTime?
+        defer {
+            readersStopped.insert(generation)
+            wakeWatchers()
+        }
         do {
             for try await input in sequence {
                 guard !machine.isFinished, generation == machine.inputGeneration else { return lastEnd }
@@ -480,7 +506,10 @@ public final actor SpeechAnalyzer {
     }
 
     private func runJobs() async {
-        defer { draining = false }
+        defer {
+            draining = false
+            wakeWatchers()
+        }
         while !jobs.isEmpty {
             let job = jobs.removeFirst()
             switch job {
@@ -598,7 +627,7 @@ public final actor SpeechAnalyzer {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 waiting[id] = continuation
-                waitersRegistered += 1
+                registrations.append(id)
                 wakeWatchers()
                 perform(actions)
             }

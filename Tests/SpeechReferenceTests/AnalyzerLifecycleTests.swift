@@ -165,6 +165,32 @@ struct AnalyzerLifecycleTests {
         #expect(results.elements.filter(\.isFinal).map(\.plain).joined(separator: " ") == "one two three")
     }
 
+    /// The harness events a conformance step waits on to say "still waiting": once the analyzer
+    /// has settled, an unanswered call stays unanswered until the caller acts again.
+    @Test func settledReportsWhatTheAnalyzerHasLeftAndWhichCallsStillWait() async throws {
+        let transcriber = Fixture.transcriber()
+        let (first, firstInput) = AsyncStream.makeStream(of: AnalyzerInput.self)
+        let analyzer = SpeechAnalyzer(inputSequence: first, modules: [transcriber])
+        let ending = Task { try await analyzer.finalizeAndFinishThroughEndOfInput() }
+        await analyzer.waiterRegistered(after: 0)
+        #expect(await analyzer.inputGeneration == 1)
+        for item in Fixture.inputs(count: 5) { firstInput.yield(item) }
+        let (second, secondInput) = AsyncStream.makeStream(of: AnalyzerInput.self)
+        await analyzer.consumed(through: Fixture.seconds(0.5))
+        try await analyzer.start(inputSequence: second)
+        #expect(await analyzer.inputGeneration == 2)
+        // The replaced sequence's end reaches its reader, which must not end the session.
+        firstInput.finish()
+        await analyzer.settled(inputsEnded: [1])
+        #expect(await analyzer.isWaiting(registration: 1))
+        #expect(!(await analyzer.isWaiting(registration: 2)))
+        // The current sequence's end does; once settled, the call has been answered.
+        secondInput.finish()
+        await analyzer.settled(inputsEnded: [1, 2])
+        #expect(!(await analyzer.isWaiting(registration: 1)))
+        try await ending.value
+    }
+
     @Test func startInputAudioFileWithFinishAfterFile() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sa-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
