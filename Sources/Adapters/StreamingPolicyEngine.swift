@@ -18,7 +18,7 @@ public protocol StreamingPolicy: Sendable, Hashable {
 /// Any engine run under a streaming policy: the base engine's assets and locales, its capabilities
 /// with partial results (the policy gives them), its sessions without; in the name, the policy's
 /// parameters and then the base engine's settings.
-public struct StreamingPolicyEngine<Policy: StreamingPolicy>: RecognitionEngine {
+public struct StreamingPolicyEngine<Policy: StreamingPolicy>: EngineAdapter {
     public let base: any RecognitionEngine
     public let policy: Policy
     public let id: String
@@ -32,6 +32,8 @@ public struct StreamingPolicyEngine<Policy: StreamingPolicy>: RecognitionEngine 
         capabilities.partialResults = true
         self.capabilities = capabilities
     }
+
+    public func replacingBase(_ base: any RecognitionEngine) -> Self { Self(base: base, policy: policy, id: id) }
 
     public var name: String {
         EngineName.make(id: id, settings: policy.nameSettings + EngineName.settings(of: base.name))

@@ -205,13 +205,14 @@ public struct BenchRunner: Sendable {
             }
         }
         for engine in engines.values {
-            guard let worker = engine as? WorkerEngine else { continue }
+            // A streaming policy's worker is the one under it; its memory is the policy's.
+            guard let worker = engine.innermost as? WorkerEngine else { continue }
             let usage = await worker.shutdown()
             if !usage.isEmpty {
                 let peaks = usage.map { String(format: "%.0f MiB", Double($0) / 1_048_576) }.joined(separator: ", ")
-                progress("\(worker.name): \(usage.count) worker process(es), peak resident memory \(peaks)")
+                progress("\(engine.name): \(usage.count) worker process(es), peak resident memory \(peaks)")
             }
-            workerMemory[worker.name] = usage
+            workerMemory[engine.name] = usage
         }
         let lost = unsaved.withLock { $0 }
         return Outcome(issues: issues + lost.map(\.1), workerPeakMemory: workerMemory, unsaved: lost.map(\.0))

@@ -45,12 +45,21 @@ public struct ConformanceSuite: Sendable {
         }.joined(separator: "\n")
     }
 
-    public func run(backends: [String], filter: String? = nil) async -> [Result] {
+    /// Runs the scenarios on each backend in turn. `engineCalls` hears, per real backend, how many
+    /// engine calls were answered from memory and how many were made.
+    public func run(
+        backends: [String], filter: String? = nil,
+        engineCalls: (_ backend: String, _ answeredFromMemory: Int, _ made: Int) -> Void = { _, _, _ in }
+    ) async -> [Result] {
         var results: [Result] = []
         let clock = ContinuousClock()
         for backend in backends {
-            // Real engines are made once per backend; the scripted engine is made per scenario.
-            let shared = backend == "scripted" ? nil : try? EngineRegistry.shared.make(backend)
+            // Real engines are made once per backend, with what is under their adapters memoized
+            // (scenarios feed the same audio again and again, and conformance times nothing); the
+            // scripted engine is made per scenario.
+            let shared =
+                backend == "scripted"
+                ? nil : (try? EngineRegistry.shared.make(backend)).map(MemoizingEngine.memoizingInnermost)
             let runner = ScenarioRunner(backend: backend, sharedEngine: shared)
             for scenario in scenarios
             where filter.map({ scenario.id.contains($0) || scenario.clause.contains($0) }) ?? true {
@@ -62,7 +71,10 @@ public struct ConformanceSuite: Sendable {
                         backend: backend, scenario: scenario, outcome: outcome,
                         seconds: elapsed.seconds))
             }
-            await (shared as? WorkerEngine)?.shutdown()
+            if let calls = shared.flatMap(MemoizingEngine.statistics(of:)) {
+                engineCalls(backend, calls.answeredFromMemory, calls.madeOnBase)
+            }
+            await (shared?.innermost as? WorkerEngine)?.shutdown()
         }
         return results
     }

@@ -140,9 +140,9 @@ public struct ScenarioRunner: Sendable {
                     // A worker is a real process: waits for it are bounded by wall time, not by yields.
                     let execution = ScenarioExecution(
                         scenario: scenario, engine: engine, exact: isScripted,
-                        virtualTime: isScripted && !(engine is WorkerEngine))
+                        virtualTime: isScripted && !(engine.innermost is WorkerEngine))
                     let result = await execution.run()
-                    if sharedEngine == nil || isScripted { await (engine as? WorkerEngine)?.shutdown() }
+                    if sharedEngine == nil || isScripted { await (engine.innermost as? WorkerEngine)?.shutdown() }
                     return result
                 }
             }

@@ -25,7 +25,7 @@ enum ConformanceCommand {
             ],
             positionals: 0...0,
             details:
-                "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.",
+                "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.\n\nA real engine is made once per backend and memoized: a sequence of calls on the same audio that\nan earlier scenario made is answered as the engine answered it then (the count is printed at the\nend). Conformance times nothing; benchmarks never memoize.",
             run: { try await run("conformance", $0, $1) })
     ]
 
@@ -45,7 +45,10 @@ enum ConformanceCommand {
                 command: path)
         }
         let filter = arguments.value("filter")
-        let results = await suite.run(backends: backends, filter: filter)
+        var memoized: [String] = []
+        let results = await suite.run(backends: backends, filter: filter) { backend, remembered, made in
+            memoized.append("\(backend): \(remembered) engine calls answered from memory, \(made) made")
+        }
         var counts: [String: (passed: Int, failed: Int, skipped: Int, errors: Int)] = [:]
         for result in results {
             var c = counts[result.backend] ?? (0, 0, 0, 0)
@@ -71,6 +74,9 @@ enum ConformanceCommand {
             console.out("\(backend): \(c.passed) passed, \(c.failed) failed, \(c.skipped) skipped, \(c.errors) errors")
         }
         console.out("clauses: \(suite.clauses.count), scenarios: \(suite.scenarios.count)")
+        // Scenarios give a real engine the same audio again and again; a call sequence seen before is
+        // answered as the engine answered it then (MemoizingEngine): conformance times nothing.
+        for line in memoized { console.out(line) }
         if let junit = arguments.value("junit") {
             try JUnitWriter.write(
                 ConformanceReport.junit(results, coverageProblems: coverage, clauses: suite.clauses), to: junit)

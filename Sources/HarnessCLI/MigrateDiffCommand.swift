@@ -137,7 +137,7 @@ enum MigrateDiffCommand {
                 problems.append("\(utterance.id): \(error)")
             }
         }
-        await (engine as? WorkerEngine)?.shutdown()
+        await (engine.innermost as? WorkerEngine)?.shutdown()
         return try report(
             diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root,
             arguments, console, path)
