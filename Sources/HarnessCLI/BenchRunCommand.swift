@@ -88,6 +88,11 @@ enum BenchRunCommand {
             options: [
                 OptionSpec(name: "out", value: "dir", help: "Where to write the merged report (required)."),
                 OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures."),
+                OptionSpec(
+                    name: "utterances-of", value: "dir",
+                    help:
+                        "Keep only the records of utterances (manifest and id) that this run holds (repeatable): one engine's full-tier run joins a run on fewer utterances without decoding them again.",
+                    repeatable: true),
             ] + pageOptionSpecs,
             positionals: 1...Int.max,
             details:
@@ -275,12 +280,32 @@ enum BenchRunCommand {
         return results.isClean ? 0 : 1
     }
 
+    /// An utterance, whichever engine ran it.
+    struct UtteranceKey: Hashable {
+        var manifest: String
+        var id: String
+        init(_ record: UtteranceRecord) { (manifest, id) = (record.manifest, record.id) }
+    }
+
+    /// The utterances a run's store holds; a run without one is a usage error.
+    static func utterances(of directory: String) throws -> Set<UtteranceKey> {
+        let path = directory + "/utterances.jsonl"
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw UsageError(message: "--utterances-of \(directory): no \(path)", command: "merge")
+        }
+        return Set(RecordStore(path: path).read().records.map(UtteranceKey.init))
+    }
+
     static func merge(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         guard let out = arguments.value("out") else { throw UsageError(message: "--out is required", command: "merge") }
         let pages = try pageOptions(arguments, command: "merge", console: console)
         var records: [UtteranceRecord] = []
         var issues: [BenchIssue] = []
         var keys = Set<String>()
+        let only = arguments.all("utterances-of")
+        let kept: Set<UtteranceKey>? =
+            only.isEmpty ? nil : try only.reduce(into: []) { $0.formUnion(try utterances(of: $1)) }
+        var left = 0
         for directory in arguments.positionals {
             let path = directory + "/utterances.jsonl"
             guard FileManager.default.fileExists(atPath: path) else {
@@ -288,7 +313,13 @@ enum BenchRunCommand {
                 return 1
             }
             let stored = RecordStore(path: path).read()
-            for record in stored.records where keys.insert(record.key).inserted { records.append(record) }
+            for record in stored.records {
+                guard kept?.contains(UtteranceKey(record)) ?? true else {
+                    left += 1
+                    continue
+                }
+                if keys.insert(record.key).inserted { records.append(record) }
+            }
             issues += stored.issues(path: path)
             // The part's own problems (manifest and engine issues) are only in its results.
             let results = directory + "/results.json"
@@ -299,6 +330,9 @@ enum BenchRunCommand {
                         engine: nil, manifest: results,
                         message: "cannot read the part's results (its problems are not merged): \(error)"))
             }
+        }
+        if left > 0 {
+            console.err("speech-harness merge: \(left) records of other utterances left out (--utterances-of)")
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let merged = RecordStore(path: out + "/utterances.jsonl")

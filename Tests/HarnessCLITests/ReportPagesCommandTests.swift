@@ -53,6 +53,21 @@ struct ReportPagesCommandTests {
         }
     }
 
+    /// A full-tier run joins a run on fewer utterances: only the utterances that run holds are kept.
+    @Test func mergeKeepsOnlyTheUtterancesOfAnotherRun() async throws {
+        let full = try Self.synthetic(30), few = try Self.synthetic(10)
+        defer { for directory in [full, few] { try? FileManager.default.removeItem(atPath: directory) } }
+        let (status, captured) = await run([
+            "merge", full + "/run", "--utterances-of", few + "/run", "--out", full + "/report",
+        ])
+        #expect(status == 0, "\(captured.stderr)")
+        #expect(captured.stderr.contains("40 records of other utterances left out"))
+        let explorer = try String(contentsOfFile: full + "/report/explorer.html", encoding: .utf8)
+        #expect(explorer.contains("10 utterances, 20 runs by 2 engines"))
+        let (missing, said) = await run(["merge", full + "/run", "--utterances-of", "/nonexistent", "--out", "/tmp/x"])
+        #expect(missing == 2 && said.stderr.contains("--utterances-of /nonexistent"))
+    }
+
     @Test func aBaselineThatIsNotARunIsAUsageError() async throws {
         let (status, captured) = await run([
             "merge", "/nonexistent-run", "--baseline", "/nonexistent-baseline", "--out", "/tmp/unused",
