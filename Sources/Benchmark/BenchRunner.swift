@@ -125,6 +125,9 @@ public struct BenchRunner: Sendable {
         /// Records measured but not written to the store (each has an issue saying why); reports
         /// must add them to what the store holds, or they are lost.
         public var unsaved: [UtteranceRecord] = []
+        /// The first failed store write, which stopped the run: no utterance was started after it
+        /// (those in progress finished and are in ``unsaved``).
+        public var storeFailure: RecordStore.StoreError?
     }
 
     /// Runs the plan.
@@ -158,6 +161,16 @@ public struct BenchRunner: Sendable {
         // An engine that cannot be made fails each of its utterances (a JUnit error apiece), so
         // a dashboard counts what was not measured.
         let unsaved = Locked<[(UtteranceRecord, BenchIssue)]>([])
+        // A store that cannot be written (a full disk) stops the run: what is measured after it
+        // could only live in memory, and every later write would fail the same way.
+        let storeFailure = Locked<RecordStore.StoreError?>(nil)
+        let keep = { @Sendable (record: UtteranceRecord, manifest: String, error: RecordStore.StoreError) in
+            let issue = BenchIssue(
+                engine: record.engine, manifest: manifest, message: "\(error); the record is in this run's reports only"
+            )
+            unsaved.withLock { $0.append((record, issue)) }
+            storeFailure.withLock { if $0 == nil { $0 = error } }
+        }
         for item in work {
             guard let reason = unmade[item.engine] else { continue }
             var record = UtteranceRecord(
@@ -165,11 +178,7 @@ public struct BenchRunner: Sendable {
                 policy: plan.policy(for: item.utterance))
             record.error = "engine '\(item.engine)' could not be made: \(reason)"
             record.score(plan.policy(for: item.utterance))
-            do { try store.append(record) } catch {
-                unsaved.withLock {
-                    $0.append((record, BenchIssue(engine: item.engine, manifest: item.manifest, message: "\(error)")))
-                }
-            }
+            do { try store.append(record) } catch { keep(record, item.manifest, error) }
         }
         work.removeAll { engines[$0.engine] == nil }
         let done = store.completedKeys()
@@ -184,17 +193,14 @@ public struct BenchRunner: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, plan.jobs) {
                 group.addTask {
-                    while !isInterrupted(), let item = await queue.next() {
+                    while !isInterrupted(), storeFailure.withLock({ $0 == nil }), let item = await queue.next() {
                         let engine = shared[item.engine]!
                         let run = UtteranceRun(
                             engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds,
                             policy: plan.policy(for: item.utterance), wordTimes: plan.wordTimes)
                         let record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
-                        do { try store.append(record) } catch {
-                            let issue = BenchIssue(
-                                engine: record.engine, manifest: item.manifest,
-                                message: "\(error); the record is in this run's reports only")
-                            unsaved.withLock { $0.append((record, issue)) }
+                        do throws(RecordStore.StoreError) { try store.append(record) } catch {
+                            keep(record, item.manifest, error)
                         }
                         let n = await counter.increment()
                         progress(
@@ -215,7 +221,9 @@ public struct BenchRunner: Sendable {
             workerMemory[engine.name] = usage
         }
         let lost = unsaved.withLock { $0 }
-        return Outcome(issues: issues + lost.map(\.1), workerPeakMemory: workerMemory, unsaved: lost.map(\.0))
+        return Outcome(
+            issues: issues + lost.map(\.1), workerPeakMemory: workerMemory, unsaved: lost.map(\.0),
+            storeFailure: storeFailure.withLock { $0 })
     }
 }
 
@@ -281,20 +289,25 @@ public final class RecordStore: Sendable {
                 throw .write(path: path, reason: "cannot open the file for writing")
             }
             defer { try? handle.close() }
+            var end: UInt64?
             do {
                 // A run killed mid-write leaves a partial last line: end it, so it stays one
                 // unreadable line instead of spoiling this record too.
                 var prefix = Data()
-                let end = try handle.seekToEnd()
-                if end > 0 {
-                    try handle.seek(toOffset: end - 1)
+                let tail = try handle.seekToEnd()
+                end = tail
+                if tail > 0 {
+                    try handle.seek(toOffset: tail - 1)
                     if try handle.read(upToCount: 1) != Data("\n".utf8) { prefix = Data("\n".utf8) }
                     _ = try handle.seekToEnd()
                 }
                 try handle.write(contentsOf: prefix + data + Data("\n".utf8))
                 try handle.synchronize()
             } catch {
-                throw .write(path: path, reason: "\(error)")
+                // A write cut short (a full disk) must not leave half a record: the store goes back
+                // to the last whole one.
+                if let end { try? handle.truncate(atOffset: end) }
+                throw .write(path: path, reason: FileWriting.reason(error))
             }
         }
     }

@@ -80,7 +80,7 @@ enum BenchRunCommand {
             ] + CorpusCommands.manifestOptionSpecs + pageOptionSpecs,
             positionals: 0...0,
             details:
-                "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. Exit status otherwise: 0 clean, 1 gate breaches, failed\nutterances or corpus problems, 2 usage error.",
+                "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. A record that cannot be written to the store (a full\ndisk) stops the run the same way: no utterance is started after it, the store keeps every whole\nrecord written before it, and the exit status is 3 (or the report's own error, naming the file,\nwhen the reports cannot be written either). Exit status otherwise: 0 clean, 1 gate breaches, failed utterances or corpus problems,\n2 usage error.",
             run: bench),
         CommandSpec(
             path: "merge", synopsis: "<dir>... --out <dir>",
@@ -232,6 +232,12 @@ enum BenchRunCommand {
                 if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
             }, isInterrupted: { interrupt.received != nil })
         let outcome = await runner.run()
+        if let failure = outcome.storeFailure {
+            console.err(
+                "speech-harness bench: stopped early: \(failure). The store keeps every record written before; "
+                    + "the \(outcome.unsaved.count) measured record(s) it could not take are in this run's reports only."
+            )
+        }
         let stored = store.read()
         let status = try finish(
             records: stored.records + outcome.unsaved, issues: outcome.issues + stored.issues(path: storePath),
@@ -243,7 +249,7 @@ enum BenchRunCommand {
             )
             return 128 + number
         }
-        return status
+        return outcome.storeFailure == nil ? status : 3
     }
 
     /// The environment with the Whisper options in it: the Whisper engines are made from it, and

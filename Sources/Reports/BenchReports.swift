@@ -28,16 +28,17 @@ public enum BenchReports {
         try fm.createDirectory(atPath: directory + "/trn", withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(results).write(to: URL(fileURLWithPath: directory + "/results.json"))
+        try ReportError.write(
+            String(decoding: try encoder.encode(results), as: UTF8.self), to: directory + "/results.json")
         let junitPath = directory + "/junit/bench.xml"
         try JUnitWriter.write(junit(results: results, records: records), to: junitPath)
         let problems = JUnitWriter.validate(path: junitPath)
         if !problems.isEmpty { throw ReportError.invalid(path: junitPath, problems: problems) }
-        try markdown(results).write(toFile: directory + "/summary.md", atomically: true, encoding: .utf8)
+        try ReportError.write(markdown(results), to: directory + "/summary.md")
         try writePages(results: results, records: records, to: directory, options: pages)
         for (name, (ref, hyp)) in trn(records) {
-            try ref.write(toFile: "\(directory)/trn/\(name).ref.trn", atomically: true, encoding: .utf8)
-            try hyp.write(toFile: "\(directory)/trn/\(name).hyp.trn", atomically: true, encoding: .utf8)
+            try ReportError.write(ref, to: "\(directory)/trn/\(name).ref.trn")
+            try ReportError.write(hyp, to: "\(directory)/trn/\(name).hyp.trn")
         }
     }
 
@@ -52,16 +53,18 @@ public enum BenchReports {
         links += ReportLink.siblings(in: directory)
         let allRecords = records + (options.baseline?.records ?? [])
         let audio = ReportAudio.sources(records: allRecords, reportDirectory: directory, embed: options.embedAudio)
-        try HTMLReport.render(results: results, records: records, links: links)
-            .write(toFile: directory + "/" + ReportLink.overview.file, atomically: true, encoding: .utf8)
-        try UtteranceExplorer.render(records: records, partialEngines: partialEngines, audio: audio, links: links)
-            .write(toFile: directory + "/" + ReportLink.explorer.file, atomically: true, encoding: .utf8)
+        try ReportError.write(
+            HTMLReport.render(results: results, records: records, links: links),
+            to: directory + "/" + ReportLink.overview.file)
+        try ReportError.write(
+            UtteranceExplorer.render(records: records, partialEngines: partialEngines, audio: audio, links: links),
+            to: directory + "/" + ReportLink.explorer.file)
         if let baseline = options.baseline {
             let comparison = RunComparison(baseline: baseline.records, current: records)
-            try RegressionPage.render(
-                comparison, baselineName: baseline.name, partialEngines: partialEngines, audio: audio, links: links
-            )
-            .write(toFile: directory + "/" + ReportLink.regressions.file, atomically: true, encoding: .utf8)
+            try ReportError.write(
+                RegressionPage.render(
+                    comparison, baselineName: baseline.name, partialEngines: partialEngines, audio: audio, links: links),
+                to: directory + "/" + ReportLink.regressions.file)
         }
     }
 

@@ -1,5 +1,6 @@
 @preconcurrency import CLibXML2
 import Foundation
+import SpeechCore
 
 /// A JUnit report: flat suites of cases with outcomes, properties and captured output.
 public struct JUnitReport: Sendable {
@@ -60,6 +61,12 @@ public struct JUnitReport: Sendable {
 public enum ReportError: Error, CustomStringConvertible, Sendable {
     case write(path: String, reason: String)
     case invalid(path: String, problems: [String])
+
+    /// Writes a report file whole (atomically); a failure names the file and the system's reason
+    /// (a full disk, a missing folder), not Foundation's wrapper.
+    public static func write(_ text: String, to path: String) throws(ReportError) {
+        if let reason = FileWriting.replace(path, with: Data(text.utf8)) { throw .write(path: path, reason: reason) }
+    }
 
     public var description: String {
         switch self {

@@ -141,9 +141,9 @@ struct BenchmarkTests {
                 "1 line(s) of the record store are not records (line 1)") == true)
     }
 
-    /// A store that cannot be written loses nothing measured: the runner keeps each record for the
-    /// reports and says, per record, why it is not in the store.
-    @Test func anUnwritableStoreLosesNoRecord() async throws {
+    /// A store that cannot be written stops the run and loses nothing measured: no utterance is
+    /// started after the failed write, and the record it could not take is kept for the reports.
+    @Test func anUnwritableStoreStopsTheRunAndLosesNoRecord() async throws {
         let dir = try TemporaryDirectory()
         let manifest = try Self.makeCorpus(dir)
         // A directory where the store's file should be: every append fails.
@@ -154,14 +154,46 @@ struct BenchmarkTests {
             plan: BenchPlan(engines: ["scripted"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english)),
             store: store
         ).run()
-        #expect(outcome.unsaved.count == 6)
-        #expect(outcome.issues.count == 6)
+        #expect(outcome.unsaved.count == 1)
+        #expect(outcome.storeFailure == .write(path: path, reason: "cannot open the file for writing"))
         #expect(
-            outcome.issues.allSatisfy {
-                $0.message.hasPrefix("\(path): cannot ")
-                    && $0.message.hasSuffix("the record is in this run's reports only")
-            })
-        #expect(throws: RecordStore.StoreError.self) { try store.append(outcome.unsaved[0]) }
+            outcome.issues.map(\.message) == [
+                "\(path): cannot append a record: cannot open the file for writing; the record is in this run's reports only"
+            ])
+    }
+
+    /// A disk that fills mid-run, as the kernel reports it (a file size limit: the same failed
+    /// write as a full disk, without mounting one): `bench` stops with status 3, naming the store;
+    /// every line the store keeps is a whole record.
+    @Test(
+        .enabled(
+            if: PackageProgram.isBuilt("speech-harness") || ProcessInfo.processInfo.environment["CI"] == "true",
+            "needs the built speech-harness (swift build)"))
+    func aFullDiskStopsBenchWithTheRecordsWrittenIntact() throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try Self.makeCorpus(dir)
+        let out = dir.path("out")
+        // 2 KiB per file, and the signal a larger write raises ignored, so the write fails instead.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            "-c", #"ulimit -f 2; trap '' XFSZ; exec "$0" "$@""#,
+            PackageProgram.binaries.appendingPathComponent("speech-harness").path,
+            "bench", "--engine", "scripted", "--manifest", manifest, "--out", out,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(said.contains("stopped early: \(out)/utterances.jsonl: cannot append a record"), "\(said)")
+        // The reports cannot be written either; the error names the file and the reason.
+        #expect(said.contains(": cannot write report: File too large"), "\(said)")
+        let stored = RecordStore(path: out + "/utterances.jsonl").read()
+        #expect(stored.unreadableLines.isEmpty)
+        #expect((1..<6).contains(stored.records.count), "\(stored.records.count) records")
     }
 
     /// An engine that cannot be made fails each of its utterances, in the store and as JUnit
