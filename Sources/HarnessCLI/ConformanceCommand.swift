@@ -85,11 +85,11 @@ enum ConformanceCommand {
         }
         if let file = arguments.value("html") {
             let (_, page, links) = ReportLink.placing(file, title: "Conformance")
-            try ConformanceReport.html(
-                results, backends: backends, coverageProblems: coverage, clauses: suite.clauses, links: links,
-                page: page
-            )
-            .write(toFile: file, atomically: true, encoding: .utf8)
+            try ReportFile.write(
+                ConformanceReport.html(
+                    results, backends: backends, coverageProblems: coverage, clauses: suite.clauses, links: links,
+                    page: page),
+                to: file)
         }
         let bad = counts.values.reduce(0) { $0 + $1.failed + $1.errors } + coverage.count + loadErrors.count
         return bad == 0 ? 0 : 1

@@ -170,12 +170,12 @@ enum MigrateDiffCommand {
             if !invalid.isEmpty { throw ReportError.invalid(path: junit, problems: invalid) }
         }
         if let markdown = arguments.value("markdown") {
-            try MigrationReport.markdown(summary).write(toFile: markdown, atomically: true, encoding: .utf8)
+            try ReportFile.write(MigrationReport.markdown(summary), to: markdown)
         }
         if let json = arguments.value("json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
+            try ReportFile.write(String(decoding: try encoder.encode(summary), as: UTF8.self), to: json)
         }
         if let file = arguments.value("html") {
             let (directory, page, links) = ReportLink.placing(file, title: "Migration")
@@ -188,8 +188,9 @@ enum MigrateDiffCommand {
                             words: utterance.words ?? [], audio: ManifestValidator.resolve(utterance.audio, root: root))
                     )
                 }, uniquingKeysWith: { first, _ in first })
-            try MigrationPage.render(summary, sources: sources, reportDirectory: directory, links: links, page: page)
-                .write(toFile: file, atomically: true, encoding: .utf8)
+            try ReportFile.write(
+                MigrationPage.render(summary, sources: sources, reportDirectory: directory, links: links, page: page),
+                to: file)
         }
         return summary.failing == 0 && problems.isEmpty ? 0 : 1
     }

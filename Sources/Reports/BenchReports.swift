@@ -28,17 +28,17 @@ public enum BenchReports {
         try fm.createDirectory(atPath: directory + "/trn", withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try ReportError.write(
+        try ReportFile.write(
             String(decoding: try encoder.encode(results), as: UTF8.self), to: directory + "/results.json")
         let junitPath = directory + "/junit/bench.xml"
         try JUnitWriter.write(junit(results: results, records: records), to: junitPath)
         let problems = JUnitWriter.validate(path: junitPath)
         if !problems.isEmpty { throw ReportError.invalid(path: junitPath, problems: problems) }
-        try ReportError.write(markdown(results), to: directory + "/summary.md")
+        try ReportFile.write(markdown(results), to: directory + "/summary.md")
         try writePages(results: results, records: records, to: directory, options: pages)
         for (name, (ref, hyp)) in trn(records) {
-            try ReportError.write(ref, to: "\(directory)/trn/\(name).ref.trn")
-            try ReportError.write(hyp, to: "\(directory)/trn/\(name).hyp.trn")
+            try ReportFile.write(ref, to: "\(directory)/trn/\(name).ref.trn")
+            try ReportFile.write(hyp, to: "\(directory)/trn/\(name).hyp.trn")
         }
     }
 
@@ -53,15 +53,15 @@ public enum BenchReports {
         links += ReportLink.siblings(in: directory)
         let allRecords = records + (options.baseline?.records ?? [])
         let audio = ReportAudio.sources(records: allRecords, reportDirectory: directory, embed: options.embedAudio)
-        try ReportError.write(
+        try ReportFile.write(
             HTMLReport.render(results: results, records: records, links: links),
             to: directory + "/" + ReportLink.overview.file)
-        try ReportError.write(
+        try ReportFile.write(
             UtteranceExplorer.render(records: records, partialEngines: partialEngines, audio: audio, links: links),
             to: directory + "/" + ReportLink.explorer.file)
         if let baseline = options.baseline {
             let comparison = RunComparison(baseline: baseline.records, current: records)
-            try ReportError.write(
+            try ReportFile.write(
                 RegressionPage.render(
                     comparison, baselineName: baseline.name, partialEngines: partialEngines, audio: audio, links: links),
                 to: directory + "/" + ReportLink.regressions.file)

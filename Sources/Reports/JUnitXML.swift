@@ -57,16 +57,18 @@ public struct JUnitReport: Sendable {
     }
 }
 
+/// Report files, written whole (atomically); a failure names the file and the system's reason (a
+/// full disk, a missing folder), not Foundation's wrapper.
+public enum ReportFile {
+    public static func write(_ text: String, to path: String) throws(ReportError) {
+        if let reason = FileWriting.replace(path, with: Data(text.utf8)) { throw .write(path: path, reason: reason) }
+    }
+}
+
 /// Why a report could not be written or is not valid.
 public enum ReportError: Error, CustomStringConvertible, Sendable {
     case write(path: String, reason: String)
     case invalid(path: String, problems: [String])
-
-    /// Writes a report file whole (atomically); a failure names the file and the system's reason
-    /// (a full disk, a missing folder), not Foundation's wrapper.
-    public static func write(_ text: String, to path: String) throws(ReportError) {
-        if let reason = FileWriting.replace(path, with: Data(text.utf8)) { throw .write(path: path, reason: reason) }
-    }
 
     public var description: String {
         switch self {
