@@ -174,20 +174,14 @@ struct BenchmarkTests {
         let manifest = try Self.makeCorpus(dir)
         let out = dir.path("out")
         // 2 KiB per file, and the signal a larger write raises ignored, so the write fails instead.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            "-c", #"ulimit -f 2; trap '' XFSZ; exec "$0" "$@""#,
-            PackageProgram.binaries.appendingPathComponent("speech-harness").path,
-            "bench", "--engine", "scripted", "--manifest", manifest, "--out", out,
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let (status, _, said) = try ExternalProgram.run(
+            "/bin/bash",
+            [
+                "-c", #"ulimit -f 2; trap '' XFSZ; exec "$0" "$@""#,
+                PackageProgram.binaries.appendingPathComponent("speech-harness").path,
+                "bench", "--engine", "scripted", "--manifest", manifest, "--out", out,
+            ])
+        #expect(status != 0)
         #expect(said.contains("stopped early: \(out)/utterances.jsonl: cannot append a record"), "\(said)")
         // The reports cannot be written either; the error names the file and the reason.
         #expect(said.contains(": cannot write report: File too large"), "\(said)")
