@@ -102,12 +102,12 @@ public struct MemoizingEngine: EngineAdapter {
 }
 
 /// A session that answers from memory until its calls leave what has been seen, then runs live.
-final class MemoizingSession: FailureReportingSession, @unchecked Sendable {
+final class MemoizingSession: FailureReportingSession {
     private let base: any RecognitionEngine
     private let configuration: EngineSessionConfiguration
     private let memory: MemoizingEngine.Memory
-    // Calls on one session come one at a time (the analyzer's job order), so plain state suffices;
-    // the lock keeps a stray concurrent caller safe.
+    // Calls on one session come one at a time (the analyzer's job order); the lock makes the
+    // session safe to share, not concurrent calls meaningful.
     private struct State {
         var node: Int
         var replay: [MemoizingEngine.Call] = []
