@@ -6,8 +6,9 @@
 /// start before the last committed word's end (less 0.1 s) were heard already; and when the first
 /// remaining word starts within 1 s of that end, the shortest run of one to five words that repeats
 /// the committed words still in the buffer is dropped (a re-decode of the same audio with shifted
-/// times). A word said twice a second or more apart is therefore kept. Words agree when their text
-/// is the same, as the decoder wrote it.
+/// times). A word said twice a second or more apart is therefore kept, but one said again sooner is
+/// lost: on digit strings that is most of whisper_streaming's errors. ``RepeatRule/aligned`` is the
+/// harness's repair. Words agree when their text is the same, as the decoder wrote it.
 ///
 /// Pure: words in, commits out. Times are seconds on the stream's clock.
 public struct LocalAgreement: Sendable, Equatable {
@@ -28,10 +29,12 @@ public struct LocalAgreement: Sendable, Equatable {
         /// whisper_streaming's: they start within 1 s of the last committed end and repeat the
         /// committed tail, so a digit said again quickly is lost.
         case withinASecond
-        /// Only when they also start before the last committed end: the decode heard committed
-        /// audio again. A word said again after it is kept; a re-decode whose times all moved
-        /// past the commit is not caught.
-        case overlapping
+        /// The harness's repair: when the decode starts with the committed words still in the
+        /// buffer (compared without case or punctuation), those are what it heard again and every
+        /// word after them is new, whatever its time, so a digit said again is counted, not
+        /// matched. Otherwise (the decode heard committed audio differently) whisper_streaming's
+        /// rules apply as they are.
+        case aligned
     }
 
     /// How many consecutive decodes must agree (2 in whisper_streaming).
@@ -114,10 +117,13 @@ public struct LocalAgreement: Sendable, Equatable {
 
     /// whisper_streaming's insert: the decode's words less those already heard.
     func newWords(in hypothesis: [Word]) -> [Word] {
+        if repeatRule == .aligned, !committedInBuffer.isEmpty,
+            let heard = HeardAgain.prefix(committedInBuffer.map(\.text), of: hypothesis.map(\.text))
+        {
+            return Array(hypothesis.dropFirst(heard))
+        }
         var words = hypothesis.filter { $0.start > lastCommittedTime - Self.startTolerance }
-        guard let first = words.first, abs(first.start - lastCommittedTime) < Self.repeatWindow,
-            repeatRule == .withinASecond || first.start < lastCommittedTime
-        else { return words }
+        guard let first = words.first, abs(first.start - lastCommittedTime) < Self.repeatWindow else { return words }
         for n in stride(from: 1, through: min(committedInBuffer.count, words.count, Self.longestRepeat), by: 1)
         where committedInBuffer.suffix(n).map(\.text) == words.prefix(n).map(\.text) {
             words.removeFirst(n)

@@ -66,13 +66,24 @@ public struct SlidingWindowPolicy: StreamingPolicy {
 /// whisper.cpp's `stream` engine, e.g. `whisper-cpp-stream[step3s,len10s,keep0.2s,tiny.en,int8,beam1,t1]`.
 public typealias SlidingWindowEngine = StreamingPolicyEngine<SlidingWindowPolicy>
 
+/// A stretch of audio to decode, and what becomes of its words.
+public struct DecodeWindow: Sendable, Equatable {
+    public var samples: [Float]
+    /// The time of the first sample.
+    public var start: MediaTime
+    /// Its text is committed (final), not shown as the current line.
+    public var commits: Bool
+    /// The end of the window shown before, when this window decodes its audio again only for
+    /// the words after it (see ``VADWindow``).
+    public var shownUntil: MediaTime?
+}
+
 /// What a window schedule does for the session: takes audio, says when a window is due, hands it out.
 protocol WindowSchedule: Sendable {
     var rate: Double { get }
     mutating func append(_ audio: [Float], at start: MediaTime)
     var isDue: Bool { get }
-    /// The next window to decode, its start, and whether its text is committed.
-    mutating func nextWindow(final: Bool) -> (samples: [Float], start: MediaTime, commits: Bool)?
+    mutating func nextWindow(final: Bool) -> DecodeWindow?
     mutating func reset()
 }
 
@@ -104,7 +115,7 @@ public struct SlidingWindow: WindowSchedule {
 
     /// The next window to decode (nil without new audio): its samples, their start time, and
     /// whether its text is committed (every `stepsPerLine` decodes, and always when `final`).
-    public mutating func nextWindow(final: Bool) -> (samples: [Float], start: MediaTime, commits: Bool)? {
+    public mutating func nextWindow(final: Bool) -> DecodeWindow? {
         guard let newStart, !new.isEmpty else { return nil }
         let take = min(old.count, max(0, samples(parameters.keep) + samples(parameters.length) - new.count))
         let window = Array(old.suffix(take)) + new
@@ -114,7 +125,7 @@ public struct SlidingWindow: WindowSchedule {
         decodes += 1
         let commits = final || decodes % parameters.stepsPerLine == 0
         old = commits ? Array(window.suffix(samples(parameters.keep))) : window
-        return (window, start, commits)
+        return DecodeWindow(samples: window, start: start, commits: commits)
     }
 
     /// A new stream: nothing kept.
@@ -130,7 +141,10 @@ public struct SlidingWindow: WindowSchedule {
 /// two seconds have passed since the last transcription, each new piece of audio polls the
 /// endpointer on the last two seconds, and when it fires the kept audio is the next window (all of
 /// it, so a window may repeat audio an earlier one had, as whisper.cpp's does). At the end of a
-/// stream, whisper.cpp has nothing to say; the harness decodes what came after the last window.
+/// stream, whisper.cpp has nothing to say; the harness decodes the kept audio once more, so the
+/// tail is heard in context (a short tail decoded alone makes Whisper repeat itself), and shows
+/// only what follows the last window's words: the words after them when the decode starts with
+/// them, else the words whose middle comes after that window's end.
 public struct VADWindow: WindowSchedule {
     public let parameters: SlidingWindowPolicy
     public let rate: Double
@@ -163,22 +177,21 @@ public struct VADWindow: WindowSchedule {
                 threshold: Float(parameters.vadThreshold), cutoff: Float(parameters.frequencyThreshold))
     }
 
-    public mutating func nextWindow(final: Bool) -> (samples: [Float], start: MediaTime, commits: Bool)? {
+    public mutating func nextWindow(final: Bool) -> DecodeWindow? {
         guard let end, !kept.isEmpty else { return nil }
-        var window = kept
+        var shownUntil: MediaTime?
         if final {
             guard isDue || lastWindowEnd.map({ $0 < end }) ?? true else { return nil }
-            if !isDue, let last = lastWindowEnd {
-                window = Array(
-                    kept.suffix(Int(min(Int64(kept.count), (end - last).sampleIndex(sampleRate: rate) ?? 0))))
-            }
+            if !isDue { shownUntil = lastWindowEnd }
         } else if !isDue {
             return nil
         }
         isDue = false
         sinceTranscription = 0
         lastWindowEnd = end
-        return (window, end - MediaTime(sampleIndex: Int64(window.count), sampleRate: rate), true)
+        return DecodeWindow(
+            samples: kept, start: end - MediaTime(sampleIndex: Int64(kept.count), sampleRate: rate), commits: true,
+            shownUntil: shownUntil)
     }
 
     public mutating func reset() {
@@ -228,6 +241,8 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
         let parameters: SlidingWindowPolicy
         /// The current (uncommitted) line's words.
         var line: [RecognizedWord] = []
+        /// The last committed window's start and words: a decode of the same audio repeats them.
+        var lastBlock: (start: MediaTime, words: [String])?
         var expected: MediaTime?
         var finalizedThrough: MediaTime = .zero
         var closed = false
@@ -273,6 +288,7 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
         state.withLock { s in
             s.window?.reset()
             s.line = []
+            s.lastBlock = nil
             if let end = s.expected { s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end) }
             return HypothesisUpdate(finalizedThrough: s.finalizedThrough, computeSeconds: 0)
         }
@@ -287,6 +303,7 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
         var update = try await decode(final: true)
         state.withLock { s in
             s.window?.reset()
+            s.lastBlock = nil
             if let end = s.expected {
                 s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end)
                 update.finalizedThrough = s.finalizedThrough
@@ -306,7 +323,10 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
         }
         return state.withLock { s in
             var update = HypothesisUpdate(computeSeconds: decoded.computeSeconds)
-            if next != nil { s.line = decoded.words }
+            if let next {
+                s.line = Self.unshown(decoded.words, of: next, after: s.lastBlock)
+                if next.commits { s.lastBlock = (next.start, decoded.words.map(\.text)) }
+            }
             guard next?.commits ?? final else {
                 if let end = s.expected, !s.line.isEmpty {
                     update.volatile = HypothesisSegment(
@@ -333,5 +353,19 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
             }
             return update
         }
+    }
+
+    /// The words of a window that an earlier one did not show: all of them, unless the window
+    /// decodes shown audio again (``DecodeWindow/shownUntil``).
+    static func unshown(
+        _ words: [RecognizedWord], of window: DecodeWindow, after lastBlock: (start: MediaTime, words: [String])?
+    ) -> [RecognizedWord] {
+        guard let shownUntil = window.shownUntil else { return words }
+        if let lastBlock, lastBlock.start == window.start,
+            let heard = HeardAgain.prefix(lastBlock.words, of: words.map(\.text))
+        {
+            return Array(words.dropFirst(heard))
+        }
+        return words.filter { $0.range.start + $0.range.end >= shownUntil + shownUntil }
     }
 }

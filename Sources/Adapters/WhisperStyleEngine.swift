@@ -18,10 +18,10 @@ public struct LocalAgreementPolicy: StreamingPolicy {
 
     public static let idSuffix = "+local-agreement"
 
-    /// `la2,chunk1s,trim15s` (and `repeats-overlapping` with that rule).
+    /// `la2,chunk1s,trim15s` (and `repeats-aligned` with the harness's repair).
     public var nameSettings: [String] {
         ["la\(agreement)", "chunk\(EngineName.number(minimumChunkSeconds))s", "trim\(EngineName.number(trimSeconds))s"]
-            + (repeatRule == .overlapping ? ["repeats-overlapping"] : [])
+            + (repeatRule == .aligned ? ["repeats-aligned"] : [])
     }
 
     public func makeSession(
@@ -266,16 +266,16 @@ extension EngineRegistry {
         }
         register(
             Entry(
-                id: "whisper-streaming-la2-overlap",
+                id: "whisper-streaming-la2-aligned",
                 summary:
-                    "whisper-streaming-la2, but a repeat is dropped only when it overlaps committed audio (keeps quickly repeated words)",
+                    "whisper-streaming-la2 with the harness's repair: a decode that starts with the committed words continues after them (keeps quickly repeated words)",
                 preference: 15,
                 make: {
                     var policy = LocalAgreementPolicy()
-                    policy.repeatRule = .overlapping
+                    policy.repeatRule = .aligned
                     return WhisperStyleEngine(
                         base: WhisperWorker.engine(settings: try .fromEnvironment()), policy: policy,
-                        id: "whisper-streaming-la2-overlap")
+                        id: "whisper-streaming-la2-aligned")
                 }))
         register(
             Entry(

@@ -63,28 +63,63 @@ struct LocalAgreementTests {
         #expect(policy.ingest(decode).map(\.text) == expected, "\(name)")
     }
 
-    /// The same rows with repeats caught only where they overlap committed audio.
+    /// The harness's repair: the same rows and more, with a decode that starts with the committed
+    /// words continuing after them, and whisper_streaming's time rules only when it does not.
     @Test(arguments: [
         (
             "repeat within a second", [w("eight", 0, 0.4)],
             [w("eight", 0, 0.4), w("eight", 0.9, 1.3), w("nine", 1.4, 1.8)], ["eight", "nine"]
-        ),  // kept now
+        ),  // kept: the decode heard one "eight" again, so the second is new
+        (
+            "repeat whose time overlaps the commit", [w("three", 0, 0.4)],
+            [w("three", 0, 0.3), w("three", 0.35, 0.7), w("four", 0.8, 1.2)], ["three", "four"]
+        ),  // counted, not timed: kept
         (
             "timestamp jitter", [w("one", 0, 0.4), w("two", 0.5, 0.9)],
             [w("one", 0, 0.45), w("two", 0.85, 1.2), w("three", 1.3, 1.7)], ["three"]
-        ),  // 0.85 < 0.9: still dropped
+        ),  // "one two" heard again
         (
             "times shifted by a second", [w("eight", 0, 0.3), w("seven", 0.4, 0.7), w("nine", 0.8, 1.1)],
-            [w("eight", 1.0, 1.3), w("seven", 1.4, 1.7), w("nine", 1.8, 2.1), w("five", 2.2, 2.5)],
-            ["seven", "nine", "five"]
-        ),  // not caught: the price
+            [w("eight", 1.0, 1.3), w("seven", 1.4, 1.7), w("nine", 1.8, 2.1), w("five", 2.2, 2.5)], ["five"]
+        ),  // caught whatever the times
+        (
+            "case and punctuation set aside", [w("Eight,", 0, 0.4)],
+            [w("eight", 0, 0.4), w("eight.", 0.9, 1.3)], ["eight."]
+        ),
+        (
+            "a digit written as a word, then as a numeral", [w("Zero.", 0, 0.4), w("1", 0.5, 0.8), w("9", 0.9, 1.2)],
+            [w("0", 0, 0.4), w("1", 0.5, 0.8), w("9", 0.9, 1.2), w("9", 1.3, 1.6), w("6", 1.7, 2.0)], ["9", "6"]
+        ),  // real-digits-en-014: "nine nine" lost without the spelling
+
+        (
+            "decode rewrote a committed word: whisper_streaming's rules", [w("one", 0, 0.4), w("two", 0.5, 0.9)],
+            [w("won", 0, 0.45), w("two", 0.95, 1.2), w("three", 1.3, 1.7)], ["three"]
+        ),  // "won" ≠ "one": "two" passes the time filter, starts within 1 s and repeats the tail
+        (
+            "decode shorter than the committed words", [w("one", 0, 0.4), w("two", 0.5, 0.9)],
+            [w("one", 0, 0.45)], []
+        ),  // nothing after 0.8: nothing new
     ])
-    func repeatsOnlyWhereTheyOverlap(name: String, committed: [W], decode: [W], expected: [String]) {
-        var policy = LocalAgreement(repeatRule: .overlapping)
+    func alignedDecodesContinueAfterTheCommittedWords(
+        name: String, committed: [W], decode: [W], expected: [String]
+    ) {
+        var policy = LocalAgreement(repeatRule: .aligned)
         _ = policy.ingest(committed)
         _ = policy.ingest(committed)
         _ = policy.ingest(decode)
         #expect(policy.ingest(decode).map(\.text) == expected, "\(name)")
+    }
+
+    @Test func alignedDecodesAfterATrimLineUpWithWhatIsLeftInTheBuffer() {
+        var policy = LocalAgreement(repeatRule: .aligned)
+        let first = [Self.w("one", 0, 0.4), Self.w("two", 0.5, 0.9), Self.w("two", 1.0, 1.4)]
+        _ = policy.ingest(first)
+        _ = policy.ingest(first)
+        policy.trimmed(through: 0.95)  // "one two" left the buffer; the second "two" is in it
+        let later = [Self.w("two", 1.0, 1.4), Self.w("two", 1.5, 1.9), Self.w("five", 2.0, 2.4)]
+        #expect(policy.ingest(later).isEmpty)
+        #expect(policy.ingest(later).map(\.text) == ["two", "five"])
+        #expect(policy.committed.map(\.text) == ["one", "two", "two", "two", "five"])
     }
 
     @Test func aDecodeThatStartsBeforeTheTrimPoint() {

@@ -103,7 +103,7 @@ struct SlidingWindowEngineTests {
         var window = VADWindow(parameters: SlidingWindowPolicy(step: 0), rate: 10)
         func at(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 10) }
         var dueAt: [Int] = []
-        var windows: [(samples: [Float], start: MediaTime, commits: Bool)] = []
+        var windows: [DecodeWindow] = []
         for k in 0..<45 {
             window.append([k < 15 ? 1 : 0], at: at(Double(k) / 10))
             if window.isDue, let next = window.nextWindow(final: false) {
@@ -117,11 +117,11 @@ struct SlidingWindowEngineTests {
         #expect(dueAt == [21, 41])
         #expect(windows.map(\.samples.count) == [21, 41])
         #expect(windows.map(\.start) == [at(0), at(0)])
-        #expect(windows.allSatisfy { $0.commits })
-        // At the end of the stream, what came after the last window.
+        #expect(windows.allSatisfy { $0.commits && $0.shownUntil == nil })
+        // At the end of the stream, all the kept audio once more, for the words after the last window.
         let last = window.nextWindow(final: true)
         let rest = try #require(last)
-        #expect(rest.samples.count == 4 && rest.start == at(4.1))
+        #expect(rest.samples.count == 45 && rest.start == at(0) && rest.shownUntil == at(4.1))
         let none = window.nextWindow(final: true)
         #expect(none == nil)
     }
@@ -152,5 +152,64 @@ struct SlidingWindowEngineTests {
         let first = try #require(updates.first { !$0.1.finalized.isEmpty })
         #expect(first.0 == 2.1)
         #expect(updates.flatMap { $0.1.finalized.flatMap(\.words) }.map(\.text) == ["one", "two"])
+    }
+
+    @Test func vadModeEndsAStreamWithTheWordsAfterTheLastBlock() async throws {
+        let engine = SlidingWindowEngine(
+            base: ScriptedEngine(
+                script: EngineScript(
+                    words: [
+                        EngineScript.Word("one", start: 0.2, end: 0.4),
+                        EngineScript.Word("two", start: 0.6, end: 0.9),
+                        EngineScript.Word("three", start: 3.3, end: 3.6),
+                    ],
+                    endpointSilence: nil)),
+            policy: .init(step: 0))
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        var finals: [[String]] = []
+        for k in 0..<40 {
+            // A tone for 1.5 s, silence, a tone from 3.2 to 3.8 s, silence, in 100 ms chunks.
+            let voiced = k < 15 || (32..<38).contains(k)
+            let samples = (0..<1_600).map { i in voiced ? Float(0.3 * sin(Double(k * 1_600 + i) * 0.05)) : 0 }
+            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
+            let update = try await session.accept(PCMBuffer(mono: samples, sampleRate: 16_000), at: start)
+            finals += update.finalized.map { $0.words.map(\.text) }
+        }
+        // The block at 2.1 s said "one two"; at 4 s the next poll is still 0.1 s away, so the end of
+        // the stream decodes the last 4 s again and keeps what comes after 2.1 s: "three" alone.
+        let last = try await session.finalize(through: MediaTime(seconds: 4, preferredTimescale: 16_000))
+        finals += last.finalized.map { $0.words.map(\.text) }
+        await session.close()
+        #expect(finals == [["one", "two"], ["three"]])
+    }
+
+    /// The end-of-stream decode in VAD mode, as in real-digits-en-000: the block at 3.2 s cut
+    /// "seven" (2.57–3.28 s) and said "5, 5, 6"; decoding the same audio again to the end hears all four.
+    @Test func theEndOfStreamDecodeShowsWhatFollowsTheLastBlock() {
+        func word(_ text: String, _ start: Double, _ end: Double) -> RecognizedWord {
+            RecognizedWord(
+                text: text,
+                range: TimeRange(
+                    start: MediaTime(seconds: start, preferredTimescale: 1000),
+                    end: MediaTime(seconds: end, preferredTimescale: 1000)))
+        }
+        let zero = MediaTime.zero
+        let decode = [word("5", 0.25, 0.9), word("5", 1.0, 1.7), word("6", 1.8, 2.4), word("7", 2.6, 3.3)]
+        let window = DecodeWindow(
+            samples: [], start: zero, commits: true, shownUntil: MediaTime(seconds: 3.2, preferredTimescale: 1000))
+        // It starts with the block's words (punctuation aside): the rest is new, though "7" mostly
+        // lies before 3.2 s.
+        #expect(
+            SlidingWindowSession.unshown(decode, of: window, after: (zero, ["5,", "5,", "6"])).map(\.text) == ["7"])
+        // The block's audio started elsewhere, or the decode heard it differently: by time, and
+        // "7"'s middle (2.95 s) is before the block's end, so it is lost.
+        let elsewhere = MediaTime(seconds: 0.5, preferredTimescale: 1000)
+        #expect(SlidingWindowSession.unshown(decode, of: window, after: (elsewhere, ["5,", "5,", "6"])).isEmpty)
+        #expect(
+            SlidingWindowSession.unshown(decode, of: window, after: (zero, ["5", "9"])).isEmpty)
+        // A window that shows everything.
+        var whole = window
+        whole.shownUntil = nil
+        #expect(SlidingWindowSession.unshown(decode, of: whole, after: (zero, ["5"])).count == 4)
     }
 }

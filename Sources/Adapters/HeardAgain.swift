@@ -1,0 +1,29 @@
+import Foundation
+
+/// How the re-decoding policies tell words heard again from new ones: a decode of audio that starts
+/// where an earlier decode's did should start with the same words, so the words after them are new
+/// whatever their times (re-decoded word times move, and a digit may be said twice in a second).
+enum HeardAgain {
+    /// The same word heard twice: equal once case and punctuation are set aside and digits are
+    /// spelled out ("Eight," and "eight", "Zero." and "0"; Whisper writes a digit either way from
+    /// one decode to the next).
+    static func sameWord(_ a: String, _ b: String) -> Bool { key(a) == key(b) }
+
+    /// How many words of `decode` are `earlier` heard again, or nil when `decode` does not start
+    /// with all of them.
+    static func prefix(_ earlier: [String], of decode: [String]) -> Int? {
+        guard decode.count >= earlier.count, zip(earlier, decode).allSatisfy({ sameWord($0, $1) }) else {
+            return nil
+        }
+        return earlier.count
+    }
+
+    private static let digitNames = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+
+    private static func key(_ word: String) -> String {
+        word.lowercased().unicodeScalars.filter(CharacterSet.alphanumerics.contains).map { scalar in
+            scalar.properties.numericType == .decimal
+                ? scalar.properties.numericValue.map { digitNames[Int($0)] } ?? String(scalar) : String(scalar)
+        }.joined()
+    }
+}
