@@ -28,7 +28,8 @@ public enum SpeechHarnessTool {
     static let commands: [CommandSpec] =
         CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + EnrollCommand.specs
         + ConformanceCommand.specs + BenchRunCommand.specs
-        + BenchCommands.specs + EngineBenchCommand.specs + ScoreCommand.specs + MigrateLintCommand.specs
+        + BenchCommands.specs + EngineBenchCommand.specs + OverheadCommand.specs + ScoreCommand.specs
+        + MigrateLintCommand.specs
         + MigrateDiffCommand.specs
 
     static func overview() -> String {

@@ -1,0 +1,148 @@
+import Benchmark
+import Corpus
+import Engines
+import Foundation
+import Metrics
+
+/// `speech-harness bench overhead`: what SpeechAnalyzer + SpeechTranscriber add to an engine's own
+/// decoding time, each utterance decoded alone and through the harness back to back.
+enum OverheadCommand {
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            path: "bench overhead", synopsis: "--engine E --alone 'COMMAND ARGS' --manifest M [options]",
+            summary: "Time an engine through the analyzer against the same engine alone, utterance by utterance.",
+            options: [
+                OptionSpec(name: "engine", value: "E", help: "Engine id, as `bench` runs it."),
+                OptionSpec(
+                    name: "alone", value: "COMMAND",
+                    help:
+                        "The engine alone: a program (and its arguments, split at spaces) that reads a path per line and answers `seconds<TAB>transcript`."
+                ),
+                OptionSpec(name: "manifest", value: "M", help: "Manifest to decode (repeatable).", repeatable: true),
+                OptionSpec(name: "limit", value: "N", help: "The first N utterances of each manifest."),
+                OptionSpec(
+                    name: "rounds", value: "R", help: "Times each utterance is decoded on each side (default 5)."),
+                OptionSpec(name: "chunk-ms", value: "ms", help: "Chunk duration on the harness side (default 100)."),
+            ],
+            positionals: 0...0,
+            details: """
+                Each utterance is decoded by the engine alone (in its own process) and through the harness \
+                (SpeechAnalyzer + SpeechTranscriber, simulated pacing, one at a time) back to back; which side goes \
+                first alternates from one utterance to the next and from one round to the next. Both sides time \
+                wall seconds in decoding, model load apart; the harness side is the wall time of its analyzer \
+                calls. A pair takes a fraction of a second, so a machine whose speed drifts slows both of its sides \
+                alike. A round's overhead is its harness total over its alone total; the figure is the median of \
+                the rounds', with their range and the quartiles of single pairs. The last line is tab-separated for \
+                scripts: OVERHEAD, engine, median, lowest, highest round, audio seconds per round.
+                """,
+            run: { try await run("bench overhead", $0, $1) })
+    ]
+
+    static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
+        guard let id = arguments.value("engine") else {
+            throw UsageError(message: "--engine is required", command: path)
+        }
+        guard let aloneCommand = arguments.value("alone")?.split(separator: " ").map(String.init), !aloneCommand.isEmpty
+        else { throw UsageError(message: "--alone is required", command: path) }
+        let manifests = arguments.all("manifest")
+        guard !manifests.isEmpty else { throw UsageError(message: "--manifest is required", command: path) }
+        let limit = try arguments.int("limit", default: Int.max, in: 1...Int.max, command: path)
+        let rounds = try arguments.int("rounds", default: 5, in: 1...1_000, command: path)
+        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
+
+        var work: [(utterance: Utterance, audio: String, manifest: String)] = []
+        for manifest in manifests {
+            let load = ManifestReader.load(path: manifest)
+            load.issues.forEach { console.err("\($0)") }
+            for u in load.utterances.prefix(limit) {
+                work.append((u, ManifestValidator.resolve(u.audio, root: load.root), manifest))
+            }
+        }
+        guard !work.isEmpty else {
+            console.err("speech-harness \(path): no utterances")
+            return 1
+        }
+        let engine = try EngineRegistry.shared.make(id)
+        let alone = try AloneDecoderProcess(arguments: aloneCommand)
+        defer { alone.close() }
+        let policy = ScoringPolicy(normalizer: .english)
+        let run = UtteranceRun(engine: engine, chunkMilliseconds: chunkMS, policy: policy)
+        var comparison = OverheadComparison()
+        var failure: (any Error)?
+        rounds: for round in 0..<rounds {
+            for (index, item) in work.enumerated() {
+                var aloneSide: (seconds: Double, transcript: String)?
+                var record: UtteranceRecord?
+                do {
+                    for side in OverheadComparison.aloneFirst(round: round, index: index) ? [0, 1] : [1, 0] {
+                        if side == 0 {
+                            aloneSide = try await alone.decode(item.audio)
+                        } else {
+                            record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
+                        }
+                    }
+                } catch {
+                    failure = error
+                    break rounds
+                }
+                guard let aloneSide, let record, let harness = record.wallSeconds, record.error == nil else {
+                    console.err("\(item.utterance.id): the harness failed: \(record?.error ?? "no time")")
+                    failure = OverheadFailure(utterance: item.utterance.id)
+                    break rounds
+                }
+                comparison.add(
+                    OverheadComparison.Pair(
+                        utterance: item.utterance.id, round: round, aloneSeconds: aloneSide.seconds,
+                        harnessSeconds: harness, harnessEngineSeconds: record.computeSeconds,
+                        sameTranscript: policy.prepare(aloneSide.transcript) == policy.prepare(record.hypothesis)))
+            }
+        }
+        if let worker = engine.innermost as? WorkerEngine { _ = await worker.shutdown() }
+        let audio = work.reduce(0) { $0 + $1.utterance.duration }
+        console.out(report(comparison, engine: engine.name, alone: alone.command, utterances: work.count, audio: audio))
+        if let failure {
+            console.err("speech-harness \(path): stopped: \(failure)")
+            return 1
+        }
+        return 0
+    }
+
+    struct OverheadFailure: Error, CustomStringConvertible {
+        var utterance: String
+        var description: String { "no harness time for \(utterance)" }
+    }
+
+    static func report(
+        _ comparison: OverheadComparison, engine: String, alone: String, utterances: Int, audio: Double
+    ) -> String {
+        func percent(_ x: Double) -> String { String(format: "%+.1f%%", x * 100) }
+        var lines = [
+            "engine: \(engine)", "alone: \(alone)",
+            "utterances: \(utterances), \(String(format: "%.1f", audio)) s of audio; pairs: \(comparison.pairs.count)",
+        ]
+        let byRound = Dictionary(grouping: comparison.pairs, by: \.round)
+        for (round, overhead) in zip(byRound.keys.sorted(), comparison.roundOverheads) {
+            let pairs = byRound[round]!
+            lines.append(
+                String(
+                    format: "round %d: alone %.3f s, harness %.3f s (engine CPU in it %.3f s), overhead %@", round + 1,
+                    pairs.reduce(0) { $0 + $1.aloneSeconds }, pairs.reduce(0) { $0 + $1.harnessSeconds },
+                    pairs.reduce(0) { $0 + $1.harnessEngineSeconds }, percent(overhead)))
+        }
+        guard let overhead = comparison.overhead, let quartiles = comparison.pairQuartiles else {
+            return (lines + ["no pairs measured"]).joined(separator: "\n")
+        }
+        let rounds = comparison.roundOverheads
+        lines.append(
+            "overhead: \(percent(overhead)) (median of \(rounds.count) rounds, range \(percent(rounds.min()!)) to \(percent(rounds.max()!))); "
+                + "single pairs: median \(percent(quartiles.median)), quartiles \(percent(quartiles.low)) to \(percent(quartiles.high))"
+        )
+        lines.append(
+            "transcripts: the same in \(comparison.pairs.count - comparison.differingTranscripts) of \(comparison.pairs.count) pairs"
+        )
+        lines.append(
+            ["OVERHEAD", engine, String(overhead), String(rounds.min()!), String(rounds.max()!), String(audio)]
+                .joined(separator: "\t"))
+        return lines.joined(separator: "\n")
+    }
+}
