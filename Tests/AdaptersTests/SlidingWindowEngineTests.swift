@@ -126,25 +126,30 @@ struct SlidingWindowEngineTests {
         #expect(none == nil)
     }
 
+    /// The VAD mode over the scripted engine saying `words`.
+    static func vadEngine(_ words: [EngineScript.Word]) -> SlidingWindowEngine {
+        SlidingWindowEngine(
+            base: ScriptedEngine(script: EngineScript(words: words, endpointSilence: nil)), policy: .init(step: 0))
+    }
+
+    /// The `k`th 100 ms chunk at 16 kHz: a tone when `voiced`, else digital silence.
+    static func chunk(_ k: Int, voiced: Bool) -> (PCMBuffer, MediaTime) {
+        let samples = (0..<1_600).map { i in voiced ? Float(0.3 * sin(Double(k * 1_600 + i) * 0.05)) : 0 }
+        return (
+            PCMBuffer(mono: samples, sampleRate: 16_000), MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
+        )
+    }
+
     @Test func vadModeShowsNothingUntilSpeechEnds() async throws {
-        let engine = SlidingWindowEngine(
-            base: ScriptedEngine(
-                script: EngineScript(
-                    words: [
-                        EngineScript.Word("one", start: 0.2, end: 0.4),
-                        EngineScript.Word("two", start: 0.6, end: 0.9),
-                    ],
-                    endpointSilence: nil)),
-            policy: .init(step: 0))
+        let engine = Self.vadEngine([
+            EngineScript.Word("one", start: 0.2, end: 0.4), EngineScript.Word("two", start: 0.6, end: 0.9),
+        ])
         #expect(engine.name == "scripted+sliding-window[vad,len10s,vth0.6,fth100]")
         let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
         var updates: [(Double, HypothesisUpdate)] = []
-        for k in 0..<30 {
-            // 1.5 s of a tone, then silence, in 100 ms chunks.
-            let samples = (0..<1_600).map { i in k < 15 ? Float(0.3 * sin(Double(k * 1_600 + i) * 0.05)) : 0 }
-            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
-            updates.append(
-                (Double(k + 1) / 10, try await session.accept(PCMBuffer(mono: samples, sampleRate: 16_000), at: start)))
+        for k in 0..<30 {  // 1.5 s of a tone, then silence
+            let (audio, start) = Self.chunk(k, voiced: k < 15)
+            updates.append((Double(k + 1) / 10, try await session.accept(audio, at: start)))
         }
         updates.append((3.0, try await session.finalize(through: MediaTime(seconds: 3, preferredTimescale: 16_000))))
         await session.close()
@@ -155,24 +160,15 @@ struct SlidingWindowEngineTests {
     }
 
     @Test func vadModeEndsAStreamWithTheWordsAfterTheLastBlock() async throws {
-        let engine = SlidingWindowEngine(
-            base: ScriptedEngine(
-                script: EngineScript(
-                    words: [
-                        EngineScript.Word("one", start: 0.2, end: 0.4),
-                        EngineScript.Word("two", start: 0.6, end: 0.9),
-                        EngineScript.Word("three", start: 3.3, end: 3.6),
-                    ],
-                    endpointSilence: nil)),
-            policy: .init(step: 0))
+        let engine = Self.vadEngine([
+            EngineScript.Word("one", start: 0.2, end: 0.4), EngineScript.Word("two", start: 0.6, end: 0.9),
+            EngineScript.Word("three", start: 3.3, end: 3.6),
+        ])
         let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
         var finals: [[String]] = []
-        for k in 0..<40 {
-            // A tone for 1.5 s, silence, a tone from 3.2 to 3.8 s, silence, in 100 ms chunks.
-            let voiced = k < 15 || (32..<38).contains(k)
-            let samples = (0..<1_600).map { i in voiced ? Float(0.3 * sin(Double(k * 1_600 + i) * 0.05)) : 0 }
-            let start = MediaTime(sampleIndex: Int64(k * 1_600), sampleRate: 16_000)
-            let update = try await session.accept(PCMBuffer(mono: samples, sampleRate: 16_000), at: start)
+        for k in 0..<40 {  // a tone for 1.5 s, silence, a tone from 3.2 to 3.8 s, silence
+            let (audio, start) = Self.chunk(k, voiced: k < 15 || (32..<38).contains(k))
+            let update = try await session.accept(audio, at: start)
             finals += update.finalized.map { $0.words.map(\.text) }
         }
         // The block at 2.1 s said "one two"; at 4 s the next poll is still 0.1 s away, so the end of
