@@ -30,7 +30,7 @@ public struct LocalAgreement: Sendable, Equatable {
         /// committed tail, so a digit said again quickly is lost.
         case withinASecond
         /// The harness's repair: when the decode starts with the committed words still in the
-        /// buffer (compared without case or punctuation), those are what it heard again and every
+        /// buffer (compared without case or punctuation, digits spelled out), those are what it heard again and every
         /// word after them is new, whatever its time, so a digit said again is counted, not
         /// matched. Otherwise (the decode heard committed audio differently) whisper_streaming's
         /// rules apply as they are.
