@@ -251,8 +251,10 @@ struct WindowDecode {
 extension EngineRegistry {
     /// Registers the adapter engines, Whisper under the streaming policies teams migrate from:
     /// `whisper-streaming-la2` (alias `whisper-streaming`; 1 s chunks, LocalAgreement-2, 15 s
-    /// segment trimming, 30 s window), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step,
-    /// 10 s length, 0.2 s keep) and `whisperkit-stream` (WhisperKit's segment confirmation).
+    /// segment trimming, 30 s window), `whisper-streaming-la2-aligned` (the same with the harness's
+    /// repair for quickly repeated words), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step,
+    /// 10 s length, 0.2 s keep), `whisper-cpp-stream-vad` (its VAD mode) and `whisperkit-stream`
+    /// (WhisperKit's segment confirmation).
     public func registerAdapters() {
         for id in ["whisper-streaming-la2", "whisper-streaming"] {
             register(
