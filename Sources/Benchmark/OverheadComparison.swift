@@ -42,16 +42,29 @@ public struct OverheadComparison: Sendable, Equatable {
     /// one, and the other way round in the next round.
     public static func aloneFirst(round: Int, index: Int) -> Bool { (round + index).isMultiple(of: 2) }
 
-    /// Each round's overhead on its totals, in round order: what the harness adds to a run's time.
-    public var roundOverheads: [Double] {
-        let byRound = Dictionary(grouping: pairs, by: \.round)
-        return byRound.keys.sorted().map { round -> Double in
-            let pairs = byRound[round]!
-            let harness: Double = pairs.reduce(0) { $0 + $1.harnessSeconds }
-            let alone: Double = pairs.reduce(0) { $0 + $1.aloneSeconds }
-            return harness / alone - 1
-        }
+    /// One round's totals: every utterance once on each side.
+    public struct Round: Sendable, Equatable {
+        public var number: Int
+        public var aloneSeconds = 0.0
+        public var harnessSeconds = 0.0
+        public var harnessEngineSeconds = 0.0
+        /// What the harness adds to the round's time.
+        public var overhead: Double { harnessSeconds / aloneSeconds - 1 }
     }
+
+    /// The rounds' totals, in round order.
+    public var rounds: [Round] {
+        var totals: [Int: Round] = [:]
+        for pair in pairs {
+            totals[pair.round, default: Round(number: pair.round)].aloneSeconds += pair.aloneSeconds
+            totals[pair.round]!.harnessSeconds += pair.harnessSeconds
+            totals[pair.round]!.harnessEngineSeconds += pair.harnessEngineSeconds
+        }
+        return totals.values.sorted { $0.number < $1.number }
+    }
+
+    /// Each round's overhead on its totals, in round order.
+    public var roundOverheads: [Double] { rounds.map(\.overhead) }
 
     /// The figure: the median of the rounds' overheads (nil without pairs).
     public var overhead: Double? {
@@ -69,7 +82,5 @@ public struct OverheadComparison: Sendable, Equatable {
         )
     }
 
-    public var aloneSeconds: Double { pairs.reduce(0) { $0 + $1.aloneSeconds } }
-    public var harnessSeconds: Double { pairs.reduce(0) { $0 + $1.harnessSeconds } }
     public var differingTranscripts: Int { pairs.count { !$0.sameTranscript } }
 }

@@ -120,14 +120,12 @@ enum OverheadCommand {
             "engine: \(engine)", "alone: \(alone)",
             "utterances: \(utterances), \(String(format: "%.1f", audio)) s of audio; pairs: \(comparison.pairs.count)",
         ]
-        let byRound = Dictionary(grouping: comparison.pairs, by: \.round)
-        for (round, overhead) in zip(byRound.keys.sorted(), comparison.roundOverheads) {
-            let pairs = byRound[round]!
+        for round in comparison.rounds {
             lines.append(
                 String(
-                    format: "round %d: alone %.3f s, harness %.3f s (engine CPU in it %.3f s), overhead %@", round + 1,
-                    pairs.reduce(0) { $0 + $1.aloneSeconds }, pairs.reduce(0) { $0 + $1.harnessSeconds },
-                    pairs.reduce(0) { $0 + $1.harnessEngineSeconds }, percent(overhead)))
+                    format: "round %d: alone %.3f s, harness %.3f s (engine CPU in it %.3f s), overhead %@",
+                    round.number + 1, round.aloneSeconds, round.harnessSeconds, round.harnessEngineSeconds,
+                    percent(round.overhead)))
         }
         guard let overhead = comparison.overhead, let quartiles = comparison.pairQuartiles else {
             return (lines + ["no pairs measured"]).joined(separator: "\n")
