@@ -191,11 +191,13 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
         let samples = audio.int16Channels.first ?? []
         let end = start + audio.duration
-        if decoding == .wholeUtterance && !gapAhead(start) {
+        if decoding == .wholeUtterance {
             // Only bookkeeping: keep the samples. No C call runs here, so the queue is taken
-            // synchronously (no thread hop per chunk); decoding happens when finalised.
-            return try queue.sync { [self] in
+            // synchronously (no thread hop per chunk); decoding happens when finalised. Audio after
+            // a gap ends the utterance in progress, which decodes it: that goes through the queue.
+            let kept = try queue.sync { [self] () throws -> Bool in
                 guard decoder != nil, !closed else { throw CancellationError() }
+                if let expected = expectedStart, expected != start, utteranceOrigin != nil { return false }
                 if utteranceOrigin == nil {
                     utteranceOrigin = start
                     if finalizedThrough < start { finalizedThrough = start }
@@ -203,8 +205,9 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
                 pending += samples
                 expectedStart = end
                 consumedEnd = end
-                return HypothesisUpdate(computeSeconds: 0)
+                return true
             }
+            if kept { return HypothesisUpdate(computeSeconds: 0) }
         }
         return try await onQueue { [self] in
             let started = CPUClock.thread
@@ -242,11 +245,6 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
             update.computeSeconds = CPUClock.thread - started
             return update
         }
-    }
-
-    /// Whether audio starting at `start` leaves a gap after the utterance in progress.
-    private func gapAhead(_ start: MediaTime) -> Bool {
-        queue.sync { expectedStart.map { $0 != start } ?? false && utteranceOrigin != nil }
     }
 
     func finalize(through time: MediaTime) async throws -> HypothesisUpdate {

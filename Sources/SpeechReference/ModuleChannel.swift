@@ -250,18 +250,21 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     }
 
     /// Words joined by spaces; each word's run carries its time range and confidence when asked.
+    /// The text is made in one piece and the attributes set on its runs afterwards: appending a
+    /// piece per word costs ten times as much on Linux's Foundation (about 0.1 ms per result).
     private func attributed(_ words: [RecognizedWord]) -> AttributedString {
-        var text = AttributedString()
+        let times = settings.timeAttribute || mutations.timeAttributeAlwaysSet
+        var text = AttributedString(TextRules.join(words.map(\.text)))
+        guard times || settings.confidenceAttribute else { return text }
+        var start = text.startIndex
         for (i, word) in words.enumerated() {
-            if i > 0 && !TextRules.attachesToPrevious(word.text) { text.append(AttributedString(" ")) }
-            var piece = AttributedString(word.text)
-            if settings.timeAttribute || mutations.timeAttributeAlwaysSet {
-                piece[AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] = word.range
-            }
+            if i > 0 && !TextRules.attachesToPrevious(word.text) { start = text.unicodeScalars.index(after: start) }
+            let end = text.unicodeScalars.index(start, offsetBy: word.text.unicodeScalars.count)
+            if times { text[start..<end][AttributeScopes.SpeechAttributes.TimeRangeAttribute.self] = word.range }
             if settings.confidenceAttribute, let confidence = word.confidence {
-                piece[AttributeScopes.SpeechAttributes.ConfidenceAttribute.self] = confidence
+                text[start..<end][AttributeScopes.SpeechAttributes.ConfidenceAttribute.self] = confidence
             }
-            text.append(piece)
+            start = end
         }
         return text
     }

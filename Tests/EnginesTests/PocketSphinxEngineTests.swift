@@ -76,6 +76,23 @@ struct PocketSphinxEngineTests {
         #expect(words.map(\.text) == ["five", "five"])
     }
 
+    @Test(.enabled(if: available)) func wholeUtteranceAudioAfterAGapEndsTheUtteranceBeforeIt() async throws {
+        // Clip 004 ("five five") at 0 s, then again at 10 s: the first is decoded and final when
+        // the audio after the gap arrives, the second when the session is finalised.
+        let engine = PocketSphinxEngine(search: .digits, decoding: .wholeUtterance)
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        let buffer = try clip("004")
+        let second = MediaTime(value: 10, timescale: 1)
+        #expect(try await session.accept(buffer, at: .zero).finalized.isEmpty)
+        let atGap = try await session.accept(buffer, at: second)
+        #expect(atGap.finalized.flatMap(\.words).map(\.text) == ["five", "five"])
+        #expect(atGap.finalized.flatMap(\.words).allSatisfy { $0.range.end <= buffer.duration })
+        let last = try await session.finalize(through: second + buffer.duration)
+        #expect(last.finalized.flatMap(\.words).map(\.text) == ["five", "five"])
+        #expect(last.finalized.flatMap(\.words).allSatisfy { $0.range.start >= second })
+        await session.close()
+    }
+
     @Test(.enabled(if: available)) func subsetDictionaryKeepsEveryPronunciationOfItsWordsOnly() throws {
         let full = PocketSphinxConfiguration.modelRoot + "/cmudict-en-us.dict"
         let path = try PocketSphinxConfiguration.subsetDictionary(of: full, words: ["zero", "two"])

@@ -94,6 +94,25 @@ struct TranscriberResultsTests {
         #expect(String(result.text[span].characters) == "world")
     }
 
+    @Test func wordAttributesFollowAttachedPunctuationAndCombiningMarks() async throws {
+        // "cafe\u{301}" is four characters and five scalars; "," attaches to the word before it.
+        let script = EngineScript(words: [
+            .init("cafe\u{301}", start: 0.1, end: 0.5, confidence: 0.8), .init(",", start: 0.5, end: 0.55),
+            .init("noir", start: 0.6, end: 0.9, confidence: 0.3),
+        ])
+        let transcriber = SpeechTranscriber(
+            locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [],
+            attributeOptions: [.audioTimeRange], engine: ScriptedEngine(script: script), engineProblem: nil)
+        let result = try #require(try await run(transcriber).first)
+        #expect(result.plain == "cafe\u{301}, noir")
+        let runs = result.text.runs.map { run in
+            (String(result.text[run.range].characters), run.audioTimeRange?.start.seconds, run.transcriptionConfidence)
+        }
+        #expect(runs.map(\.0) == ["cafe\u{301}", ",", " ", "noir"])
+        #expect(runs.map { $0.1.map { ($0 * 100).rounded() / 100 } } == [0.1, 0.5, nil, 0.6])
+        #expect(runs.allSatisfy { $0.2 == nil })  // confidence was not asked for
+    }
+
     @Test func etiquetteReplacementsMaskWords() async throws {
         let engine = ScriptedEngine(script: .evenlySpaced("oh damn it"))
         let transcriber = SpeechTranscriber(
