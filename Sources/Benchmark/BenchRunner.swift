@@ -68,6 +68,11 @@ public struct BenchPlan: Sendable {
     public var split: Utterance.Split?
     /// Whether transcribers ask for word times (see ``UtteranceRun/wordTimes``).
     public var wordTimes = false
+    /// Whether adapters over the same engine share its answers to identical calls
+    /// (``MemoizingEngine/sharingInnermost(_:)``): each is decoded once and keeps the CPU time
+    /// measured then, so compute figures and the latencies simulated from them are unchanged,
+    /// while the wall time of a call answered from memory is not a measurement.
+    public var sharesDecodes = false
     /// How the manifests are read.
     public var manifestOptions = ManifestOptions()
 
@@ -158,6 +163,12 @@ public struct BenchRunner: Sendable {
                 issues.append(BenchIssue(engine: id, manifest: "*", message: "\(error)"))
             }
         }
+        if plan.sharesDecodes {
+            let ids = engines.keys.sorted()
+            for (id, engine) in zip(ids, MemoizingEngine.sharingInnermost(ids.map { engines[$0]! })) {
+                engines[id] = engine
+            }
+        }
         // An engine that cannot be made fails each of its utterances (a JUnit error apiece), so
         // a dashboard counts what was not measured.
         let unsaved = Locked<[(UtteranceRecord, BenchIssue)]>([])
@@ -198,7 +209,10 @@ public struct BenchRunner: Sendable {
                         let run = UtteranceRun(
                             engine: engine, pacing: plan.pacing, chunkMilliseconds: plan.chunkMilliseconds,
                             policy: plan.policy(for: item.utterance), wordTimes: plan.wordTimes)
-                        let record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
+                        var record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
+                        if plan.sharesDecodes && MemoizingEngine.statistics(of: engine) != nil {
+                            record.sharedDecodes = true
+                        }
                         do throws(RecordStore.StoreError) { try store.append(record) } catch {
                             keep(record, item.manifest, error)
                         }
@@ -210,10 +224,25 @@ public struct BenchRunner: Sendable {
                 }
             }
         }
-        for engine in engines.values {
-            // A streaming policy's worker is the one under it; its memory is the policy's.
+        var stopped: [ObjectIdentifier: [Int]] = [:]
+        var sharing: Set<String> = []
+        for engine in engines.values.sorted(by: { $0.name < $1.name }) {
+            if plan.sharesDecodes, let (fromMemory, made) = MemoizingEngine.statistics(of: engine),
+                sharing.insert(engine.innermost.name).inserted
+            {
+                progress(
+                    "\(engine.innermost.name): \(fromMemory) calls answered from memory, \(made) made (decodes shared)")
+            }
+            // A streaming policy's worker is the one under it; its memory is the policy's (the
+            // policies sharing decodes share it).
             guard let worker = engine.innermost as? WorkerEngine else { continue }
-            let usage = await worker.shutdown()
+            let usage: [Int]
+            if let known = stopped[worker.processesID] {
+                usage = known
+            } else {
+                usage = await worker.shutdown()
+                stopped[worker.processesID] = usage
+            }
             if !usage.isEmpty {
                 let peaks = usage.map { String(format: "%.0f MiB", Double($0) / 1_048_576) }.joined(separator: ", ")
                 progress("\(engine.name): \(usage.count) worker process(es), peak resident memory \(peaks)")

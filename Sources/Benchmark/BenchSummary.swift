@@ -76,7 +76,7 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             insertions: words.insertions, wer: words.errorRate, werCI95: interval, cer: characters.errorRate,
             ser: scored.isEmpty ? 0 : Double(scored.filter { $0.words.errors > 0 }.count) / Double(scored.count),
             rtfx: compute > 0 ? audio / compute : 0,
-            wallRTFx: wall > 0 ? audio / wall : nil,
+            wallRTFx: wall > 0 && !scored.contains { $0.sharedDecodes == true } ? audio / wall : nil,
             computeClock: scored.allSatisfy { $0.computeClock == "cpu" } ? "cpu" : "wall",
             loadSeconds: loadSeconds ?? p(scored.compactMap(\.loadSeconds), 0.5), peakRSSBytes: peakRSSBytes,
             firstPartialP50: p(firstPartial, 0.5), firstPartialP90: p(firstPartial, 0.9),

@@ -41,6 +41,10 @@ public struct UtteranceRecord: Codable, Sendable, Hashable {
     public var computeSeconds: Double
     /// Wall time spent in the analyzer calls, waiting included (what a caller waited for).
     public var wallSeconds: Double?
+    /// True when the engine under this run's adapter shared its answers with other adapters
+    /// (`bench --share-decodes`): calls answered from memory carry the CPU time measured when they
+    /// were made, so compute is as measured, but the wall time is no speed.
+    public var sharedDecodes: Bool?
     /// `cpu` when the engine measured its CPU time on every call; `wall` when it did not (then
     /// its wall time stands in for compute, waiting included).
     public var computeClock: String?

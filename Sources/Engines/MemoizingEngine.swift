@@ -5,11 +5,13 @@ import SpeechCore
 /// earlier session of this engine was given. The first call that departs from every sequence seen
 /// makes a real session of the base engine, replays the calls before it, and goes on live.
 ///
-/// For runs that check behaviour and time nothing: the conformance suite feeds the same generated
-/// audio in scenario after scenario, and a Whisper decode costs the same each time. Benchmarks never
-/// use it, since an answer from memory costs no compute. A deterministic base gives the answers it
-/// would have given; a sampling one (Whisper's temperature fallback) gives one of its own earlier
-/// answers. Failures are not remembered: a call that threw is made again next time.
+/// For runs that check behaviour: the conformance suite feeds the same generated audio in scenario
+/// after scenario, and a Whisper decode costs the same each time. An answer from memory carries the
+/// compute the engine reported when it was made, so compute figures are those of a live run; wall
+/// time is not. Benchmarks use it only when asked to share decodes between adapters
+/// (``sharingInnermost(_:)``). A deterministic base gives the answers it would have given; a
+/// sampling one (Whisper's temperature fallback) gives one of its own earlier answers. Failures are
+/// not remembered: a call that threw is made again next time.
 public struct MemoizingEngine: EngineAdapter {
     public let base: any RecognitionEngine
     let memory = Memory()
@@ -22,8 +24,32 @@ public struct MemoizingEngine: EngineAdapter {
     /// `engine` with the engine under its adapters memoized: a streaming policy over it still runs
     /// live, on answers from memory.
     public static func memoizingInnermost(_ engine: any RecognitionEngine) -> any RecognitionEngine {
-        guard let adapter = engine as? any EngineAdapter else { return MemoizingEngine(base: engine) }
-        return adapter.replacingBase(memoizingInnermost(adapter.base))
+        replacingInnermost(of: engine, with: MemoizingEngine(base: engine.innermost))
+    }
+
+    /// `engines` with the engine under their adapters memoized together wherever it is the same
+    /// engine (the same name, settings included): adapters that make the same calls on it, such as
+    /// two streaming policies over one Whisper while they agree, pay for those calls once. Bare
+    /// engines, and adapters whose engine no other adapter uses, are left as they are.
+    public static func sharingInnermost(_ engines: [any RecognitionEngine]) -> [any RecognitionEngine] {
+        var users: [String: Int] = [:]
+        for engine in engines where engine is any EngineAdapter { users[engine.innermost.name, default: 0] += 1 }
+        var memos: [String: MemoizingEngine] = [:]
+        return engines.map { engine in
+            let name = engine.innermost.name
+            guard engine is any EngineAdapter, users[name, default: 0] > 1 else { return engine }
+            let memo = memos[name] ?? MemoizingEngine(base: engine.innermost)
+            memos[name] = memo
+            return replacingInnermost(of: engine, with: memo)
+        }
+    }
+
+    /// `engine` with `replacement` in place of the engine under its adapters.
+    static func replacingInnermost(
+        of engine: any RecognitionEngine, with replacement: any RecognitionEngine
+    ) -> any RecognitionEngine {
+        guard let adapter = engine as? any EngineAdapter else { return replacement }
+        return adapter.replacingBase(replacingInnermost(of: adapter.base, with: replacement))
     }
 
     public var id: String { base.id }

@@ -113,6 +113,9 @@ public struct WorkerEngine: RecognitionEngine {
     /// the engine ran and has stopped since the last shutdown.
     @discardableResult
     public func shutdown() async -> [Int] { await pool.shutdown() }
+
+    /// The same for engine values that share their processes (copies, or adapters sharing decodes).
+    public var processesID: ObjectIdentifier { ObjectIdentifier(pool) }
 }
 
 /// The processes of one worker engine. A session gets an idle process to itself when there is one

@@ -63,6 +63,11 @@ enum BenchRunCommand {
                         "Transcribers ask for word times (audioTimeRange); off by default, as scoring does not use them and Whisper pays about 2.5x for them."
                 ),
                 OptionSpec(
+                    name: "share-decodes", value: nil,
+                    help:
+                        "Adapters over the same engine (streaming policies over one Whisper) share its answers to identical calls: each is decoded once and keeps the CPU time measured then, so compute and simulated latencies are unchanged; wall times of answers from memory are not measurements."
+                ),
+                OptionSpec(
                     name: "whisper-compute-type", value: "int8|int8_float32|float32",
                     help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."
                 ),
@@ -208,6 +213,7 @@ enum BenchRunCommand {
         }
         plan.split = try arguments.split(command: command)
         plan.wordTimes = arguments.has("word-times")
+        plan.sharesDecodes = arguments.has("share-decodes")
         plan.manifestOptions = try CorpusCommands.manifestOptions(arguments, command: command)
         let gates = try arguments.value("gates").map(GateConfiguration.load)
         let pages = try pageOptions(arguments, command: command, console: console)

@@ -185,7 +185,8 @@ public enum BenchReports {
             "Scoring: `\(results.policy)` (each row's policy is in its JUnit case name and results.json) · pacing: \(results.pacing) · shard \(results.shard) · \(results.createdAt)",
             "",
             "RTFx (CPU): audio seconds per second of the engine's CPU time; RTFx (wall): per second of wall time in the calls, "
-                + "waiting included (a value marked * had no CPU figure from the engine and is wall time). Latencies are simulated on CPU time.",
+                + "waiting included (a value marked * had no CPU figure from the engine and is wall time; none for policies that shared decodes, "
+                + "whose answers from memory keep the CPU time measured when they were made). Latencies are simulated on CPU time.",
             "",
             "| engine | tier | utts | words | WER | 95% CI | CER | RTFx (CPU) | RTFx (wall) | first partial P50 | final P50 | emission P90 | unstable |",
             "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

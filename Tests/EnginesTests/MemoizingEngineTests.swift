@@ -72,4 +72,65 @@ struct MemoizingEngineTests {
         _ = try await session.accept(Self.buffers()[0], at: .zero)
         #expect(memo.statistics == (4, 5))
     }
+
+    /// Two adapters over one engine (by name) share a memo: the second one's calls are answered
+    /// from memory, with the compute the engine reported for them. An adapter alone over its
+    /// engine, and a bare engine, are left as they are.
+    @Test func adaptersOverOneEngineShareItsAnswersAndTheirComputeTimes() async throws {
+        let calls = Locked(0)
+        let first = PassThrough(id: "a", base: CostlyEngine(calls: calls))
+        let second = PassThrough(id: "b", base: CostlyEngine(calls: calls))
+        let alone = PassThrough(id: "c", base: ScriptedEngine(script: Self.script))
+        let bare = CostlyEngine(calls: calls)
+        let engines = MemoizingEngine.sharingInnermost([first, second, alone, bare])
+        #expect(MemoizingEngine.statistics(of: engines[0]) != nil && MemoizingEngine.statistics(of: engines[1]) != nil)
+        #expect(MemoizingEngine.statistics(of: engines[2]) == nil && MemoizingEngine.statistics(of: engines[3]) == nil)
+        #expect(engines.map(\.name) == ["a", "b", "c", "costly"])
+        let answers = try await Self.run(engines[0], buffers: Self.buffers(), finalizeAt: 1)
+        let again = try await Self.run(engines[1], buffers: Self.buffers(), finalizeAt: 1)
+        #expect(calls.withLock { $0 } == 11)
+        #expect(again == answers)
+        let compute: [Double] = again.compactMap(\.computeSeconds)
+        #expect(compute == (1...11).map(Double.init))
+        #expect(MemoizingEngine.statistics(of: engines[1])! == (11, 11))
+    }
+}
+
+/// An adapter that hands its sessions to its base, as a streaming policy hands it windows.
+private struct PassThrough: EngineAdapter {
+    let id: String
+    let base: any RecognitionEngine
+    var capabilities: EngineCapabilities { base.capabilities }
+    func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+        try await base.makeSession(configuration)
+    }
+    func replacingBase(_ base: any RecognitionEngine) -> PassThrough { PassThrough(id: id, base: base) }
+}
+
+/// An engine whose n-th call, counted across its sessions, reports n seconds of compute.
+private struct CostlyEngine: RecognitionEngine {
+    let calls: Locked<Int>
+    let id = "costly"
+    var capabilities: EngineCapabilities { ScriptedEngine(script: .init(words: [])).capabilities }
+
+    func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+        Session(calls: calls)
+    }
+
+    final class Session: RecognitionSession {
+        let calls: Locked<Int>
+        init(calls: Locked<Int>) { self.calls = calls }
+        func update() -> HypothesisUpdate {
+            HypothesisUpdate(
+                computeSeconds: Double(
+                    calls.withLock {
+                        $0 += 1
+                        return $0
+                    }))
+        }
+        func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate { update() }
+        func finalize(through time: MediaTime) async throws -> HypothesisUpdate { update() }
+        func cancel(before time: MediaTime) async -> HypothesisUpdate { update() }
+        func close() async {}
+    }
 }
