@@ -127,7 +127,7 @@ let appleNamedProducts: [Product] = [
             .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines"]),
 
             .target(
-                name: "TestSupport", dependencies: ["SpeechReference", "SpeechCore", "AudioIO"],
+                name: "TestSupport", dependencies: ["SpeechReference", "SpeechCore", "AudioIO", "Engines"],
                 path: "Tests/TestSupport"),
             .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
             .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),

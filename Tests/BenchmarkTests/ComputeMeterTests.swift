@@ -101,23 +101,12 @@ struct ComputeMeterTests {
         #expect((summary2.wallRTFx ?? 0) < summary2.rtfx / 1.4)
     }
 
-    /// An adapter handing its sessions to its base, as a streaming policy hands it windows.
-    struct Relay: EngineAdapter {
-        let id: String
-        let base: any RecognitionEngine
-        var capabilities: EngineCapabilities { base.capabilities }
-        func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-            try await base.makeSession(configuration)
-        }
-        func replacingBase(_ base: any RecognitionEngine) -> Relay { Relay(id: id, base: base) }
-    }
-
     @Test func adaptersSharingDecodesKeepTheComputeMeasuredWhenTheCallsWereMade() async throws {
         for id in ["relay-a", "relay-b"] {
             EngineRegistry.shared.register(
                 .init(
                     id: id, summary: "test", preference: 10_000,
-                    make: { Relay(id: id, base: SharedDecoderEngine(cost: 0.02)) }))
+                    make: { RelayEngine(id: id, base: SharedDecoderEngine(cost: 0.02)) }))
         }
         let dir = try TemporaryDirectory()
         let store = RecordStore(path: dir.path("shared.jsonl"))
@@ -130,11 +119,10 @@ struct ComputeMeterTests {
         let records = store.records().sorted { $0.id < $1.id }
         let a = records.filter { $0.engine == "relay-a" }, b = records.filter { $0.engine == "relay-b" }
         #expect(a.count == 4 && b.count == 4 && records.allSatisfy { $0.error == nil && $0.sharedDecodes == true })
-        // relay-b's calls were all answered from memory: the same answers, the same CPU time, no wait.
+        // relay-b's calls were all answered from memory: the same answers with the same CPU times,
+        // to the nanosecond (two live runs of 11 calls of 20 ms would not sum to the same figure).
         #expect(a.map(\.hypothesis) == b.map(\.hypothesis) && a.map(\.computeSeconds) == b.map(\.computeSeconds))
         #expect(a.allSatisfy { $0.computeSeconds >= 0.22 })
-        let wallB = b.compactMap(\.wallSeconds).reduce(0, +), computeB = b.map(\.computeSeconds).reduce(0, +)
-        #expect(wallB < computeB / 10, "relay-b waited \(wallB) s for \(computeB) s of shared compute")
         // Wall RTFx is no speed for either, so the summaries leave it out.
         #expect(BenchSummary.summarize(records).allSatisfy { $0.wallRTFx == nil && $0.rtfx > 0 })
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SpeechCore
+import TestSupport
 import Testing
 
 @testable import Engines
@@ -78,9 +79,9 @@ struct MemoizingEngineTests {
     /// engine, and a bare engine, are left as they are.
     @Test func adaptersOverOneEngineShareItsAnswersAndTheirComputeTimes() async throws {
         let calls = Locked(0)
-        let first = PassThrough(id: "a", base: CostlyEngine(calls: calls))
-        let second = PassThrough(id: "b", base: CostlyEngine(calls: calls))
-        let alone = PassThrough(id: "c", base: ScriptedEngine(script: Self.script))
+        let first = RelayEngine(id: "a", base: CostlyEngine(calls: calls))
+        let second = RelayEngine(id: "b", base: CostlyEngine(calls: calls))
+        let alone = RelayEngine(id: "c", base: ScriptedEngine(script: Self.script))
         let bare = CostlyEngine(calls: calls)
         let engines = MemoizingEngine.sharingInnermost([first, second, alone, bare])
         #expect(MemoizingEngine.statistics(of: engines[0]) != nil && MemoizingEngine.statistics(of: engines[1]) != nil)
@@ -94,17 +95,6 @@ struct MemoizingEngineTests {
         #expect(compute == (1...11).map(Double.init))
         #expect(MemoizingEngine.statistics(of: engines[1])! == (11, 11))
     }
-}
-
-/// An adapter that hands its sessions to its base, as a streaming policy hands it windows.
-private struct PassThrough: EngineAdapter {
-    let id: String
-    let base: any RecognitionEngine
-    var capabilities: EngineCapabilities { base.capabilities }
-    func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
-        try await base.makeSession(configuration)
-    }
-    func replacingBase(_ base: any RecognitionEngine) -> PassThrough { PassThrough(id: id, base: base) }
 }
 
 /// An engine whose n-th call, counted across its sessions, reports n seconds of compute.

@@ -1,4 +1,5 @@
 import AudioIO
+import Engines
 // Helpers shared by the test targets: temporary files, test signals, installed-fixture checks,
 // per-test resource pools, a thread-safe event log, running programs.
 import Foundation
@@ -170,4 +171,20 @@ public enum ExternalProgram {
         process.waitUntilExit()
         return (process.terminationStatus, text, errorText.withLock { $0 })
     }
+}
+
+/// An adapter that hands its sessions to its base unchanged, as a streaming policy hands it
+/// windows: for tests of code that reaches or replaces the engine under adapters.
+public struct RelayEngine: EngineAdapter {
+    public let id: String
+    public let base: any RecognitionEngine
+    public init(id: String, base: any RecognitionEngine) {
+        self.id = id
+        self.base = base
+    }
+    public var capabilities: EngineCapabilities { base.capabilities }
+    public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+        try await base.makeSession(configuration)
+    }
+    public func replacingBase(_ base: any RecognitionEngine) -> RelayEngine { RelayEngine(id: id, base: base) }
 }
