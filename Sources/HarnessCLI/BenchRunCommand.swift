@@ -65,7 +65,7 @@ enum BenchRunCommand {
                 OptionSpec(
                     name: "share-decodes", value: nil,
                     help:
-                        "Adapters over the same engine (streaming policies over one Whisper) share its answers to identical calls: each is decoded once and keeps the CPU time measured then, so compute and simulated latencies are unchanged; wall times of answers from memory are not measurements."
+                        "Adapters over the same engine (streaming policies over one Whisper) share its answers to identical calls: a call already answered is not made again, and its answer keeps the CPU time measured then, so compute and simulated latencies are unchanged; wall times of answers from memory are not measurements."
                 ),
                 OptionSpec(
                     name: "whisper-compute-type", value: "int8|int8_float32|float32",
