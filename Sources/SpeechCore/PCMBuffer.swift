@@ -13,7 +13,7 @@ public struct PCMBuffer: Sendable, Hashable {
     /// Float32 audio, one array per channel (all the same length).
     public init(format: AudioFormat, channels: [[Float]]) {
         precondition(channels.count == format.channelCount, "channel count does not match the format")
-        precondition(Set(channels.map(\.count)).count <= 1, "channels differ in length")
+        precondition(channels.allSatisfy { $0.count == channels[0].count }, "channels differ in length")
         var f = format
         f.sampleType = .float32
         self.format = f
@@ -23,7 +23,7 @@ public struct PCMBuffer: Sendable, Hashable {
     /// Int16 audio, one array per channel (all the same length).
     public init(format: AudioFormat, channels: [[Int16]]) {
         precondition(channels.count == format.channelCount, "channel count does not match the format")
-        precondition(Set(channels.map(\.count)).count <= 1, "channels differ in length")
+        precondition(channels.allSatisfy { $0.count == channels[0].count }, "channels differ in length")
         var f = format
         f.sampleType = .int16
         self.format = f
@@ -58,7 +58,7 @@ public struct PCMBuffer: Sendable, Hashable {
     public var int16Channels: [[Int16]] {
         switch samples {
         case .int16(let c): return c
-        case .float32(let c): return c.map { $0.map(PCMBuffer.int16) }
+        case .float32(let c): return c.map(PCMBuffer.int16)
         }
     }
 
@@ -89,9 +89,25 @@ public struct PCMBuffer: Sendable, Hashable {
         }
     }
 
+    /// One sample: scaled by 32768, clipped, rounded half away from zero; NaN is 0.
+    @inline(__always)
     static func int16(_ x: Float) -> Int16 {
-        guard x.isFinite else { return x.isNaN ? 0 : (x > 0 ? .max : .min) }
-        let scaled = (x * 32768).rounded()
-        return Int16(max(-32768, min(32767, scaled)))
+        // Exact in Double: the scaling (a power of two) and the added half, so truncating rounds
+        // as `rounded()` does without its library call.
+        let scaled = Double(x) * 32768
+        guard scaled > -32768 else { return x.isNaN ? 0 : .min }
+        guard scaled < 32767 else { return .max }
+        return Int16(truncatingIfNeeded: Int32(scaled < 0 ? scaled - 0.5 : scaled + 0.5))
+    }
+
+    /// A channel converted in one pass (about twice as fast as mapping the scalar function; the
+    /// engines that take Int16 convert every chunk).
+    static func int16(_ channel: [Float]) -> [Int16] {
+        [Int16](unsafeUninitializedCapacity: channel.count) { out, count in
+            channel.withUnsafeBufferPointer { samples in
+                for i in samples.indices { out[i] = int16(samples[i]) }
+            }
+            count = channel.count
+        }
     }
 }

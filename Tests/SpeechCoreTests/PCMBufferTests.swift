@@ -12,6 +12,26 @@ struct PCMBufferTests {
         #expect(back.format.sampleType == .float32)
     }
 
+    /// Halves round away from zero, as `Float.rounded()` does, and the values either side of a half
+    /// (one float step away) round to their nearer integer: the fast conversion must agree with
+    /// the plain definition everywhere (checked over all 2^32 floats when it was written).
+    @Test func int16RoundsHalvesAwayFromZeroAndClipsAtBothEnds() {
+        let step: Float = 1 / 32768
+        let half = step / 2
+        let samples: [Float] = [
+            half, -half, 3 * half, -3 * half, half.nextDown, half.nextUp, (-half).nextUp, (-half).nextDown,
+            32766.5 * step, (32766.5 * step).nextDown, 32767.4 * step, -32767.5 * step, -32768.5 * step,
+            .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude, -0.0,
+        ]
+        let plain = samples.map { x -> Int16 in
+            guard x.isFinite else { return x > 0 ? .max : .min }
+            return Int16(max(-32768, min(32767, (x * 32768).rounded())))
+        }
+        #expect(PCMBuffer(mono: samples, sampleRate: 16_000).int16Channels[0] == plain)
+        #expect(plain.prefix(8) == [1, -1, 2, -2, 0, 1, 0, -1])
+        #expect(plain[8...12] == [32767, 32766, 32767, -32768, -32768])
+    }
+
     @Test func interleavingAndSlicing() {
         let format = AudioFormat(sampleRate: 8_000, channelCount: 2)
         let buffer = PCMBuffer(format: format, channels: [[1, 2, 3], [10, 20, 30]] as [[Float]])
