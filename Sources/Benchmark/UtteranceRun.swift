@@ -135,14 +135,22 @@ public struct UtteranceRun: Sendable {
         return record
     }
 
-    /// Runs `body`, failing with a timeout error if it takes longer than `seconds` of wall time:
-    /// a stuck engine or analyzer costs one utterance, never the run. The body is cancelled; if it
-    /// cannot stop (a blocked C call) it is abandoned rather than waited for.
+    /// Runs `body` on an engine thread of its own, failing with a timeout error if it takes longer
+    /// than `seconds` of wall time: a stuck engine or analyzer costs one utterance, never the run.
+    /// The body is cancelled; if it cannot stop (a blocked C call) it is abandoned with its thread
+    /// rather than waited for.
+    ///
+    /// On the engine thread the engine's calls run in place, without the hand-off to its queue
+    /// and the wake-up after it that a call from the cooperative pool costs (see ``EngineThread``).
     func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let once = ResumeOnce(continuation)
-            let work = Task {
-                do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+            let thread = EngineThread.take()
+            let work = Task(executorPreference: thread) {
+                await EngineThread.$current.withValue(thread) { () async -> Void in
+                    do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+                }
+                thread.giveBack()
             }
             Task {
                 try? await Task.sleep(for: .seconds(seconds))

@@ -174,7 +174,9 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
     }
 
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        // On an engine thread the call may block in place: no hand-off, no wake-up to wait for.
+        if EngineThread.mayBlock { return try queue.sync(execute: body) }
+        return try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }
         }
     }

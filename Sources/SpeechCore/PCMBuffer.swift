@@ -90,14 +90,23 @@ public struct PCMBuffer: Sendable, Hashable {
     }
 
     /// One sample: scaled by 32768, clipped, rounded half away from zero; NaN is 0.
+    ///
+    /// Branch-free, so that the loop over a channel vectorises on the baseline x86-64 target
+    /// (which has no vector rounding instruction): scaling by a power of two is exact in Float;
+    /// adding 1.5·2²³ to a value of magnitude at most 2¹⁵ rounds it to the nearest integer, ties to
+    /// even, leaving that integer in the low bits of the sum; the exact remainder then tells a tie
+    /// that went the wrong way, which is moved one step away from zero.
     @inline(__always)
     static func int16(_ x: Float) -> Int16 {
-        // Exact in Double: the scaling (a power of two) and the added half, so truncating rounds
-        // as `rounded()` does without its library call.
-        let scaled = Double(x) * 32768
-        guard scaled > -32768 else { return x.isNaN ? 0 : .min }
-        guard scaled < 32767 else { return .max }
-        return Int16(truncatingIfNeeded: Int32(scaled < 0 ? scaled - 0.5 : scaled + 0.5))
+        let scaled = x * 32768
+        var clipped = scaled > -32768 ? scaled : -32768
+        clipped = clipped < 32767 ? clipped : 32767
+        clipped = scaled == scaled ? clipped : 0
+        let sum = clipped + 12_582_912
+        let remainder = clipped - (sum - 12_582_912)
+        let tie: Int32 = remainder == 0.5 && clipped > 0 ? 1 : (remainder == -0.5 && clipped < 0 ? -1 : 0)
+        // 1.5·2²³ has zeros in its low 16 bits, so they hold the rounded value.
+        return Int16(truncatingIfNeeded: Int32(bitPattern: sum.bitPattern) &+ tie)
     }
 
     /// A channel converted in one pass into new storage (the engines that take Int16 convert every

@@ -497,7 +497,8 @@ public final actor SpeechAnalyzer {
         jobs.append(job)
         guard !draining else { return }
         draining = true
-        Task { await self.drain() }
+        // Where the caller's work prefers an engine thread, the queue's work runs there too.
+        Task(executorPreference: EngineThread.current) { await self.drain() }
     }
 
     /// Runs queued jobs one at a time, in order.

@@ -22,14 +22,26 @@ struct PCMBufferTests {
             half, -half, 3 * half, -3 * half, half.nextDown, half.nextUp, (-half).nextUp, (-half).nextDown,
             32766.5 * step, (32766.5 * step).nextDown, 32767.4 * step, -32767.5 * step, -32768.5 * step,
             .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude, -0.0,
+            // Ties that rounding to even would send the other way, and no number at all.
+            5 * half, -5 * half, 2001 * half, -2001 * half, .nan,
         ]
         let plain = samples.map { x -> Int16 in
+            if x.isNaN { return 0 }
             guard x.isFinite else { return x > 0 ? .max : .min }
             return Int16(max(-32768, min(32767, (x * 32768).rounded())))
         }
         #expect(PCMBuffer(mono: samples, sampleRate: 16_000).int16Channels[0] == plain)
         #expect(plain.prefix(8) == [1, -1, 2, -2, 0, 1, 0, -1])
         #expect(plain[8...12] == [32767, 32766, 32767, -32768, -32768])
+        #expect(plain.suffix(5) == [3, -3, 1001, -1001, 0])
+    }
+
+    @Test func int16MatchesThePlainDefinitionOnEveryQuarterStep() {
+        // Every multiple of a quarter step over the whole range and past both ends: exact ties,
+        // values a quarter either side of them, and the clipping boundaries.
+        let samples = (-131_080...131_080).map { Float($0) / (4 * 32768) }
+        let plain = samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))) }
+        #expect(PCMBuffer(mono: samples, sampleRate: 16_000).int16Channels[0] == plain)
     }
 
     @Test func interleavingAndSlicing() {

@@ -1,0 +1,77 @@
+import Corpus
+import Dispatch
+import Engines
+import Foundation
+import Metrics
+import SpeechCore
+import TestSupport
+import Testing
+
+@testable import Benchmark
+
+/// Where an utterance's engine calls run: on an engine thread, chunks and the analyzer's queued
+/// finalisation alike, so an engine may block in place there.
+@Suite("Utterance runs", .isolatedResources)
+struct UtteranceRunTests {
+    /// Records, per call, whether it ran where blocking is allowed; says "one" at finalize.
+    struct WhereEngine: RecognitionEngine {
+        let id = "where-test"
+        let calls: Locked<[String]>
+        var capabilities: EngineCapabilities {
+            EngineCapabilities(
+                partialResults: false, wordTimes: true, alternatives: false, confidence: false, locales: ["en-US"],
+                formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)])
+        }
+
+        func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+            Session(calls: calls)
+        }
+
+        final class Session: RecognitionSession {
+            let calls: Locked<[String]>
+            init(calls: Locked<[String]>) { self.calls = calls }
+
+            private func note(_ call: String) {
+                calls.withLock { $0.append("\(call) \(EngineThread.mayBlock ? "engine thread" : "elsewhere")") }
+            }
+
+            func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
+                note("accept")
+                return HypothesisUpdate()
+            }
+
+            func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
+                note("finalize")
+                // A real suspension: the call resumes wherever its task prefers, not where it was.
+                await withCheckedContinuation { done in DispatchQueue.global().async { done.resume() } }
+                note("finalize, resumed")
+                let word = RecognizedWord(text: "one", range: TimeRange(start: .zero, end: time))
+                return HypothesisUpdate(
+                    finalized: [HypothesisSegment(range: TimeRange(start: .zero, end: time), words: [word])],
+                    finalizedThrough: time)
+            }
+
+            func cancel(before time: MediaTime) async -> HypothesisUpdate { HypothesisUpdate() }
+            func close() async { note("close") }
+        }
+    }
+
+    @Test func everyEngineCallOfAnUtteranceRunsOnAnEngineThread() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try BenchmarkTests.makeCorpus(dir)
+        let load = ManifestReader.load(path: manifest)
+        let utterance = try #require(load.utterances.first)
+        let calls = Locked<[String]>([])
+        let run = UtteranceRun(engine: WhereEngine(calls: calls), policy: ScoringPolicy(normalizer: .english))
+        let record = await run.run(
+            utterance, audioPath: ManifestValidator.resolve(utterance.audio, root: load.root), manifest: manifest)
+        #expect(record.error == nil && record.hypothesis == "one")
+        let seen = calls.withLock { $0 }
+        // One second in 100 ms chunks, the finalisation the analyzer queues, and the close at finish.
+        #expect(
+            seen == Array(repeating: "accept engine thread", count: 10) + [
+                "finalize engine thread", "finalize, resumed engine thread", "close engine thread",
+            ])
+        #expect(!EngineThread.mayBlock)
+    }
+}
