@@ -9,7 +9,7 @@
 /// A task that prefers it (`Task(executorPreference:)`) runs its nonisolated code and its default
 /// actors here, and an engine session may make its blocking C calls in place here (``mayBlock``)
 /// rather than hand them to its queue and wait to be woken: on a 2-core machine such a hand-off
-/// and the wake-up after it cost 0.1–0.2 ms, a measurable share of a short clip's decode. The
+/// and the wake-up after it cost about 0.1 ms, a measurable share of a short clip's decode. The
 /// benchmark drives each utterance from one (``take()``); code that does not ask never sees one.
 public final class EngineThread: TaskExecutor, @unchecked Sendable {
     /// The engine thread the current task's work prefers, bound by whoever set the preference, so
