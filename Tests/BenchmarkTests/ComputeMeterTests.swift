@@ -19,11 +19,7 @@ struct ComputeMeterTests {
         static let queue = DispatchQueue(label: "speech-harness.tests.shared-decoder")
         let id = "shared-decoder-test"
         let cost: Double
-        var capabilities: EngineCapabilities {
-            EngineCapabilities(
-                partialResults: false, wordTimes: true, alternatives: false, confidence: false, locales: ["en-US"],
-                formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)])
-        }
+        var capabilities: EngineCapabilities { .finalWordsOnly16kHz }
 
         func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
             Session(cost: cost)

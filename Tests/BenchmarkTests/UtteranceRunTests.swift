@@ -17,11 +17,7 @@ struct UtteranceRunTests {
     struct WhereEngine: RecognitionEngine {
         let id = "where-test"
         let calls: Locked<[String]>
-        var capabilities: EngineCapabilities {
-            EngineCapabilities(
-                partialResults: false, wordTimes: true, alternatives: false, confidence: false, locales: ["en-US"],
-                formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)])
-        }
+        var capabilities: EngineCapabilities { .finalWordsOnly16kHz }
 
         func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
             Session(calls: calls)

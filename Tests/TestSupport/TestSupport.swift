@@ -188,3 +188,11 @@ public struct RelayEngine: EngineAdapter {
     }
     public func replacingBase(_ base: any RecognitionEngine) -> RelayEngine { RelayEngine(id: id, base: base) }
 }
+
+extension EngineCapabilities {
+    /// A test engine that hears US English at 16 kHz in Float32 and answers only when finalised,
+    /// with word times: what the benchmark's test engines declare.
+    public static let finalWordsOnly16kHz = EngineCapabilities(
+        partialResults: false, wordTimes: true, alternatives: false, confidence: false, locales: ["en-US"],
+        formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)])
+}
