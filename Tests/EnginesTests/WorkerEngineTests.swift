@@ -178,4 +178,36 @@ struct WorkerEngineTests {
         await session.close()
         await engine.shutdown()
     }
+
+    /// A worker given one thread runs two: Python's and CTranslate2's decoding thread. numpy's
+    /// OpenBLAS would add one per further core, whose busy-waiting counts as the worker's CPU time
+    /// (about a fifth more with a core free, less with none, so `--jobs 2` read faster).
+    @Test(.enabled(if: whisperInstalled)) func whisperWorkerGivenOneThreadStartsNoOther() throws {
+        let worker = Process()
+        worker.executableURL = URL(fileURLWithPath: Self.root + "/.venv/bin/python")
+        worker.arguments = [Self.root + "/scripts/workers/whisper_worker.py"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["WHISPER_THREADS"] = "1"
+        environment["OPENBLAS_NUM_THREADS"] = nil
+        environment["OMP_NUM_THREADS"] = nil
+        worker.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        worker.standardInput = input
+        worker.standardOutput = output
+        worker.standardError = FileHandle.nullDevice
+        try worker.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            worker.waitUntilExit()
+        }
+        try input.fileHandleForWriting.write(contentsOf: Data(#"{"type":"hello","protocol":1}"#.utf8 + [0x0A]))
+        var reply = Data()
+        while !reply.contains(0x0A), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
+            reply += byte
+        }
+        #expect(String(decoding: reply, as: UTF8.self).contains(#""type":"ready""#))  // the model is loaded
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker.processIdentifier)/task")
+        #expect(threads.count == 2, "worker threads: \(threads.sorted())")
+    }
 }

