@@ -14,9 +14,10 @@ otherwise. CPU time is the process's own (time.process_time: all threads), repor
 the session's CPU since its previous reply.
 
 Environment: WHISPER_THREADS (CPU threads for CTranslate2 and for numpy's OpenBLAS, default 1),
-WHISPER_COMPUTE_TYPE (default int8), WHISPER_BEAM_SIZE (default 1), WHISPER_SEED (default 0). Whisper's temperature fallback samples
-when a greedy decode looks wrong; CTranslate2 seeds each thread's generator once, from this seed,
-so a worker given the same utterances in the same order decodes them alike run after run.
+WHISPER_COMPUTE_TYPE (default int8), WHISPER_BEAM_SIZE (default 1), WHISPER_SEED (default 0).
+Whisper's temperature fallback samples when a greedy decode looks wrong; CTranslate2 seeds each
+thread's generator once, from this seed, so a worker given the same utterances in the same order
+decodes them alike run after run.
 """
 import base64
 import json
