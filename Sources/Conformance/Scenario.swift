@@ -1,4 +1,5 @@
 import Foundation
+import SpeechCore
 
 /// A declarative conformance scenario: modules, an engine script, a timeline of API calls and
 /// the expectations, tied to the documented clause it checks (see `clauses.json`).
@@ -40,9 +41,11 @@ public struct Scenario: Decodable, Sendable, Hashable {
     public struct FaultSpec: Decodable, Sendable, Hashable {
         /// In the scripted engine: `throw` or `stall` at a time, `failFinalize`, `slowFinalize`
         /// yielding `after` times; or a worker process that misbehaves after `after` audio requests.
-        public enum Kind: String, Decodable, Sendable, Hashable, CaseIterable {
+        public enum Kind: String, ClosedSetValue, Hashable {
             case `throw`, stall, failFinalize, slowFinalize
             case workerCrash, workerHang, workerGarbage, workerError, workerExitAtStart
+
+            public static let valueName = "fault kind"
 
             /// The fault worker's mode for a worker fault; nil for the scripted engine's own.
             public var workerMode: String? {
@@ -180,38 +183,30 @@ public enum ScenarioCatalog {
                 ? try JSONDecoder().decode([Scenario].self, from: data)
                 : [try JSONDecoder().decode(Scenario.self, from: data)]
         } catch let error as DecodingError {
-            throw ScenarioError.invalid(path: path, reason: describe(error, ids: ids, many: many))
+            throw ScenarioError.invalid(
+                path: path, reason: describe(DecodingProblem(error, json: json), ids: ids, many: many))
         } catch {
             throw ScenarioError.invalid(path: path, reason: "\(error)")
         }
     }
 
-    /// Where in the file a decoding error is, in the file's own terms, and what is wrong there.
-    static func describe(_ error: DecodingError, ids: [String?], many: Bool) -> String {
-        let (path, problem): ([any CodingKey], String)
-        switch error {
-        case .keyNotFound(let key, let context): (path, problem) = (context.codingPath + [key], "missing")
-        case .typeMismatch(let type, let context):
-            (path, problem) = (context.codingPath, "wrong type (expected \(type))")
-        case .valueNotFound(let type, let context):
-            (path, problem) = (context.codingPath, "null where \(type) is needed")
-        case .dataCorrupted(let context): (path, problem) = (context.codingPath, context.debugDescription)
-        @unknown default: (path, problem) = ([], "\(error)")
-        }
-        var keys = path[...]
+    /// Where in the file a decoding problem is, in the file's own terms, and what is wrong there.
+    static func describe(_ problem: DecodingProblem, ids: [String?], many: Bool) -> String {
+        var keys = problem.path[...]
         var parts: [String] = []
-        let scenario = many ? keys.first?.intValue : 0
+        let scenario: Int? =
+            if many, case .index(let index) = keys.first { index } else { many ? nil : 0 }
         if many { keys = keys.dropFirst() }
         if let scenario {
             let id = ids.indices.contains(scenario) ? ids[scenario] : nil
             parts.append(id.map { "scenario '\($0)'" } ?? "scenario \(scenario + 1) of the file")
         }
-        if keys.first?.stringValue == "steps", let step = keys.dropFirst().first?.intValue {
+        if keys.first == .key("steps"), keys.count > 1, case .index(let step) = keys.dropFirst().first {
             parts.append("step \(step + 1)")
             keys = keys.dropFirst(2)
         }
-        let field = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        if !field.isEmpty { parts.append("field '\(field)'") }
-        return (parts + [problem]).joined(separator: ": ")
+        let field = DecodingProblem(path: Array(keys), problem: problem.problem)
+        if !keys.isEmpty { parts.append("field '\(field.field)'") }
+        return (parts + [problem.problem]).joined(separator: ": ")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SpeechCore
 import SpeechReference
 
 /// How a call or query ended, in the words scenarios use: `returns`, `cancelled`, `fails:<code>`
@@ -46,8 +47,14 @@ public enum ScenarioStep: Hashable, Sendable {
         public var startedAs: String?
     }
 
-    public enum ModuleKind: String, Hashable, Sendable, CaseIterable { case transcriber, dictation, detector }
-    public enum StreamState: String, Hashable, Sendable, CaseIterable { case open, ended, failed }
+    public enum ModuleKind: String, ClosedSetValue, Hashable {
+        case transcriber, dictation, detector
+        public static let valueName = "module kind"
+    }
+    public enum StreamState: String, ClosedSetValue, Hashable {
+        case open, ended, failed
+        public static let valueName = "stream state"
+    }
 
     /// What the volatile range handler must have seen.
     public enum HandlerCheck: Hashable, Sendable {
@@ -56,10 +63,11 @@ public enum ScenarioStep: Hashable, Sendable {
     }
 
     /// Attribute rules of the published results with text.
-    public enum AttributeCheck: String, Hashable, Sendable, CaseIterable {
+    public enum AttributeCheck: String, ClosedSetValue, Hashable {
         case time, notime, confidence, noconfidence, timesInRange
         case severalAlternatives = "alternatives>1"
         case oneAlternative = "alternatives=1"
+        public static let valueName = "attribute check"
     }
 
     /// The analyzer's `volatileRange`: nil, or a bound on its start or end.
@@ -196,14 +204,16 @@ extension ScenarioStep: Decodable {
         ]
     }()
 
-    static let callOutcomes = "returns, cancelled or fails:<code>"
+    static let callOutcomes = "returns, cancelled, fails:<code>"
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let kind = try container.decode(String.self, forKey: Key("do"))
         guard let allowed = Self.fields[kind] else {
             throw DecodingError.dataCorruptedError(
-                forKey: Key("do"), in: container, debugDescription: "unknown step '\(kind)'")
+                forKey: Key("do"), in: container,
+                debugDescription:
+                    "unknown step '\(kind)' (expected one of: \(Self.fields.keys.sorted().joined(separator: ", ")))")
         }
         for key in container.allKeys where key.stringValue != "do" && !allowed.contains(key.stringValue) {
             throw DecodingError.dataCorruptedError(
@@ -224,7 +234,7 @@ extension ScenarioStep: Decodable {
             guard let text: String = try value("expect") else { return nil }
             let exactOnly = text.hasPrefix("exact:")
             guard let outcome = Self.outcome(exactOnly ? String(text.dropFirst(6)) : text), accepts(outcome) else {
-                throw invalid("expect", "'\(text)' is not an outcome of '\(kind)' (\(wanted))")
+                throw invalid("expect", "unknown outcome '\(text)' of '\(kind)' (expected one of: \(wanted))")
             }
             return Expectation(outcome: outcome, exactOnly: exactOnly)
         }
@@ -245,7 +255,7 @@ extension ScenarioStep: Decodable {
                     case .fails: failures
                     default: false
                     }
-                }, names.sorted().joined(separator: ", ") + (failures ? " or fails:<code>" : ""))
+                }, (names.sorted() + (failures ? ["fails:<code>"] : [])).joined(separator: ", "))
         }
         func call() throws -> Call {
             let startedAs: String? = try value("async") == true ? (try value("ref") ?? "") : nil
@@ -261,12 +271,9 @@ extension ScenarioStep: Decodable {
             }
             return Audio(seconds: seconds, start: try value("start"), sampleRate: rate)
         }
-        func enumeration<E: RawRepresentable & CaseIterable>(_ name: String, _ type: E.Type) throws -> E
-        where E.RawValue == String {
-            let text: String = try required(name)
-            guard let found = E(rawValue: text) else {
-                throw invalid(name, "'\(text)' is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+        func enumeration<E: ClosedSetValue>(_ name: String, _ type: E.Type, default: E? = nil) throws -> E {
+            guard let text: String = try `default` == nil ? required(name) : value(name) else { return `default`! }
+            guard let found = E(rawValue: text) else { throw invalid(name, E.unknown(text)) }
             return found
         }
         func count(_ name: String) throws -> Int {
@@ -289,7 +296,7 @@ extension ScenarioStep: Decodable {
                     case .returnedTime, .cancelled, .fails: true
                     default: false
                     }
-                }, "time:<seconds>, time:nil, cancelled or fails:<code>")
+                }, "time:<seconds>, time:nil, cancelled, fails:<code>")
             self = .analyze(try audio(), expect: expect)
         case "startInput": self = .startInput(expect: try callExpectation())
         case "endPreviousInput": self = .endPreviousInput
@@ -301,12 +308,9 @@ extension ScenarioStep: Decodable {
         case "cancelBefore": self = .cancelBefore(try value("time"))
         case "cancelAndFinishNow": self = .cancelAndFinishNow
         case "addModule":
-            let name: String = try value("value") ?? "transcriber"
-            guard let module = ModuleKind(rawValue: name) else {
-                throw invalid(
-                    "value", "'\(name)' is not one of \(ModuleKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            self = .addModule(module, locale: try value("locale"), try call())
+            self = .addModule(
+                try enumeration("value", ModuleKind.self, default: .transcriber), locale: try value("locale"),
+                try call())
         case "removeModule": self = .removeModule(index: try value("module"), try call())
         case "await": self = .await(try required("ref"), expect: try callExpectation())
         case "checkPending": self = .checkPending(try required("ref"))
@@ -318,7 +322,7 @@ extension ScenarioStep: Decodable {
             guard let check = Self.handlerCheck(text) else {
                 throw invalid(
                     "value",
-                    "'\(text)' is not changedEnd, changedStart>=<s>, quietSinceMark, oldQuiet, newCalled, matchesProperty or none"
+                    "unknown handler check '\(text)' (expected one of: changedEnd, changedStart>=<s>, quietSinceMark, oldQuiet, newCalled, matchesProperty, none)"
                 )
             }
             self = .checkHandler(check)
@@ -335,7 +339,7 @@ extension ScenarioStep: Decodable {
         case "checkVolatileRange":
             let text: String = try required("value")
             guard let check = Self.rangeCheck(text) else {
-                throw invalid("value", "'\(text)' is not nil, start>=<s> or end>=<s>")
+                throw invalid("value", "unknown range check '\(text)' (expected one of: nil, start>=<s>, end>=<s>)")
             }
             self = .checkVolatileRange(check)
         case "checkStreams":

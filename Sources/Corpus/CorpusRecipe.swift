@@ -1,4 +1,5 @@
 import Foundation
+import SpeechCore
 
 /// The recipe `Corpus/recipe.json` describes: where the sources are and how each tier is made.
 public struct CorpusRecipe: Codable, Sendable {
@@ -68,16 +69,9 @@ public struct CorpusRecipe: Codable, Sendable {
         }
         let recipe: CorpusRecipe
         do {
-            recipe = try JSONDecoder().decode(CorpusRecipe.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw CorpusBuildError.recipe(path: path, reason: "missing '\(Self.path(context.codingPath + [key]))'")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw CorpusBuildError.recipe(path: path, reason: "wrong type at '\(Self.path(context.codingPath))'")
-        } catch let DecodingError.dataCorrupted(context) {
-            throw CorpusBuildError.recipe(
-                path: path, reason: "\(context.debugDescription) at '\(Self.path(context.codingPath))'")
+            recipe = try DecodingProblem.decode(CorpusRecipe.self, from: data)
         } catch {
-            throw CorpusBuildError.recipe(path: path, reason: "\(error)")
+            throw CorpusBuildError.recipe(path: path, reason: error.description)
         }
         let d = recipe.realDigits, s = recipe.synthetic
         guard d.minDigits >= 1, d.maxDigits >= d.minDigits, s.minDigits >= 1, s.maxDigits >= s.minDigits,
@@ -88,9 +82,6 @@ public struct CorpusRecipe: Codable, Sendable {
         return recipe
     }
 
-    static func path(_ keys: [CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-    }
 }
 
 /// Why a corpus could not be built.

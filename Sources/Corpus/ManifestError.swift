@@ -5,7 +5,7 @@ public struct ManifestIssue: Error, CustomStringConvertible, Sendable, Hashable 
         case malformedJSON(String)
         case malformedCSV(String)
         case missingField(String)
-        case wrongType(field: String, expected: String)
+        case wrongType(field: String, expected: String, found: String)
         case invalidValue(field: String, reason: String)
         case emptyReference
         case invalidText(String)
@@ -41,7 +41,8 @@ public struct ManifestIssue: Error, CustomStringConvertible, Sendable, Hashable 
         case .malformedJSON(let detail): return "malformed JSON: \(detail)"
         case .malformedCSV(let detail): return "malformed CSV: \(detail)"
         case .missingField(let name): return "missing field '\(name)'"
-        case .wrongType(let field, let expected): return "field '\(field)' should be \(expected)"
+        case .wrongType(let field, let expected, let found):
+            return "field '\(field)': expected \(expected), got \(found)"
         case .invalidValue(let field, let reason): return "field '\(field)': \(reason)"
         case .emptyReference: return "empty reference text"
         case .invalidText(let reason): return "reference text: \(reason)"

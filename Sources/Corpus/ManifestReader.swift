@@ -1,4 +1,5 @@
 import Foundation
+import SpeechCore
 
 /// The manifest formats the harness reads.
 public enum ManifestFormat: String, Sendable, CaseIterable {
@@ -111,7 +112,7 @@ public enum ManifestReader {
                 tier: try fields.optionalString(object, "tier"))
             if let split = try fields.optionalString(object, "split") {
                 guard let value = Utterance.Split(rawValue: split) else {
-                    throw fields.issue(.invalidValue(field: "split", reason: "'\(split)' is not enrollment or test"))
+                    throw fields.issue(.invalidValue(field: "split", reason: Utterance.Split.unknown(split)))
                 }
                 utterance.split = value
             }
@@ -411,20 +412,26 @@ final class RecordFields {
 
     func string(_ object: [String: Any], _ key: String, allowEmpty: Bool = false) throws -> String {
         guard let raw = object[key], !(raw is NSNull) else { throw issue(.missingField(key)) }
-        guard let value = raw as? String else { throw issue(.wrongType(field: key, expected: "a string")) }
+        guard let value = raw as? String else {
+            throw issue(.wrongType(field: key, expected: "a string", found: DecodingProblem.kind(of: raw)))
+        }
         if !allowEmpty && value.isEmpty { throw issue(.invalidValue(field: key, reason: "empty")) }
         return value
     }
 
     func optionalString(_ object: [String: Any], _ key: String) throws -> String? {
         guard let raw = object[key], !(raw is NSNull) else { return nil }
-        guard let value = raw as? String else { throw issue(.wrongType(field: key, expected: "a string")) }
+        guard let value = raw as? String else {
+            throw issue(.wrongType(field: key, expected: "a string", found: DecodingProblem.kind(of: raw)))
+        }
         return value
     }
 
     func number(_ object: [String: Any], _ key: String) throws -> Double {
         guard let raw = object[key], !(raw is NSNull) else { throw issue(.missingField(key)) }
-        guard let value = Self.double(raw) else { throw issue(.wrongType(field: key, expected: "a number")) }
+        guard let value = Self.double(raw) else {
+            throw issue(.wrongType(field: key, expected: "a number", found: DecodingProblem.kind(of: raw)))
+        }
         return value
     }
 
@@ -439,19 +446,26 @@ final class RecordFields {
 
     func optionalNumber(_ object: [String: Any], _ key: String) throws -> Double? {
         guard let raw = object[key], !(raw is NSNull) else { return nil }
-        guard let value = Self.double(raw) else { throw issue(.wrongType(field: key, expected: "a number")) }
+        guard let value = Self.double(raw) else {
+            throw issue(.wrongType(field: key, expected: "a number", found: DecodingProblem.kind(of: raw)))
+        }
         return value
     }
 
     func words(_ object: [String: Any]) throws -> [Utterance.AlignedWord]? {
         guard let raw = object["words"], !(raw is NSNull) else { return nil }
-        guard let list = raw as? [Any] else { throw issue(.wrongType(field: "words", expected: "an array")) }
+        guard let list = raw as? [Any] else {
+            throw issue(.wrongType(field: "words", expected: "a list", found: DecodingProblem.kind(of: raw)))
+        }
         var previousEnd = -Double.infinity
         return try list.enumerated().map { index, item in
             guard let entry = item as? [String: Any], let word = entry["word"] as? String,
                 let start = entry["start"].flatMap(Self.double), let end = entry["end"].flatMap(Self.double)
             else {
-                throw issue(.wrongType(field: "words[\(index)]", expected: "{word, start, end}"))
+                throw issue(
+                    .wrongType(
+                        field: "words[\(index)]", expected: "an object with word, start and end",
+                        found: DecodingProblem.kind(of: item)))
             }
             guard start >= 0, end >= start, start >= previousEnd - 1e-9 else {
                 throw issue(

@@ -1,4 +1,5 @@
 import Metrics
+import SpeechCore
 
 /// One entry of a corpus: an audio file (or a part of one), what is said in it, and who says it.
 ///
@@ -26,7 +27,10 @@ public struct Utterance: Codable, Sendable, Hashable {
     /// Word times where they are known exactly (from construction or a forced alignment).
     public var words: [AlignedWord]?
 
-    public enum Split: String, Codable, Sendable, CaseIterable { case enrollment, test }
+    public enum Split: String, ClosedSetValue, Encodable {
+        case enrollment, test
+        public static let valueName = "split"
+    }
 
     /// Whether a run restricted to `split` (nil: no restriction) takes this utterance; one
     /// without a split of its own is taken by any run.

@@ -6,6 +6,7 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
     case unsupportedLocale(engine: String, locale: String)
     case unsupportedFormat(engine: String, format: String)
     case unknownEngine(String)
+    case invalidConfiguration(path: String, reason: String)
     case notInstalled(engine: String, locale: String)
 
     public var description: String {
@@ -15,6 +16,7 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
         case .unsupportedLocale(let engine, let locale): return "engine \(engine) does not support locale \(locale)"
         case .unsupportedFormat(let engine, let format): return "engine \(engine) does not accept \(format)"
         case .unknownEngine(let id): return "unknown engine '\(id)'"
+        case .invalidConfiguration(let path, let reason): return "\(path): \(reason)"
         case .notInstalled(let engine, let locale): return "engine \(engine) has no assets installed for \(locale)"
         }
     }

@@ -86,25 +86,28 @@ public final class EngineRegistry: Sendable {
         return try entry.make()
     }
 
-    /// The engine named by the environment or configuration file, if any.
+    /// The engine named by the environment or configuration file, if any. A configuration file
+    /// that cannot be read as `{"engine": "<id>"}` is an error naming the file and the field.
     public static func configuredEngineID(
         environment: [String: String] = HarnessEnvironment.current.variables,
         directory: String = FileManager.default.currentDirectoryPath
-    ) -> String? {
+    ) throws(EngineError) -> String? {
         if let id = environment["SPEECH_HARNESS_ENGINE"], !id.isEmpty { return id }
+        struct Configuration: Decodable { var engine: String? }
         let file = directory + "/.speech-harness.json"
-        guard let data = FileManager.default.contents(atPath: file),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let id = object["engine"] as? String
-        else { return nil }
-        return id
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        do {
+            return try DecodingProblem.decode(Configuration.self, from: data).engine
+        } catch {
+            throw .invalidConfiguration(path: file, reason: error.description)
+        }
     }
 
     /// The engine to use for `locale`: the override, else the configured one, else the preferred
     /// registered engine that has assets for the locale.
     public func defaultEngine(for locale: String) throws -> any RecognitionEngine {
         if let override = EngineSelection.override { return override }
-        if let id = Self.configuredEngineID() { return try make(id) }
+        if let id = try Self.configuredEngineID() { return try make(id) }
         for id in ids {
             if let engine = try? make(id), engine.isInstalled(locale: locale) { return engine }
         }

@@ -121,9 +121,9 @@ public struct EngineScript: Sendable, Hashable, Codable {
         for candidate in candidates {
             if let id, !(candidate.contains("\"id\":\"\(id)\"") || candidate.contains("\"id\": \"\(id)\"")) { continue }
             do {
-                return try JSONDecoder().decode(EngineScript.self, from: Data(candidate.utf8))
+                return try DecodingProblem.decode(EngineScript.self, from: Data(candidate.utf8))
             } catch {
-                throw EngineError.invalidScript(path: file, reason: "\(error)")
+                throw EngineError.invalidScript(path: file, reason: error.description)
             }
         }
         throw EngineError.invalidScript(path: file, reason: "no line with id '\(id ?? "")'")

@@ -22,7 +22,13 @@ struct WorkerReply: Decodable, Sendable {
         var alternatives: [[String]]?
     }
 
-    var type: String
+    /// What a worker may send (WorkerProtocol.md).
+    enum Kind: String, ClosedSetValue {
+        case ready, started, hypothesis, ended, error
+        static let valueName = "reply type"
+    }
+
+    var type: Kind
     /// Protocol 2: the request this answers; nil for news (an unrequested hypothesis).
     var id: Int?
     var session: Int?
@@ -255,7 +261,7 @@ actor WorkerChannel {
 
     private func handshake() async throws {
         try await write(["type": "hello", "protocol": configuration.protocolVersion])
-        let ready = try await reply(expecting: "ready", id: nil, session: nil).message
+        let ready = try await reply(expecting: .ready, id: nil, session: nil).message
         version = min(configuration.protocolVersion, max(1, ready.protocolVersion ?? 1))
         loadSeconds = ready.loadSeconds
         reportsCPU = version >= 2 && ready.cpuTime == true
@@ -283,7 +289,7 @@ actor WorkerChannel {
                 "partials": configuration.reportsPartialResults, "alternatives": configuration.maximumAlternatives,
                 "contextualStrings": configuration.contextualStrings, "wordTimes": configuration.wordTimes,
             ],
-            expecting: "started")
+            expecting: .started)
         return session
     }
 
@@ -297,7 +303,7 @@ actor WorkerChannel {
                 [
                     "type": "audio", "session": session, "start": start.seconds,
                     "samples": bytes.base64EncodedString(),
-                ], expecting: "hypothesis"
+                ], expecting: .hypothesis
             ).update
         }
         await acquire()
@@ -314,7 +320,7 @@ actor WorkerChannel {
         update = WorkerSession.merge(update, takeNews(session))
         for event in process.receivedEvents() {
             let message = try await decode(event)
-            guard message.type == "hypothesis", message.id == nil else {
+            guard message.type == .hypothesis, message.id == nil else {
                 throw await fail("expected news between requests, got '\(message.type)'")
             }
             if let other = message.session, other != session {
@@ -332,20 +338,20 @@ actor WorkerChannel {
 
     func finalize(session: Int, through time: MediaTime) async throws -> HypothesisUpdate {
         try await request(
-            session: session, ["type": "finalize", "session": session, "through": time.seconds], expecting: "hypothesis"
+            session: session, ["type": "finalize", "session": session, "through": time.seconds], expecting: .hypothesis
         ).update
     }
 
     func cancel(session: Int, before time: MediaTime) async throws -> HypothesisUpdate {
         try await request(
-            session: session, ["type": "cancel", "session": session, "before": time.seconds], expecting: "hypothesis"
+            session: session, ["type": "cancel", "session": session, "before": time.seconds], expecting: .hypothesis
         ).update
     }
 
     func end(session: Int) async throws {
         sessions[session]?.failureHandler = nil
         defer { sessions[session] = nil }
-        _ = try await request(session: session, ["type": "end", "session": session], expecting: "ended")
+        _ = try await request(session: session, ["type": "end", "session": session], expecting: .ended)
     }
 
     func setFailureHandler(_ handler: @escaping @Sendable (any Error) -> Void, session: Int) {
@@ -382,7 +388,7 @@ actor WorkerChannel {
 
     /// Sends one request for `session` and waits for its reply (and, in protocol 2, the news
     /// before it).
-    private func request(session: Int, _ body: [String: Any], expecting type: String) async throws -> Answer {
+    private func request(session: Int, _ body: [String: Any], expecting type: WorkerReply.Kind) async throws -> Answer {
         await acquire()
         defer { release() }
         try checkUsable()
@@ -396,7 +402,7 @@ actor WorkerChannel {
         try await write(body)
         var answer = try await reply(expecting: type, id: id, session: session)
         answer.update = WorkerSession.merge(takeNews(session), answer.update)
-        if type == "hypothesis" { sessions[session]?.volatile = answer.update.volatile }
+        if type == .hypothesis { sessions[session]?.volatile = answer.update.volatile }
         return answer
     }
 
@@ -419,12 +425,12 @@ actor WorkerChannel {
 
     /// Waits for the reply of `type` (to request `id` in protocol 2), folding news for `session`
     /// into it and keeping other sessions' news for them.
-    private func reply(expecting type: String, id: Int?, session: Int?) async throws -> Answer {
+    private func reply(expecting type: WorkerReply.Kind, id: Int?, session: Int?) async throws -> Answer {
         var news = HypothesisUpdate()
         while true {
             guard let event = await nextEvent() else { throw await fail("no reply within \(configuration.timeout)") }
             let message = try await decode(event)
-            if version >= 2, message.id == nil, message.type == "hypothesis", type != "ready" {
+            if version >= 2, message.id == nil, message.type == .hypothesis, type != .ready {
                 if let other = message.session, other != session {
                     keepNews(message.update, for: other)
                 } else {
@@ -448,10 +454,13 @@ actor WorkerChannel {
         case .oversized(let bytes):
             throw await fail("a reply line over \(WorkerProcess.maximumLine) bytes (\(bytes)+)")
         case .line(let text):
-            guard let message = try? JSONDecoder().decode(WorkerReply.self, from: Data(text.utf8)) else {
-                throw await fail("malformed reply: \(text.prefix(200))")
+            let message: WorkerReply
+            do {
+                message = try DecodingProblem.decode(WorkerReply.self, from: Data(text.utf8))
+            } catch {
+                throw await fail("malformed reply (\(error)): \(text.prefix(200))")
             }
-            if message.type == "error" {
+            if message.type == .error {
                 throw EngineError.failed(engine: id, reason: "worker error: \(message.message ?? "no message")")
             }
             return message

@@ -1,10 +1,11 @@
 import Foundation
+import SpeechCore
 
 /// Bounds on the expected differences of the new API, from the `migrateDiff` key of a gates
 /// file: `{"migrateDiff": [{"metric": "finalDelay", "max": 0.5}]}` fails an utterance whose last
 /// final result comes more than 0.5 s of audio later than the legacy one's.
 public struct MigrationGate: Codable, Sendable, Hashable {
-    public enum Metric: String, Codable, Sendable, CaseIterable {
+    public enum Metric: String, ClosedSetValue, Encodable {
         /// Last final result, analyzer minus legacy (seconds of audio).
         case finalDelay
         /// Revisions of shown text, analyzer minus legacy.
@@ -13,6 +14,8 @@ public struct MigrationGate: Codable, Sendable, Hashable {
         case extraUpdates
         /// Largest word time shift (seconds).
         case maximumTimeShift
+
+        public static let valueName = "migrateDiff metric"
     }
 
     public var metric: Metric
@@ -46,17 +49,10 @@ public struct MigrationGate: Codable, Sendable, Hashable {
     public static func load(path: String) throws(MigrationGateError) -> [MigrationGate] {
         struct File: Decodable { var migrateDiff: [MigrationGate]? }
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
-        do {
-            return try JSONDecoder().decode(File.self, from: data).migrateDiff ?? []
-        } catch let DecodingError.dataCorrupted(context) {
-            throw .invalid(
-                path: path,
-                reason: context.codingPath.isEmpty
-                    ? "not valid JSON"
-                    : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription) (metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")))"
-            )
+        do throws(DecodingProblem) {
+            return try DecodingProblem.decode(File.self, from: data).migrateDiff ?? []
         } catch {
-            throw .invalid(path: path, reason: "\(error)")
+            throw .invalid(path: path, reason: error.description)
         }
     }
 }

@@ -7,8 +7,12 @@ enum LocaleSupport {
     /// The engines to consult: the chosen one when a choice is made, else every registered engine.
     static func engines() -> [any RecognitionEngine] {
         if let override = EngineSelection.override { return [override] }
-        if let id = EngineRegistry.configuredEngineID(), let engine = try? EngineRegistry.shared.make(id) {
-            return [engine]
+        // A configuration that names no usable engine makes every locale unsupported here; the
+        // module that needs an engine then throws why (`EngineRegistry.defaultEngine`).
+        do {
+            if let id = try EngineRegistry.configuredEngineID() { return [try EngineRegistry.shared.make(id)] }
+        } catch {
+            return []
         }
         return EngineRegistry.shared.ids.compactMap { try? EngineRegistry.shared.make($0) }
     }

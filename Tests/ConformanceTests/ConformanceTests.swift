@@ -106,7 +106,45 @@ struct ConformanceTests {
             errors.map(\.description).contains {
                 $0.contains("unknown-step.json") && $0.contains("unknown step 'teleport'")
             })
-        #expect(errors.map(\.description).contains { $0.contains("wrong-type.json") && $0.contains("wrong type") })
+        #expect(
+            errors.map(\.description).contains {
+                $0.contains("wrong-type.json")
+                    && $0.contains("step 1: field 'seconds': expected a number, got a string")
+            })
+    }
+
+    /// The shapes of a bad value anywhere in a scenario file: an unknown value of a closed set names
+    /// the values allowed; a wrong type says what was expected and what the file has.
+    @Test(arguments: [
+        (
+            #""faults":[{"kind":"meteor"}]"#,
+            "scenario 'x': field 'faults[0].kind': unknown fault kind 'meteor' (expected one of: throw, stall, failFinalize, slowFinalize, workerCrash, workerHang, workerGarbage, workerError, workerExitAtStart)"
+        ),
+        (#""steps":{"do":"feed"}"#, "scenario 'x': field 'steps': expected a list, got an object"),
+        (#""steps":"feed twice""#, "scenario 'x': field 'steps': expected a list, got a string"),
+        (#""title":7"#, "scenario 'x': field 'title': expected a string, got the number 7"),
+        (#""latency":true"#, "scenario 'x': field 'latency': expected a number, got true"),
+        (
+            #""modules":[{"kind":"transcriber","reporting":"volatileResults"}]"#,
+            "scenario 'x': field 'modules[0].reporting': expected a list, got a string"
+        ),
+        (#""clause":null"#, "scenario 'x': field 'clause': expected a string, got null"),
+    ])
+    func badValuesAreNamedWithTheirField(field: String, message: String) throws {
+        let dir = try TemporaryDirectory()
+        var fields = [
+            "id": #""id":"x""#, "clause": #""clause":"SA-VR-NIL""#, "title": #""title":"t""#,
+            "modules": #""modules":[]"#, "steps": #""steps":[]"#, "expect": #""expect":{}"#,
+        ]
+        let name = String(field.dropFirst().prefix { $0 != "\"" })
+        fields[name] = field
+        let file = try dir.write(
+            "bad.json", bytes: Array(("{" + fields.values.sorted().joined(separator: ",") + "}").utf8))
+        #expect {
+            _ = try ScenarioCatalog.load(path: file)
+        } throws: { error in
+            "\(error)" == "\(file): invalid scenario: \(message)"
+        }
     }
 
     /// Steps are typed when the file is read: an expectation a step cannot report, a field its kind
@@ -114,16 +152,25 @@ struct ConformanceTests {
     @Test(arguments: [
         (
             #"{"do":"finalize","expect":"fails:notACode"}"#,
-            "scenario 'second': step 2: field 'expect': 'fails:notACode' is not an outcome of 'finalize'"
+            "scenario 'second': step 2: field 'expect': unknown outcome 'fails:notACode' of 'finalize'"
         ),
         (
             #"{"do":"reserve","expect":"returns"}"#,
-            "field 'expect': 'returns' is not an outcome of 'reserve' (false, true or fails:<code>)"
+            "field 'expect': unknown outcome 'returns' of 'reserve' (expected one of: false, true, fails:<code>)"
         ),
         (#"{"do":"feed","secnds":1}"#, "step 2: field 'secnds': 'feed' takes no field 'secnds'"),
-        (#"{"do":"checkHandler","value":"sometimes"}"#, "field 'value': 'sometimes' is not changedEnd"),
-        (#"{"do":"checkVolatileRange","value":"middle>=1"}"#, "'middle>=1' is not nil, start>=<s> or end>=<s>"),
-        (#"{"do":"checkStreams","value":"closed"}"#, "'closed' is not one of open, ended, failed"),
+        (
+            #"{"do":"checkHandler","value":"sometimes"}"#,
+            "field 'value': unknown handler check 'sometimes' (expected one of: changedEnd,"
+        ),
+        (
+            #"{"do":"checkVolatileRange","value":"middle>=1"}"#,
+            "unknown range check 'middle>=1' (expected one of: nil, start>=<s>, end>=<s>)"
+        ),
+        (
+            #"{"do":"checkStreams","value":"closed"}"#,
+            "field 'value': unknown stream state 'closed' (expected one of: open, ended, failed)"
+        ),
         (#"{"do":"await"}"#, "step 2: field 'ref': 'await' needs 'ref'"),
         (#"{"do":"finish","ref":"x"}"#, "a name is given to a call started with \"async\": true"),
     ])

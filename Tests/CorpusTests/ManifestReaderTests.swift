@@ -47,11 +47,16 @@ struct ManifestReaderTests {
         if case .malformedJSON? = byLine[3] {} else { Issue.record("line 3: \(String(describing: byLine[3]))") }
         #expect(byLine[4] == .emptyReference)
         #expect(byLine[5] == .duplicateID("a", firstLine: 1))
-        #expect(byLine[6] == .wrongType(field: "duration", expected: "a number"))
+        #expect(byLine[6] == .wrongType(field: "duration", expected: "a number", found: "a string"))
         if case .invalidText? = byLine[9] {} else { Issue.record("line 9: \(String(describing: byLine[9]))") }
-        if case .invalidValue(field: "split", _)? = byLine[10] {} else { Issue.record("line 10") }
         if case .invalidValue(field: "words[0]", _)? = byLine[11] {} else { Issue.record("line 11") }
-        #expect(byLine[13] == .wrongType(field: "duration", expected: "a number"))
+        #expect(byLine[13] == .wrongType(field: "duration", expected: "a number", found: "true"))
+        #expect(
+            load.issues.first { $0.line == 10 }?.description
+                == "\(path):10: [g] field 'split': unknown split 'train' (expected one of: enrollment, test)")
+        #expect(
+            load.issues.first { $0.line == 6 }?.description
+                == "\(path):6: [e] field 'duration': expected a number, got a string")
         #expect(load.issues.allSatisfy { $0.description.hasPrefix(path + ":") })
     }
 

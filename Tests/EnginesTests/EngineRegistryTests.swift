@@ -11,16 +11,23 @@ struct EngineRegistryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(
-            EngineRegistry.configuredEngineID(environment: ["SPEECH_HARNESS_ENGINE": "dsp"], directory: directory.path)
-                == "dsp")
-        #expect(EngineRegistry.configuredEngineID(environment: [:], directory: directory.path) == nil)
+            try EngineRegistry.configuredEngineID(
+                environment: ["SPEECH_HARNESS_ENGINE": "dsp"], directory: directory.path) == "dsp")
+        #expect(try EngineRegistry.configuredEngineID(environment: [:], directory: directory.path) == nil)
         try Data(#"{"engine": "pocketsphinx"}"#.utf8).write(
             to: directory.appendingPathComponent(".speech-harness.json"))
-        #expect(EngineRegistry.configuredEngineID(environment: [:], directory: directory.path) == "pocketsphinx")
+        #expect(try EngineRegistry.configuredEngineID(environment: [:], directory: directory.path) == "pocketsphinx")
         // The environment wins over the file.
         #expect(
-            EngineRegistry.configuredEngineID(
+            try EngineRegistry.configuredEngineID(
                 environment: ["SPEECH_HARNESS_ENGINE": "scripted"], directory: directory.path) == "scripted")
+        // A file that does not say which engine in the expected shape is an error naming it.
+        try Data(#"{"engine": ["dsp"]}"#.utf8).write(to: directory.appendingPathComponent(".speech-harness.json"))
+        #expect {
+            try EngineRegistry.configuredEngineID(environment: [:], directory: directory.path)
+        } throws: { error in
+            "\(error)" == "\(directory.path)/.speech-harness.json: field 'engine': expected a string, got a list"
+        }
     }
 
     /// Every Whisper setting that changes transcripts is in the engine's name; the default seed
@@ -85,6 +92,14 @@ struct EngineRegistryTests {
         #expect(throws: EngineError.self) { try EngineScript.load(path: manifest.path + "#c") }
         #expect(throws: EngineError.self) {
             try EngineScript.load(path: directory.appendingPathComponent("none.json").path)
+        }
+        // A malformed script names the file and the field.
+        try Data(#"{"words":[{"text":"hi","start":"soon","end":0.3}]}"#.utf8).write(to: script)
+        #expect {
+            try EngineScript.load(path: script.path)
+        } throws: { error in
+            "\(error)"
+                == "\(script.path): invalid engine script: field 'words[0].start': expected a number, got a string"
         }
     }
 

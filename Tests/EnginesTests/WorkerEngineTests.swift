@@ -51,7 +51,7 @@ struct WorkerEngineTests {
         arguments: [1, 2],
         [
             ("exit-at-start", "failing at start"), ("crash-mid", "crashing mid-utterance"),
-            ("garbage", "malformed reply: this is not json"), ("oversized", "over 8388608 bytes"),
+            ("garbage", "malformed reply (not valid JSON): this is not json"), ("oversized", "over 8388608 bytes"),
             ("error", "planted worker error"),
         ])
     func faultsBecomeEngineErrorsWithTheStderrTail(
@@ -209,5 +209,27 @@ struct WorkerEngineTests {
         #expect(String(decoding: reply, as: UTF8.self).contains(#""type":"ready""#))  // the model is loaded
         let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker.processIdentifier)/task")
         #expect(threads.count == 2, "worker threads: \(threads.sorted())")
+    }
+
+    /// A reply is decoded at the boundary: a type the protocol does not have, or a field of the
+    /// wrong type, is named with the values allowed or what was found.
+    @Test func malformedRepliesNameTheFieldAndTheValuesAllowed() {
+        for (line, message) in [
+            (
+                #"{"type":"hyp","id":1}"#,
+                "field 'type': unknown reply type 'hyp' (expected one of: ready, started, hypothesis, ended, error)"
+            ),
+            (
+                #"{"type":"hypothesis","volatile":{"start":0,"end":1,"words":"one"}}"#,
+                "field 'volatile.words': expected a list, got a string"
+            ),
+        ] {
+            do {
+                _ = try DecodingProblem.decode(WorkerReply.self, from: Data(line.utf8))
+                Issue.record("decoded \(line)")
+            } catch {
+                #expect(error.description == message)
+            }
+        }
     }
 }
