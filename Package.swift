@@ -83,6 +83,7 @@ let appleNamedProducts: [Product] = [
                 name: "Benchmark",
                 dependencies: [
                     "SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics",
+                    "VirtualDevice",
                 ]),
             // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
             .target(
@@ -166,7 +167,8 @@ let appleNamedProducts: [Product] = [
             .testTarget(
                 name: "IntegrationTests",
                 dependencies: [
-                    "TestSupport", "SpeechReference", "Engines", "DSP", "Corpus", "AudioIO", "AVFAudio", "CoreMedia",
+                    "TestSupport", "SpeechReference", "Adapters", "Engines", "DSP", "Corpus", "AudioIO", "AVFAudio",
+                    "CoreMedia", "VirtualDevice",
                 ]),
             .testTarget(
                 name: "SystemLibraryTests",

@@ -1,6 +1,7 @@
 import AudioIO
 import Foundation
 import SpeechCore
+import VirtualDevice
 
 public enum AVAudioConverterInputStatus: Int, Sendable {
     case haveData = 0
@@ -48,6 +49,8 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
     }
     private var converters: [SampleRateConverter] = []
     private var pending: [[Float]]
+    /// The leases of the input whose audio `pending` holds (see `AVAudioPCMBuffer.captureLeases`).
+    private var pendingLeases: [CaptureLease] = []
     private var inputEnded = false
 
     public init?(from fromFormat: AVAudioFormat, to toFormat: AVAudioFormat) {
@@ -67,6 +70,7 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
     /// Forgets buffered audio and filter state, ready for an unrelated stream.
     public func reset() {
         pending = Array(repeating: [], count: Int(outputFormat.channelCount))
+        pendingLeases = []
         inputEnded = false
         converters =
             inputFormat.sampleRate == outputFormat.sampleRate
@@ -93,6 +97,7 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
         outputBuffer.frameLength = 0
         try outputBuffer.replaceFrames(
             with: PCMBuffer(format: outputFormat.audioFormat!.with(type: .float32), channels: mapped), at: 0)
+        outputBuffer.captureLeases = inputBuffer.captureLeases
     }
 
     /// Pulls input from `inputBlock` as needed and fills `outputBuffer` (up to its capacity).
@@ -102,6 +107,7 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
         withInputFrom inputBlock: AVAudioConverterInputBlock
     ) -> AVAudioConverterOutputStatus {
         outputBuffer.frameLength = 0
+        outputBuffer.captureLeases = []
         let capacity = Int(outputBuffer.frameCapacity)
         var written = 0
         var status: AVAudioConverterInputStatus = .haveData
@@ -115,6 +121,9 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
                         with: PCMBuffer(format: outputFormat.audioFormat!.with(type: .float32), channels: block),
                         at: written)
                     written += take
+                    // The inputs this output holds audio of (a leftover part goes with it too).
+                    outputBuffer.captureLeases += pendingLeases
+                    pendingLeases = []
                     continue
                 }
                 if inputEnded { return written > 0 ? .haveData : .endOfStream }
@@ -139,6 +148,7 @@ public final class AVAudioConverter: NSObject, @unchecked Sendable {
                             "input buffer \(pcmInput.format) is not \(inputFormat)")
                     }
                     try push(pcm.floatChannels, end: false)
+                    pendingLeases += pcmInput.captureLeases
                 }
             }
             return .haveData

@@ -56,6 +56,10 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     }
 
     open var isRunning: Bool { state.withLock { $0.running } }
+
+    /// Harness extra: the fast-paced microphone's back-pressure (nil in real time or before the
+    /// first start), for tests that check how far capture ran ahead of recognition.
+    @_spi(Harness) public var microphoneFlow: CaptureFlow? { state.withLock { $0.capture?.flow } }
     open var attachedNodes: Set<AVAudioNode> { state.withLock { $0.attached } }
 
     open func attach(_ node: AVAudioNode) {

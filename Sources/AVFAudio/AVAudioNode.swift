@@ -153,6 +153,7 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
         else { return }
         try? buffer.replaceFrames(
             with: tap.format.commonFormat == .pcmFormatInt16 ? pcm.converted(to: .int16) : pcm, at: 0)
+        buffer.captureLeases = captured.lease.map { [$0] } ?? []
         tap.deliver(
             buffer, AVAudioTime(hostTime: captured.hostTime, sampleTime: sampleTime, atRate: tap.format.sampleRate))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SpeechCore
+import VirtualDevice
 
 /// The base of audio buffers, as in AVFAudio.
 public class AVAudioBuffer: NSObject, @unchecked Sendable {
@@ -39,6 +40,27 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     private func handOutPointers() {
         pointersHandedOut = true
         unchanged = nil
+    }
+
+    /// The fast-paced microphone's leases on the audio this buffer holds (see `CaptureFlow`):
+    /// copies and conversions carry them; a recogniser settles them when it has consumed the buffer.
+    var captureLeases: [CaptureLease] = []
+
+    /// Harness extra for recognisers: this buffer is on its way to one, so the virtual microphone
+    /// behind it now keeps pace with recognition.
+    @_spi(Harness) public func handedToRecognition() {
+        for lease in captureLeases { lease.handedToRecognition() }
+    }
+
+    /// Harness extra for recognisers: this buffer's audio has been consumed, so the virtual
+    /// microphone behind it may deliver more.
+    @_spi(Harness) public func consumedByRecognition() {
+        for lease in captureLeases { lease.consumed() }
+    }
+
+    /// Harness extra: this buffer holds `other`'s audio (a copy or a conversion of it).
+    @_spi(Harness) public func carriesCapture(of other: AVAudioPCMBuffer) {
+        captureLeases += other.captureLeases
     }
 
     /// Samples between consecutive frames of one channel: the channel count when interleaved, else 1.

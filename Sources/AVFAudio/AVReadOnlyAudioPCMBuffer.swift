@@ -1,16 +1,20 @@
 import Foundation
 import SpeechCore
+import VirtualDevice
 
 /// SDK 27's read-only, `Sendable` PCM buffer, handed to `installAudioTap` blocks so that they may
 /// pass audio across isolation domains. It holds its samples as an immutable SpeechCore buffer.
 public struct AVReadOnlyAudioPCMBuffer: Sendable {
     public let format: AVAudioFormat
     private let samples: PCMBuffer?
+    /// The virtual microphone's leases on this audio, passed on to mutable copies.
+    private let captureLeases: [CaptureLease]
 
     /// Copies the valid frames of `buffer`.
     public init(copying buffer: AVAudioPCMBuffer) {
         format = buffer.format
         samples = buffer.pcmBuffer
+        captureLeases = buffer.captureLeases
     }
 
     /// Takes `buffer` over without copying in Apple's framework; here its frames are read once,
@@ -31,6 +35,7 @@ public struct AVReadOnlyAudioPCMBuffer: Sendable {
             let copy = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(samples.frameCount))
         else { return nil }
         try? copy.replaceFrames(with: samples, at: 0)
+        copy.captureLeases = captureLeases
         return copy
     }
 }

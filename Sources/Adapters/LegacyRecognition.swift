@@ -1,4 +1,4 @@
-import AVFAudio
+@_spi(Harness) import AVFAudio
 import CoreMedia
 import Engines
 import Foundation
@@ -161,6 +161,8 @@ public final class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionReq
     /// Adds audio (copied: taps reuse their buffers).
     public func append(_ audioPCMBuffer: AVAudioPCMBuffer) {
         guard let copy = audioPCMBuffer.pcmBuffer.flatMap(AVAudioPCMBuffer.init) else { return }
+        copy.carriesCapture(of: audioPCMBuffer)
+        copy.handedToRecognition()
         continuation.yield(copy)
     }
 

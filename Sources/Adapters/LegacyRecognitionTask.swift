@@ -1,4 +1,4 @@
-import AVFAudio
+@_spi(Harness) import AVFAudio
 import CoreMedia
 import DSP
 import Engines
@@ -119,6 +119,8 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
             session = opened
             let converter = AnalyzerInputConverter(analyzerFormat: target)
             reading: for try await buffer in request.audioSource() {
+                // However it ends, the virtual microphone behind the buffer may go on.
+                defer { buffer.consumedByRecognition() }
                 if Task.isCancelled || shared.withLock({ s in s.stopReading }) { break }
                 for input in try converter.convert(buffer, at: nil) {
                     guard var pcm = input.buffer.pcmBuffer else { continue }

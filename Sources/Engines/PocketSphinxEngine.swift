@@ -229,7 +229,15 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
             case .streaming:
                 try decoder.process(samples, fullUtterance: false)
                 let inSpeech = decoder.inSpeech
+                let length = utteranceOrigin.map { (end - $0).seconds } ?? 0
                 if wasInSpeech && !inSpeech {
+                    try closeUtterance(decoder, at: end, into: &update)
+                } else if length >= Self.longestUtterance
+                    || (length >= Self.longestWordlessUtterance && decoder.words(origin: .zero).isEmpty)
+                {
+                    // PocketSphinx keeps every frame of an utterance, so one that never ends (a
+                    // microphone left on) would grow without bound: it is ended here, at once when
+                    // nothing has been heard in it, else at the longest length.
                     try closeUtterance(decoder, at: end, into: &update)
                 } else if reportsPartials, let origin = utteranceOrigin {
                     let words = decoder.words(origin: origin)
@@ -282,6 +290,11 @@ final class PocketSphinxSession: RecognitionSession, @unchecked Sendable {
             decoder = nil
         }
     }
+
+    /// Seconds of audio after which a streaming utterance with no words in its hypothesis is
+    /// ended and a new one begun; and after which any streaming utterance is.
+    static let longestWordlessUtterance = 30.0
+    static let longestUtterance = 120.0
 
     /// Ends the utterance in progress at `boundary` and reports its words as final.
     private func closeUtterance(

@@ -56,6 +56,26 @@ enum BenchCommands {
             details:
                 "Each session: 2 s of audio through SpeechTranscriber on the scripted engine, results read in a\nchild task, finalizeAndFinish. Exit status 1 when memory grows past the bound after warm-up, open file\ndescriptors keep growing after warm-up, an analyzer or module outlives its session, or a session's words are wrong.",
             run: soak),
+        CommandSpec(
+            path: "bench capture-soak", synopsis: "[options]",
+            summary: "Capture from the virtual microphone in fast pacing for minutes of audio; report memory.",
+            options: [
+                OptionSpec(name: "minutes", value: "m", help: "Audio to capture (default 10)."),
+                OptionSpec(
+                    name: "engine", value: "id", help: "The recogniser behind the analyzer (default pocketsphinx)."),
+                OptionSpec(
+                    name: "microphone", value: "file",
+                    help:
+                        "What the microphone plays before its silence (default pocketsphinx-testdata's LibriVox clip)."),
+                OptionSpec(name: "every", value: "s", help: "Seconds of audio between memory readings (default 30)."),
+                OptionSpec(
+                    name: "max-spread", value: "percent",
+                    help: "Allowed spread of resident memory after the first minute (default 10)."),
+            ],
+            positionals: 0...0,
+            details:
+                "Apple's sample pattern (a tap into the app's own stream, converted into AnalyzerInput) with the\ndefault end: after its recording the microphone goes on with silence. Fast pacing keeps capture\nwithin a second of recognition, so memory stays flat. Exit status 1 when resident memory spreads\nover more than the bound after the first minute, or the program ever held more unconsumed audio than\nthe clock lead (10 s).",
+            run: captureSoak),
     ]
 
     static func streamIO(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -172,5 +192,40 @@ extension BenchCommands {
         let seconds = elapsed.seconds
         console.out(String(format: "pairs %d\nwer %.6f\nseconds %.4f", files[0].count, total.errorRate, seconds))
         return 0
+    }
+}
+
+extension BenchCommands {
+    static let librivoxClip =
+        "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
+
+    static func captureSoak(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
+        let path = "bench capture-soak"
+        let minutes = try arguments.double("minutes", command: path) ?? 10
+        let every = try arguments.double("every", command: path) ?? 30
+        let bound = try arguments.double("max-spread", command: path) ?? 10
+        guard minutes > 0, every > 0 else {
+            throw UsageError(message: "--minutes and --every must be positive", command: path)
+        }
+        let engine = try EngineRegistry.shared.make(arguments.value("engine") ?? "pocketsphinx")
+        let soak = CaptureSoak(
+            recording: arguments.value("microphone") ?? librivoxClip, engine: engine, audioSeconds: minutes * 60,
+            checkpointSeconds: every, measure: { ProcessMemory.residentBytes() ?? 0 })
+        let report = try await soak.run()
+        for point in report.checkpoints {
+            console.out(
+                String(
+                    format: "audio %7.1f s  RSS %7.1f MB  unconsumed %.2f s", point.audioSeconds,
+                    Double(point.residentBytes) / 1_048_576, point.pendingSeconds))
+        }
+        let warm = report.checkpoints.filter { $0.audioSeconds >= 60 }.map { Double($0.residentBytes) }
+        let spread = warm.isEmpty ? 0 : (warm.max()! - warm.min()!) / warm.min()! * 100
+        let audio = report.checkpoints.last?.audioSeconds ?? 0
+        console.out(
+            String(
+                format:
+                    "%.0f s of audio in %.1f s (%@); after the first minute RSS spreads %.1f%% (bound %.0f%%); most unconsumed audio %.2f s\nfinal: %@",
+                audio, report.wallSeconds, engine.name, spread, bound, report.peakPendingSeconds, report.finalText))
+        return spread <= bound && report.peakPendingSeconds <= 10 + 1e-6 ? 0 : 1
     }
 }

@@ -1,4 +1,4 @@
-import AVFAudio
+@_spi(Harness) import AVFAudio
 import CoreMedia
 import Foundation
 import SpeechCore
@@ -94,6 +94,7 @@ public final class AnalyzerInputConverter: @unchecked Sendable {
             throw SFSpeechError(.unexpectedAudioFormat, "cannot copy a \(buffer.format) buffer")
         }
         try copy.replaceFrames(with: pcm, at: 0)
+        copy.carriesCapture(of: buffer)
         return copy
     }
 

@@ -1,4 +1,4 @@
-import AVFAudio
+@_spi(Harness) import AVFAudio
 import CoreMedia
 import Foundation
 import SpeechCore
@@ -432,6 +432,8 @@ public final actor SpeechAnalyzer {
         }
         do {
             for try await input in sequence {
+                // However it ends, the virtual microphone behind the buffer may go on.
+                defer { input.buffer.consumedByRecognition() }
                 guard !machine.isFinished, generation == machine.inputGeneration else { return lastEnd }
                 guard let range = await feed(input) else { return lastEnd }
                 lastEnd = mutations.analyzeReturnsBufferStart ? range.start : range.end

@@ -2,16 +2,18 @@ import Foundation
 import SpeechCore
 
 /// One tap buffer as the microphone captured it: samples per hardware channel, the position of
-/// its first sample, and the host time (nanoseconds) at that sample.
+/// its first sample, the host time (nanoseconds) at that sample, and in fast pacing the lease
+/// that holds the microphone back until the audio is consumed (see ``CaptureFlow``).
 public struct CapturedBuffer: Sendable {
     public var channels: [[Float]]
     public var sampleTime: Int64
     public var hostTime: UInt64
+    public var lease: CaptureLease?
 }
 
 /// The thread that plays the virtual microphone: it cuts the recording into tap buffers by the
-/// schedule, paces them (real time, or back to back on a virtual clock), and hands each one to
-/// `deliver` on its own thread, never on the cooperative pool.
+/// schedule, paces them (real time, or as fast as the program behind the tap consumes them:
+/// ``FastPacing``), and hands each one to `deliver` on its own thread, never on the cooperative pool.
 public final class CaptureLoop: @unchecked Sendable {
     /// Why the loop ended on its own.
     public enum Ending: Sendable { case sourceEnded }
@@ -30,6 +32,8 @@ public final class CaptureLoop: @unchecked Sendable {
     private let state: Locked<State>
     /// Host time of sample 0: the monotonic clock at the first start (real time), or 0 (fast).
     private let hostOrigin: Locked<UInt64?> = Locked(nil)
+    /// Fast pacing's back-pressure; nil in real time.
+    public let flow: CaptureFlow?
 
     /// `muted`: deliver silence whatever the source (microphone access denied).
     public init(
@@ -42,6 +46,7 @@ public final class CaptureLoop: @unchecked Sendable {
         self.deliver = deliver
         self.ended = ended
         self.state = Locked(State(schedule: schedule))
+        flow = settings.pacing == .fast ? CaptureFlow(pacing: settings.fastPacing) : nil
     }
 
     public var isRunning: Bool { state.withLock { $0.running } }
@@ -58,6 +63,7 @@ public final class CaptureLoop: @unchecked Sendable {
             return true
         }
         guard started else { return }
+        flow?.resume(at: state.withLock { $0.schedule.seconds(at: $0.schedule.nextSampleTime) })
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -75,7 +81,9 @@ public final class CaptureLoop: @unchecked Sendable {
             state.running = false
             return state.finished
         }
-        guard let finished, !isOnLoopThread else { return }
+        guard let finished else { return }
+        flow?.stop()
+        guard !isOnLoopThread else { return }
         finished.wait()
     }
 
@@ -107,21 +115,29 @@ public final class CaptureLoop: @unchecked Sendable {
             return value
         }
         while true {
-            guard let range = state.withLock({ state -> Range<Int64>? in state.running ? state.schedule.next() : nil })
+            // The next buffer is taken from the schedule only once it is due, so that a stop while
+            // waiting for it loses no audio: a restart delivers it.
+            guard let (range, schedule) = state.withLock({ $0.running ? ($0.schedule.upcoming, $0.schedule) : nil })
             else { return }
             if let endFrame, range.lowerBound >= endFrame {
                 state.withLock { $0.running = false }
                 ended(.sourceEnded)
                 return
             }
+            let start = schedule.seconds(at: range.lowerBound), end = schedule.readySeconds(of: range)
+            if let flow, !flow.waitToDeliver(start: start, end: end) { return }
             if realtime {
-                let schedule = state.withLock { $0.schedule }
-                let due =
-                    resumeWall + UInt64((schedule.readySeconds(of: range) - schedule.seconds(at: resumeSample)) * 1e9)
+                let due = resumeWall + UInt64((end - schedule.seconds(at: resumeSample)) * 1e9)
                 let now = Self.monotonicNanoseconds()
                 if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
-                guard isRunning else { return }
             }
+            let taken = state.withLock { state -> Bool in
+                guard state.running else { return false }
+                _ = state.schedule.next()
+                return true
+            }
+            guard taken else { return }
+            let lease = flow?.deliver(start: start, end: end)
             let frames = Int(range.lowerBound)..<Int(range.upperBound)
             let channels =
                 muted
@@ -130,7 +146,7 @@ public final class CaptureLoop: @unchecked Sendable {
             deliver(
                 CapturedBuffer(
                     channels: channels, sampleTime: range.lowerBound,
-                    hostTime: origin &+ UInt64(Double(range.lowerBound) / rate * 1e9)))
+                    hostTime: origin &+ UInt64(Double(range.lowerBound) / rate * 1e9), lease: lease))
         }
     }
 }

@@ -23,9 +23,12 @@ public struct CaptureSchedule: Sendable, Hashable {
         return min(max(Int(requested), shortest), longest)
     }
 
+    /// The samples of the next buffer, without moving past them.
+    public var upcoming: Range<Int64> { nextSampleTime..<(nextSampleTime + Int64(framesPerBuffer)) }
+
     /// The samples of the next buffer; moves past them.
     public mutating func next() -> Range<Int64> {
-        let range = nextSampleTime..<(nextSampleTime + Int64(framesPerBuffer))
+        let range = upcoming
         nextSampleTime = range.upperBound
         return range
     }

@@ -40,7 +40,8 @@ public struct MicrophoneSettings: Sendable, Hashable {
     public enum Pacing: String, Sendable, Hashable, CaseIterable {
         /// One tap buffer per buffer duration of wall time, as a device delivers them.
         case realtime
-        /// Each buffer as soon as the previous tap call returns; time stamps follow the samples.
+        /// Each buffer as soon as the program behind the tap is ready for it (see ``FastPacing``);
+        /// time stamps follow the samples.
         case fast
     }
 
@@ -58,16 +59,19 @@ public struct MicrophoneSettings: Sendable, Hashable {
     public var sampleRate: Double
     public var channelCount: Int
     public var pacing: Pacing
+    /// How far fast pacing may run ahead of the recogniser, or of the wall clock.
+    public var fastPacing: FastPacing
     public var end: SourceEnd
 
     public init(
         source: Source, sampleRate: Double = 48_000, channelCount: Int = 1, pacing: Pacing = .realtime,
-        end: SourceEnd = .silence
+        fastPacing: FastPacing = FastPacing(), end: SourceEnd = .silence
     ) {
         self.source = source
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.pacing = pacing
+        self.fastPacing = fastPacing
         self.end = end
     }
 }
@@ -99,6 +103,8 @@ public struct DeviceSettings: Sendable, Hashable {
     public enum Variable {
         public static let microphone = "SPEECH_HARNESS_MICROPHONE"
         public static let pacing = "SPEECH_HARNESS_MICROPHONE_PACING"
+        public static let lead = "SPEECH_HARNESS_MICROPHONE_LEAD"
+        public static let clockLead = "SPEECH_HARNESS_MICROPHONE_CLOCK_LEAD"
         public static let end = "SPEECH_HARNESS_MICROPHONE_END"
         public static let sampleRate = "SPEECH_HARNESS_MICROPHONE_RATE"
         public static let channels = "SPEECH_HARNESS_MICROPHONE_CHANNELS"
@@ -108,7 +114,9 @@ public struct DeviceSettings: Sendable, Hashable {
 
     /// Reads the settings from the environment. `SPEECH_HARNESS_MICROPHONE`: an audio file path,
     /// `manifest.jsonl#id`, `silence` or `none` (the default: a machine without a microphone);
-    /// `…_PACING`: `realtime` (default) or `fast`; `…_END`: `silence` (default), `stop`, or seconds
+    /// `…_PACING`: `realtime` (default) or `fast`; in fast pacing `…_LEAD`, the seconds of audio the
+    /// program may hold unconsumed once a recogniser takes it (1), and `…_CLOCK_LEAD`, the seconds
+    /// audio no recogniser takes may run ahead of wall time (10); `…_END`: `silence` (default), `stop`, or seconds
     /// of silence before the engine stops; `…_RATE` (48000) and `…_CHANNELS` (1); the permissions
     /// `SPEECH_HARNESS_RECORD_PERMISSION` and `SPEECH_HARNESS_AUTHORIZATION` (`authorized` by default).
     public static func fromEnvironment(
@@ -133,6 +141,15 @@ public struct DeviceSettings: Sendable, Hashable {
                 throw DeviceSettingsError(variable: Variable.pacing, value: text, expected: "realtime or fast")
             }
             microphone.pacing = pacing
+        }
+        for (name, keyPath) in [
+            (Variable.lead, \FastPacing.recognitionLead), (Variable.clockLead, \FastPacing.clockLead),
+        ] {
+            guard let text = value(name) else { continue }
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                throw DeviceSettingsError(variable: name, value: text, expected: "seconds of audio (0 or more)")
+            }
+            microphone.fastPacing[keyPath: keyPath] = seconds
         }
         if let text = value(Variable.end) {
             switch text.lowercased() {

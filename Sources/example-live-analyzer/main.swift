@@ -3,7 +3,8 @@
 // AVAudioConverter to the analyzer's format and yielded as AnalyzerInput, volatile results
 // replaced by finalized ones. On Linux the microphone is the harness's virtual one
 // (SPEECH_HARNESS_MICROPHONE); recording stops when the input goes away (the engine's
-// configuration-change notification) — a button in an app. Usage: example-live-analyzer [locale]
+// configuration-change notification) or, with --stop-after, when a timer fires — a button in an
+// app. Usage: example-live-analyzer [locale] [--stop-after SECONDS]
 import Speech
 
 /// Converts tap buffers to the analyzer's format, as Apple's sample does.
@@ -110,8 +111,11 @@ actor LiveTranscriber {
     }
 }
 
-let locale =
-    CommandLine.arguments.count > 1 ? Locale(identifier: CommandLine.arguments[1]) : Locale(identifier: "en-US")
+let arguments = Array(CommandLine.arguments.dropFirst())
+let stopFlag = arguments.firstIndex(of: "--stop-after")
+let stopAfter = stopFlag.flatMap { $0 + 1 < arguments.count ? Double(arguments[$0 + 1]) : nil }
+let positional = stopFlag.map { Array(arguments[..<$0] + arguments[min($0 + 2, arguments.count)...]) } ?? arguments
+let locale = positional.first.map { Locale(identifier: $0) } ?? Locale(identifier: "en-US")
 guard await AVAudioApplication.requestRecordPermission() else {
     print("microphone access denied")
     exit(1)
@@ -138,6 +142,13 @@ let stopped = NotificationCenter.default.addObserver(
 audioEngine.prepare()
 try audioEngine.start()
 print("listening…")
+if let stopAfter {
+    Task {
+        try await Task.sleep(for: .seconds(stopAfter))
+        print("stopping")
+        bufferSink.finish()
+    }
+}
 
 for await buffer in buffers {
     try await transcriber.stream(buffer)

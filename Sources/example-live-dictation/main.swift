@@ -2,8 +2,9 @@
 // session for recording, an AVAudioEngine tap feeding an SFSpeechAudioBufferRecognitionRequest,
 // partial results shown as they come, the recogniser's delegate, and the final result's
 // metadata. On Linux the microphone is the harness's virtual one (SPEECH_HARNESS_MICROPHONE);
-// recording stops when the input goes away (the engine's configuration-change notification) —
-// a button in an app. Usage: example-live-dictation [locale]
+// recording stops when the input goes away (the engine's configuration-change notification) or,
+// with --stop-after, when a timer fires — a button in an app.
+// Usage: example-live-dictation [locale] [--stop-after SECONDS]
 import Speech
 
 final class DictationController: NSObject, SFSpeechRecognizerDelegate, @unchecked Sendable {
@@ -90,10 +91,21 @@ final class DictationController: NSObject, SFSpeechRecognizerDelegate, @unchecke
         audioEngine.stop()
         recognitionRequest?.endAudio()
     }
+
+    /// What a stop button does: the engine, then the tap, then the request.
+    func stopButtonTapped() {
+        print("stopping")
+        audioEngine.stop()
+        audioEngine.inputNode.removeTap(onBus: 0)
+        recognitionRequest?.endAudio()
+    }
 }
 
-let locale =
-    CommandLine.arguments.count > 1 ? Locale(identifier: CommandLine.arguments[1]) : Locale(identifier: "en-US")
+let arguments = Array(CommandLine.arguments.dropFirst())
+let stopFlag = arguments.firstIndex(of: "--stop-after")
+let stopAfter = stopFlag.flatMap { $0 + 1 < arguments.count ? Double(arguments[$0 + 1]) : nil }
+let positional = stopFlag.map { Array(arguments[..<$0] + arguments[min($0 + 2, arguments.count)...]) } ?? arguments
+let locale = positional.first.map { Locale(identifier: $0) } ?? Locale(identifier: "en-US")
 guard let controller = DictationController(locale: locale) else {
     print("speech recognition is not available for \(locale.identifier)")
     exit(1)
@@ -111,6 +123,11 @@ SFSpeechRecognizer.requestAuthorization { authStatus in
                     }
                     do {
                         try controller.startRecording()
+                        if let stopAfter {
+                            DispatchQueue.main.asyncAfter(deadline: .now() + stopAfter) {
+                                controller.stopButtonTapped()
+                            }
+                        }
                     } catch {
                         print("recording failed: \(error)")
                         exit(1)

@@ -1,0 +1,133 @@
+import Foundation
+import SpeechCore
+
+/// The back-pressure between a fast-paced microphone and the program behind its tap. Every
+/// delivered buffer carries a ``CaptureLease`` for its audio; copies and conversions of the buffer
+/// carry the same lease. The lease is settled when a recogniser has consumed the audio
+/// (``CaptureLease/consumed()``), or when nothing holds it any more. The microphone waits, as
+/// ``FastPacing`` decides, for leases to settle before it delivers more.
+public final class CaptureFlow: @unchecked Sendable {
+    private let pacing: FastPacing
+    /// Guards everything below; waiters sleep on it.
+    private let condition = NSCondition()
+    private var progress: FastPacing.Progress
+    private var stopped = false
+    private var peak: Double = 0
+
+    public init(pacing: FastPacing, start: Double = 0) {
+        self.pacing = pacing
+        progress = FastPacing.Progress(start: start, at: Self.now())
+    }
+
+    /// A lease for the audio `[start, end)` (seconds from sample 0), about to be delivered.
+    public func deliver(start: Double, end: Double) -> CaptureLease {
+        condition.lock()
+        progress.pending += end - start
+        peak = max(peak, progress.pending)
+        condition.unlock()
+        return CaptureLease(flow: self, seconds: end - start, end: end)
+    }
+
+    /// Blocks until the buffer `[start, end)` may be delivered; false when the microphone was
+    /// stopped meanwhile.
+    public func waitToDeliver(start: Double, end: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped {
+            switch pacing.decide(start: start, end: end, progress: progress, now: Self.now()) {
+            case .deliver: return true
+            case .awaitRecognition: condition.wait()
+            case .sleep(let seconds): _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+            }
+        }
+        return false
+    }
+
+    /// Wakes a waiting microphone to stop.
+    public func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The microphone (re)starts at `start` seconds: the wall clock counts from now.
+    public func resume(at start: Double) {
+        condition.lock()
+        stopped = false
+        progress.recognisedEnd = max(progress.recognisedEnd, start)
+        progress.recognisedAt = Self.now()
+        condition.unlock()
+    }
+
+    /// The most audio the program held unconsumed at once (seconds), for tests and reports.
+    public var peakPending: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        return peak
+    }
+
+    /// Seconds of delivered audio held and not yet consumed.
+    public var pending: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        return progress.pending
+    }
+
+    fileprivate func settle(seconds: Double, end: Double, consumed: Bool) {
+        condition.lock()
+        progress.pending = max(0, progress.pending - seconds)
+        if consumed {
+            progress.attached = true
+            progress.recognisedEnd = max(progress.recognisedEnd, end)
+            progress.recognisedAt = Self.now()
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    fileprivate func attach() {
+        condition.lock()
+        if !progress.attached {
+            progress.attached = true
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    private static func now() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// One delivered buffer's audio, pending until a recogniser consumes it or nothing holds it.
+public final class CaptureLease: @unchecked Sendable {
+    private let flow: CaptureFlow
+    private let seconds: Double
+    private let end: Double
+    private let settled = Locked(false)
+
+    fileprivate init(flow: CaptureFlow, seconds: Double, end: Double) {
+        self.flow = flow
+        self.seconds = seconds
+        self.end = end
+    }
+
+    /// The audio is on its way to a recogniser: from now on the microphone waits for recognition.
+    public func handedToRecognition() { flow.attach() }
+
+    /// A recogniser has consumed this audio (its engine returned for it). Once; later calls do nothing.
+    public func consumed() { settle(consumed: true) }
+
+    deinit { settle(consumed: false) }
+
+    private func settle(consumed: Bool) {
+        let first = settled.withLock { settled -> Bool in
+            defer { settled = true }
+            return !settled
+        }
+        if first { flow.settle(seconds: seconds, end: end, consumed: consumed) }
+    }
+}

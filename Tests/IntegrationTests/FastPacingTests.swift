@@ -1,0 +1,159 @@
+@_spi(Harness) import AVFAudio
+import Adapters
+import CoreMedia
+import Engines
+import Foundation
+import SpeechCore
+import SpeechReference
+import TestSupport
+import Testing
+import VirtualDevice
+
+/// The two live controller shapes in fast pacing with the default end (the microphone goes on
+/// with silence after its recording): the tap → legacy buffer request, and Apple's sample pattern
+/// (tap → the app's own stream → AVAudioConverter → AnalyzerInput). Capture never runs more than
+/// the lead ahead of recognition, so when the app stops, what is left to decode is under a second
+/// and the final result is the recording's. The stop comes after a set amount of audio rather than
+/// a wall-clock timer, so the test is the same on any machine.
+@Suite("Fast pacing waits for the recogniser", .isolatedResources, .serialized)
+struct FastPacingTests {
+    /// LibriVox read speech (pocketsphinx-testdata): "he might even have been made amiable himself".
+    static let recording = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
+    static let available = SystemFixture.available(recording)
+    /// Seconds of audio (3.4 s of speech, then silence) heard before the app stops.
+    static let stopAfter = 12.0
+
+    static let device = DeviceSettings(
+        microphone: MicrophoneSettings(source: .file(path: recording), pacing: .fast),
+        recordPermission: .authorized, speechAuthorization: .authorized)
+
+    /// Calls `stop` once the tap has delivered `stopAfter` seconds of audio.
+    final class StopSwitch: @unchecked Sendable {
+        private let fired = Locked(false)
+        let signal: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+        init() { (signal, continuation) = AsyncStream.makeStream(of: Void.self) }
+
+        func heard(_ buffer: AVAudioPCMBuffer, at when: AVAudioTime) {
+            let seconds = Double(when.sampleTime + AVAudioFramePosition(buffer.frameLength)) / buffer.format.sampleRate
+            let first = fired.withLock { fired -> Bool in
+                defer { fired = fired || seconds >= FastPacingTests.stopAfter }
+                return !fired && seconds >= FastPacingTests.stopAfter
+            }
+            guard first else { return }
+            continuation.yield()
+            continuation.finish()
+        }
+
+        func wait() async { for await _ in signal {} }
+    }
+
+    @Test(.enabled(if: available, "pocketsphinx-testdata's LibriVox recording is not installed"))
+    func theLegacyDictationControllerGetsItsFinalResult() async throws {
+        let engine = PocketSphinxEngine(search: .languageModel, decoding: .streaming)
+        try await DeviceSettings.$override.withValue(Self.device) {
+            try await EngineSelection.$override.withValue(engine) {
+                let recognizer = try #require(SFSpeechRecognizer(locale: Locale(identifier: "en-US")))
+                let request = SFSpeechAudioBufferRecognitionRequest()
+                request.shouldReportPartialResults = true
+                let (finals, finished) = AsyncStream.makeStream(of: String.self)
+                let task = recognizer.recognitionTask(with: request) { result, error in
+                    if let result, result.isFinal { finished.yield(result.bestTranscription.formattedString) }
+                    if error != nil || result?.isFinal == true { finished.finish() }
+                }
+                let audioEngine = AVAudioEngine()
+                let input = audioEngine.inputNode
+                let stop = StopSwitch()
+                input.installTap(onBus: 0, bufferSize: 1024, format: input.outputFormat(forBus: 0)) { buffer, when in
+                    request.append(buffer)
+                    stop.heard(buffer, at: when)
+                }
+                try audioEngine.start()
+                await stop.wait()
+                let flow = try #require(audioEngine.microphoneFlow)
+                let pendingAtStop = flow.pending
+                // What the controller does when its timer fires.
+                audioEngine.stop()
+                input.removeTap(onBus: 0)
+                request.endAudio()
+                var final = ""
+                for await text in finals { final = text }
+                #expect(final.lowercased().hasPrefix("he might even"), "final: \(final)")
+                #expect(task.state == .completed)
+                Self.expectWithinLead(flow, pendingAtStop: pendingAtStop, throughout: true)
+            }
+        }
+    }
+
+    @Test(.enabled(if: available, "pocketsphinx-testdata's LibriVox recording is not installed"))
+    func theAnalyzerSamplePatternGetsItsFinalResult() async throws {
+        let engine = PocketSphinxEngine(search: .languageModel, decoding: .streaming)
+        try await DeviceSettings.$override.withValue(Self.device) {
+            try await EngineSelection.$override.withValue(engine) {
+                let transcriber = SpeechTranscriber(
+                    locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
+                    attributeOptions: [])
+                let format = try #require(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]))
+                let analyzer = SpeechAnalyzer(modules: [transcriber])
+                let (inputs, inputBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+                let finals = Task {
+                    var text = ""
+                    for try await result in transcriber.results where result.isFinal {
+                        text += String(result.text.characters)
+                    }
+                    return text
+                }
+                try await analyzer.start(inputSequence: inputs)
+                let audioEngine = AVAudioEngine()
+                let input = audioEngine.inputNode
+                let (buffers, bufferSink) = AsyncStream.makeStream(
+                    of: AVAudioPCMBuffer.self, bufferingPolicy: .unbounded)
+                let stop = StopSwitch()
+                input.installTap(onBus: 0, bufferSize: 4096, format: input.outputFormat(forBus: 0)) { buffer, when in
+                    bufferSink.yield(buffer)
+                    stop.heard(buffer, at: when)
+                }
+                try audioEngine.start()
+                let feeding = Task {
+                    let converter = try #require(AVAudioConverter(from: input.outputFormat(forBus: 0), to: format))
+                    for await buffer in buffers {
+                        let capacity = AVAudioFrameCount(
+                            (Double(buffer.frameLength) * format.sampleRate / buffer.format.sampleRate).rounded(.up))
+                        let converted = try #require(AVAudioPCMBuffer(pcmFormat: format, frameCapacity: capacity))
+                        var given = false
+                        var error: NSError?
+                        _ = converter.convert(to: converted, error: &error) { _, status in
+                            defer { given = true }
+                            status.pointee = given ? .noDataNow : .haveData
+                            return given ? nil : buffer
+                        }
+                        inputBuilder.yield(AnalyzerInput(buffer: converted))
+                    }
+                }
+                await stop.wait()
+                let flow = try #require(audioEngine.microphoneFlow)
+                let pendingAtStop = flow.pending
+                bufferSink.finish()
+                try await feeding.value
+                audioEngine.stop()
+                input.removeTap(onBus: 0)
+                inputBuilder.finish()
+                try await analyzer.finalizeAndFinishThroughEndOfInput()
+                let final = try await finals.value
+                #expect(final.lowercased().hasPrefix("he might even"), "final: \(final)")
+                Self.expectWithinLead(flow, pendingAtStop: pendingAtStop, throughout: false)
+            }
+        }
+    }
+
+    /// When the app stops, the program holds at most the lead (1 s) of audio no recogniser has
+    /// consumed. With the legacy request that holds throughout, since `append` hands each buffer
+    /// to recognition inside the tap; Apple's pattern hands buffers over from the app's own stream,
+    /// so before its first one capture may run ahead by the clock lead (10 s) at most.
+    static func expectWithinLead(_ flow: CaptureFlow, pendingAtStop: Double, throughout: Bool) {
+        let pacing = device.microphone.fastPacing
+        #expect(pendingAtStop <= pacing.recognitionLead + 1e-6, "unconsumed audio at the stop: \(pendingAtStop) s")
+        let peak = throughout ? pacing.recognitionLead : pacing.clockLead
+        #expect(flow.peakPending <= peak + 1e-6, "peak unconsumed audio \(flow.peakPending) s")
+    }
+}
