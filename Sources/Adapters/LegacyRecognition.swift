@@ -334,12 +334,19 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
         self.init(locale: Locale.current)
     }
 
-    /// Nil when no engine supports the locale.
+    /// Nil when no engine supports the locale. An engine setting that names no usable engine
+    /// stops the program with the reason (this initialiser cannot throw).
     public convenience init?(locale: Locale) {
         let tag = LocaleTag.normalized(locale.identifier)
-        guard let engine = try? EngineRegistry.shared.defaultEngine(for: tag), engine.supports(locale: tag) else {
+        let engine: any RecognitionEngine
+        do {
+            engine = try EngineRegistry.shared.defaultEngine(for: tag)
+        } catch EngineError.unsupportedLocale {
             return nil
+        } catch {
+            HarnessEnvironment.stop(error)
         }
+        guard engine.supports(locale: tag) else { return nil }
         self.init(locale: locale, engine: engine)
     }
 

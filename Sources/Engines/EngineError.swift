@@ -5,7 +5,7 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
     case invalidScript(path: String, reason: String)
     case unsupportedLocale(engine: String, locale: String)
     case unsupportedFormat(engine: String, format: String)
-    case unknownEngine(String)
+    case unknownEngine(String, known: [String])
     case invalidConfiguration(path: String, reason: String)
     case notInstalled(engine: String, locale: String)
 
@@ -15,7 +15,8 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidScript(let path, let reason): return "\(path): invalid engine script: \(reason)"
         case .unsupportedLocale(let engine, let locale): return "engine \(engine) does not support locale \(locale)"
         case .unsupportedFormat(let engine, let format): return "engine \(engine) does not accept \(format)"
-        case .unknownEngine(let id): return "unknown engine '\(id)'"
+        case .unknownEngine(let id, let known):
+            return "unknown engine '\(id)' (known engines: \(known.joined(separator: ", ")))"
         case .invalidConfiguration(let path, let reason): return "\(path): \(reason)"
         case .notInstalled(let engine, let locale): return "engine \(engine) has no assets installed for \(locale)"
         }

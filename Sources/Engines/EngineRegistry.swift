@@ -82,7 +82,7 @@ public final class EngineRegistry: Sendable {
 
     /// A new instance of the engine called `id`.
     public func make(_ id: String) throws -> any RecognitionEngine {
-        guard let entry = entry(id) else { throw EngineError.unknownEngine(id) }
+        guard let entry = entry(id) else { throw EngineError.unknownEngine(id, known: ids) }
         return try entry.make()
     }
 

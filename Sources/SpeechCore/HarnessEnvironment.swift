@@ -17,6 +17,13 @@ public struct HarnessEnvironment: Sendable, Hashable {
 
     public subscript(name: String) -> String? { variables[name] }
 
+    /// Stops the program over a setting it cannot run with, naming it: for settings read under
+    /// Apple's API, which has no way to throw, and where guessing would hide the mistake.
+    public static func stop(_ problem: any Error) -> Never {
+        FileHandle.standardError.write(Data("speech-harness: \(problem)\n".utf8))
+        exit(2)
+    }
+
     /// A copy with `name` set to `value`.
     public func setting(_ name: String, to value: String) -> HarnessEnvironment {
         var copy = self

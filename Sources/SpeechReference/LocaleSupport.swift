@@ -7,12 +7,12 @@ enum LocaleSupport {
     /// The engines to consult: the chosen one when a choice is made, else every registered engine.
     static func engines() -> [any RecognitionEngine] {
         if let override = EngineSelection.override { return [override] }
-        // A configuration that names no usable engine makes every locale unsupported here; the
-        // module that needs an engine then throws why (`EngineRegistry.defaultEngine`).
+        // An engine setting that names no usable engine stops the program with the reason: the
+        // locale queries cannot throw, and "no locale is supported" would hide it.
         do {
             if let id = try EngineRegistry.configuredEngineID() { return [try EngineRegistry.shared.make(id)] }
         } catch {
-            return []
+            HarnessEnvironment.stop(error)
         }
         return EngineRegistry.shared.ids.compactMap { try? EngineRegistry.shared.make($0) }
     }

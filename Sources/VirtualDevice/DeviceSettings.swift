@@ -204,8 +204,7 @@ public struct DeviceSettings: Sendable, Hashable {
         do {
             return try fromEnvironment()
         } catch {
-            FileHandle.standardError.write(Data("speech-harness: \(error)\n".utf8))
-            exit(2)
+            HarnessEnvironment.stop(error)
         }
     }
 }

@@ -60,7 +60,12 @@ struct EngineRegistryTests {
     }
 
     @Test func unknownEnginesAreTypedErrors() {
-        #expect(throws: EngineError.unknownEngine("nope")) { try EngineRegistry.shared.make("nope") }
+        #expect(throws: EngineError.unknownEngine("nope", known: EngineRegistry.shared.ids)) {
+            try EngineRegistry.shared.make("nope")
+        }
+        #expect(
+            "\(EngineError.unknownEngine("nope", known: ["scripted", "dsp"]))"
+                == "unknown engine 'nope' (known engines: scripted, dsp)")
         #expect(EngineRegistry.shared.ids.contains("scripted"))
     }
 

@@ -38,6 +38,17 @@ struct LiveExampleTests {
         }
     }
 
+    /// An engine id nobody registered stops the program with the id and the known ids, not with
+    /// "locale not supported".
+    @Test(.enabled(if: PackageProgram.isBuilt("example-live-dictation"), "example-live-dictation is not built"))
+    func anUnknownEngineIsNamedWithTheKnownOnes() throws {
+        let (status, output) = try PackageProgram.run(
+            "example-live-dictation", environment: Self.environment("nonsense"))
+        #expect(status == 2, "\(output)")
+        #expect(output.contains("unknown engine 'nonsense' (known engines: "), "\(output)")
+        #expect(output.contains("pocketsphinx-digits") && output.contains("scripted"), "\(output)")
+    }
+
     @Test func deniedMicrophoneAccessIsTheAppsDeniedPath() throws {
         guard PackageProgram.isBuilt("example-live-dictation") else { return }
         let (status, output) = try PackageProgram.run(
