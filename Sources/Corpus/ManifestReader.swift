@@ -410,10 +410,15 @@ final class RecordFields {
         return object
     }
 
+    /// A field of the wrong type, with what the line has instead.
+    func wrongType(_ field: String, expected: String, found value: Any) -> ManifestIssue {
+        issue(.wrongType(field: field, expected: expected, found: DecodingProblem.kind(of: value)))
+    }
+
     func string(_ object: [String: Any], _ key: String, allowEmpty: Bool = false) throws -> String {
         guard let raw = object[key], !(raw is NSNull) else { throw issue(.missingField(key)) }
         guard let value = raw as? String else {
-            throw issue(.wrongType(field: key, expected: "a string", found: DecodingProblem.kind(of: raw)))
+            throw wrongType(key, expected: "a string", found: raw)
         }
         if !allowEmpty && value.isEmpty { throw issue(.invalidValue(field: key, reason: "empty")) }
         return value
@@ -422,7 +427,7 @@ final class RecordFields {
     func optionalString(_ object: [String: Any], _ key: String) throws -> String? {
         guard let raw = object[key], !(raw is NSNull) else { return nil }
         guard let value = raw as? String else {
-            throw issue(.wrongType(field: key, expected: "a string", found: DecodingProblem.kind(of: raw)))
+            throw wrongType(key, expected: "a string", found: raw)
         }
         return value
     }
@@ -430,7 +435,7 @@ final class RecordFields {
     func number(_ object: [String: Any], _ key: String) throws -> Double {
         guard let raw = object[key], !(raw is NSNull) else { throw issue(.missingField(key)) }
         guard let value = Self.double(raw) else {
-            throw issue(.wrongType(field: key, expected: "a number", found: DecodingProblem.kind(of: raw)))
+            throw wrongType(key, expected: "a number", found: raw)
         }
         return value
     }
@@ -447,7 +452,7 @@ final class RecordFields {
     func optionalNumber(_ object: [String: Any], _ key: String) throws -> Double? {
         guard let raw = object[key], !(raw is NSNull) else { return nil }
         guard let value = Self.double(raw) else {
-            throw issue(.wrongType(field: key, expected: "a number", found: DecodingProblem.kind(of: raw)))
+            throw wrongType(key, expected: "a number", found: raw)
         }
         return value
     }
@@ -455,17 +460,14 @@ final class RecordFields {
     func words(_ object: [String: Any]) throws -> [Utterance.AlignedWord]? {
         guard let raw = object["words"], !(raw is NSNull) else { return nil }
         guard let list = raw as? [Any] else {
-            throw issue(.wrongType(field: "words", expected: "a list", found: DecodingProblem.kind(of: raw)))
+            throw wrongType("words", expected: "a list", found: raw)
         }
         var previousEnd = -Double.infinity
         return try list.enumerated().map { index, item in
             guard let entry = item as? [String: Any], let word = entry["word"] as? String,
                 let start = entry["start"].flatMap(Self.double), let end = entry["end"].flatMap(Self.double)
             else {
-                throw issue(
-                    .wrongType(
-                        field: "words[\(index)]", expected: "an object with word, start and end",
-                        found: DecodingProblem.kind(of: item)))
+                throw wrongType("words[\(index)]", expected: "an object with word, start and end", found: item)
             }
             guard start >= 0, end >= start, start >= previousEnd - 1e-9 else {
                 throw issue(

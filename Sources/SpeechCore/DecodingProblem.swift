@@ -25,11 +25,6 @@ extension ClosedSetValue {
     public static func unknown(_ text: String) -> String {
         "unknown \(valueName) '\(text)' (expected one of: \(allowedValues))"
     }
-
-    /// The value a setting names, or the message saying what is allowed.
-    public static func parse(_ text: String) -> Result<Self, DecodingProblem> {
-        Self(rawValue: text).map { .success($0) } ?? .failure(DecodingProblem(path: [], problem: unknown(text)))
-    }
 }
 
 /// Why a value read from a file could not be decoded, and where: the field's path in the file's
@@ -104,11 +99,6 @@ public struct DecodingProblem: Error, CustomStringConvertible, Sendable, Hashabl
             }
         }
         return text
-    }
-
-    /// This problem one level further in: under `prefix` (a field that holds the decoded value).
-    public func nested(under prefix: [PathComponent]) -> DecodingProblem {
-        DecodingProblem(path: prefix + path, problem: problem)
     }
 
     public var description: String { path.isEmpty ? problem : "field '\(field)': \(problem)" }

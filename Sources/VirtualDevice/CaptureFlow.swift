@@ -14,9 +14,9 @@ public final class CaptureFlow: @unchecked Sendable {
     private var stopped = false
     private var peak: Double = 0
 
-    public init(pacing: FastPacing, start: Double = 0) {
+    public init(pacing: FastPacing) {
         self.pacing = pacing
-        progress = FastPacing.Progress(start: start, at: Self.now())
+        progress = FastPacing.Progress(start: 0, at: Self.now())
     }
 
     /// A lease for the audio `[start, end)` (seconds from sample 0), about to be delivered.
@@ -95,11 +95,7 @@ public final class CaptureFlow: @unchecked Sendable {
         condition.unlock()
     }
 
-    private static func now() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
+    private static func now() -> Double { Double(CaptureLoop.monotonicNanoseconds()) / 1e9 }
 }
 
 /// One delivered buffer's audio, pending until a recogniser consumes it or nothing holds it.

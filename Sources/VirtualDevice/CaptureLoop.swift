@@ -92,7 +92,8 @@ public final class CaptureLoop: @unchecked Sendable {
         (Thread.current.threadDictionary[Self.threadKey] as? Int) == ObjectIdentifier(self).hashValue
     }
 
-    private static func monotonicNanoseconds() -> UInt64 {
+    /// The monotonic clock, which real-time pacing and fast pacing's wall-clock lead both count on.
+    static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
