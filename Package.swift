@@ -46,34 +46,48 @@ let appleNamedProducts: [Product] = [
                 name: "CSpanDSP", pkgConfig: "spandsp",
                 providers: [.apt(["libspandsp-dev"])]),
 
-            // Pure Swift value types shared by everything.
-            .target(name: "SpeechCore"),
+            // Links the composition point into SpeechCore without a dependency (a weak C symbol).
+            .target(name: "CHarnessComposition"),
+
+            // Pure Swift value types shared by everything, the engine protocol, the engine registry
+            // and the asset store.
+            .target(name: "SpeechCore", dependencies: ["CHarnessComposition"]),
             // Audio files, sample-rate conversion and chunked streaming.
             .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSpanDSP"]),
             // Linux stand-ins for Apple's CoreMedia and AVFAudio names (CMTime, AVAudioPCMBuffer, AVAudioFile…).
             .target(name: "CoreMedia", dependencies: ["SpeechCore"]),
             .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO", "VirtualDevice"]),
             // The simulated device under Apple-style code: virtual microphone, capture pacing, permissions.
-            .target(name: "VirtualDevice", dependencies: ["SpeechCore", "AudioIO", "Corpus"]),
+            .target(name: "VirtualDevice", dependencies: ["SpeechCore", "AudioIO"]),
             .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
             // Signal processing and template recognition for the DSP engine: pure Swift, no I/O.
             .target(name: "DSP", dependencies: ["SpeechCore"]),
-            // Recognition engines behind SpeechCore's engine protocol, and the registry that names them.
+            // Recognition engines behind SpeechCore's engine protocol.
             .target(
                 name: "Engines", dependencies: ["SpeechCore", "DSP", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
-            // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets.
+            // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets. It knows engines
+            // only through SpeechCore's protocol and registry.
             // Planted faults for the mutation check exist in debug builds only (see PlantedFault.swift).
             .target(
-                name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "Engines", "AudioIO"],
+                name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "AudioIO"],
                 swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
-            // Older designs over any engine: the SFSpeechRecognizer API, the Whisper-style streaming policy.
+            // The legacy SFSpeechRecognizer API over any engine.
             .target(
-                name: "Adapters",
-                dependencies: [
-                    "SpeechCore", "DSP", "Engines", "SpeechReference", "AVFAudio", "CoreMedia", "VirtualDevice",
-                ]),
+                name: "LegacySpeech",
+                dependencies: ["SpeechCore", "DSP", "SpeechReference", "AVFAudio", "CoreMedia", "VirtualDevice"]),
+            // Whisper-style streaming policies over a whole-utterance engine (LocalAgreement, sliding
+            // windows, segment confirmation).
+            .target(name: "StreamingPolicies", dependencies: ["SpeechCore"]),
+            // The composition point: registers every engine and streaming policy, and the corpus reader
+            // the virtual microphone plays utterances with. Every program links it through `Speech`,
+            // `SpeechHarnessTesting` or the command line, so all of them know the same engine ids.
+            .target(
+                name: "HarnessComposition",
+                dependencies: ["SpeechCore", "Engines", "StreamingPolicies", "Corpus", "VirtualDevice"]),
             // `import Speech` on Linux: the reference plus the Apple names it is typed in.
-            .target(name: "Speech", dependencies: ["SpeechReference", "Adapters", "AVFoundation", "CoreMedia"]),
+            .target(
+                name: "Speech",
+                dependencies: ["SpeechReference", "LegacySpeech", "AVFoundation", "CoreMedia", "HarnessComposition"]),
             // Scoring: normalisers, alignment, WER/CER, confidence intervals, latency and stability.
             .target(
                 name: "Metrics", dependencies: ["SpeechCore"],
@@ -94,8 +108,8 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "Conformance",
                 dependencies: [
-                    "SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "Engines", "SpeechReference", "Adapters",
-                    "VirtualDevice",
+                    "SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "Engines", "SpeechReference", "LegacySpeech",
+                    "VirtualDevice", "StreamingPolicies",
                 ],
                 resources: [.copy("Scenarios"), .copy("clauses.json")]),
             // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
@@ -106,15 +120,14 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "MigrationDiff",
                 dependencies: [
-                    "Adapters", "AudioIO", "AVFAudio", "CoreMedia", "SpeechCore", "SpeechReference", "Metrics",
+                    "LegacySpeech", "AudioIO", "AVFAudio", "CoreMedia", "SpeechCore", "SpeechReference", "Metrics",
                 ]),
             // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
             .target(
                 name: "HarnessCLI",
                 dependencies: [
-                    "Adapters", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio",
-                    "CoreMedia",
-                    "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff",
+                    "HarnessComposition", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio",
+                    "CoreMedia", "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff",
                 ]),
             .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
             // Apple-style programs that must compile unchanged against `import Speech` on Linux.
@@ -125,7 +138,7 @@ let appleNamedProducts: [Product] = [
 
             // Helpers shared by the test targets.
             // What test code needs from the harness (virtual device, engine selection, scripted engine).
-            .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines"]),
+            .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines", "HarnessComposition"]),
 
             .target(
                 name: "TestSupport", dependencies: ["SpeechReference", "SpeechCore", "AudioIO", "Engines"],
@@ -133,10 +146,12 @@ let appleNamedProducts: [Product] = [
             .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
             .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
             .testTarget(
-                name: "AdaptersTests",
-                dependencies: [
-                    "Adapters", "Speech", "Engines", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO",
-                ]),
+                name: "LegacySpeechTests",
+                dependencies: ["Speech", "Engines", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO"]),
+            .testTarget(name: "StreamingPoliciesTests", dependencies: ["StreamingPolicies", "Engines", "SpeechCore"]),
+            .testTarget(
+                name: "HarnessCompositionTests",
+                dependencies: ["HarnessComposition", "SpeechCore", "TestSupport", "VirtualDevice"]),
             .testTarget(
                 name: "MigrationDiffTests",
                 dependencies: ["MigrationDiff", "Reports", "Engines", "SpeechCore", "TestSupport", "AudioIO"]),
@@ -167,7 +182,8 @@ let appleNamedProducts: [Product] = [
             .testTarget(
                 name: "IntegrationTests",
                 dependencies: [
-                    "TestSupport", "SpeechReference", "Adapters", "Engines", "DSP", "Corpus", "AudioIO", "AVFAudio",
+                    "TestSupport", "SpeechReference", "LegacySpeech", "StreamingPolicies", "Engines", "DSP", "Corpus",
+                    "AudioIO", "AVFAudio",
                     "CoreMedia", "VirtualDevice",
                 ]),
             .testTarget(

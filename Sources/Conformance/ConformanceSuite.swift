@@ -1,5 +1,6 @@
 import Engines
 import Foundation
+import SpeechCore
 
 /// Runs a set of scenarios on backends and checks that every clause has a scenario.
 public struct ConformanceSuite: Sendable {

@@ -1,9 +1,9 @@
 import AVFAudio
-import Adapters
 import AudioIO
 import CoreMedia
 import Engines
 import Foundation
+import LegacySpeech
 import SpeechCore
 import SpeechReference
 import VirtualDevice

@@ -286,3 +286,15 @@ final class ScriptedSession: RecognitionSession {
         }
     }
 }
+extension ScriptedEngine {
+    /// The scripted engine with the script named by `SPEECH_HARNESS_SCRIPT` (a script JSON file, or
+    /// `manifest.jsonl#id` for a corpus utterance's word times); an empty script without it.
+    public static func fromEnvironment(
+        _ environment: [String: String] = HarnessEnvironment.current.variables
+    ) throws -> ScriptedEngine {
+        guard let path = environment["SPEECH_HARNESS_SCRIPT"], !path.isEmpty else {
+            return ScriptedEngine(script: EngineScript(words: []))
+        }
+        return ScriptedEngine(script: try EngineScript.load(path: path))
+    }
+}

@@ -5,6 +5,7 @@ import CoreMedia
 import Engines
 import Foundation
 import Metrics
+import SpeechCore
 import SpeechReference
 
 /// `speech-harness bench …`: measurements that are goals, not tests.

@@ -2,6 +2,7 @@ import Conformance
 import Engines
 import Foundation
 import Reports
+import SpeechCore
 
 /// `speech-harness conformance`: the documented rules, as scenarios, against backends.
 enum ConformanceCommand {

@@ -3,6 +3,7 @@ import Engines
 import Foundation
 import MigrationDiff
 import Reports
+import SpeechCore
 
 /// `speech-harness migrate diff`: old API against new API, same engine, same audio.
 enum MigrateDiffCommand {

@@ -3,6 +3,7 @@ import Corpus
 import Engines
 import Foundation
 import Metrics
+import SpeechCore
 
 /// `speech-harness bench overhead`: what SpeechAnalyzer + SpeechTranscriber add to an engine's own
 /// decoding time, each utterance decoded alone and through the harness back to back.

@@ -1,6 +1,5 @@
-import Adapters
-import Engines
 import Foundation
+import SpeechCore
 
 /// Where the tool writes: results to `out`, diagnostics to `err`. Tests capture both.
 public struct Console: Sendable {
@@ -16,9 +15,6 @@ public struct Console: Sendable {
         out: { text in FileHandle.standardOutput.write(Data((text + "\n").utf8)) },
         err: { text in FileHandle.standardError.write(Data((text + "\n").utf8)) })
 }
-
-/// Adapter engines live above the Engines module, so the tool adds them to the registry once.
-private let registerAdapterEngines: Void = EngineRegistry.shared.registerAdapters()
 
 /// The `speech-harness` command line: parses arguments, runs one command, returns the exit status
 /// (0 success, 1 the command ran and found problems or failed, 2 usage error).
@@ -52,7 +48,6 @@ public enum SpeechHarnessTool {
 
     /// Runs the tool with `arguments` (without the program name).
     public static func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
-        registerAdapterEngines
         if arguments.isEmpty || arguments == ["help"] || arguments == ["--help"] || arguments == ["-h"] {
             console.out(overview())
             return 0

@@ -1,8 +1,8 @@
 import AVFAudio
-import Adapters
 import AudioIO
 import CoreMedia
 import Foundation
+import LegacySpeech
 import Metrics
 import SpeechCore
 import SpeechReference

@@ -1,5 +1,8 @@
 // What a team's tests use to drive Apple-style code on Linux: the simulated device (virtual
 // microphone, permissions: `DeviceSettings`, `PermissionLedger`) and the engine choice
-// (`EngineSelection`, `ScriptedEngine`, `EngineScript`). Off Linux this product is empty.
+// (`EngineSelection`, `EngineRegistry`, `ScriptedEngine`, `EngineScript`). Linking this product also
+// links the composition point, so every engine id works in the test program. Off Linux this
+// product is empty.
 @_exported import Engines
+@_exported import SpeechCore
 @_exported import VirtualDevice

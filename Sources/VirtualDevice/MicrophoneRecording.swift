@@ -1,5 +1,4 @@
 import AudioIO
-import Corpus
 import Foundation
 import SpeechCore
 
@@ -15,6 +14,44 @@ public enum MicrophoneError: Error, CustomStringConvertible, Sendable, Equatable
         case .unreadableSource(let path, let reason): return "\(path): the virtual microphone cannot play it: \(reason)"
         case .utteranceNotFound(let manifest, let id, let reason): return "\(manifest)#\(id): \(reason)"
         }
+    }
+}
+
+/// Where one corpus utterance's audio is: a file, and the window of it when the utterance is a
+/// segment of a longer recording.
+public struct UtteranceAudio: Sendable, Hashable {
+    public var path: String
+    public var window: (offset: Double, duration: Double)? {
+        offset.map { ($0, duration ?? 0) }
+    }
+    public var offset: Double?
+    public var duration: Double?
+
+    public init(path: String, offset: Double? = nil, duration: Double? = nil) {
+        self.path = path
+        self.offset = offset
+        self.duration = duration
+    }
+
+    /// Finds the audio of manifest line `id`; the program's composition point installs the corpus
+    /// reader, so the virtual device does not depend on it.
+    public typealias Resolver = @Sendable (_ manifest: String, _ id: String) throws(MicrophoneError) -> UtteranceAudio
+
+    private static let installed = Locked<Resolver?>(nil)
+
+    /// Makes `resolver` the one `manifest.jsonl#id` microphone sources go through.
+    public static func install(_ resolver: @escaping Resolver) {
+        installed.withLock { $0 = resolver }
+    }
+
+    static func resolve(manifest: String, id: String) throws(MicrophoneError) -> UtteranceAudio {
+        ProgramComposition.load()
+        guard let resolver = installed.withLock({ $0 }) else {
+            throw .utteranceNotFound(
+                manifest: manifest, id: id,
+                reason: "this program has no corpus reader (link the Speech or SpeechHarnessTesting product)")
+        }
+        return try resolver(manifest, id)
     }
 }
 
@@ -50,17 +87,9 @@ public struct MicrophoneRecording: Sendable {
         case .file(let file):
             path = file
         case .utterance(let manifest, let id):
-            let load = ManifestReader.load(path: manifest)
-            guard let index = load.utterances.firstIndex(where: { $0.id == id }) else {
-                let reason =
-                    load.issues.first(where: { $0.utteranceID == id }).map { "\($0)" }
-                    ?? (load.utterances.isEmpty && !load.issues.isEmpty
-                        ? "\(load.issues[0])" : "no utterance with this id")
-                throw .utteranceNotFound(manifest: manifest, id: id, reason: reason)
-            }
-            let utterance = load.utterances[index]
-            path = ManifestValidator.resolve(utterance.audio, root: load.root)
-            if let offset = utterance.offset { window = (offset, utterance.duration) }
+            let audio = try UtteranceAudio.resolve(manifest: manifest, id: id)
+            path = audio.path
+            window = audio.window
         }
         do {
             let reader = try AudioFileReader(path: path)

@@ -103,20 +103,23 @@ struct VoiceActivityTests {
         #expect(events(noise).isEmpty)
     }
 
-    @Test func aBurstStartsAndEndsSpeechAtItsEdges() {
+    @Test func aBurstStartsAndEndsSpeechAtItsEdges() throws {
         var generator = SeededNoise(seed: 3)
         let quiet = (0..<8_000).map { _ in generator.next() * 0.001 }
         let burst = Signal.sine(frequency: 440, sampleRate: 16_000, seconds: 0.5, amplitude: 0.3)
         let tail = (0..<16_000).map { _ in generator.next() * 0.001 }
         let found = events(quiet + burst + tail)
-        #expect(found.count == 2)
-        guard found.count == 2, case .started(let start) = found[0], case .ended(let end) = found[1] else { return }
+        try #require(found.count == 2)
+        guard case .started(let start) = found[0], case .ended(let end) = found[1] else {
+            Issue.record("expected a start then an end, got \(found)")
+            return
+        }
         // Frames are 10 ms apart; the burst spans 0.5–1.0 s (frames overlap its edges by 25 ms).
         #expect((47...51).contains(start), "start frame \(start)")
         #expect((98...102).contains(end), "end frame \(end)")
     }
 
-    @Test func aVoicedBurstUnderWhiteNoiseIsFoundByTheSpeechBandLevel() {
+    @Test func aVoicedBurstUnderWhiteNoiseIsFoundByTheSpeechBandLevel() throws {
         // A 150 Hz pulse-like tone (harmonics falling 6 dB per octave) 10 dB above white noise
         // over the whole band: the pre-emphasis tilt buries it in the broadband level; the
         // speech-band level, pre-emphasis undone, still sees it.
@@ -139,8 +142,11 @@ struct VoiceActivityTests {
             inside.speechBandDB - before.speechBandDB > 12,
             "speech-band rise \(inside.speechBandDB - before.speechBandDB) dB")
         let found = events(signal)
-        #expect(found.count == 2)
-        guard found.count == 2, case .started(let start) = found[0], case .ended(let end) = found[1] else { return }
+        try #require(found.count == 2)
+        guard case .started(let start) = found[0], case .ended(let end) = found[1] else {
+            Issue.record("expected a start then an end, got \(found)")
+            return
+        }
         #expect((97...101).contains(start), "start frame \(start)")
         #expect((148...152).contains(end), "end frame \(end)")
     }

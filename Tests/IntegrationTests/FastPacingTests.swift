@@ -1,8 +1,8 @@
 @_spi(Harness) import AVFAudio
-import Adapters
 import CoreMedia
 import Engines
 import Foundation
+import LegacySpeech
 import SpeechCore
 import SpeechReference
 import TestSupport

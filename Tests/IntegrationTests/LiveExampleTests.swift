@@ -26,9 +26,13 @@ struct LiveExampleTests {
             ?? ""
     }
 
-    @Test(arguments: ["example-live-dictation", "example-live-analyzer"], ["pocketsphinx", "whisper"])
+    @Test(
+        .enabled(if: SystemFixture.available(recording), "the recording \(recording) is missing"),
+        .enabled(
+            if: PackageProgram.available("example-live-dictation") && PackageProgram.available("example-live-analyzer"),
+            "the examples are not built"),
+        arguments: ["example-live-dictation", "example-live-analyzer"], ["pocketsphinx", "whisper"])
     func theSpokenWordsArePrinted(program: String, engine: String) throws {
-        guard SystemFixture.available(Self.recording), PackageProgram.isBuilt(program) else { return }
         let (status, output) = try PackageProgram.run(program, environment: Self.environment(engine))
         #expect(status == 0, "\(output)")
         #expect(Self.finalLine(output).hasPrefix("he might even have been made"), "\(output)")
@@ -40,7 +44,7 @@ struct LiveExampleTests {
 
     /// An engine id nobody registered stops the program with the id and the known ids, not with
     /// "locale not supported".
-    @Test(.enabled(if: PackageProgram.isBuilt("example-live-dictation"), "example-live-dictation is not built"))
+    @Test(.enabled(if: PackageProgram.available("example-live-dictation"), "example-live-dictation is not built"))
     func anUnknownEngineIsNamedWithTheKnownOnes() throws {
         let (status, output) = try PackageProgram.run(
             "example-live-dictation", environment: Self.environment("nonsense"))
@@ -49,8 +53,8 @@ struct LiveExampleTests {
         #expect(output.contains("pocketsphinx-digits") && output.contains("scripted"), "\(output)")
     }
 
-    @Test func deniedMicrophoneAccessIsTheAppsDeniedPath() throws {
-        guard PackageProgram.isBuilt("example-live-dictation") else { return }
+    @Test(.enabled(if: PackageProgram.available("example-live-dictation"), "example-live-dictation is not built"))
+    func deniedMicrophoneAccessIsTheAppsDeniedPath() throws {
         let (status, output) = try PackageProgram.run(
             "example-live-dictation",
             environment: Self.environment(
@@ -59,8 +63,8 @@ struct LiveExampleTests {
         #expect(output.contains("microphone access denied"))
     }
 
-    @Test func deniedSpeechRecognitionIsTheAppsDeniedPath() throws {
-        guard PackageProgram.isBuilt("example-live-dictation") else { return }
+    @Test(.enabled(if: PackageProgram.available("example-live-dictation"), "example-live-dictation is not built"))
+    func deniedSpeechRecognitionIsTheAppsDeniedPath() throws {
         let (status, output) = try PackageProgram.run(
             "example-live-dictation",
             environment: Self.environment(
@@ -69,8 +73,8 @@ struct LiveExampleTests {
         #expect(output.contains("speech recognition not authorized: restricted"))
     }
 
-    @Test func aMachineWithoutMicrophoneStopsTheAppAsADeviceWould() throws {
-        guard PackageProgram.isBuilt("example-live-analyzer") else { return }
+    @Test(.enabled(if: PackageProgram.available("example-live-analyzer"), "example-live-analyzer is not built"))
+    func aMachineWithoutMicrophoneStopsTheAppAsADeviceWould() throws {
         let (status, output) = try PackageProgram.run(
             "example-live-analyzer", environment: Self.environment("scripted", microphone: "none"))
         #expect(status != 0)

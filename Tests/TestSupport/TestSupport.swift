@@ -59,6 +59,8 @@ public enum SystemFixture {
     public static let asteriskDigits = "/usr/share/asterisk/sounds/en_US_f_Allison/digits"
     public static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
+    /// Whether a test may use the file at `path`: present, or in CI, where a missing fixture must
+    /// fail the test rather than skip it (for `.enabled(if:)`).
     public static func available(_ path: String) -> Bool {
         isCI || FileManager.default.fileExists(atPath: path)
     }
@@ -119,13 +121,18 @@ public enum PackageProgram {
         FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent(program).path)
     }
 
+    /// Whether a test may run `program`: built, or in CI, where a missing program must fail the
+    /// test rather than skip it (for `.enabled(if:)`).
+    public static func available(_ program: String) -> Bool { SystemFixture.isCI || isBuilt(program) }
+
     /// Runs `program` with `environment` added to this process's; returns its status and output.
     public static func run(
-        _ program: String, _ arguments: [String] = [], environment: [String: String]
+        _ program: String, _ arguments: [String] = [], environment: [String: String], directory: String? = nil
     ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = binaries.appendingPathComponent(program)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe

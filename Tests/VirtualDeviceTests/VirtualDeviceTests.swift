@@ -110,24 +110,6 @@ struct MicrophoneRecordingTests {
         #expect(recording.frames(50_000..<50_010)[1] == [Float](repeating: 0, count: 10))
     }
 
-    @Test func aManifestUtteranceIsFoundByID() throws {
-        let directory = try TemporaryDirectory()
-        _ = try writeTone(directory, rate: 16_000, seconds: 0.5)
-        let manifest = directory.path("manifest.jsonl")
-        try Data(
-            #"{"id":"u1","audio":"tone.wav","reference":"a tone","locale":"en-US","speaker":"s","task":"t","duration":0.5}"#
-                .utf8
-        )
-        .write(to: URL(fileURLWithPath: manifest))
-        let recording = try MicrophoneRecording.load(
-            .utterance(manifest: manifest, id: "u1"), sampleRate: 16_000, channelCount: 1)
-        #expect(recording.frameCount == 8_000)
-        #expect(throws: MicrophoneError.self) {
-            try MicrophoneRecording.load(
-                .utterance(manifest: manifest, id: "nope"), sampleRate: 16_000, channelCount: 1)
-        }
-    }
-
     @Test func anUnreadableSourceIsAnErrorNamingTheFile() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("broken.wav", bytes: Array("RIFF not really".utf8))

@@ -1,141 +1,9 @@
 import Foundation
 import SpeechCore
 
-/// Names engines and picks the one Apple-style code gets when it does not choose: set
-/// `SPEECH_HARNESS_ENGINE` (an engine id such as `scripted`) or write `{"engine": "…"}` to
-/// `.speech-harness.json` in the working directory; otherwise the first registered engine that has
-/// assets for the locale. Tests choose programmatically with ``EngineSelection/$override``.
-public final class EngineRegistry: Sendable {
-    public typealias Factory = @Sendable () throws -> any RecognitionEngine
-
-    public struct Entry: Sendable {
-        public var id: String
-        public var summary: String
-        /// Lower is preferred when no engine is named.
-        public var preference: Int
-        public var make: Factory
-
-        public init(id: String, summary: String, preference: Int, make: @escaping Factory) {
-            self.id = id
-            self.summary = summary
-            self.preference = preference
-            self.make = make
-        }
-    }
-
-    private let entries = Locked<[String: Entry]>([:])
-
-    public static let shared: EngineRegistry = {
-        let registry = EngineRegistry()
-        registry.register(
-            Entry(
-                id: "scripted", summary: "says what a script says (SPEECH_HARNESS_SCRIPT=file.json)",
-                preference: 100, make: { try ScriptedEngine.fromEnvironment() }))
-        for (preference, (search, decoding)) in [
-            (PocketSphinxEngine.Search.languageModel, PocketSphinxEngine.Decoding.streaming),
-            (.languageModel, .wholeUtterance), (.digits, .streaming), (.digits, .wholeUtterance),
-        ].enumerated() {
-            let engine = PocketSphinxEngine(search: search, decoding: decoding)
-            let what =
-                (search == .digits ? "digits grammar" : "n-gram language model") + ", "
-                + (decoding == .streaming ? "streaming with partials" : "whole-utterance decoding")
-            registry.register(
-                Entry(
-                    id: engine.id, summary: "CMU PocketSphinx 0.8 (Debian), \(what)", preference: 20 + preference,
-                    make: { engine }))
-        }
-        for (preference, task) in DSPEngine.Task.allCases.enumerated() {
-            let what = task == .all ? "digits and commands" : task.rawValue
-            registry.register(
-                Entry(
-                    id: DSPEngine(task: task).id,
-                    summary: "DSP reference: MFCC and one-pass DTW over enrolled templates, \(what)",
-                    preference: 40 + preference, make: { DSPEngine(task: task) }))
-        }
-        registry.register(
-            Entry(
-                id: "whisper",
-                summary:
-                    "Whisper tiny.en (faster-whisper; int8, beam 1, 1 thread unless SPEECH_HARNESS_WHISPER_* say otherwise) in a pool of worker processes",
-                preference: 10,
-                make: { WhisperWorker.engine(settings: try .fromEnvironment()) }))
-        registry.register(
-            Entry(
-                id: "fault-worker",
-                summary:
-                    "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT)",
-                preference: 1_000, make: { FaultWorker.fromEnvironment() }))
-        return registry
-    }()
-
-    public init() {}
-
-    public func register(_ entry: Entry) {
-        entries.withLock { $0[entry.id] = entry }
-    }
-
-    public var ids: [String] {
-        entries.withLock { $0.values.sorted { ($0.preference, $0.id) < ($1.preference, $1.id) }.map(\.id) }
-    }
-
-    public func entry(_ id: String) -> Entry? { entries.withLock { $0[id] } }
-
-    /// A new instance of the engine called `id`.
-    public func make(_ id: String) throws -> any RecognitionEngine {
-        guard let entry = entry(id) else { throw EngineError.unknownEngine(id, known: ids) }
-        return try entry.make()
-    }
-
-    /// The engine named by the environment or configuration file, if any. A configuration file
-    /// that cannot be read as `{"engine": "<id>"}` is an error naming the file and the field.
-    public static func configuredEngineID(
-        environment: [String: String] = HarnessEnvironment.current.variables,
-        directory: String = FileManager.default.currentDirectoryPath
-    ) throws(EngineError) -> String? {
-        if let id = environment["SPEECH_HARNESS_ENGINE"], !id.isEmpty { return id }
-        struct Configuration: Decodable { var engine: String? }
-        let file = directory + "/.speech-harness.json"
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        do {
-            return try DecodingProblem.decode(Configuration.self, from: data).engine
-        } catch {
-            throw .invalidConfiguration(path: file, reason: error.description)
-        }
-    }
-
-    /// The engine to use for `locale`: the override, else the configured one, else the preferred
-    /// registered engine that has assets for the locale.
-    public func defaultEngine(for locale: String) throws -> any RecognitionEngine {
-        if let override = EngineSelection.override { return override }
-        if let id = try Self.configuredEngineID() { return try make(id) }
-        for id in ids {
-            if let engine = try? make(id), engine.isInstalled(locale: locale) { return engine }
-        }
-        throw EngineError.unsupportedLocale(engine: "any", locale: locale)
-    }
-}
-
-/// Programmatic engine choice for code that builds Apple-style modules (tests, the benchmark):
-/// `try await EngineSelection.$override.withValue(engine) { … }`.
-public enum EngineSelection {
-    @TaskLocal public static var override: (any RecognitionEngine)?
-}
-
-extension ScriptedEngine {
-    /// The scripted engine with the script named by `SPEECH_HARNESS_SCRIPT` (a script JSON file, or
-    /// `manifest.jsonl#id` for a corpus utterance's word times); an empty script without it.
-    public static func fromEnvironment(
-        _ environment: [String: String] = HarnessEnvironment.current.variables
-    ) throws -> ScriptedEngine {
-        guard let path = environment["SPEECH_HARNESS_SCRIPT"], !path.isEmpty else {
-            return ScriptedEngine(script: EngineScript(words: []))
-        }
-        return ScriptedEngine(script: try EngineScript.load(path: path))
-    }
-}
-
 /// Where the package's own files are (worker scripts, the Python environment): `SPEECH_HARNESS_ROOT`,
-/// else the working directory or a parent of the running executable that has `scripts/workers`.
+/// else the working directory or a parent of the running executable that has `scripts/workers`,
+/// else the checkout this module was compiled from (a team's package that depends on this one).
 public enum PackageRoot {
     public static var path: String {
         let environment = HarnessEnvironment.current.variables
@@ -149,6 +17,9 @@ public enum PackageRoot {
             if FileManager.default.fileExists(atPath: url.path + marker) { return url.path }
             url.deleteLastPathComponent()
         }
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        if FileManager.default.fileExists(atPath: source + marker) { return source }
         return cwd
     }
 }

@@ -2,7 +2,7 @@ import Engines
 import SpeechCore
 import Testing
 
-@testable import Adapters
+@testable import StreamingPolicies
 
 /// WhisperKit's AudioStreamTranscriber: its energy gate and segment confirmation worked out by
 /// hand, then the adapter over the scripted engine (which hears a word only when it is whole).

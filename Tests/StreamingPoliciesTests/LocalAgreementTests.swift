@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Adapters
+@testable import StreamingPolicies
 
 /// LocalAgreement as whisper_streaming defines it, on decoder outputs written out with their times;
 /// each expected commit sequence is worked out from the rules in the comments.

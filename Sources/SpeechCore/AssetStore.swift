@@ -1,5 +1,4 @@
 import Foundation
-import SpeechCore
 
 #if canImport(Glibc)
     import Glibc

@@ -3,7 +3,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import Adapters
+@testable import StreamingPolicies
 
 /// whisper.cpp `stream`'s sliding window: the window arithmetic worked out by hand, then the
 /// adapter over the scripted engine (which hears a word only when its audio is whole in a window).

@@ -1,7 +1,6 @@
 @_spi(Harness) import AVFAudio
 import CoreMedia
 import DSP
-import Engines
 import Foundation
 import SpeechCore
 import SpeechReference

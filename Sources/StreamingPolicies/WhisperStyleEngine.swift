@@ -1,4 +1,3 @@
-import Engines
 import Foundation
 import SpeechCore
 
@@ -245,70 +244,5 @@ struct WindowDecode {
         return WindowDecode(
             segments: updates.flatMap { $0.finalized + ($0.volatile.map { [$0] } ?? []) }.filter { !$0.words.isEmpty },
             computeSeconds: compute)
-    }
-}
-
-extension EngineRegistry {
-    /// Registers the adapter engines, Whisper under the streaming policies teams migrate from:
-    /// `whisper-streaming-la2` (alias `whisper-streaming`; 1 s chunks, LocalAgreement-2, 15 s
-    /// segment trimming, 30 s window), `whisper-streaming-la2-aligned` (the same with the harness's
-    /// repair for quickly repeated words), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step,
-    /// 10 s length, 0.2 s keep), `whisper-cpp-stream-vad` (its VAD mode) and `whisperkit-stream`
-    /// (WhisperKit's segment confirmation).
-    public func registerAdapters() {
-        for id in ["whisper-streaming-la2", "whisper-streaming"] {
-            register(
-                Entry(
-                    id: id,
-                    summary:
-                        "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
-                        + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
-                    preference: 15,
-                    make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: id) }))
-        }
-        register(
-            Entry(
-                id: "whisper-streaming-la2-aligned",
-                summary:
-                    "whisper-streaming-la2 with the harness's repair: a decode that starts with the committed words continues after them (keeps quickly repeated words)",
-                preference: 15,
-                make: {
-                    var policy = LocalAgreementPolicy()
-                    policy.repeatRule = .aligned
-                    return WhisperStyleEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()), policy: policy,
-                        id: "whisper-streaming-la2-aligned")
-                }))
-        register(
-            Entry(
-                id: "whisperkit-stream",
-                summary:
-                    "Whisper tiny.en confirmed as WhisperKit's AudioStreamTranscriber does (all segments but the last two; energy gate)",
-                preference: 17,
-                make: {
-                    ConfirmationEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisperkit-stream")
-                }))
-        register(
-            Entry(
-                id: "whisper-cpp-stream",
-                summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
-                preference: 16,
-                make: {
-                    SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-cpp-stream")
-                }))
-        register(
-            Entry(
-                id: "whisper-cpp-stream-vad",
-                summary:
-                    "Whisper tiny.en in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires)",
-                preference: 18,
-                make: {
-                    SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()),
-                        policy: SlidingWindowPolicy(step: 0),
-                        id: "whisper-cpp-stream-vad")
-                }))
     }
 }

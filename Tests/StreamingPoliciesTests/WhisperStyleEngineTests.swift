@@ -2,7 +2,7 @@ import Engines
 import SpeechCore
 import Testing
 
-@testable import Adapters
+@testable import StreamingPolicies
 
 @Suite("Whisper-style streaming over an engine")
 struct WhisperStyleEngineTests {

@@ -1,5 +1,3 @@
-import SpeechCore
-
 /// An engine made over another one (a streaming policy, a memo): code that needs the engine
 /// underneath, to shut its worker down or to wrap it, reaches it through `base`.
 public protocol EngineAdapter: RecognitionEngine {

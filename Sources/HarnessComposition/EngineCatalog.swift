@@ -1,0 +1,120 @@
+import Engines
+import Foundation
+import SpeechCore
+import StreamingPolicies
+
+/// Every engine a program can name, with its id, one-line summary and preference (lower is tried
+/// first when no engine is named): the scripted engine, PocketSphinx in four modes, the DSP
+/// reference engine for each task, Whisper in its worker pool, Whisper under each streaming policy
+/// teams migrate from, and the deliberately faulty worker.
+public enum EngineCatalog {
+    public static func register(into registry: EngineRegistry) {
+        registerEngines(into: registry)
+        registerStreamingPolicies(into: registry)
+    }
+
+    /// The engines themselves.
+    static func registerEngines(into registry: EngineRegistry) {
+        registry.register(
+            EngineRegistry.Entry(
+                id: "scripted", summary: "says what a script says (SPEECH_HARNESS_SCRIPT=file.json)",
+                preference: 100, make: { try ScriptedEngine.fromEnvironment() }))
+        for (preference, (search, decoding)) in [
+            (PocketSphinxEngine.Search.languageModel, PocketSphinxEngine.Decoding.streaming),
+            (.languageModel, .wholeUtterance), (.digits, .streaming), (.digits, .wholeUtterance),
+        ].enumerated() {
+            let engine = PocketSphinxEngine(search: search, decoding: decoding)
+            let what =
+                (search == .digits ? "digits grammar" : "n-gram language model") + ", "
+                + (decoding == .streaming ? "streaming with partials" : "whole-utterance decoding")
+            registry.register(
+                EngineRegistry.Entry(
+                    id: engine.id, summary: "CMU PocketSphinx 0.8 (Debian), \(what)", preference: 20 + preference,
+                    make: { engine }))
+        }
+        for (preference, task) in DSPEngine.Task.allCases.enumerated() {
+            let what = task == .all ? "digits and commands" : task.rawValue
+            registry.register(
+                EngineRegistry.Entry(
+                    id: DSPEngine(task: task).id,
+                    summary: "DSP reference: MFCC and one-pass DTW over enrolled templates, \(what)",
+                    preference: 40 + preference, make: { DSPEngine(task: task) }))
+        }
+        registry.register(
+            EngineRegistry.Entry(
+                id: "whisper",
+                summary:
+                    "Whisper tiny.en (faster-whisper; int8, beam 1, 1 thread unless SPEECH_HARNESS_WHISPER_* say otherwise) in a pool of worker processes",
+                preference: 10,
+                make: { WhisperWorker.engine(settings: try .fromEnvironment()) }))
+        registry.register(
+            EngineRegistry.Entry(
+                id: "fault-worker",
+                summary:
+                    "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT)",
+                preference: 1_000, make: { FaultWorker.fromEnvironment() }))
+    }
+
+    /// Whisper under the streaming policies teams migrate from: `whisper-streaming-la2` (alias
+    /// `whisper-streaming`; 1 s chunks, LocalAgreement-2, 15 s segment trimming, 30 s window),
+    /// `whisper-streaming-la2-aligned` (the same with the harness's repair for quickly repeated
+    /// words), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step, 10 s length, 0.2 s keep),
+    /// `whisper-cpp-stream-vad` (its VAD mode) and `whisperkit-stream` (WhisperKit's segment
+    /// confirmation).
+    static func registerStreamingPolicies(into registry: EngineRegistry) {
+        for id in ["whisper-streaming-la2", "whisper-streaming"] {
+            registry.register(
+                EngineRegistry.Entry(
+                    id: id,
+                    summary:
+                        "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
+                        + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
+                    preference: 15,
+                    make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: id) }))
+        }
+        registry.register(
+            EngineRegistry.Entry(
+                id: "whisper-streaming-la2-aligned",
+                summary:
+                    "whisper-streaming-la2 with the harness's repair: a decode that starts with the committed words continues after them (keeps quickly repeated words)",
+                preference: 15,
+                make: {
+                    var policy = LocalAgreementPolicy()
+                    policy.repeatRule = .aligned
+                    return WhisperStyleEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()), policy: policy,
+                        id: "whisper-streaming-la2-aligned")
+                }))
+        registry.register(
+            EngineRegistry.Entry(
+                id: "whisperkit-stream",
+                summary:
+                    "Whisper tiny.en confirmed as WhisperKit's AudioStreamTranscriber does (all segments but the last two; energy gate)",
+                preference: 17,
+                make: {
+                    ConfirmationEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisperkit-stream")
+                }))
+        registry.register(
+            EngineRegistry.Entry(
+                id: "whisper-cpp-stream",
+                summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
+                preference: 16,
+                make: {
+                    SlidingWindowEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-cpp-stream")
+                }))
+        registry.register(
+            EngineRegistry.Entry(
+                id: "whisper-cpp-stream-vad",
+                summary:
+                    "Whisper tiny.en in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires)",
+                preference: 18,
+                make: {
+                    SlidingWindowEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()),
+                        policy: SlidingWindowPolicy(step: 0),
+                        id: "whisper-cpp-stream-vad")
+                }))
+    }
+}
