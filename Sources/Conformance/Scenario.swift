@@ -14,7 +14,7 @@ public struct Scenario: Decodable, Sendable, Hashable {
         /// Final text of module 0 (normalised by spaces) when the scenario ends.
         public var finalText: String?
         /// How every results stream ended: `ended` or `failed`.
-        public var streams: String?
+        public var streams: ScenarioStep.StreamState?
         /// Result rules hold: isFinal from the finalisation time, alternatives non-empty with the
         /// text first, final ranges ordered and disjoint.
         public var resultRules: Bool?
@@ -27,15 +27,63 @@ public struct Scenario: Decodable, Sendable, Hashable {
     }
 
     public struct ModuleSpec: Decodable, Sendable, Hashable {
-        /// transcriber, dictation or detector.
-        public var kind: String
-        /// Preset name (transcription, progressiveTranscription, …).
-        public var preset: String?
+        public var kind: ScenarioStep.ModuleKind
+        /// A transcriber preset (default progressiveTranscription).
+        public var preset: PresetName?
         public var locale: String?
-        /// Instead of a preset: reporting options (volatileResults, alternativeTranscriptions,
-        /// fastResults) and attribute options (audioTimeRange, transcriptionConfidence).
-        public var reporting: [String]?
-        public var attributes: [String]?
+        /// Instead of a preset: the transcriber's options, each set given by name.
+        public var transcription: [TranscriptionOptionName]?
+        public var reporting: [ReportingOptionName]?
+        public var attributes: [AttributeOptionName]?
+
+        public init(
+            kind: ScenarioStep.ModuleKind, preset: PresetName? = nil, locale: String? = nil,
+            transcription: [TranscriptionOptionName]? = nil, reporting: [ReportingOptionName]? = nil,
+            attributes: [AttributeOptionName]? = nil
+        ) {
+            self.kind = kind
+            self.preset = preset
+            self.locale = locale
+            self.transcription = transcription
+            self.reporting = reporting
+            self.attributes = attributes
+        }
+    }
+
+    /// A `SpeechTranscriber.Preset` by its name in Apple's API.
+    public enum PresetName: String, ClosedSetValue, Hashable {
+        case transcription, transcriptionWithAlternatives, timeIndexedTranscriptionWithAlternatives
+        case progressiveTranscription, timeIndexedProgressiveTranscription
+        public static let valueName = "preset"
+    }
+
+    public enum TranscriptionOptionName: String, ClosedSetValue, Hashable {
+        case etiquetteReplacements
+        public static let valueName = "transcription option"
+    }
+
+    public enum ReportingOptionName: String, ClosedSetValue, Hashable {
+        case volatileResults, alternativeTranscriptions, fastResults
+        public static let valueName = "reporting option"
+    }
+
+    public enum AttributeOptionName: String, ClosedSetValue, Hashable {
+        case audioTimeRange, transcriptionConfidence
+        public static let valueName = "attribute option"
+    }
+
+    /// What a scenario needs of a backend; one without it skips the scenario with the reason.
+    public enum Requirement: String, ClosedSetValue, Hashable {
+        case partialResults, wordTimes, alternatives, confidence
+        /// Words heard in the generated audio, which only the scripted engine has.
+        case recognisedWords
+        public static let valueName = "requirement"
+    }
+
+    /// Closing expectations that can be limited to the scripted engine.
+    public enum ExactOnlyExpectation: String, ClosedSetValue, Hashable {
+        case finalText
+        public static let valueName = "exact-only expectation"
     }
 
     public struct FaultSpec: Decodable, Sendable, Hashable {
@@ -93,10 +141,9 @@ public struct Scenario: Decodable, Sendable, Hashable {
     public var requiresAssets: Bool?
     /// Distinct engine configurations the device can hold at once (default: plenty).
     public var resourceLimit: Int?
-    /// Engine capabilities the scenario needs (partialResults, wordTimes, alternatives, confidence, or
-    /// recognisedWords: words heard in the generated audio, which only the scripted engine has);
-    /// backends without them skip it with the reason.
-    public var requires: [String]?
+    /// What the scenario needs of a backend (engine capabilities, or recognised words); backends
+    /// without it skip the scenario with the reason.
+    public var requires: [Requirement]?
     /// Real speech for the scenario: digit names said by Allison (asterisk-core-sounds-en); the
     /// scripted engine is given the same words at their times.
     public var speech: [String]?
@@ -108,8 +155,8 @@ public struct Scenario: Decodable, Sendable, Hashable {
     public var captureExpect: CaptureExpectations?
     public var steps: [ScenarioStep]
     public var expect: Expectations
-    /// Expectations that hold on the scripted engine only (e.g. `finalText`).
-    public var exact: [String]?
+    /// Expectations that hold on the scripted engine only (default: `finalText`).
+    public var exact: [ExactOnlyExpectation]?
 }
 
 /// A documented rule a scenario checks.
@@ -180,8 +227,8 @@ public enum ScenarioCatalog {
         let ids = ((json as? [Any]) ?? [json]).map { ($0 as? [String: Any])?["id"] as? String }
         do {
             return many
-                ? try JSONDecoder().decode([Scenario].self, from: data)
-                : [try JSONDecoder().decode(Scenario.self, from: data)]
+                ? try JSONDecoder().decode(StrictlyDecoded<[Scenario]>.self, from: data).value
+                : [try JSONDecoder().decode(StrictlyDecoded<Scenario>.self, from: data).value]
         } catch let error as DecodingError {
             throw ScenarioError.invalid(
                 path: path, reason: describe(DecodingProblem(error, json: json), ids: ids, many: many))

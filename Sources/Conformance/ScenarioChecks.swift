@@ -71,8 +71,8 @@ extension ScenarioExecution {
         }
     }
 
-    func streamState(_ transcriber: SpeechTranscriber) -> String {
-        transcriber.streamFinished ? (transcriber.streamError == nil ? "ended" : "failed") : "open"
+    func streamState(_ transcriber: SpeechTranscriber) -> ScenarioStep.StreamState {
+        transcriber.streamFinished ? (transcriber.streamError == nil ? .ended : .failed) : .open
     }
 
     func finalText(_ transcriber: SpeechTranscriber) -> String {
@@ -83,15 +83,15 @@ extension ScenarioExecution {
     /// The scenario's closing expectations, and the rules every scenario keeps unless it opts out.
     func checkFinal() async {
         let expect = scenario.expect
-        let exactOnly = Set(scenario.exact ?? ["finalText"])
-        if let text = expect.finalText, exact || !exactOnly.contains("finalText"), let transcriber = transcribers.first
-        {
+        let exactOnly = Set(scenario.exact ?? [.finalText])
+        if let text = expect.finalText, exact || !exactOnly.contains(.finalText), let transcriber = transcribers.first {
             let got = finalText(transcriber)
             if got != text { problems.append("final text \"\(got)\", expected \"\(text)\"") }
         }
         if let wanted = expect.streams {
             for (i, transcriber) in transcribers.enumerated() where streamState(transcriber) != wanted {
-                problems.append("stream of module \(i) \(streamState(transcriber)), expected \(wanted)")
+                problems.append(
+                    "stream of module \(i) \(streamState(transcriber).rawValue), expected \(wanted.rawValue)")
             }
         }
         if expect.resultRules ?? true {

@@ -70,40 +70,51 @@ final class ScenarioExecution: @unchecked Sendable {
         // The kind was checked when the file was read (ModuleSpec from the file, ScenarioStep.ModuleKind).
         let locale = Locale(identifier: spec.locale ?? "en-US")
         switch spec.kind {
-        case "dictation":
+        case .dictation:
             return DictationTranscriber(locale: locale, preset: .progressiveLongDictation, engine: engine)
-        case "detector":
+        case .detector:
             return SpeechDetector(detectionOptions: .init(sensitivityLevel: .medium), reportResults: true)
-        default:
-            let presets: [String: SpeechTranscriber.Preset] = [
-                "transcription": .transcription, "transcriptionWithAlternatives": .transcriptionWithAlternatives,
-                "timeIndexedTranscriptionWithAlternatives": .timeIndexedTranscriptionWithAlternatives,
-                "progressiveTranscription": .progressiveTranscription,
-                "timeIndexedProgressiveTranscription": .timeIndexedProgressiveTranscription,
-            ]
-            var preset = presets[spec.preset ?? "progressiveTranscription"] ?? .progressiveTranscription
-            if spec.reporting != nil || spec.attributes != nil {
-                preset = SpeechTranscriber.Preset(
-                    transcriptionOptions: [],
-                    reportingOptions: Set(
-                        (spec.reporting ?? []).compactMap {
-                            [
-                                "volatileResults": .volatileResults, "fastResults": .fastResults,
-                                "alternativeTranscriptions": .alternativeTranscriptions,
-                            ][$0]
-                        }),
-                    attributeOptions: Set(
-                        (spec.attributes ?? []).compactMap {
-                            [
-                                "audioTimeRange": .audioTimeRange,
-                                "transcriptionConfidence": .transcriptionConfidence,
-                            ][$0]
-                        }))
-            }
+        case .transcriber:
+            let preset = Self.preset(spec)
             let transcriber = SpeechTranscriber(locale: locale, preset: preset, engine: engine)
             transcribers.append(transcriber)
             return transcriber
         }
+    }
+
+    /// The transcriber preset a module spec names: a preset, or options given one by one.
+    static func preset(_ spec: Scenario.ModuleSpec) -> SpeechTranscriber.Preset {
+        guard spec.transcription != nil || spec.reporting != nil || spec.attributes != nil else {
+            switch spec.preset ?? .progressiveTranscription {
+            case .transcription: return .transcription
+            case .transcriptionWithAlternatives: return .transcriptionWithAlternatives
+            case .timeIndexedTranscriptionWithAlternatives: return .timeIndexedTranscriptionWithAlternatives
+            case .progressiveTranscription: return .progressiveTranscription
+            case .timeIndexedProgressiveTranscription: return .timeIndexedProgressiveTranscription
+            }
+        }
+        return SpeechTranscriber.Preset(
+            transcriptionOptions: Set(
+                (spec.transcription ?? []).map { option -> SpeechTranscriber.TranscriptionOption in
+                    switch option {
+                    case .etiquetteReplacements: .etiquetteReplacements
+                    }
+                }),
+            reportingOptions: Set(
+                (spec.reporting ?? []).map { option -> SpeechTranscriber.ReportingOption in
+                    switch option {
+                    case .volatileResults: .volatileResults
+                    case .alternativeTranscriptions: .alternativeTranscriptions
+                    case .fastResults: .fastResults
+                    }
+                }),
+            attributeOptions: Set(
+                (spec.attributes ?? []).map { option -> SpeechTranscriber.ResultAttributeOption in
+                    switch option {
+                    case .audioTimeRange: .audioTimeRange
+                    case .transcriptionConfidence: .transcriptionConfidence
+                    }
+                }))
     }
 
     func run() async -> ScenarioOutcome {
@@ -256,8 +267,9 @@ final class ScenarioExecution: @unchecked Sendable {
         case .checkStreams(let module, let wanted):
             guard transcribers.indices.contains(module) else { return }
             let state = streamState(transcribers[module])
-            if state != wanted.rawValue {
-                problems.append("step \(index): stream of module \(module) is \(state), expected \(wanted.rawValue)")
+            if state != wanted {
+                problems.append(
+                    "step \(index): stream of module \(module) is \(state.rawValue), expected \(wanted.rawValue)")
             }
         case .checkResults(let expected):
             guard exact, let transcriber = transcribers.first else { return }
@@ -357,7 +369,7 @@ final class ScenarioExecution: @unchecked Sendable {
         _ kind: ScenarioStep.ModuleKind, locale: String?, _ how: ScenarioStep.Call, step: ScenarioStep, index: Int
     ) async {
         let analyzer = self.analyzer!
-        let module = makeModule(Scenario.ModuleSpec(kind: kind.rawValue, preset: nil, locale: locale))
+        let module = makeModule(Scenario.ModuleSpec(kind: kind, locale: locale))
         let all = modules + [module]
         await call(how, step: step, index: index) { try await analyzer.setModules(all) }
         if await analyzer.modules.count == all.count {

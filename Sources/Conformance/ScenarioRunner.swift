@@ -94,17 +94,20 @@ public struct ScenarioRunner: Sendable {
                 return .skipped("\(backend) does not support \(locale)")
             }
             for need in scenario.requires ?? [] {
-                if need == "recognisedWords" {
+                if need == .recognisedWords {
                     return .skipped(
                         "\(backend) hears the scenario's generated noise, so there are no recognised words to check")
                 }
                 let c = engine.capabilities
                 let has =
-                    [
-                        "partialResults": c.partialResults, "wordTimes": c.wordTimes, "alternatives": c.alternatives,
-                        "confidence": c.confidence,
-                    ][need] ?? false
-                if !has { return .skipped("\(backend) has no \(need)") }
+                    switch need {
+                    case .recognisedWords: false
+                    case .partialResults: c.partialResults
+                    case .wordTimes: c.wordTimes
+                    case .alternatives: c.alternatives
+                    case .confidence: c.confidence
+                    }
+                if !has { return .skipped("\(backend) has no \(need.rawValue)") }
             }
         }
         let store = AssetStore(root: root, maximumReservedLocales: 2)

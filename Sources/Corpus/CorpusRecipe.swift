@@ -69,7 +69,7 @@ public struct CorpusRecipe: Codable, Sendable {
         }
         let recipe: CorpusRecipe
         do {
-            recipe = try DecodingProblem.decode(CorpusRecipe.self, from: data)
+            recipe = try DecodingProblem.decode(CorpusRecipe.self, from: data, strict: true)
         } catch {
             throw CorpusBuildError.recipe(path: path, reason: error.description)
         }

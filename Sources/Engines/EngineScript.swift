@@ -109,8 +109,8 @@ public struct EngineScript: Sendable, Hashable, Codable {
         return EngineScript(words: words, latency: latency, endpointSilence: endpointSilence)
     }
 
-    /// Reads a script from JSON: a script object, or a corpus manifest line (an object with
-    /// `words`). A path may name one manifest line as `manifest.jsonl#utterance-id`.
+    /// Reads a script from JSON: a script object (a field it does not know is an error), or a
+    /// corpus manifest line (an object with `words`). A path may name one manifest line as `manifest.jsonl#utterance-id`.
     public static func load(path: String) throws -> EngineScript {
         let (file, id) = path.split(separator: "#", maxSplits: 1).map(String.init).splitPair
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -121,7 +121,9 @@ public struct EngineScript: Sendable, Hashable, Codable {
         for candidate in candidates {
             if let id, !(candidate.contains("\"id\":\"\(id)\"") || candidate.contains("\"id\": \"\(id)\"")) { continue }
             do {
-                return try DecodingProblem.decode(EngineScript.self, from: Data(candidate.utf8))
+                // A script file is read strictly; a manifest line has the manifest's other fields.
+                return try DecodingProblem.decode(
+                    EngineScript.self, from: Data(candidate.utf8), strict: id == nil && !file.hasSuffix(".jsonl"))
             } catch {
                 throw EngineError.invalidScript(path: file, reason: error.description)
             }

@@ -78,8 +78,15 @@ public struct DecodingProblem: Error, CustomStringConvertible, Sendable, Hashabl
     }
 
     /// Decodes `type` from JSON `data`, turning any decoding error into a problem with its field.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(DecodingProblem) -> T {
+    /// Decodes `data`; with `strict`, a field the type does not read is an error at that field
+    /// (``StrictlyDecoded``), for files people write by hand.
+    public static func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, strict: Bool = false
+    )
+        throws(DecodingProblem) -> T
+    {
         do {
+            if strict { return try JSONDecoder().decode(StrictlyDecoded<T>.self, from: data).value }
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             throw DecodingProblem(
