@@ -24,7 +24,7 @@ enum CorpusUtterance {
             throw .utteranceNotFound(manifest: manifest, id: id, reason: reason)
         }
         return UtteranceAudio(
-            path: ManifestValidator.resolve(utterance.audio, root: load.root), offset: utterance.offset,
-            duration: utterance.offset == nil ? nil : utterance.duration)
+            path: ManifestValidator.resolve(utterance.audio, root: load.root),
+            segment: utterance.offset.map { UtteranceAudio.Segment(offset: $0, duration: utterance.duration) })
     }
 }

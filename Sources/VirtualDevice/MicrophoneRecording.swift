@@ -20,17 +20,24 @@ public enum MicrophoneError: Error, CustomStringConvertible, Sendable, Equatable
 /// Where one corpus utterance's audio is: a file, and the window of it when the utterance is a
 /// segment of a longer recording.
 public struct UtteranceAudio: Sendable, Hashable {
-    public var path: String
-    public var window: (offset: Double, duration: Double)? {
-        offset.map { ($0, duration ?? 0) }
-    }
-    public var offset: Double?
-    public var duration: Double?
+    /// A stretch of a longer recording, in seconds from its start.
+    public struct Segment: Sendable, Hashable {
+        public var offset: Double
+        public var duration: Double
 
-    public init(path: String, offset: Double? = nil, duration: Double? = nil) {
+        public init(offset: Double, duration: Double) {
+            self.offset = offset
+            self.duration = duration
+        }
+    }
+
+    public var path: String
+    /// The utterance's stretch of the file; nil when it is the whole file.
+    public var segment: Segment?
+
+    public init(path: String, segment: Segment? = nil) {
         self.path = path
-        self.offset = offset
-        self.duration = duration
+        self.segment = segment
     }
 
     /// Finds the audio of manifest line `id`; the program's composition point installs the corpus
@@ -80,7 +87,7 @@ public struct MicrophoneRecording: Sendable {
         _ source: MicrophoneSettings.Source, sampleRate: Double, channelCount: Int
     ) throws(MicrophoneError) -> MicrophoneRecording {
         let path: String
-        var window: (offset: Double, duration: Double)?
+        var window: UtteranceAudio.Segment?
         switch source {
         case .silence, .none:
             return .empty(sampleRate: sampleRate, channelCount: channelCount)
@@ -89,7 +96,7 @@ public struct MicrophoneRecording: Sendable {
         case .utterance(let manifest, let id):
             let audio = try UtteranceAudio.resolve(manifest: manifest, id: id)
             path = audio.path
-            window = audio.window
+            window = audio.segment
         }
         do {
             let reader = try AudioFileReader(path: path)

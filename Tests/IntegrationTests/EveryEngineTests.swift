@@ -7,8 +7,7 @@ import Testing
 /// composition point, so neither knows an engine the other does not.
 @Suite("Every engine from import Speech", .serialized)
 struct EveryEngineTests {
-    /// LibriVox read speech shipped by pocketsphinx-testdata: "he might even have been made amiable himself".
-    static let recording = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
+    static let recording = LiveExampleTests.recording
 
     struct ListedEngine: Decodable {
         var id: String
