@@ -33,6 +33,17 @@ struct AnalyzerStateMachine {
         /// The volatile range's start never moves back; broken, each start change is preceded by a
         /// report of a range from zero.
         var volatileStartOnlyMovesForward = true
+        /// A buffer must be in a format every module accepts; broken, any PCM buffer is analysed.
+        var rejectsUnacceptedFormats = true
+        /// Past the limit on engine configurations, starting analysis fails; broken, the limit is
+        /// not checked.
+        var enforcesResourceLimit = true
+        /// A new volatile range handler replaces the old one; broken, both are called.
+        var replacesVolatileHandler = true
+        /// `analyzeSequence` returns where its last buffer ends; broken, where that buffer starts.
+        var analyzeReturnsLastBufferEnd = true
+        /// Cancelling a waiting call's task cancels that call only; broken, it finishes the session.
+        var cancellingAWaiterCancelsOnlyIt = true
 
         static let documented = Rules()
     }
@@ -51,15 +62,52 @@ struct AnalyzerStateMachine {
         case failed
     }
 
+    /// What a caller hears: carried out at once, with no engine work.
+    enum Answer: Equatable {
+        case resume(WaiterID, Outcome)
+        case volatileRangeChanged(TimeRange, changedStart: Bool, changedEnd: Bool)
+    }
+
+    /// What an event of the running session asks the analyzer to do.
     enum Action: Equatable {
+        case answer(Answer)
         /// Finalise every module through the time, then report ``finalizeCompleted(through:)``.
         case finalize(through: MediaTime, waiters: [WaiterID])
         /// Tell modules to drop results before the time.
         case cancelModules(before: MediaTime)
-        case resume(WaiterID, Outcome)
         /// End result streams (with the failure if any), stop taking input, close engines.
         case finishSession
-        case volatileRangeChanged(TimeRange, changedStart: Bool, changedEnd: Bool)
+
+        static func resume(_ id: WaiterID, _ outcome: Outcome) -> Action { .answer(.resume(id, outcome)) }
+        static func volatileRangeChanged(_ range: TimeRange, changedStart: Bool, changedEnd: Bool) -> Action {
+            .answer(.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd))
+        }
+    }
+
+    /// The session ends now, without waiting for queued engine work: answer these, then end the
+    /// result streams and close the engines.
+    struct Ending: Equatable {
+        var answers: [Answer]
+    }
+
+    /// Whether a buffer's format is one every module accepts.
+    enum FormatMatch: Equatable {
+        case accepted
+        case rejected(got: String, accepted: String)
+    }
+
+    /// What setting a volatile range handler does to the one already set.
+    enum HandlerChange: Equatable {
+        case replace
+        case callBoth
+    }
+
+    /// What cancelling one waiting call's task does.
+    enum WaiterCancellation: Equatable {
+        /// End that call with cancellation (unless its answer has already been given).
+        case answer(Answer)
+        /// End that call, then the session.
+        case end(Answer, Ending)
     }
 
     enum Phase: Equatable { case active, finished, failed }
@@ -106,9 +154,17 @@ struct AnalyzerStateMachine {
         return inputGeneration
     }
 
-    /// Checks a buffer's place in time. Returns its range, or nil when the session no longer takes input.
-    mutating func admit(start: MediaTime?, duration: MediaTime) throws(SFSpeechError) -> TimeRange? {
+    /// Checks a buffer's format and place in time. Returns its range, or nil when the session no
+    /// longer takes input.
+    mutating func admit(
+        start: MediaTime?, duration: MediaTime, format: FormatMatch = .accepted
+    )
+        throws(SFSpeechError) -> TimeRange?
+    {
         guard phase == .active else { return nil }
+        if case .rejected(let got, let accepted) = format, rules.rejectsUnacceptedFormats {
+            throw SFSpeechError(.unexpectedAudioFormat, "got \(got), modules accept \(accepted)")
+        }
         let previousEnd = admittedEnd ?? .zero
         let begin = start ?? previousEnd
         guard begin.isNumeric, duration.isNumeric, !(duration < .zero) else {
@@ -140,7 +196,22 @@ struct AnalyzerStateMachine {
     mutating func inputEnded(generation: Int) -> [Action] {
         guard phase == .active, generation == inputGeneration || !rules.onlyCurrentInputEnds else { return [] }
         currentInputEnded = true
-        return rules.inputEndKeepsSessionOpen ? wake() : finish(.cancel)
+        return rules.inputEndKeepsSessionOpen ? wake() : finishing(.cancel)
+    }
+
+    /// Where `analyzeSequence` says its input ended, given its last buffer.
+    func reportedEnd(ofLastBuffer range: TimeRange) -> MediaTime {
+        rules.analyzeReturnsLastBufferEnd ? range.end : range.start
+    }
+
+    /// Whether starting analysis checks the limit on engine configurations.
+    func checksResourceLimit(optionsIgnoreLimits: Bool) -> Bool {
+        !optionsIgnoreLimits && rules.enforcesResourceLimit
+    }
+
+    /// Setting a volatile range handler.
+    func handlerChange() -> HandlerChange {
+        rules.replacesVolatileHandler ? .replace : .callBoth
     }
 
     // MARK: Requests
@@ -150,7 +221,7 @@ struct AnalyzerStateMachine {
     mutating func requestFinalize(through time: MediaTime?) -> (WaiterID, [Action]) {
         let id = newID()
         switch phase {
-        case .failed: return (id, [failed(id)])
+        case .failed: return (id, [.answer(failed(id))])
         case .finished:
             let satisfied = time.map { $0 <= finalizedThrough } ?? true
             return (id, [.resume(id, satisfied ? .success : .cancelled)])
@@ -166,7 +237,7 @@ struct AnalyzerStateMachine {
     mutating func requestFinish(after time: MediaTime) -> (WaiterID, [Action]) {
         let id = newID()
         switch phase {
-        case .failed: return (id, [failed(id)])
+        case .failed: return (id, [.answer(failed(id))])
         case .finished: return (id, [.resume(id, (consumedEnd.map { time <= $0 } ?? false) ? .success : .cancelled)])
         case .active: break
         }
@@ -178,7 +249,7 @@ struct AnalyzerStateMachine {
     mutating func requestFinishAtEndOfInput() -> (WaiterID, [Action]) {
         let id = newID()
         switch phase {
-        case .failed: return (id, [failed(id)])
+        case .failed: return (id, [.answer(failed(id))])
         case .finished: return (id, [.resume(id, .cancelled)])
         case .active: break
         }
@@ -198,17 +269,17 @@ struct AnalyzerStateMachine {
         }
         guard phase == .active else { return actions }
         // The finalise that finalizeAndFinishThroughEndOfInput started ends the session.
-        if endOfInputFinalized { return actions + finish(.normal) }
+        if endOfInputFinalized { return actions + finishing(.normal) }
         return actions + wake()
     }
 
     /// A finalise could not be carried out: an error fails the session; after finishing, its
     /// waiters are cancelled.
     mutating func finalizeFailed() -> [Action] {
-        if phase == .active { return fail() }
+        if phase == .active { return finishing(.failure) }
         let finalizing = waiters.filter { if case .finalizing = $0.condition { true } else { false } }
         waiters.removeAll { if case .finalizing = $0.condition { true } else { false } }
-        return finalizing.map { phase == .failed ? failed($0.id) : .resume($0.id, .cancelled) }
+        return finalizing.map { phase == .failed ? .answer(failed($0.id)) : .resume($0.id, .cancelled) }
     }
 
     /// `cancelAnalysis(before:)`.
@@ -223,16 +294,26 @@ struct AnalyzerStateMachine {
         return actions + wake()
     }
 
-    /// `cancelAndFinishNow()`: pending waiters are cancelled, the session finishes.
-    mutating func cancelAndFinish() -> [Action] {
-        guard phase == .active else { return [] }
-        return finish(.cancel)
+    /// `cancelAndFinishNow()`: pending waiters are cancelled, the session finishes. Nil when it
+    /// has already finished.
+    mutating func cancelAndFinish() -> Ending? {
+        guard phase == .active else { return nil }
+        return Ending(answers: finish(.cancel))
     }
 
     /// An error in the analyzer or a module: the session fails and every waiter gets the error.
-    mutating func fail() -> [Action] {
-        guard phase == .active else { return [] }
-        return finish(.failure)
+    /// Nil when it has already finished.
+    mutating func fail() -> Ending? {
+        guard phase == .active else { return nil }
+        return Ending(answers: finish(.failure))
+    }
+
+    /// The task of waiting call `id` was cancelled: that call ends with cancellation.
+    mutating func waiterCancelled(_ id: WaiterID) -> WaiterCancellation {
+        waiters.removeAll { $0.id == id }
+        let answer = Answer.resume(id, .cancelled)
+        guard !rules.cancellingAWaiterCancelsOnlyIt, let ending = cancelAndFinish() else { return .answer(answer) }
+        return .end(answer, ending)
     }
 
     // MARK: Internals
@@ -241,7 +322,7 @@ struct AnalyzerStateMachine {
     private var failuresAnswered = 0
 
     /// A waiter's answer in a failed session: the failure (only the first one, when that rule is broken).
-    private mutating func failed(_ id: WaiterID) -> Action {
+    private mutating func failed(_ id: WaiterID) -> Answer {
         failuresAnswered += 1
         return .resume(id, rules.errorReachesEveryWaiter || failuresAnswered == 1 ? .failed : .success)
     }
@@ -302,7 +383,7 @@ struct AnalyzerStateMachine {
         // Waiters answered at once are dropped; those being finalised stay until it completes.
         let answered = Set(
             actions.compactMap { action -> WaiterID? in
-                if case .resume(let id, _) = action { return id }
+                if case .answer(.resume(let id, _)) = action { return id }
                 return nil
             })
         waiters.removeAll { answered.contains($0.id) }
@@ -312,22 +393,28 @@ struct AnalyzerStateMachine {
         }
         if finishNow {
             // Resolve finish waiters whose time is consumed; the rest are cancelled by finishing.
-            actions += finish(.normal)
+            actions += finishing(.normal)
         }
         return actions
     }
 
     private enum FinishKind { case normal, cancel, failure }
 
-    private mutating func finish(_ kind: FinishKind) -> [Action] {
+    /// Finishing while events are being handled: the answers, then the end of the session.
+    private mutating func finishing(_ kind: FinishKind) -> [Action] {
+        finish(kind).map(Action.answer) + [.finishSession]
+    }
+
+    /// Ends the session; returns the answers to the waiters it settles.
+    private mutating func finish(_ kind: FinishKind) -> [Answer] {
         phase = kind == .failure ? .failed : .finished
-        var actions: [Action] = []
+        var answers: [Answer] = []
         var kept: [(id: WaiterID, condition: Condition)] = []
         for waiter in waiters {
             let outcome: Outcome
             switch (kind, waiter.condition) {
             case (.failure, _):
-                actions.append(failed(waiter.id))
+                answers.append(failed(waiter.id))
                 continue
             case (.normal, .finalizing):
                 // A finalise under way completes first; finalizeCompleted answers it.
@@ -340,10 +427,9 @@ struct AnalyzerStateMachine {
             case (_, .endOfInput):
                 outcome = .cancelled
             }
-            actions.append(.resume(waiter.id, outcome))
+            answers.append(.resume(waiter.id, outcome))
         }
         waiters = kept
-        actions.append(.finishSession)
-        return actions
+        return answers
     }
 }

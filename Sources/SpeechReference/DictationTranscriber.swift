@@ -85,6 +85,8 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
     public let reportingOptions: Set<ReportingOption>
     public let attributeOptions: Set<ResultAttributeOption>
     let channel: EngineChannel<Result>
+    /// What the analyzer drives: the channel, or a faulty wrapper of it in a mutation build.
+    let moduleChannel: any ModuleChannel
 
     public convenience init(locale: Locale, preset: Preset) {
         self.init(
@@ -139,6 +141,7 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
         ) { range, time, alternatives in
             Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
         }
+        moduleChannel = FaultPlan.channel(channel)
     }
 
     public static var supportedLocales: [Locale] { get async { LocaleSupport.supported() } }
@@ -154,6 +157,4 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
     public var results: ModuleResults<Result> { ModuleResults(broadcast: channel.broadcast) }
 }
 
-extension DictationTranscriber: ModuleChannelOwner {
-    var moduleChannel: any ModuleChannel { channel }
-}
+extension DictationTranscriber: ModuleChannelOwner {}

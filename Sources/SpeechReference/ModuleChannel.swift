@@ -63,6 +63,17 @@ struct TranscriptionSettings: Sendable, Hashable {
     static let normalVolatileInterval = MediaTime(value: 1, timescale: 2)
 }
 
+/// How a channel labels what it publishes: Apple's rules, or one broken by the mutation check.
+struct PublishingRules: Equatable, Sendable {
+    /// A final result's finalisation time is at least its end, so it reads as final; broken, it is
+    /// the result's start.
+    var finalResultsCarryTheirEnd = true
+    /// Word runs carry time ranges only when `audioTimeRange` was asked for; broken, always.
+    var timesOnlyWhenAsked = true
+
+    static let documented = PublishingRules()
+}
+
 /// A transcriber's engine session and result publishing: turns engine hypotheses into results with
 /// Apple's rules (isFinal from the finalisation time; volatile text replaced, or revoked by an empty
 /// result; alternatives never empty, first equal to the text).
@@ -74,7 +85,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     let settings: TranscriptionSettings
     let broadcast = ResultBroadcast<R>()
     private let makeResult: @Sendable (CMTimeRange, CMTime, [AttributedString]) -> R
-    private let mutations = Mutations.current
+    private let rules = FaultPlan.publishingRules
 
     private let ownership = ModuleOwnership()
 
@@ -240,7 +251,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
                         TextRules.join(TextRules.apply(words, settings: settings, final: final).map(\.text))))
             }
         }
-        let time = mutations.finalResultsMislabeled && final ? segment.range.start : finalization
+        let time = final && !rules.finalResultsCarryTheirEnd ? segment.range.start : finalization
         return makeResult(segment.range, time, alternatives)
     }
 
@@ -252,7 +263,7 @@ final class EngineChannel<R: Sendable>: ModuleChannel, @unchecked Sendable {
     /// The text is made in one piece and the attributes set on its runs afterwards: appending a
     /// piece per word costs ten times as much on Linux's Foundation (about 0.1 ms per result).
     private func attributed(_ words: [RecognizedWord]) -> AttributedString {
-        let times = settings.timeAttribute || mutations.timeAttributeAlwaysSet
+        let times = settings.timeAttribute || !rules.timesOnlyWhenAsked
         var text = AttributedString(TextRules.join(words.map(\.text)))
         guard times || settings.confidenceAttribute else { return text }
         var start = text.startIndex

@@ -1,5 +1,6 @@
-// The mutation check's one seam: planted faults exist only in builds with SPEECH_HARNESS_MUTATIONS
-// (debug builds, where the tests run). Release builds always get the documented behaviour.
+// The mutation check's faults and where each reaches the reference. They exist only in builds with
+// SPEECH_HARNESS_MUTATIONS (debug builds, where the tests run); release builds always get the
+// documented behaviour, and the analyzer actor has no fault branch in either.
 
 #if SPEECH_HARNESS_MUTATIONS
     /// Deliberate rule violations the reference can be made to commit, one at a time, so that the
@@ -41,44 +42,53 @@
     }
 #endif
 
-/// What the mutation check may change in an analyzer: the state machine's rules, and the few
-/// deviations that live in the actor or its module channels rather than in the rules.
-struct Mutations: Sendable {
-    var rules = AnalyzerStateMachine.Rules.documented
-    var finalizeReturnsEarly = false
-    var finalizeSkipsEngines = false
-    var streamsStayOpenAfterFinish = false
-    var wrongFormatAccepted = false
-    var analyzeReturnsBufferStart = false
-    var cancelledWaiterFinishesSession = false
-    var handlerNotReplaced = false
-    var resourceLimitIgnored = false
-    var finalResultsMislabeled = false
-    var timeAttributeAlwaysSet = false
-
-    /// The documented behaviour, or the fault planted for the current task.
-    static var current: Mutations {
-        var mutations = Mutations()
+/// Where a planted fault reaches the reference: other rules for the analyzer's state machine or
+/// for a channel's result publishing, or a faulty wrapper around a module's channel. Without
+/// SPEECH_HARNESS_MUTATIONS every answer is the documented behaviour and no wrapper exists.
+enum FaultPlan {
+    /// The state machine's rules for an analyzer created now.
+    static var sessionRules: AnalyzerStateMachine.Rules {
+        var rules = AnalyzerStateMachine.Rules.documented
         #if SPEECH_HARNESS_MUTATIONS
             switch PlantedFault.current {
-            case nil: break
-            case .inputEndFinishes: mutations.rules.inputEndKeepsSessionOpen = false
-            case .errorReachesOneWaiter: mutations.rules.errorReachesEveryWaiter = false
-            case .volatileStartMovesBack: mutations.rules.volatileStartOnlyMovesForward = false
-            case .disorderAccepted: mutations.rules.rejectsOverlappingInput = false
-            case .eoiIgnoresReplacement: mutations.rules.onlyCurrentInputEnds = false
-            case .finalizeReturnsEarly: mutations.finalizeReturnsEarly = true
-            case .finalizeSkipsEngines: mutations.finalizeSkipsEngines = true
-            case .streamsStayOpenAfterFinish: mutations.streamsStayOpenAfterFinish = true
-            case .wrongFormatAccepted: mutations.wrongFormatAccepted = true
-            case .analyzeReturnsBufferStart: mutations.analyzeReturnsBufferStart = true
-            case .cancelledWaiterFinishesSession: mutations.cancelledWaiterFinishesSession = true
-            case .handlerNotReplaced: mutations.handlerNotReplaced = true
-            case .resourceLimitIgnored: mutations.resourceLimitIgnored = true
-            case .finalResultsMislabeled: mutations.finalResultsMislabeled = true
-            case .timeAttributeAlwaysSet: mutations.timeAttributeAlwaysSet = true
+            case .inputEndFinishes: rules.inputEndKeepsSessionOpen = false
+            case .errorReachesOneWaiter: rules.errorReachesEveryWaiter = false
+            case .volatileStartMovesBack: rules.volatileStartOnlyMovesForward = false
+            case .disorderAccepted: rules.rejectsOverlappingInput = false
+            case .eoiIgnoresReplacement: rules.onlyCurrentInputEnds = false
+            case .wrongFormatAccepted: rules.rejectsUnacceptedFormats = false
+            case .analyzeReturnsBufferStart: rules.analyzeReturnsLastBufferEnd = false
+            case .cancelledWaiterFinishesSession: rules.cancellingAWaiterCancelsOnlyIt = false
+            case .handlerNotReplaced: rules.replacesVolatileHandler = false
+            case .resourceLimitIgnored: rules.enforcesResourceLimit = false
+            case nil, .finalizeReturnsEarly, .finalizeSkipsEngines, .streamsStayOpenAfterFinish,
+                .finalResultsMislabeled, .timeAttributeAlwaysSet:
+                break
             }
         #endif
-        return mutations
+        return rules
+    }
+
+    /// The publishing rules for a transcriber's channel created now.
+    static var publishingRules: PublishingRules {
+        var rules = PublishingRules.documented
+        #if SPEECH_HARNESS_MUTATIONS
+            switch PlantedFault.current {
+            case .finalResultsMislabeled: rules.finalResultsCarryTheirEnd = false
+            case .timeAttributeAlwaysSet: rules.timesOnlyWhenAsked = false
+            default: break
+            }
+        #endif
+        return rules
+    }
+
+    /// The channel a module created now gives the analyzer: its own, or a faulty wrapper of it.
+    static func channel(_ channel: any ModuleChannel) -> any ModuleChannel {
+        #if SPEECH_HARNESS_MUTATIONS
+            if let fault = PlantedFault.current.flatMap(FaultyModuleChannel.Fault.init) {
+                return FaultyModuleChannel(channel, fault: fault)
+            }
+        #endif
+        return channel
     }
 }

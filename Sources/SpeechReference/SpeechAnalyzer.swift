@@ -40,7 +40,7 @@ public final actor SpeechAnalyzer {
         case actions([AnalyzerStateMachine.Action])
     }
 
-    private var machine: AnalyzerStateMachine
+    private(set) var machine: AnalyzerStateMachine
     private var channels: [any ModuleChannel] = []
     private var moduleList: [any SpeechModule] = []
     /// Where consumed audio ended when each channel joined (modules added mid-stream).
@@ -48,16 +48,16 @@ public final actor SpeechAnalyzer {
     private var opened: Set<ObjectIdentifier> = []
     private var analysisContext: AnalysisContext
     private var volatileHandler: ((CMTimeRange, Bool, Bool) -> Void)?
-    private var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private(set) var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
     private var failure: (any Error)?
     private var jobs: [Job] = []
     private var draining = false
     private var inputTask: Task<Void, Never>?
     private var holdsResources = false
+    /// What harness tasks watch for (see SpeechAnalyzer+Observation.swift).
+    var observation = AnalyzerObservation()
     private let options: Options
     private let pool: ResourcePool
-    /// The documented behaviour, or a deviation planted by the mutation check (see ``Mutations``).
-    private let mutations = Mutations.current
 
     // MARK: Creating
 
@@ -88,7 +88,7 @@ public final actor SpeechAnalyzer {
         self.pool = ResourcePool.current
         self.moduleList = modules
         self.channels = modules.compactMap { ($0 as? ModuleChannelOwner)?.moduleChannel }
-        self.machine = AnalyzerStateMachine(rules: mutations.rules)
+        self.machine = AnalyzerStateMachine(rules: FaultPlan.sessionRules)
         let generation = input == nil ? 0 : machine.startInput()
         // A module belongs to the first analyzer that takes it.
         for channel in channels { _ = channel.claim(by: ObjectIdentifier(self)) }
@@ -140,11 +140,7 @@ public final actor SpeechAnalyzer {
         if !newChannels.isEmpty && Self.commonFormats(newChannels).isEmpty {
             throw SFSpeechError(.incompatibleAudioFormats, "the modules share no audio format")
         }
-        let keys = Set(newChannels.compactMap(\.resourceKey))
-        try pool.acquire(
-            keys, owner: ObjectIdentifier(self),
-            ignoringLimits: options.ignoresResourceLimits || mutations.resourceLimitIgnored)
-        holdsResources = true
+        try acquire(for: newChannels)
         let kept = Set(newChannels.map { ObjectIdentifier($0) })
         let removed = channels.filter { !kept.contains(ObjectIdentifier($0)) }
         let now = machine.admittedEnd ?? .zero
@@ -281,14 +277,19 @@ public final actor SpeechAnalyzer {
     public func setVolatileRangeChangedHandler(
         _ handler: sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)?
     ) {
-        if mutations.handlerNotReplaced, let old = volatileHandler, let new = handler {
+        switch machine.handlerChange() {
+        case .replace:
+            volatileHandler = handler
+        case .callBoth:
+            guard let old = volatileHandler, let new = handler else {
+                volatileHandler = handler
+                return
+            }
             volatileHandler = {
                 old($0, $1, $2)
                 new($0, $1, $2)
             }
-            return
         }
-        volatileHandler = handler
     }
 
     // MARK: Formats
@@ -327,83 +328,6 @@ public final actor SpeechAnalyzer {
         a.sampleRate == b.sampleRate && a.channelCount == b.channelCount && a.sampleType == b.sampleType
     }
 
-    // MARK: Harness observation (not Apple's API: `@_spi(Harness) import SpeechReference`)
-
-    /// Callers waiting on the session now.
-    @_spi(Harness) public var pendingWaiterCount: Int { waiting.count }
-    /// How many waiting calls have registered so far (monotonic).
-    @_spi(Harness) public var waitersRegistered: Int { registrations.count }
-    /// The current input sequence's number (the first started is 1); a harness keeps it to ask
-    /// ``settled(inputsEnded:)`` about that sequence once it has ended it.
-    @_spi(Harness) public var inputGeneration: Int { machine.inputGeneration }
-    /// Whether the `registration`-th waiting call (counting from 1) is still unanswered.
-    @_spi(Harness) public func isWaiting(registration: Int) -> Bool {
-        registrations.indices.contains(registration - 1) && waiting[registrations[registration - 1]] != nil
-    }
-    /// What a harness task waits for, and how it is woken.
-    private enum Watch {
-        case registered(after: Int)
-        case consumed(through: MediaTime)
-        case settled(inputsEnded: [Int])
-    }
-    /// Waiter ids in the order their calls registered.
-    private var registrations: [Int] = []
-    /// Input sequences whose reader has stopped: at their end, replaced, or with the session.
-    private var readersStopped: Set<Int> = []
-    private var watchers: [Int: (watch: Watch, continuation: CheckedContinuation<Void, Never>)] = [:]
-    private var nextWatcher = 0
-
-    /// Returns once more than `count` waiting calls have registered, or when the calling task is
-    /// cancelled: how a harness knows that a call it started is waiting before its next step.
-    @_spi(Harness) public func waiterRegistered(after count: Int) async {
-        await watch(.registered(after: count))
-    }
-
-    /// Returns once audio through `time` has been consumed (its results published), once the
-    /// session has finished, or when the calling task is cancelled.
-    @_spi(Harness) public func consumed(through time: CMTime) async {
-        await watch(.consumed(through: time))
-    }
-
-    /// Returns once the analyzer has nothing left to do on its own: no engine work queued or
-    /// running, and the readers of the listed input sequences (ended by the caller) have reached
-    /// their end. Also returns when the session has finished, or the calling task is cancelled.
-    /// What a waiting call looks like then is what it will stay until the caller acts again.
-    @_spi(Harness) public func settled(inputsEnded generations: [Int]) async {
-        await watch(.settled(inputsEnded: generations))
-    }
-
-    private func holds(_ watch: Watch) -> Bool {
-        switch watch {
-        case .registered(let count): waitersRegistered > count
-        case .consumed(let time): machine.isFinished || (machine.consumedEnd.map { $0 >= time } ?? false)
-        case .settled(let generations):
-            machine.isFinished || (!draining && jobs.isEmpty && readersStopped.isSuperset(of: generations))
-        }
-    }
-
-    private func watch(_ watch: Watch) async {
-        guard !holds(watch), !Task.isCancelled else { return }
-        let id = nextWatcher
-        nextWatcher += 1
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in watchers[id] = (watch, continuation) }
-        } onCancel: {
-            Task { await self.releaseWatcher(id) }
-        }
-    }
-
-    private func releaseWatcher(_ id: Int) {
-        watchers.removeValue(forKey: id)?.continuation.resume()
-    }
-
-    /// Wakes the harness tasks whose condition now holds.
-    private func wakeWatchers() {
-        for (id, entry) in watchers where holds(entry.watch) {
-            watchers.removeValue(forKey: id)?.continuation.resume()
-        }
-    }
-
     // MARK: Internals: input
 
     private func beginAutonomous<S: AsyncSequence & Sendable>(_ sequence: S, generation: Int) async
@@ -427,7 +351,7 @@ public final actor SpeechAnalyzer {
     where S.Element == AnalyzerInput {
         var lastEnd: CMTime?
         defer {
-            readersStopped.insert(generation)
+            observation.readerStopped(generation)
             wakeWatchers()
         }
         do {
@@ -436,7 +360,7 @@ public final actor SpeechAnalyzer {
                 defer { input.buffer.consumedByRecognition() }
                 guard !machine.isFinished, generation == machine.inputGeneration else { return lastEnd }
                 guard let range = await feed(input) else { return lastEnd }
-                lastEnd = mutations.analyzeReturnsBufferStart ? range.start : range.end
+                lastEnd = machine.reportedEnd(ofLastBuffer: range)
             }
         } catch {
             // A failing input sequence fails the session like any analysis error.
@@ -455,19 +379,10 @@ public final actor SpeechAnalyzer {
                     .unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported"))
             return nil
         }
-        if !channels.isEmpty && !mutations.wrongFormatAccepted {
-            let accepted = Self.commonFormats(channels)
-            guard accepted.contains(where: { Self.same($0, pcm.format) }) else {
-                let expected = accepted.map(\.description).joined(separator: " or ")
-                await failSession(
-                    SFSpeechError(.unexpectedAudioFormat, "got \(pcm.format), modules accept \(expected)"))
-                return nil
-            }
-        }
         let duration = MediaTime(sampleIndex: Int64(pcm.frameCount), sampleRate: pcm.format.sampleRate)
         let admitted: TimeRange?
         do {
-            admitted = try machine.admit(start: input.bufferStartTime, duration: duration)
+            admitted = try machine.admit(start: input.bufferStartTime, duration: duration, format: match(pcm.format))
         } catch {
             await failSession(error)
             return nil
@@ -488,12 +403,22 @@ public final actor SpeechAnalyzer {
         return machine.isFinished && failure != nil ? nil : range
     }
 
+    /// Whether every module accepts `format` as it is (true when there are no modules).
+    private func match(_ format: AudioFormat) -> AnalyzerStateMachine.FormatMatch {
+        let accepted = Self.commonFormats(channels)
+        guard !channels.isEmpty, !accepted.contains(where: { Self.same($0, format) }) else { return .accepted }
+        return .rejected(got: "\(format)", accepted: accepted.map(\.description).joined(separator: " or "))
+    }
+
     private func fileSequence(_ file: AVAudioFile) async throws -> AudioFileInputSequence {
         let target = await Self.bestAvailableAudioFormat(compatibleWith: moduleList, considering: file.processingFormat)
         return try AudioFileInputSequence(file: file, format: target)
     }
 
     // MARK: Internals: jobs and actions
+
+    /// Whether engine work is queued or running.
+    var hasEngineWork: Bool { draining || !jobs.isEmpty }
 
     private func enqueue(_ job: Job) {
         jobs.append(job)
@@ -551,77 +476,89 @@ public final actor SpeechAnalyzer {
     /// answers needing no engine work are given at once.
     private func perform(_ actions: [AnalyzerStateMachine.Action]) {
         var rest: [AnalyzerStateMachine.Action] = []
+        var needsQueue = false
         for action in actions {
-            if case .volatileRangeChanged = action { executeSync(action) } else { rest.append(action) }
-        }
-        guard !rest.isEmpty else { return }
-        let needsQueue = rest.contains { action in
-            if case .resume = action { return false }
-            return true
+            switch action {
+            case .answer(.volatileRangeChanged(let range, let changedStart, let changedEnd)):
+                give(.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd))
+            case .answer(.resume):
+                rest.append(action)
+            case .finalize, .cancelModules, .finishSession:
+                needsQueue = true
+                rest.append(action)
+            }
         }
         if needsQueue {
             enqueue(.actions(rest))
         } else {
-            for action in rest { executeSync(action) }
+            for case .answer(let answer) in rest { give(answer) }
         }
     }
 
-    /// Carries out actions in order; answers to waiters come last, so that what they waited for
-    /// (published results, ended streams) is done when they resume.
+    /// Carries out actions in order; answers to waiters and the end of the session come last, so
+    /// that what the waiters waited for (published results, ended streams) is done when they resume.
     private func execute(_ actions: [AnalyzerStateMachine.Action]) async {
-        var answers: [AnalyzerStateMachine.Action] = []
-        for action in actions {
+        var work = actions
+        var last: [AnalyzerStateMachine.Action] = []
+        var next = 0
+        while next < work.count {
+            let action = work[next]
+            next += 1
             switch action {
-            case .resume:
-                answers.append(action)
-            case .volatileRangeChanged:
-                executeSync(action)
+            case .answer(.volatileRangeChanged(let range, let changedStart, let changedEnd)):
+                give(.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd))
+            case .answer(.resume), .finishSession:
+                last.append(action)
             case .finalize(let through, _):
-                do {
-                    let consumed = machine.consumedEnd ?? through
-                    if mutations.finalizeReturnsEarly {
-                        for answer in machine.finalizeCompleted(through: through) { executeSync(answer) }
-                    }
-                    for channel in channels
-                    where (!machine.isFinished || failure == nil) && !mutations.finalizeSkipsEngines {
-                        try await channel.finalize(through: through, consumedEnd: consumed)
-                    }
-                    answers += machine.finalizeCompleted(through: through)
-                } catch {
-                    if machine.isFinished {
-                        answers += machine.finalizeFailed()
-                    } else {
-                        failure = error
-                        answers += machine.fail()
-                        await endSession()
+                for followUp in await finalizeModules(through: through) {
+                    switch followUp {
+                    case .answer, .finishSession: last.append(followUp)
+                    case .finalize, .cancelModules: work.append(followUp)
                     }
                 }
             case .cancelModules(let before):
                 let consumed = machine.consumedEnd ?? before
                 for channel in channels { await channel.cancel(before: before, consumedEnd: consumed) }
-            case .finishSession:
-                await endSession()
             }
         }
-        for answer in answers {
-            if case .finishSession = answer { await endSession() } else { executeSync(answer) }
+        for action in last {
+            switch action {
+            case .answer(let answer): give(answer)
+            case .finishSession: await endSession()
+            case .finalize, .cancelModules: await execute([action])
+            }
         }
     }
 
-    private func executeSync(_ action: AnalyzerStateMachine.Action) {
-        switch action {
+    /// Finalises every module through `through`; returns what the machine makes of the outcome.
+    private func finalizeModules(through: MediaTime) async -> [AnalyzerStateMachine.Action] {
+        do {
+            let consumed = machine.consumedEnd ?? through
+            for channel in channels where !machine.isFinished || failure == nil {
+                try await channel.finalize(through: through, consumedEnd: consumed)
+            }
+            return machine.finalizeCompleted(through: through)
+        } catch {
+            if machine.isFinished { return machine.finalizeFailed() }
+            failure = error
+            let answers = machine.fail()?.answers ?? []
+            await endSession()
+            return answers.map(AnalyzerStateMachine.Action.answer)
+        }
+    }
+
+    /// Resumes a waiting call, or reports a volatile range change.
+    private func give(_ answer: AnalyzerStateMachine.Answer) {
+        switch answer {
         case .resume(let id, let outcome):
             guard let continuation = waiting.removeValue(forKey: id) else { return }
             switch outcome {
             case .success: continuation.resume()
             case .cancelled: continuation.resume(throwing: CancellationError())
-            case .failed:
-                continuation.resume(throwing: failure ?? CancellationError())
+            case .failed: continuation.resume(throwing: failure ?? CancellationError())
             }
         case .volatileRangeChanged(let range, let changedStart, let changedEnd):
             volatileHandler?(range, changedStart, changedEnd)
-        default:
-            break
         }
     }
 
@@ -630,7 +567,7 @@ public final actor SpeechAnalyzer {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 waiting[id] = continuation
-                registrations.append(id)
+                observation.registered(id)
                 wakeWatchers()
                 perform(actions)
             }
@@ -640,8 +577,13 @@ public final actor SpeechAnalyzer {
     }
 
     private func cancelWaiter(_ id: Int) async {
-        waiting.removeValue(forKey: id)?.resume(throwing: CancellationError())
-        if mutations.cancelledWaiterFinishesSession { await cancelAndFinishNow() }
+        switch machine.waiterCancelled(id) {
+        case .answer(let answer):
+            give(answer)
+        case .end(let answer, let ending):
+            give(answer)
+            await finishImmediately(ending)
+        }
     }
 
     // MARK: Internals: ending
@@ -653,23 +595,18 @@ public final actor SpeechAnalyzer {
         await finishImmediately(machine.fail())
     }
 
-    /// Finishes without waiting for queued engine work (cancellation and errors).
-    private func finishImmediately(_ actions: [AnalyzerStateMachine.Action]) async {
-        if !(mutations.streamsStayOpenAfterFinish && failure == nil) {
-            for channel in channels { channel.endResults(throwing: failure) }
-        }
-        for action in actions {
-            if case .resume = action { executeSync(action) }
-        }
+    /// Finishes without waiting for queued engine work (cancellation and errors); nil: the
+    /// session had already finished, and only its streams and engines are ended again.
+    private func finishImmediately(_ ending: AnalyzerStateMachine.Ending?) async {
+        for channel in channels { channel.endResults(throwing: failure) }
+        ending?.answers.forEach(give)
         await endSession()
     }
 
     /// Ends result streams, stops reading input, closes engines and gives back resources.
     private func endSession() async {
         inputTask = nil
-        if !(mutations.streamsStayOpenAfterFinish && failure == nil) {
-            for channel in channels { channel.endResults(throwing: failure) }
-        }
+        for channel in channels { channel.endResults(throwing: failure) }
         if holdsResources {
             await ModelRetentionCache.shared.used(
                 Set(channels.compactMap(\.resourceKey)), retention: options.modelRetention)
@@ -682,10 +619,14 @@ public final actor SpeechAnalyzer {
 
     private func acquireResources() throws {
         guard !holdsResources, !machine.isFinished else { return }
-        let keys = Set(channels.compactMap(\.resourceKey))
+        try acquire(for: channels)
+    }
+
+    /// Takes the engine configurations `channels` need from the pool (replacing what was held).
+    private func acquire(for channels: [any ModuleChannel]) throws {
+        let limited = machine.checksResourceLimit(optionsIgnoreLimits: options.ignoresResourceLimits)
         try pool.acquire(
-            keys, owner: ObjectIdentifier(self),
-            ignoringLimits: options.ignoresResourceLimits || mutations.resourceLimitIgnored)
+            Set(channels.compactMap(\.resourceKey)), owner: ObjectIdentifier(self), ignoringLimits: !limited)
         holdsResources = true
     }
 

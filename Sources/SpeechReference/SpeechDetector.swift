@@ -25,11 +25,14 @@ public final class SpeechDetector: SpeechModule, @unchecked Sendable {
     public let detectionOptions: DetectionOptions
     public let reportResults: Bool
     let channel: DetectorChannel
+    /// What the analyzer drives: the channel, or a faulty wrapper of it in a mutation build.
+    let moduleChannel: any ModuleChannel
 
     public init(detectionOptions: DetectionOptions, reportResults: Bool) {
         self.detectionOptions = detectionOptions
         self.reportResults = reportResults
         channel = DetectorChannel(sensitivity: detectionOptions.sensitivityLevel, reportResults: reportResults)
+        moduleChannel = FaultPlan.channel(channel)
     }
 
     public convenience init() {
@@ -43,9 +46,7 @@ public final class SpeechDetector: SpeechModule, @unchecked Sendable {
     }
 }
 
-extension SpeechDetector: ModuleChannelOwner {
-    var moduleChannel: any ModuleChannel { channel }
-}
+extension SpeechDetector: ModuleChannelOwner {}
 
 /// Level-based speech/non-speech segmentation with hangover: pure, fed frame by frame.
 struct LevelSpeechSegmenter: Sendable {

@@ -76,6 +76,8 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     public let reportingOptions: Set<ReportingOption>
     public let attributeOptions: Set<ResultAttributeOption>
     let channel: EngineChannel<Result>
+    /// What the analyzer drives: the channel, or a faulty wrapper of it in a mutation build.
+    let moduleChannel: any ModuleChannel
 
     public convenience init(locale: Locale, preset: Preset) {
         self.init(
@@ -133,6 +135,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
             Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
         }
         if let trace = APICallTrace.current { channel.tracer = Self.tracer(trace) }
+        moduleChannel = FaultPlan.channel(channel)
     }
 
     /// Writes published results to the API trace: each result's words with their time ranges
@@ -185,9 +188,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     public var streamError: (any Error)? { channel.broadcast.terminationError }
 }
 
-extension SpeechTranscriber: ModuleChannelOwner {
-    var moduleChannel: any ModuleChannel { channel }
-}
+extension SpeechTranscriber: ModuleChannelOwner {}
 
 /// Modules built on a channel the analyzer drives.
 protocol ModuleChannelOwner {

@@ -158,18 +158,20 @@ struct AnalyzerStateMachineTests {
         var machine = Self.consuming(1)
         let (pending, _) = machine.requestFinalize(through: Self.t(5))
         let (end, _) = machine.requestFinishAtEndOfInput()
-        #expect(machine.cancelAndFinish() == [.resume(pending, .cancelled), .resume(end, .cancelled), .finishSession])
+        #expect(
+            machine.cancelAndFinish()
+                == Machine.Ending(answers: [.resume(pending, .cancelled), .resume(end, .cancelled)]))
         #expect(machine.phase == .finished)
         // Finishing happens once.
-        #expect(machine.cancelAndFinish().isEmpty)
-        #expect(machine.fail().isEmpty)
+        #expect(machine.cancelAndFinish() == nil)
+        #expect(machine.fail() == nil)
     }
 
     @Test func anErrorFailsEveryWaiterAndEveryLaterRequest() {
         var machine = Self.consuming(1)
         let (a, _) = machine.requestFinalize(through: Self.t(5))
         let (b, _) = machine.requestFinish(after: Self.t(9))
-        #expect(machine.fail() == [.resume(a, .failed), .resume(b, .failed), .finishSession])
+        #expect(machine.fail() == Machine.Ending(answers: [.resume(a, .failed), .resume(b, .failed)]))
         #expect(machine.phase == .failed)
         let (c, actions) = machine.requestFinalize(through: Self.t(0.5))
         #expect(actions == [.resume(c, .failed)])
@@ -224,7 +226,7 @@ struct AnalyzerStateMachineTests {
         _ = failing.startInput()
         let (a, _) = failing.requestFinalize(through: Self.t(5))
         let (b, _) = failing.requestFinish(after: Self.t(5))
-        #expect(failing.fail() == [.resume(a, .failed), .resume(b, .success), .finishSession])
+        #expect(failing.fail() == Machine.Ending(answers: [.resume(a, .failed), .resume(b, .success)]))
 
         rules = .documented
         rules.volatileStartOnlyMovesForward = false
@@ -237,5 +239,73 @@ struct AnalyzerStateMachineTests {
                     .volatileRangeChanged(Self.range(0, 2), changedStart: true, changedEnd: false),
                     .volatileRangeChanged(Self.range(1.5, 2), changedStart: true, changedEnd: false),
                 ])
+
+        rules = .documented
+        rules.rejectsUnacceptedFormats = false
+        var anyFormat = Machine(rules: rules)
+        let rejected = Machine.FormatMatch.rejected(got: "8 kHz", accepted: "16 kHz")
+        #expect(try anyFormat.admit(start: nil, duration: Self.t(1), format: rejected) == Self.range(0, 1))
+
+        rules = .documented
+        rules.analyzeReturnsLastBufferEnd = false
+        #expect(Machine(rules: rules).reportedEnd(ofLastBuffer: Self.range(1, 2)) == Self.t(1))
+
+        rules = .documented
+        rules.enforcesResourceLimit = false
+        #expect(!Machine(rules: rules).checksResourceLimit(optionsIgnoreLimits: false))
+
+        rules = .documented
+        rules.replacesVolatileHandler = false
+        #expect(Machine(rules: rules).handlerChange() == .callBoth)
+
+        rules = .documented
+        rules.cancellingAWaiterCancelsOnlyIt = false
+        var cancelling = Machine(rules: rules)
+        _ = cancelling.startInput()
+        let (first, _) = cancelling.requestFinalize(through: Self.t(5))
+        let (second, _) = cancelling.requestFinalize(through: Self.t(6))
+        #expect(
+            cancelling.waiterCancelled(first)
+                == .end(.resume(first, .cancelled), Machine.Ending(answers: [.resume(second, .cancelled)])))
+    }
+
+    // MARK: the rules the actor asks about
+
+    @Test func aBufferNoModuleAcceptsIsUnexpectedAudioFormat() throws {
+        var machine = Machine()
+        let rejected = Machine.FormatMatch.rejected(got: "8 kHz mono", accepted: "16 kHz mono")
+        #expect {
+            try machine.admit(start: nil, duration: Self.t(1), format: rejected)
+        } throws: { error in
+            let speechError = error as? SFSpeechError
+            return speechError?.code == .unexpectedAudioFormat
+                && speechError?.message == "got 8 kHz mono, modules accept 16 kHz mono"
+        }
+        #expect(machine.admittedEnd == nil)
+        #expect(try machine.admit(start: nil, duration: Self.t(1), format: .accepted) == Self.range(0, 1))
+    }
+
+    @Test func analyzeSequenceReportsTheEndOfItsLastBuffer() {
+        #expect(Machine().reportedEnd(ofLastBuffer: Self.range(1, 2)) == Self.t(2))
+    }
+
+    @Test func theResourceLimitHoldsUnlessTheOptionsWaiveIt() {
+        #expect(Machine().checksResourceLimit(optionsIgnoreLimits: false))
+        #expect(!Machine().checksResourceLimit(optionsIgnoreLimits: true))
+    }
+
+    @Test func aNewVolatileRangeHandlerReplacesTheOld() {
+        #expect(Machine().handlerChange() == .replace)
+    }
+
+    @Test func cancellingOneWaiterEndsOnlyThatCall() {
+        var machine = Self.consuming(1)
+        let (first, _) = machine.requestFinalize(through: Self.t(5))
+        let (second, _) = machine.requestFinalize(through: Self.t(6))
+        #expect(machine.waiterCancelled(first) == .answer(.resume(first, .cancelled)))
+        #expect(machine.pendingWaiters == 1)
+        #expect(!machine.isFinished)
+        // The other waiter is still answered by what it waits for.
+        #expect(machine.cancelAndFinish() == Machine.Ending(answers: [.resume(second, .cancelled)]))
     }
 }
