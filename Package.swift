@@ -9,6 +9,7 @@ let appleNamedProducts: [Product] = [
     .library(name: "CoreMedia", targets: ["CoreMedia"]),
     .library(name: "AVFAudio", targets: ["AVFAudio"]),
     .library(name: "AVFoundation", targets: ["AVFoundation"]),
+    .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
     .library(name: "SpeechHarnessTesting", targets: ["SpeechHarnessTesting"]),
 ]
 
@@ -59,7 +60,13 @@ let appleNamedProducts: [Product] = [
             .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO", "VirtualDevice"]),
             // The simulated device under Apple-style code: virtual microphone, capture pacing, permissions.
             .target(name: "VirtualDevice", dependencies: ["SpeechCore", "AudioIO"]),
-            .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"]),
+            // AVFoundation re-exports AVFAudio, CoreMedia and the content types, and adds
+            // AVCaptureDevice's microphone permission.
+            .target(
+                name: "AVFoundation",
+                dependencies: ["AVFAudio", "CoreMedia", "UniformTypeIdentifiers", "VirtualDevice"]),
+            // UTType and URL's type-based extensions (pure Foundation).
+            .target(name: "UniformTypeIdentifiers"),
             // Signal processing and template recognition for the DSP engine: pure Swift, no I/O.
             .target(name: "DSP", dependencies: ["SpeechCore"]),
             // Recognition engines behind SpeechCore's engine protocol.
@@ -135,6 +142,7 @@ let appleNamedProducts: [Product] = [
             .executableTarget(name: "example-file-transcription", dependencies: ["Speech"]),
             .executableTarget(name: "example-live-dictation", dependencies: ["Speech"]),
             .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
+            .executableTarget(name: "example-record-playback", dependencies: ["AVFoundation"]),
 
             // Helpers shared by the test targets.
             // What test code needs from the harness (virtual device, engine selection, scripted engine).
@@ -169,6 +177,8 @@ let appleNamedProducts: [Product] = [
             .testTarget(
                 name: "AVFAudioTests",
                 dependencies: ["TestSupport", "AVFAudio", "CoreMedia", "VirtualDevice", "AudioIO", "SpeechCore"]),
+            .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "VirtualDevice"]),
+            .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),
             .testTarget(
                 name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),
             .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),
@@ -198,11 +208,13 @@ let appleNamedProducts: [Product] = [
     /// Apple's frameworks, and `SpeechHarnessTesting` is empty (guard its use with `#if os(Linux)`).
     let package = Package(
         name: "SpeechHarness",
-        products: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
-            .library(name: $0, targets: ["ApplePlatforms\($0)"])
-        },
-        targets: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "SpeechHarnessTesting"].map {
-            .target(name: "ApplePlatforms\($0)", path: "Sources/ApplePlatforms/\($0)")
-        }
+        products: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "UniformTypeIdentifiers", "SpeechHarnessTesting"]
+            .map {
+                .library(name: $0, targets: ["ApplePlatforms\($0)"])
+            },
+        targets: ["Speech", "CoreMedia", "AVFAudio", "AVFoundation", "UniformTypeIdentifiers", "SpeechHarnessTesting"]
+            .map {
+                .target(name: "ApplePlatforms\($0)", path: "Sources/ApplePlatforms/\($0)")
+            }
     )
 #endif

@@ -10,9 +10,11 @@ extension Notification.Name {
         "AVAudioEngineConfigurationChangeNotification")
 }
 
-/// A graph of audio nodes with the microphone at its input. On Linux the microphone is the
-/// virtual one of `DeviceSettings` (read when the engine is made: `DeviceSettings.$override` in
-/// tests, else `SPEECH_HARNESS_MICROPHONE` and friends); nothing is played through the output.
+/// A graph of audio nodes with the microphone at its input and the loudspeaker at its output. On
+/// Linux both are the virtual ones of `DeviceSettings` (read when the engine is made:
+/// `DeviceSettings.$override` in tests, else `SPEECH_HARNESS_MICROPHONE` and friends): player nodes
+/// connected to the output, directly or through a mixer, play into ``speaker`` (and into the file
+/// `SPEECH_HARNESS_SPEAKER` names), in 10 ms cycles on the microphone's pacing.
 open class AVAudioEngine: NSObject, @unchecked Sendable {
     private struct State {
         var running = false
@@ -21,6 +23,9 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         /// node → the nodes its output feeds.
         var connections: [ObjectIdentifier: [AVAudioNode]] = [:]
         var capture: CaptureLoop?
+        var playback: PlaybackLoop?
+        /// The start of the output's last render cycle.
+        var renderTime: AVAudioTime?
     }
 
     private let device: DeviceSettings
@@ -28,10 +33,14 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     private let state = Locked(State())
     public let outputNode = AVAudioOutputNode()
     public let mainMixerNode = AVAudioMixerNode()
+    /// Harness extra: the virtual loudspeaker, with every sample that reached the output while a
+    /// player played, for tests that check what a program played.
+    @_spi(Harness) public let speaker: VirtualSpeaker
 
     public override init() {
         device = DeviceSettings.current
         permissions = PermissionLedger.current
+        speaker = VirtualSpeaker(outputPath: device.speakerOutput)
         super.init()
         for node in [outputNode, mainMixerNode] as [AVAudioNode] {
             node.engine = self
@@ -40,8 +49,13 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         connect(mainMixerNode, to: outputNode, format: nil)
     }
 
-    /// An engine let go while running stops its microphone (the capture thread holds it weakly).
-    deinit { state.withLock { $0.capture }?.stop() }
+    /// An engine let go while running stops its microphone and speaker (their threads hold it weakly).
+    deinit {
+        let (capture, playback) = state.withLock { ($0.capture, $0.playback) }
+        capture?.stop()
+        playback?.stop()
+        speaker.flush()
+    }
 
     /// The microphone; made on first use, as Apple's engine enables input only once it is asked for.
     open var inputNode: AVAudioInputNode {
@@ -65,6 +79,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     open func attach(_ node: AVAudioNode) {
         node.engine = self
         state.withLock { _ = $0.attached.insert(node) }
+        if node is AVAudioPlayerNode && isRunning { startPlayback() }
     }
 
     open func detach(_ node: AVAudioNode) {
@@ -147,6 +162,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         } else {
             state.withLock { $0.running = true }
         }
+        startPlayback()
     }
 
     /// Pauses the microphone; `start()` resumes where it left off.
@@ -162,11 +178,99 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     }
 
     private func halt() {
-        let loop = state.withLock { state -> CaptureLoop? in
+        let (capture, playback) = state.withLock { state -> (CaptureLoop?, PlaybackLoop?) in
             state.running = false
-            return state.capture
+            return (state.capture, state.playback)
         }
-        loop?.stop()
+        capture?.stop()
+        playback?.stop()
+        speaker.flush()
+    }
+
+    // MARK: Output
+
+    /// The start of the last render cycle of the output (or, with no player, the microphone's
+    /// next sample); nil while the engine is stopped.
+    var lastRenderTime: AVAudioTime? {
+        state.withLock { state -> AVAudioTime? in
+            guard state.running else { return nil }
+            if let time = state.renderTime { return time }
+            guard let capture = state.capture, let input = state.inputNode else { return nil }
+            return AVAudioTime(sampleTime: capture.nextSampleTime, atRate: input.device.microphone.sampleRate)
+        }
+    }
+
+    /// Where the output's next cycle starts (player start times are counted from it).
+    var nextOutputSample: Int64 { state.withLock { $0.playback?.nextSampleTime } ?? 0 }
+
+    /// The rate of what the output plays: that of the connection into the output node.
+    var outputRate: Double { outputNode.inputFormat(forBus: 0).sampleRate }
+
+    /// A player has audio or started: run the output, and wake it if it waits (fast pacing).
+    func playbackScheduled() {
+        guard isRunning else { return }
+        startPlayback()
+        state.withLock { $0.playback }?.wake()
+    }
+
+    /// Starts the output's cycles once the engine runs and a player is attached.
+    private func startPlayback() {
+        let loop = state.withLock { state -> PlaybackLoop? in
+            guard state.running, state.attached.contains(where: { $0 is AVAudioPlayerNode }) else { return nil }
+            if let loop = state.playback { return loop }
+            let rate = outputNode.inputFormat(forBus: 0).sampleRate
+            let loop = PlaybackLoop(sampleRate: rate, pacing: device.microphone.pacing) { [weak self] cycle in
+                self?.renderOutput(cycle) ?? false
+            }
+            state.playback = loop
+            return loop
+        }
+        loop?.start()
+    }
+
+    /// One output cycle: mixes the players that reach the output into the speaker, then calls
+    /// the handlers of what finished. False when nothing played.
+    private func renderOutput(_ cycle: PlaybackLoop.Cycle) -> Bool {
+        let format = outputNode.inputFormat(forBus: 0)
+        let channelCount = Int(format.channelCount)
+        let sources = players(feeding: outputNode, gain: 1)
+        let realtime = device.microphone.pacing == .realtime
+        let time = AVAudioTime(hostTime: cycle.hostTime, sampleTime: cycle.sampleTime, atRate: format.sampleRate)
+        guard
+            sources.contains(where: { $0.player.hasAudio(at: cycle.sampleTime) })
+                || (realtime && sources.contains(where: { $0.player.isPlaying }))
+        else {
+            if realtime { state.withLock { $0.renderTime = time } }
+            return false
+        }
+        var mix = Array(repeating: [Float](repeating: 0, count: cycle.frames), count: channelCount)
+        var finished: [AVAudioPlayerNode.Completion] = []
+        for (player, gain) in sources {
+            guard let out = player.render(frames: cycle.frames, at: cycle.sampleTime, outputRate: format.sampleRate)
+            else { continue }
+            for (index, samples) in ChannelMap.map(out.channels, to: channelCount).enumerated() {
+                for frame in 0..<min(cycle.frames, samples.count) { mix[index][frame] += samples[frame] * gain }
+            }
+            finished += out.finished
+        }
+        speaker.receive(mix, format: AudioFormat(sampleRate: format.sampleRate, channelCount: channelCount))
+        state.withLock { $0.renderTime = time }
+        finished.forEach { $0.call() }
+        return true
+    }
+
+    /// The players whose output reaches `node`, directly or through mixers, with the mixers' gain.
+    private func players(feeding node: AVAudioNode, gain: Float) -> [(player: AVAudioPlayerNode, gain: Float)] {
+        let (attached, connections) = state.withLock { ($0.attached, $0.connections) }
+        var found: [(AVAudioPlayerNode, Float)] = []
+        for source in attached where connections[ObjectIdentifier(source)]?.contains(where: { $0 === node }) == true {
+            if let player = source as? AVAudioPlayerNode {
+                found.append((player, gain))
+            } else if let mixer = source as? AVAudioMixerNode {
+                found += players(feeding: mixer, gain: gain * mixer.outputVolume)
+            }
+        }
+        return found
     }
 
     private func usesInput(_ input: AVAudioInputNode) -> Bool {

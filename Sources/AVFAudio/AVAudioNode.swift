@@ -53,6 +53,10 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
     /// Clears processing state (nothing is buffered here).
     open func reset() {}
 
+    /// The start of the engine's last render cycle; nil while the engine is stopped or the node
+    /// is not attached.
+    open var lastRenderTime: AVAudioTime? { engine?.lastRenderTime }
+
     /// Installs a tap on an output bus: `tapBlock` gets every buffer that leaves the bus, on the
     /// virtual microphone's thread. `bufferSize` is honoured within 100–400 ms (see
     /// `CaptureSchedule`). As on a device, a second tap on the bus or a format whose sample rate
@@ -214,7 +218,8 @@ open class AVAudioInputNode: AVAudioIONode, @unchecked Sendable {
     open override func inputFormat(forBus bus: AVAudioNodeBus) -> AVAudioFormat { hardwareFormat }
 }
 
-/// The speaker. Nothing is played on Linux; taps on it must pass a nil format, as Apple requires.
+/// The speaker: what reaches it plays into the engine's virtual loudspeaker. Taps on it must pass
+/// a nil format, as Apple requires.
 open class AVAudioOutputNode: AVAudioIONode, @unchecked Sendable {
     open override func installTap(
         onBus bus: AVAudioNodeBus, bufferSize: AVAudioFrameCount, format: AVAudioFormat?,

@@ -85,15 +85,19 @@ public struct DeviceSettings: Sendable, Hashable {
     public var recordPermission: PermissionState
     /// Speech recognition (`SFSpeechRecognizer.authorizationStatus()`).
     public var speechAuthorization: PermissionState
+    /// Where the loudspeaker writes what was played (a WAV file); nil: kept in memory only.
+    public var speakerOutput: String?
 
     public init(
         microphone: MicrophoneSettings = MicrophoneSettings(source: .none),
         recordPermission: PermissionState = .authorized,
-        speechAuthorization: PermissionState = .authorized
+        speechAuthorization: PermissionState = .authorized,
+        speakerOutput: String? = nil
     ) {
         self.microphone = microphone
         self.recordPermission = recordPermission
         self.speechAuthorization = speechAuthorization
+        self.speakerOutput = speakerOutput
     }
 
     /// Settings for code under test, in place of the environment: `DeviceSettings.$override.withValue(…) { … }`.
@@ -110,6 +114,7 @@ public struct DeviceSettings: Sendable, Hashable {
         public static let channels = "SPEECH_HARNESS_MICROPHONE_CHANNELS"
         public static let recordPermission = "SPEECH_HARNESS_RECORD_PERMISSION"
         public static let authorization = "SPEECH_HARNESS_AUTHORIZATION"
+        public static let speaker = "SPEECH_HARNESS_SPEAKER"
     }
 
     /// Reads the settings from the environment. `SPEECH_HARNESS_MICROPHONE`: an audio file path,
@@ -118,7 +123,8 @@ public struct DeviceSettings: Sendable, Hashable {
     /// program may hold unconsumed once a recogniser takes it (1), and `…_CLOCK_LEAD`, the seconds
     /// audio no recogniser takes may run ahead of wall time (10); `…_END`: `silence` (default), `stop`, or seconds
     /// of silence before the engine stops; `…_RATE` (48000) and `…_CHANNELS` (1); the permissions
-    /// `SPEECH_HARNESS_RECORD_PERMISSION` and `SPEECH_HARNESS_AUTHORIZATION` (`authorized` by default).
+    /// `SPEECH_HARNESS_RECORD_PERMISSION` and `SPEECH_HARNESS_AUTHORIZATION` (`authorized` by default);
+    /// `SPEECH_HARNESS_SPEAKER`, a WAV file the loudspeaker writes what was played to.
     public static func fromEnvironment(
         _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws(DeviceSettingsError) -> DeviceSettings {
@@ -180,7 +186,7 @@ public struct DeviceSettings: Sendable, Hashable {
         }
         return DeviceSettings(
             microphone: microphone, recordPermission: try permission(Variable.recordPermission),
-            speechAuthorization: try permission(Variable.authorization))
+            speechAuthorization: try permission(Variable.authorization), speakerOutput: value(Variable.speaker))
     }
 
     /// `silence`, `none`, `manifest.jsonl#id`, or a file path.

@@ -141,6 +141,12 @@ struct TranscriberResultsTests {
                 await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "en-AU")).map(
                     LocaleSupport.tag) == "en-US")
             #expect(await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "ja-JP")) == nil)
+            // Linux Foundation's Locale.current is en_001 whatever LANG says: not supported as
+            // such, but it has an equivalent.
+            #expect(!(await SpeechTranscriber.supportedLocales).map { $0.identifier(.bcp47) }.contains("en-001"))
+            #expect(
+                await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "en_001")).map(
+                    LocaleSupport.tag) == "en-US")
             #expect(await SpeechTranscriber.supportedLocales.count == ScriptedEngine.defaultLocales.count)
             #expect(SpeechTranscriber.isAvailable)
         }

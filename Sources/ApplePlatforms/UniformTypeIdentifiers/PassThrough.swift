@@ -1,0 +1,1 @@
+// On Apple platforms the product "UniformTypeIdentifiers" adds nothing: the import reaches Apple's framework.
