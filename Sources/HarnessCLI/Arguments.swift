@@ -5,38 +5,158 @@ public struct UsageError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// An option a command accepts, for parsing and for its help text.
+/// An option a command accepts. What it takes (a flag, text, one of a set, a whole number in a
+/// range, a positive number) is declared once: parsing checks it, and help and synopsis show it.
 struct OptionSpec: Sendable {
+    enum Kind: Sendable, Equatable {
+        case flag
+        /// Any text; the placeholder names it in help.
+        case text(String)
+        /// One of these words.
+        case choice([String])
+        /// A whole number in the range; the placeholder names it in help.
+        case integer(String, ClosedRange<Int>)
+        /// A positive finite number.
+        case positive(String)
+    }
+
     var name: String
-    var value: String?  // placeholder when the option takes a value; nil for a flag
+    var kind: Kind
     var help: String
     var repeatable = false
+    /// The command cannot run without it (checked before it runs).
+    var required = false
+
+    /// A flag, or an option taking text named `value`.
+    init(name: String, value: String?, help: String, repeatable: Bool = false, required: Bool = false) {
+        self.init(
+            name: name, kind: value.map(Kind.text) ?? .flag, help: help, repeatable: repeatable, required: required)
+    }
+
+    init(name: String, kind: Kind, help: String, repeatable: Bool = false, required: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.help = help
+        self.repeatable = repeatable
+        self.required = required
+    }
+
+    /// An option whose value is one case of `type`.
+    static func choice<T: RawRepresentable & CaseIterable>(
+        _ name: String, _ type: T.Type, help: String, repeatable: Bool = false
+    ) -> OptionSpec where T.RawValue == String {
+        OptionSpec(name: name, kind: .choice(type.allCases.map(\.rawValue)), help: help, repeatable: repeatable)
+    }
+
+    static func integer(_ name: String, _ range: ClosedRange<Int>, value: String = "n", help: String) -> OptionSpec {
+        OptionSpec(name: name, kind: .integer(value, range), help: help)
+    }
+
+    static func positive(_ name: String, value: String, help: String) -> OptionSpec {
+        OptionSpec(name: name, kind: .positive(value), help: help)
+    }
+
+    /// What help shows after the name; nil for a flag.
+    var placeholder: String? {
+        switch kind {
+        case .flag: nil
+        case .text(let name), .integer(let name, _), .positive(let name): name
+        case .choice(let words): words.joined(separator: "|")
+        }
+    }
+
+    var usage: String { "--\(name)" + (placeholder.map { " <\($0)>" } ?? "") + (repeatable ? "..." : "") }
+
+    /// Checks a value against the kind; the message says what was expected.
+    func check(_ value: String, command: String) throws(UsageError) {
+        switch kind {
+        case .flag, .text: return
+        case .choice(let words):
+            guard words.contains(value) else {
+                throw UsageError(
+                    message: "--\(name) expects one of \(words.joined(separator: ", ")); got '\(value)'",
+                    command: command)
+            }
+        case .integer(_, let range):
+            guard let number = Int(value), range.contains(number) else {
+                let upper = range.upperBound == Int.max ? "" : " to \(range.upperBound)"
+                throw UsageError(
+                    message: "--\(name) expects a whole number from \(range.lowerBound)\(upper), got '\(value)'",
+                    command: command)
+            }
+        case .positive:
+            guard let number = Double(value), number > 0, number.isFinite else {
+                throw UsageError(message: "--\(name) expects a positive number, got '\(value)'", command: command)
+            }
+        }
+    }
 }
 
-/// A subcommand: its path ("corpus validate"), arguments, options and what it does.
+/// A positional argument: one, one or more, or any number (none included).
+struct ArgumentSpec: Sendable {
+    enum Count: Sendable { case one, oneOrMore, any }
+    var name: String
+    var count: Count = .one
+
+    static func oneOrMore(_ name: String) -> ArgumentSpec { ArgumentSpec(name: name, count: .oneOrMore) }
+    static func any(_ name: String) -> ArgumentSpec { ArgumentSpec(name: name, count: .any) }
+
+    var usage: String {
+        switch count {
+        case .one: "<\(name)>"
+        case .oneOrMore: "<\(name)>..."
+        case .any: "[<\(name)>...]"
+        }
+    }
+}
+
+/// A subcommand, declared once: its path ("corpus validate"), arguments, options, a check across
+/// options, and what it does. Its synopsis, help, parsing and checks all come from this.
 struct CommandSpec: Sendable {
     var path: String
-    var synopsis: String
     var summary: String
     var options: [OptionSpec]
-    var positionals: ClosedRange<Int>
+    var arguments: [ArgumentSpec] = []
     var details: String = ""
+    /// Rules between options that their kinds cannot say (run after parsing, before `run`).
+    var validate: (@Sendable (_ arguments: ParsedArguments) throws(UsageError) -> Void)? = nil
     /// What the command does; the path is its only registration.
     var run: @Sendable (_ arguments: ParsedArguments, _ console: Console) async throws -> Int32
+
+    /// How many positional arguments the command takes.
+    var positionals: ClosedRange<Int> {
+        let least = arguments.filter { $0.count != .any }.count
+        let open = arguments.contains { $0.count != .one }
+        return least...(open ? Int.max : least)
+    }
+
+    /// The arguments, then the required options, then `[options]` when there are others.
+    var synopsis: String {
+        let required = options.filter(\.required).map(\.usage)
+        let optional = options.contains { !$0.required } ? ["[options]"] : []
+        return (arguments.map(\.usage) + required + optional).joined(separator: " ")
+    }
 
     func helpText() -> String {
         var lines = ["Usage: speech-harness \(path) \(synopsis)".trimmingCharacters(in: .whitespaces), "", summary]
         if !details.isEmpty { lines += ["", details] }
         let all = options + [OptionSpec(name: "help", value: nil, help: "Show this help.")]
-        let cells = all.map { ("  --\($0.name)" + ($0.value.map { " <\($0)>" } ?? ""), $0.help) }
+        let cells = all.map { option in
+            (
+                "  --\(option.name)" + (option.placeholder.map { " <\($0)>" } ?? ""),
+                option.help + (option.required ? " (required)" : "") + (option.repeatable ? " (repeatable)" : "")
+            )
+        }
         let width = cells.map(\.0.count).max()! + 2
         lines += ["", "Options:"] + cells.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + $0.1 }
         return lines.joined(separator: "\n")
     }
 }
 
-/// Parsed options and positional arguments of one command.
-struct ParsedArguments {
+/// Parsed options and positional arguments of one command, every value already checked against
+/// its option's kind.
+struct ParsedArguments: Sendable {
+    var command = ""
     var positionals: [String] = []
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
@@ -46,27 +166,22 @@ struct ParsedArguments {
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func has(_ name: String) -> Bool { flags.contains(name) }
 
-    func int(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String) throws -> Int {
-        guard let text = value(name) else { return fallback }
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError(
-                message:
-                    "--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
-                command: command)
-        }
-        return number
+    /// A `.choice` option's value as its type (checked when parsed).
+    func choice<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) -> T? where T.RawValue == String {
+        value(name).flatMap(T.init(rawValue:))
     }
 
-    func double(_ name: String, command: String) throws -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let number = Double(text), number > 0, number.isFinite else {
-            throw UsageError(message: "--\(name) expects a positive number, got '\(text)'", command: command)
-        }
-        return number
-    }
+    /// An `.integer` option's value (checked when parsed).
+    func integer(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
+
+    /// A `.positive` option's value (checked when parsed).
+    func number(_ name: String) -> Double? { value(name).flatMap { Double($0) } }
+
+    /// A usage error of this command.
+    func usage(_ message: String) -> UsageError { UsageError(message: message, command: command) }
 
     static func parse(_ arguments: [String], spec: CommandSpec) throws -> ParsedArguments {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(command: spec.path)
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -96,7 +211,7 @@ struct ParsedArguments {
             guard let option = spec.options.first(where: { $0.name == name }) else {
                 throw UsageError(message: "unknown option '--\(name)'", command: spec.path)
             }
-            if option.value == nil {
+            guard let placeholder = option.placeholder else {
                 if inlineValue != nil { throw UsageError(message: "--\(name) takes no value", command: spec.path) }
                 parsed.flags.insert(name)
                 continue
@@ -106,7 +221,7 @@ struct ParsedArguments {
                 value = inlineValue
             } else {
                 guard index < arguments.count else {
-                    throw UsageError(message: "--\(name) needs a value <\(option.value!)>", command: spec.path)
+                    throw UsageError(message: "--\(name) needs a value <\(placeholder)>", command: spec.path)
                 }
                 value = arguments[index]
                 index += 1
@@ -114,9 +229,11 @@ struct ParsedArguments {
             if parsed.values[name] != nil && !option.repeatable {
                 throw UsageError(message: "--\(name) given more than once", command: spec.path)
             }
+            try option.check(value, command: spec.path)
             parsed.values[name, default: []].append(value)
         }
-        if !parsed.wantsHelp && !spec.positionals.contains(parsed.positionals.count) {
+        guard !parsed.wantsHelp else { return parsed }
+        if !spec.positionals.contains(parsed.positionals.count) {
             let range = spec.positionals
             let expected =
                 range.lowerBound == range.upperBound
@@ -128,6 +245,10 @@ struct ParsedArguments {
                     "expected \(expected) argument\(range.upperBound == 1 ? "" : "s"), got \(parsed.positionals.count)",
                 command: spec.path)
         }
+        for option in spec.options where option.required && parsed.values[option.name] == nil {
+            throw UsageError(message: "--\(option.name) is required", command: spec.path)
+        }
+        try spec.validate?(parsed)
         return parsed
     }
 }

@@ -5,21 +5,20 @@ import Foundation
 enum AudioCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "audio info", synopsis: "<file>... [options]",
+            path: "audio info",
             summary: "Show rate, channels, frames, duration and encoding of audio files.",
             options: [rawOption],
-            positionals: 1...Int.max,
+            arguments: [.oneOrMore("file")],
             run: info),
         CommandSpec(
-            path: "audio convert", synopsis: "<input> <output.wav> [options]",
+            path: "audio convert",
             summary: "Convert to mono 16-bit WAV, streaming, optionally at another sample rate.",
             options: [
-                OptionSpec(name: "rate", value: "Hz", help: "Output sample rate (default: the input's)."),
-                OptionSpec(
-                    name: "quality", value: "best|medium|fastest|zoh|linear", help: "Resampler (default medium)."),
+                OptionSpec(name: "rate", kind: .positive("Hz"), help: "Output sample rate (default: the input's)."),
+                .choice("quality", SampleRateConverter.Quality.self, help: "Resampler (default medium)."),
                 rawOption,
             ],
-            positionals: 2...2,
+            arguments: [ArgumentSpec(name: "input"), ArgumentSpec(name: "output.wav")],
             run: convert),
     ]
 
@@ -49,10 +48,8 @@ enum AudioCommands {
     static func convert(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let path = "audio convert"
         let raw = try rawFormat(arguments, command: path)
-        let quality =
-            try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
-            ?? { throw UsageError(message: "unknown --quality '\(arguments.value("quality")!)'", command: path) }()
-        let rate = try arguments.double("rate", command: path)
+        let quality = arguments.choice("quality") ?? SampleRateConverter.Quality.medium
+        let rate = arguments.number("rate")
         let chunker = try AudioChunker(
             path: arguments.positionals[0], raw: raw, chunkMilliseconds: 1_000, sampleRate: rate, quality: quality)
         let writer = try AudioFileWriter(

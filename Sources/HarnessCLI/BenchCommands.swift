@@ -12,68 +12,68 @@ import SpeechReference
 enum BenchCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "bench stream-io", synopsis: "<file> [options]",
+            path: "bench stream-io",
             summary: "Stream a file from disk in fixed chunks; report throughput and peak memory.",
             options: [
-                OptionSpec(name: "chunk-ms", value: "ms", help: "Chunk duration (default 100)."),
-                OptionSpec(name: "rate", value: "Hz", help: "Resample to this rate while streaming."),
-                OptionSpec(
-                    name: "quality", value: "best|medium|fastest|zoh|linear", help: "Resampler (default medium)."),
+                OptionSpec(name: "chunk-ms", kind: .integer("ms", 1...60_000), help: "Chunk duration (default 100)."),
+                OptionSpec(name: "rate", kind: .positive("Hz"), help: "Resample to this rate while streaming."),
+                .choice("quality", SampleRateConverter.Quality.self, help: "Resampler (default medium)."),
             ],
-            positionals: 1...1,
+            arguments: [ArgumentSpec(name: "file")],
             details: "Peak RSS is the process's high-water mark (VmHWM), so it includes the tool itself.",
             run: streamIO),
         CommandSpec(
-            path: "bench scoring", synopsis: "<references.txt> <hypotheses.txt>",
+            path: "bench scoring",
             summary: "Time WER scoring of line-paired texts (for comparison with other scorers).",
-            options: [], positionals: 2...2,
+            options: [], arguments: [ArgumentSpec(name: "references.txt"), ArgumentSpec(name: "hypotheses.txt")],
             details: "Texts are scored as given (no normaliser). Prints the pooled WER and the time it took.",
             run: scoring),
         CommandSpec(
-            path: "bench analyzer", synopsis: "[options]",
+            path: "bench analyzer",
             summary: "Push synthetic audio through SpeechAnalyzer + SpeechTranscriber on the scripted engine.",
             options: [
-                OptionSpec(name: "seconds", value: "s", help: "Audio to analyse (default 3600)."),
-                OptionSpec(name: "chunk-ms", value: "ms", help: "Buffer duration (default 100)."),
+                OptionSpec(name: "seconds", kind: .integer("s", 1...360_000), help: "Audio to analyse (default 3600)."),
+                OptionSpec(name: "chunk-ms", kind: .integer("ms", 1...60_000), help: "Buffer duration (default 100)."),
                 OptionSpec(
                     name: "preset", value: "name",
                     help: "transcription or progressive (default progressive: volatile results on)."),
             ],
-            positionals: 0...0,
             details:
                 "The script has a word every 0.5 s, so results flow the whole time; the figure is the\nanalyzer's own overhead (the scripted engine does no signal processing).",
             run: analyzer),
         CommandSpec(
-            path: "bench soak", synopsis: "[options]",
+            path: "bench soak",
             summary: "Run many short analyzer sessions in one process; report memory, open files and leaked objects.",
             options: [
-                OptionSpec(name: "sessions", value: "n", help: "Sessions to run (default 10000)."),
-                OptionSpec(name: "every", value: "n", help: "Sessions between memory checkpoints (default 1000)."),
                 OptionSpec(
-                    name: "max-growth-mb", value: "MB",
+                    name: "sessions", kind: .integer("n", 1...10_000_000), help: "Sessions to run (default 10000)."),
+                OptionSpec(
+                    name: "every", kind: .integer("n", 1...10_000_000),
+                    help: "Sessions between memory checkpoints (default 1000)."),
+                OptionSpec(
+                    name: "max-growth-mb", kind: .positive("MB"),
                     help: "Allowed resident growth after the first checkpoint (default 16)."),
             ],
-            positionals: 0...0,
             details:
                 "Each session: 2 s of audio through SpeechTranscriber on the scripted engine, results read in a\nchild task, finalizeAndFinish. Exit status 1 when memory grows past the bound after warm-up, open file\ndescriptors keep growing after warm-up, an analyzer or module outlives its session, or a session's words are wrong.",
             run: soak),
         CommandSpec(
-            path: "bench capture-soak", synopsis: "[options]",
+            path: "bench capture-soak",
             summary: "Capture from the virtual microphone in fast pacing for minutes of audio; report memory.",
             options: [
-                OptionSpec(name: "minutes", value: "m", help: "Audio to capture (default 10)."),
+                OptionSpec(name: "minutes", kind: .positive("m"), help: "Audio to capture (default 10)."),
                 OptionSpec(
                     name: "engine", value: "id", help: "The recogniser behind the analyzer (default pocketsphinx)."),
                 OptionSpec(
                     name: "microphone", value: "file",
                     help:
                         "What the microphone plays before its silence (default pocketsphinx-testdata's LibriVox clip)."),
-                OptionSpec(name: "every", value: "s", help: "Seconds of audio between memory readings (default 30)."),
                 OptionSpec(
-                    name: "max-spread", value: "percent",
+                    name: "every", kind: .positive("s"), help: "Seconds of audio between memory readings (default 30)."),
+                OptionSpec(
+                    name: "max-spread", kind: .positive("percent"),
                     help: "Allowed spread of resident memory after the first minute (default 10)."),
             ],
-            positionals: 0...0,
             details:
                 "Apple's sample pattern (a tap into the app's own stream, converted into AnalyzerInput) with the\ndefault end: after its recording the microphone goes on with silence. Fast pacing keeps capture\nwithin a second of recognition, so memory stays flat. Exit status 1 when resident memory spreads\nover more than the bound after the first minute, or the program ever held more unconsumed audio than\nthe clock lead (10 s).",
             run: captureSoak),
@@ -81,11 +81,9 @@ enum BenchCommands {
 
     static func streamIO(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let path = "bench stream-io"
-        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
-        let rate = try arguments.double("rate", command: path)
-        let quality =
-            try SampleRateConverter.Quality(rawValue: arguments.value("quality") ?? "medium")
-            ?? { throw UsageError(message: "unknown --quality '\(arguments.value("quality")!)'", command: path) }()
+        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
+        let rate = arguments.number("rate")
+        let quality = arguments.choice("quality") ?? SampleRateConverter.Quality.medium
         let file = arguments.positionals[0]
         let clock = ContinuousClock()
         let started = clock.now
@@ -114,8 +112,8 @@ enum BenchCommands {
 extension BenchCommands {
     static func analyzer(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let path = "bench analyzer"
-        let seconds = try arguments.int("seconds", default: 3600, in: 1...360_000, command: path)
-        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
+        let seconds = (arguments.integer("seconds") ?? 3600)
+        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
         let presetName = arguments.value("preset") ?? "progressive"
         let preset: SpeechTranscriber.Preset
         switch presetName {
@@ -141,9 +139,9 @@ extension BenchCommands {
 extension BenchCommands {
     static func soak(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let path = "bench soak"
-        let sessions = try arguments.int("sessions", default: 10_000, in: 1...10_000_000, command: path)
-        let every = try arguments.int("every", default: 1_000, in: 1...10_000_000, command: path)
-        let bound = try arguments.double("max-growth-mb", command: path) ?? 16
+        let sessions = (arguments.integer("sessions") ?? 10_000)
+        let every = arguments.integer("every") ?? 1_000
+        let bound = arguments.number("max-growth-mb") ?? 16
         let soak = AnalyzerSoak(sessions: sessions, checkpointEvery: every) {
             (ProcessMemory.residentBytes() ?? 0, ProcessMemory.openFileCount() ?? 0)
         }
@@ -202,9 +200,9 @@ extension BenchCommands {
 
     static func captureSoak(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let path = "bench capture-soak"
-        let minutes = try arguments.double("minutes", command: path) ?? 10
-        let every = try arguments.double("every", command: path) ?? 30
-        let bound = try arguments.double("max-spread", command: path) ?? 10
+        let minutes = arguments.number("minutes") ?? 10
+        let every = arguments.number("every") ?? 30
+        let bound = arguments.number("max-spread") ?? 10
         guard minutes > 0, every > 0 else {
             throw UsageError(message: "--minutes and --every must be positive", command: path)
         }

@@ -14,7 +14,7 @@ import SpeechCore
 enum BenchRunCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "bench", synopsis: "--engine <id>... --manifest <file>... [options]",
+            path: "bench",
             summary: "Measure engines on manifests: WER/CER with intervals, latency, stability, speed.",
             options: [
                 OptionSpec(
@@ -24,8 +24,8 @@ enum BenchRunCommand {
                     name: "backend", value: "id",
                     help: "Same as --engine; adapters such as whisper-streaming are backends too.", repeatable: true),
                 OptionSpec(
-                    name: "manifest", value: "file", help: "Manifest to run on (repeatable; any supported format).",
-                    repeatable: true),
+                    name: "manifest", value: "file", help: "Manifest to run on (any supported format).",
+                    repeatable: true, required: true),
                 OptionSpec(
                     name: "normalizer", value: "name",
                     help:
@@ -41,15 +41,16 @@ enum BenchRunCommand {
                     help:
                         "Words scored as equal: the built-in oh=zero, or a 'a => b' file (not needed with the digits normaliser)."
                 ),
-                OptionSpec(name: "pacing", value: "simulated|realtime", help: "How audio arrives (default simulated)."),
-                OptionSpec(name: "jobs", value: "n", help: "Utterances run in parallel (default 1)."),
+                .choice("pacing", Pacing.self, help: "How audio arrives (default simulated)."),
+                OptionSpec(name: "jobs", kind: .integer("n", 1...64), help: "Utterances run in parallel (default 1)."),
                 OptionSpec(
                     name: "shard", value: "i/n",
                     help:
                         "Run shard i of n (0-based); default from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL."
                 ),
-                OptionSpec(name: "limit", value: "n", help: "At most n utterances per manifest."),
-                OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
+                OptionSpec(
+                    name: "limit", kind: .integer("n", 1...10_000_000), help: "At most n utterances per manifest."),
+                .choice("split", Utterance.Split.self, help: "Only utterances of this split."),
                 OptionSpec(
                     name: "gates", value: "file",
                     help: "Thresholds (JSON); breaches are JUnit failures and exit status 1."),
@@ -68,7 +69,7 @@ enum BenchRunCommand {
                         "Adapters over the same engine (streaming policies over one Whisper) share its answers to identical calls: a call already answered is not made again, and its answer keeps the CPU time measured then, so compute and simulated latencies are unchanged; wall times of answers from memory are not measurements."
                 ),
                 OptionSpec(
-                    name: "whisper-compute-type", value: "int8|int8_float32|float32",
+                    name: "whisper-compute-type", kind: .choice(["int8", "int8_float32", "float32"]),
                     help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."
                 ),
                 OptionSpec(
@@ -83,15 +84,19 @@ enum BenchRunCommand {
                         "Seed of Whisper's fallback sampling (default 0, so runs repeat; sets SPEECH_HARNESS_WHISPER_SEED)."
                 ),
             ] + CorpusCommands.manifestOptionSpecs + pageOptionSpecs,
-            positionals: 0...0,
             details:
                 "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. A record that cannot be written to the store (a full\ndisk) stops the run the same way: no utterance is started after it, the store keeps every whole\nrecord written before it, and the exit status is 3 (or the report's own error, naming the file,\nwhen the reports cannot be written either). Exit status otherwise: 0 clean, 1 gate breaches,\nfailed utterances or corpus problems, 2 usage error.",
+            validate: { arguments throws(UsageError) in
+                guard !(arguments.all("engine") + arguments.all("backend")).isEmpty else {
+                    throw arguments.usage("give at least one --engine")
+                }
+            },
             run: bench),
         CommandSpec(
-            path: "merge", synopsis: "<dir>... --out <dir>",
+            path: "merge",
             summary: "Merge the outputs of sharded bench runs into one report (pooled over all shards).",
             options: [
-                OptionSpec(name: "out", value: "dir", help: "Where to write the merged report (required)."),
+                OptionSpec(name: "out", value: "dir", help: "Where to write the merged report.", required: true),
                 OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures."),
                 OptionSpec(
                     name: "utterances-of", value: "dir",
@@ -99,7 +104,7 @@ enum BenchRunCommand {
                         "Keep only the records of utterances (manifest and id) that this run holds (repeatable): one engine's full-tier run joins a run on fewer utterances without decoding them again.",
                     repeatable: true),
             ] + pageOptionSpecs,
-            positionals: 1...Int.max,
+            arguments: [.oneOrMore("dir")],
             details:
                 "Writes what bench writes, over every part's records: results.json, junit/bench.xml, summary.md,\nindex.html, explorer.html (with --baseline, regressions.html), trn/ and utterances.jsonl.",
             run: merge),
@@ -185,8 +190,6 @@ enum BenchRunCommand {
     static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let command = "bench"
         let engines = arguments.all("engine") + arguments.all("backend"), manifests = arguments.all("manifest")
-        guard !engines.isEmpty else { throw UsageError(message: "give at least one --engine", command: command) }
-        guard !manifests.isEmpty else { throw UsageError(message: "give at least one --manifest", command: command) }
         for id in engines where EngineRegistry.shared.entry(id) == nil {
             throw UsageError(
                 message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))",
@@ -195,13 +198,8 @@ enum BenchRunCommand {
         let policies = try policies(arguments, command: command)
         var plan = BenchPlan(engines: engines, manifests: manifests, policy: policies.text)
         plan.digitsPolicy = policies.digits
-        if let pacing = arguments.value("pacing") {
-            guard let value = Pacing(rawValue: pacing) else {
-                throw UsageError(message: "unknown --pacing '\(pacing)'", command: command)
-            }
-            plan.pacing = value
-        }
-        plan.jobs = try arguments.int("jobs", default: 1, in: 1...64, command: command)
+        if let pacing: Pacing = arguments.choice("pacing") { plan.pacing = pacing }
+        plan.jobs = (arguments.integer("jobs") ?? 1)
         guard let shard = Shard.parse(arguments.value("shard")) else {
             throw UsageError(
                 message: "--shard expects i/n with 0 ≤ i < n, got '\(arguments.value("shard") ?? "")'", command: command
@@ -209,9 +207,9 @@ enum BenchRunCommand {
         }
         plan.shard = shard
         if arguments.value("limit") != nil {
-            plan.limit = try arguments.int("limit", default: 0, in: 1...10_000_000, command: command)
+            plan.limit = (arguments.integer("limit") ?? 0)
         }
-        plan.split = try arguments.split(command: command)
+        plan.split = arguments.choice("split")
         plan.wordTimes = arguments.has("word-times")
         plan.sharesDecodes = arguments.has("share-decodes")
         plan.manifestOptions = try CorpusCommands.manifestOptions(arguments, command: command)
@@ -309,7 +307,7 @@ enum BenchRunCommand {
     }
 
     static func merge(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        guard let out = arguments.value("out") else { throw UsageError(message: "--out is required", command: "merge") }
+        let out = arguments.value("out")!
         let pages = try pageOptions(arguments, command: "merge", console: console)
         var records: [UtteranceRecord] = []
         var issues: [BenchIssue] = []

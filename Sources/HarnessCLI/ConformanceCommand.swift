@@ -8,7 +8,7 @@ import SpeechCore
 enum ConformanceCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "conformance", synopsis: "[--backend <id>...] [options]",
+            path: "conformance",
             summary: "Run the conformance scenarios (one per documented clause or more) against backends.",
             options: [
                 OptionSpec(
@@ -24,7 +24,6 @@ enum ConformanceCommand {
                         "Write a clause × backend grid here (pass, skip with reason, fail), linked with the report pages in its folder."
                 ),
             ],
-            positionals: 0...0,
             details:
                 "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.\n\nA real engine is made once per backend and memoized: a sequence of calls on the same audio that\nan earlier scenario made is answered as the engine answered it then (the count is printed at the\nend). Conformance times nothing; benchmarks never memoize.",
             run: { try await run("conformance", $0, $1) })

@@ -8,7 +8,7 @@ enum CorpusCommands {
 
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "corpus build", synopsis: "[options]",
+            path: "corpus build",
             summary: "Build the default corpus from Debian packages (audio is built, never committed).",
             options: [
                 OptionSpec(name: "recipe", value: "file", help: "Corpus recipe (default \(defaultRecipe))."),
@@ -16,41 +16,27 @@ enum CorpusCommands {
                 OptionSpec(name: "tier", value: "name", help: "Build only this tier (repeatable).", repeatable: true),
                 OptionSpec(name: "force", value: nil, help: "Rebuild even when the output matches the recipe."),
             ],
-            positionals: 0...0,
             details:
                 "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe synthetic tiers also write -snr20, -snr10 and -snr5 noisy copies.",
             run: build),
         CommandSpec(
-            path: "corpus validate", synopsis: "<manifest>... [options]",
+            path: "corpus validate",
             summary: "Check manifests and their audio; report every bad entry with file and line.",
             options: manifestOptionSpecs,
-            positionals: 1...Int.max,
+            arguments: [.oneOrMore("manifest")],
             run: validate),
         CommandSpec(
-            path: "corpus stats", synopsis: "[<manifest>...] [options]",
+            path: "corpus stats",
             summary: "Utterances, minutes, speakers and words per tier.",
             options: [
-                OptionSpec(
-                    name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder",
-                    help: "Manifest format (default: detected)."),
+                .choice("format", ManifestFormat.self, help: "Manifest format (default: detected)."),
                 OptionSpec(
                     name: "out", value: "dir",
                     help: "Built corpus to summarise when no manifest is given (default \(defaultOutput))."),
             ],
-            positionals: 0...Int.max,
+            arguments: [.any("manifest")],
             run: stats),
     ]
-
-    static func format(_ arguments: ParsedArguments, command: String) throws -> ManifestFormat? {
-        guard let text = arguments.value("format") else { return nil }
-        guard let format = ManifestFormat(rawValue: text) else {
-            throw UsageError(
-                message:
-                    "unknown manifest format '\(text)'; one of \(ManifestFormat.allCases.map(\.rawValue).joined(separator: ", "))",
-                command: command)
-        }
-        return format
-    }
 
     static func build(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let recipePath = arguments.value("recipe") ?? defaultRecipe
@@ -82,9 +68,7 @@ enum CorpusCommands {
 
     /// The manifest-reading options `corpus validate` and `bench` share.
     static let manifestOptionSpecs = [
-        OptionSpec(
-            name: "format", value: "jsonl|kaldi|librispeech|nemo|audiofolder",
-            help: "Manifest format (default: detected)."),
+        .choice("format", ManifestFormat.self, help: "Manifest format (default: detected)."),
         OptionSpec(
             name: "locale", value: "id",
             help: "Locale of entries that state none (default \(ManifestReader.defaultLocale))."),
@@ -97,16 +81,17 @@ enum CorpusCommands {
         OptionSpec(
             name: "allow-commands", value: nil,
             help: "Run Kaldi wav.scp pipelines ('flac -c -d -s x.flac |') to get their audio."),
-        OptionSpec(name: "command-timeout", value: "s", help: "Longest a wav.scp pipeline may run (default 120)."),
+        OptionSpec(
+            name: "command-timeout", kind: .positive("s"), help: "Longest a wav.scp pipeline may run (default 120)."),
     ]
 
     static func manifestOptions(_ arguments: ParsedArguments, command: String) throws -> ManifestOptions {
         var commands: PipedAudio?
         if arguments.has("allow-commands") {
-            commands = PipedAudio(timeout: try arguments.double("command-timeout", command: command) ?? 120)
+            commands = PipedAudio(timeout: arguments.number("command-timeout") ?? 120)
         }
         return ManifestOptions(
-            format: try format(arguments, command: command),
+            format: arguments.choice("format"),
             locale: arguments.value("locale") ?? ManifestReader.defaultLocale,
             allowOutsideRoot: arguments.has("allow-outside-root"), commands: commands,
             corpusRoot: arguments.value("corpus-root"))
@@ -129,7 +114,7 @@ enum CorpusCommands {
     }
 
     static func stats(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let format = try format(arguments, command: "corpus stats")
+        let format: ManifestFormat? = arguments.choice("format")
         var manifests = arguments.positionals
         if manifests.isEmpty {
             let output = arguments.value("out") ?? defaultOutput
@@ -163,18 +148,4 @@ enum CorpusCommands {
 /// Bumped when the builder changes what it writes, so an old build is not taken as current.
 enum CorpusRecipeStamp {
     static let version = "builder-2"
-}
-
-extension ParsedArguments {
-    /// `--split enrollment|test`, checked.
-    func split(command: String) throws -> Utterance.Split? {
-        guard let text = value("split") else { return nil }
-        guard let split = Utterance.Split(rawValue: text) else {
-            throw UsageError(
-                message:
-                    "unknown --split '\(text)'; one of: \(Utterance.Split.allCases.map(\.rawValue).joined(separator: ", "))",
-                command: command)
-        }
-        return split
-    }
 }

@@ -11,21 +11,21 @@ import SpeechCore
 enum EngineBenchCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "bench engine", synopsis: "--engine E --manifest M [options]",
+            path: "bench engine",
             summary:
                 "Stream utterances straight into one engine; report its compute speed, memory and a digest of its output.",
             options: [
-                OptionSpec(name: "engine", value: "E", help: "Engine id (see 'speech-harness engines')."),
-                OptionSpec(name: "manifest", value: "M", help: "Manifest to stream (repeatable).", repeatable: true),
-                OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
-                OptionSpec(name: "chunk-ms", value: "ms", help: "Chunk duration (default 100)."),
                 OptionSpec(
-                    name: "stream-seconds", value: "s",
+                    name: "engine", value: "E", help: "Engine id (see 'speech-harness engines').", required: true),
+                OptionSpec(name: "manifest", value: "M", help: "Manifest to stream.", repeatable: true, required: true),
+                .choice("split", Utterance.Split.self, help: "Only utterances of this split."),
+                OptionSpec(name: "chunk-ms", kind: .integer("ms", 1...60_000), help: "Chunk duration (default 100)."),
+                OptionSpec(
+                    name: "stream-seconds", kind: .positive("s"),
                     help:
                         "Instead: play the utterances back to back, looping, as one session of this many seconds (memory check)."
                 ),
             ],
-            positionals: 0...0,
             details: """
                 Every call is timed on the calling thread (one utterance at a time), so the figure is the engine's own \
                 compute: audio seconds / seconds inside accept and finalize. The digest is a SHA-256 over every final \
@@ -37,14 +37,11 @@ enum EngineBenchCommand {
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        guard let id = arguments.value("engine") else {
-            throw UsageError(message: "--engine is required", command: path)
-        }
+        let id = arguments.value("engine")!
         let manifests = arguments.all("manifest")
-        guard !manifests.isEmpty else { throw UsageError(message: "--manifest is required", command: path) }
-        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
-        let split = try arguments.split(command: path)
-        let streamSeconds = try arguments.double("stream-seconds", command: path)
+        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
+        let split: Utterance.Split? = arguments.choice("split")
+        let streamSeconds = arguments.number("stream-seconds")
         let engine = try EngineRegistry.shared.make(id)
         guard let rate = engine.capabilities.formats.first?.sampleRate else {
             throw EngineError.unsupportedFormat(engine: id, format: "none declared")

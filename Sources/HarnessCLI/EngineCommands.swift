@@ -6,10 +6,9 @@ import SpeechCore
 enum EngineCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "engines", synopsis: "[options]",
+            path: "engines",
             summary: "List engines with their capabilities, locales and whether their assets are installed.",
             options: [OptionSpec(name: "json", value: nil, help: "Machine-readable output.")],
-            positionals: 0...0,
             details: "Any listed id can be given to --engine, or to Apple-style code through SPEECH_HARNESS_ENGINE.",
             run: { try run("engines", $0, $1) })
     ]

@@ -14,7 +14,7 @@ enum EnrollCommand {
 
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "engine enroll", synopsis: "[options]",
+            path: "engine enroll",
             summary: "Build the DSP engine's word templates from enrollment utterances and install them.",
             options: [
                 OptionSpec(
@@ -39,13 +39,13 @@ enum EnrollCommand {
                         "Decoder cost per frame that stays on a template frame (default \(DecoderParameters().stayPenalty))."
                 ),
                 OptionSpec(
-                    name: "advance", value: "N",
+                    name: "advance", kind: .integer("N", 2...3),
                     help:
                         "Template frames one input frame may advance, 2 or 3 (default \(DecoderParameters().maximumAdvance))."
                 ),
                 OptionSpec(name: "beam", value: "X", help: "Decoder beam (default \(DecoderParameters().beam))."),
                 OptionSpec(
-                    name: "active-target", value: "N",
+                    name: "active-target", kind: .integer("N", 0...10_000_000),
                     help:
                         "Narrow the beam when more cells than this survive a frame (default \(DecoderParameters().activeTarget); 0: fixed beam)."
                 ),
@@ -60,24 +60,26 @@ enum EnrollCommand {
                     help:
                         "Filterbank warp to analyse exemplars at (repeatable; default 0.84, 0.92, 1, 1.08): each warp adds a template per exemplar.",
                     repeatable: true),
-                OptionSpec(name: "bands", value: "N", help: "Mel bands (default \(FrontEndConfiguration().melBands))."),
                 OptionSpec(
-                    name: "hop-ms", value: "ms",
+                    name: "bands", kind: .integer("N", 8...40),
+                    help: "Mel bands (default \(FrontEndConfiguration().melBands))."),
+                OptionSpec(
+                    name: "hop-ms", kind: .integer("ms", 5...30),
                     help:
                         "Frame hop (default \(Int(FrontEndConfiguration().hopSeconds * 1000)) ms): longer hops decode faster."
                 ),
                 OptionSpec(
-                    name: "cepstra", value: "N",
+                    name: "cepstra", kind: .integer("N", 4...24),
                     help: "Cepstra per frame, c0 included (default \(FrontEndConfiguration().cepstra))."),
                 OptionSpec(
-                    name: "plp-order", value: "N",
+                    name: "plp-order", kind: .integer("N", FrontEndConfiguration.plpOrders),
                     help: "Cepstra from an N-pole perceptual-linear-prediction model instead of MFCC (default 0: MFCC)."
                 ),
                 OptionSpec(
-                    name: "low-hz", value: "HZ",
+                    name: "low-hz", kind: .integer("HZ", 0...2000),
                     help: "Lower edge of the filterbank (default \(Int(FrontEndConfiguration().lowHz)))."),
                 OptionSpec(
-                    name: "high-hz", value: "HZ",
+                    name: "high-hz", kind: .integer("HZ", 1000...12000),
                     help: "Upper edge of the filterbank (default \(Int(FrontEndConfiguration().highHz)))."),
                 OptionSpec(
                     name: "silence-speech-penalty", value: "X",
@@ -85,12 +87,12 @@ enum EnrollCommand {
                         "Extra silence cost on speech-like frames (default \(DecoderParameters().silenceSpeechPenalty))."
                 ),
                 OptionSpec(
-                    name: "templates-per-word", value: "K",
+                    name: "templates-per-word", kind: .integer("K", 1...1000),
                     help:
                         "Keep the K most representative templates of each entry (k-medoids on DTW distance; default: all)."
                 ),
                 OptionSpec(
-                    name: "codebook", value: "K",
+                    name: "codebook", kind: .integer("K", 0...65_536),
                     help:
                         "Vector-quantise template frames to K centroids for fast decoding (default 2048; 0: exact distances)."
                 ),
@@ -98,7 +100,6 @@ enum EnrollCommand {
                     name: "no-install", value: nil,
                     help: "Write the files only; do not install them into the asset store."),
             ],
-            positionals: 0...0,
             details: """
                 Uses only utterances with split "enrollment" whose reference is one vocabulary entry (a digit word or a \
                 command); test-split audio is never read. Each locale becomes <locale>.shdt, which AssetInventory then \
@@ -119,13 +120,11 @@ enum EnrollCommand {
             }
             return value
         }
-        parameters.maximumAdvance = try arguments.int(
-            "advance", default: parameters.maximumAdvance, in: 2...3, command: path)
+        parameters.maximumAdvance = (arguments.integer("advance") ?? parameters.maximumAdvance)
         parameters.wordPenalty = try number("word-penalty") ?? parameters.wordPenalty
         parameters.stayPenalty = try number("stay-penalty") ?? parameters.stayPenalty
         parameters.beam = try number("beam") ?? parameters.beam
-        parameters.activeTarget = try arguments.int(
-            "active-target", default: parameters.activeTarget, in: 0...10_000_000, command: path)
+        parameters.activeTarget = (arguments.integer("active-target") ?? parameters.activeTarget)
         parameters.minimumBeam = try number("minimum-beam") ?? parameters.minimumBeam
         parameters.silenceWeight = try number("silence-weight") ?? parameters.silenceWeight
         parameters.silenceSpeechPenalty = try number("silence-speech-penalty") ?? parameters.silenceSpeechPenalty
@@ -137,21 +136,20 @@ enum EnrollCommand {
                 return w
             }.nilIfEmpty ?? [0.84, 0.92, 1, 1.08]
         var frontEnd = FrontEndConfiguration()
-        frontEnd.melBands = try arguments.int("bands", default: frontEnd.melBands, in: 8...40, command: path)
+        frontEnd.melBands = (arguments.integer("bands") ?? frontEnd.melBands)
         frontEnd.hopSeconds =
-            Double(try arguments.int("hop-ms", default: Int(frontEnd.hopSeconds * 1000), in: 5...30, command: path))
+            Double((arguments.integer("hop-ms") ?? Int(frontEnd.hopSeconds * 1000)))
             / 1000
-        frontEnd.cepstra = try arguments.int("cepstra", default: frontEnd.cepstra, in: 4...24, command: path)
-        frontEnd.plpOrder = try arguments.int(
-            "plp-order", default: 0, in: FrontEndConfiguration.plpOrders, command: path)
-        frontEnd.lowHz = Double(try arguments.int("low-hz", default: Int(frontEnd.lowHz), in: 0...2000, command: path))
+        frontEnd.cepstra = (arguments.integer("cepstra") ?? frontEnd.cepstra)
+        frontEnd.plpOrder = (arguments.integer("plp-order") ?? 0)
+        frontEnd.lowHz = Double((arguments.integer("low-hz") ?? Int(frontEnd.lowHz)))
         frontEnd.highHz = Double(
-            try arguments.int("high-hz", default: Int(frontEnd.highHz), in: 1000...12000, command: path))
+            (arguments.integer("high-hz") ?? Int(frontEnd.highHz)))
         let perWord =
             arguments.value("templates-per-word") == nil
             ? nil
-            : try arguments.int("templates-per-word", default: 0, in: 1...1000, command: path)
-        let codebook = try arguments.int("codebook", default: 2048, in: 0...65_536, command: path)
+            : (arguments.integer("templates-per-word") ?? 0)
+        let codebook = (arguments.integer("codebook") ?? 2048)
         var byLocale: [String: [TemplateEnroller.Exemplar]] = [:]
         var problems = 0
         for manifest in manifests {

@@ -9,13 +9,14 @@ import SpeechCore
 enum MigrateDiffCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "migrate diff", synopsis: "--engine E --manifest M [options]",
+            path: "migrate diff",
             summary:
                 "Run each utterance through the SFSpeechRecognizer API and SpeechAnalyzer on one engine; report what changes.",
             options: [
                 OptionSpec(
-                    name: "engine", value: "E", help: "Engine id behind both APIs (see 'speech-harness engines')."),
-                OptionSpec(name: "manifest", value: "M", help: "Manifest of the utterances."),
+                    name: "engine", value: "E", help: "Engine id behind both APIs (see 'speech-harness engines').",
+                    required: true),
+                OptionSpec(name: "manifest", value: "M", help: "Manifest of the utterances.", required: true),
                 OptionSpec(
                     name: "old-program", value: "path",
                     help:
@@ -27,11 +28,13 @@ enum MigrateDiffCommand {
                         "… and its new one, each run on the virtual microphone playing every utterance, traced and compared."
                 ),
                 OptionSpec(
-                    name: "program-timeout", value: "s",
+                    name: "program-timeout", kind: .positive("s"),
                     help: "Seconds a program may take for one utterance (default 120)."),
-                OptionSpec(name: "split", value: "test|enrollment", help: "Only utterances of this split."),
-                OptionSpec(name: "limit", value: "n", help: "At most n utterances."),
-                OptionSpec(name: "chunk-ms", value: "ms", help: "Buffer duration both sides receive (default 100)."),
+                .choice("split", Utterance.Split.self, help: "Only utterances of this split."),
+                OptionSpec(name: "limit", kind: .integer("n", 1...Int.max), help: "At most n utterances."),
+                OptionSpec(
+                    name: "chunk-ms", kind: .integer("ms", 1...60_000),
+                    help: "Buffer duration both sides receive (default 100)."),
                 OptionSpec(
                     name: "server-requests", value: nil,
                     help: "Legacy requests as server requests (one-minute limit emulated); default on-device."),
@@ -39,7 +42,7 @@ enum MigrateDiffCommand {
                     name: "fast-results", value: nil,
                     help: "The analyzer side also asks for .fastResults (default: .volatileResults only)."),
                 OptionSpec(
-                    name: "time-tolerance", value: "s",
+                    name: "time-tolerance", kind: .positive("s"),
                     help: "Word time shift still counted as the same (default 0.05)."),
                 OptionSpec(
                     name: "gates", value: "file",
@@ -59,7 +62,6 @@ enum MigrateDiffCommand {
                         "Write a page of the differing utterances here (both sides' alignment and timelines, the audio), linked with the report pages in its folder."
                 ),
             ],
-            positionals: 0...0,
             details: """
                 Compared per utterance: final transcripts (aligned, legacy as the reference), word times, display \
                 updates and revisions of shown text, the order of partial/final/error events, and behaviours one side \
@@ -78,21 +80,16 @@ enum MigrateDiffCommand {
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        guard let id = arguments.value("engine") else {
-            throw UsageError(message: "--engine is required", command: path)
-        }
-        guard let manifest = arguments.value("manifest") else {
-            throw UsageError(message: "--manifest is required", command: path)
-        }
+        let id = arguments.value("engine")!, manifest = arguments.value("manifest")!
         guard EngineRegistry.shared.entry(id) != nil else {
             throw UsageError(
                 message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))",
                 command: path)
         }
-        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
-        let limit = try arguments.int("limit", default: Int.max, in: 1...Int.max, command: path)
-        let tolerance = try arguments.double("time-tolerance", command: path) ?? 0.05
-        let split = try arguments.split(command: path)
+        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
+        let limit = (arguments.integer("limit") ?? Int.max)
+        let tolerance = arguments.number("time-tolerance") ?? 0.05
+        let split: Utterance.Split? = arguments.choice("split")
 
         let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
         var problems = load.issues.map(\.description)
@@ -101,7 +98,7 @@ enum MigrateDiffCommand {
         var programs: ProgramDiff?
         switch (arguments.value("old-program"), arguments.value("new-program")) {
         case (let old?, let new?):
-            let timeout = try arguments.double("program-timeout", command: path) ?? 120
+            let timeout = arguments.number("program-timeout") ?? 120
             programs = ProgramDiff(
                 oldProgram: [old], newProgram: [new], engine: id, timeout: timeout, timeTolerance: tolerance)
         case (nil, nil): break

@@ -6,7 +6,7 @@ import Reports
 enum MigrateLintCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "migrate lint", synopsis: "<path>... [options]",
+            path: "migrate lint",
             summary: "Find SFSpeechRecognizer leftovers and SpeechAnalyzer migration mistakes in Swift sources.",
             options: [
                 OptionSpec(name: "baseline", value: "file", help: "Accept the findings listed in this baseline file."),
@@ -24,7 +24,7 @@ enum MigrateLintCommand {
                     name: "explain", value: "rule",
                     help: "Print one rule's reasoning, what it follows before deciding, and its fix; then exit."),
             ],
-            positionals: 0...Int.max,
+            arguments: [.any("path")],
             details: """
                 Folders are searched for .swift files (skipping hidden folders and .build). Findings print as
                 file:line:column: warning: [rule] … with a fix hint. Nothing inside comments or string text is

@@ -10,22 +10,25 @@ import SpeechCore
 enum OverheadCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "bench overhead", synopsis: "--engine E --alone 'COMMAND ARGS' --manifest M [options]",
+            path: "bench overhead",
             summary: "Time an engine through the analyzer against the same engine alone, utterance by utterance.",
             options: [
-                OptionSpec(name: "engine", value: "E", help: "Engine id, as `bench` runs it."),
+                OptionSpec(name: "engine", value: "E", help: "Engine id, as `bench` runs it.", required: true),
                 OptionSpec(
                     name: "alone", value: "COMMAND",
                     help:
-                        "The engine alone: a program (and its arguments, split at spaces) that reads a path per line and answers `seconds<TAB>transcript`."
-                ),
-                OptionSpec(name: "manifest", value: "M", help: "Manifest to decode (repeatable).", repeatable: true),
-                OptionSpec(name: "limit", value: "N", help: "The first N utterances of each manifest."),
+                        "The engine alone: a program (and its arguments, split at spaces) that reads a path per line and answers `seconds<TAB>transcript`.",
+                    required: true),
+                OptionSpec(name: "manifest", value: "M", help: "Manifest to decode.", repeatable: true, required: true),
                 OptionSpec(
-                    name: "rounds", value: "R", help: "Times each utterance is decoded on each side (default 5)."),
-                OptionSpec(name: "chunk-ms", value: "ms", help: "Chunk duration on the harness side (default 100)."),
+                    name: "limit", kind: .integer("N", 1...Int.max), help: "The first N utterances of each manifest."),
+                OptionSpec(
+                    name: "rounds", kind: .integer("R", 1...1_000),
+                    help: "Times each utterance is decoded on each side (default 5)."),
+                OptionSpec(
+                    name: "chunk-ms", kind: .integer("ms", 1...60_000),
+                    help: "Chunk duration on the harness side (default 100)."),
             ],
-            positionals: 0...0,
             details: """
                 Each utterance is decoded by the engine alone (in its own process) and through the harness \
                 (SpeechAnalyzer + SpeechTranscriber, simulated pacing, one at a time) back to back; which side goes \
@@ -40,16 +43,11 @@ enum OverheadCommand {
     ]
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        guard let id = arguments.value("engine") else {
-            throw UsageError(message: "--engine is required", command: path)
-        }
-        guard let aloneCommand = arguments.value("alone")?.split(separator: " ").map(String.init), !aloneCommand.isEmpty
-        else { throw UsageError(message: "--alone is required", command: path) }
-        let manifests = arguments.all("manifest")
-        guard !manifests.isEmpty else { throw UsageError(message: "--manifest is required", command: path) }
-        let limit = try arguments.int("limit", default: Int.max, in: 1...Int.max, command: path)
-        let rounds = try arguments.int("rounds", default: 5, in: 1...1_000, command: path)
-        let chunkMS = try arguments.int("chunk-ms", default: 100, in: 1...60_000, command: path)
+        let id = arguments.value("engine")!, manifests = arguments.all("manifest")
+        let aloneCommand = arguments.value("alone")!.split(separator: " ").map(String.init)
+        let limit = (arguments.integer("limit") ?? Int.max)
+        let rounds = (arguments.integer("rounds") ?? 5)
+        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
 
         var work: [(utterance: Utterance, audio: String, manifest: String)] = []
         for manifest in manifests {

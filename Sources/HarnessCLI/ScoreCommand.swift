@@ -6,7 +6,7 @@ import Metrics
 enum ScoreCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(
-            path: "score", synopsis: "<reference> <hypothesis> [options]",
+            path: "score",
             summary: "WER/CER of two transcript files (trn or one utterance per line), with sclite's alignments.",
             options: [
                 OptionSpec(
@@ -20,13 +20,13 @@ enum ScoreCommand {
                 OptionSpec(
                     name: "pralign", value: nil,
                     help: "Also print each utterance's alignment as sclite's pralign report does."),
-                OptionSpec(
-                    name: "alignment", value: "sclite|levenshtein",
+                .choice(
+                    "alignment", Alignment.self,
                     help:
                         "Edit weights: sclite's (default; counts equal sclite's) or plain edit distance (WER equal to jiwer's)."
                 ),
             ],
-            positionals: 2...2,
+            arguments: [ArgumentSpec(name: "reference"), ArgumentSpec(name: "hypothesis")],
             details: "Files are trn (every line 'text (utterance-id)', paired by id) or plain text (paired by line).\n"
                 + "Alignments use sclite's weights and tie-breaking, so counts equal sclite's on the same files;\n"
                 + "--alignment levenshtein counts the fewest edits instead, as jiwer does (its WER can be lower).\n"
@@ -44,11 +44,9 @@ enum ScoreCommand {
             reference: reference, referencePath: referencePath,
             hypothesis: hypothesis, hypothesisPath: hypothesisPath)
         let costs: WordAligner.Costs
-        switch arguments.value("alignment") ?? "sclite" {
-        case "sclite": costs = .sclite
-        case "levenshtein": costs = .levenshtein
-        case let other:
-            throw UsageError(message: "unknown --alignment '\(other)'; sclite or levenshtein", command: path)
+        switch arguments.choice("alignment") ?? Alignment.sclite {
+        case .sclite: costs = .sclite
+        case .levenshtein: costs = .levenshtein
         }
         let score = TranscriptScore(pairs: pairs, policy: policy, costs: costs)
         if arguments.has("pralign") { console.out(score.pralign) }
@@ -65,6 +63,11 @@ enum ScoreCommand {
                 c.insertions, c.referenceLength))
         console.out(String(format: "SER %.2f%%", score.sentenceErrorRate * 100))
         return 0
+    }
+
+    /// The edit weights `--alignment` names.
+    enum Alignment: String, CaseIterable {
+        case sclite, levenshtein
     }
 
     static func read(_ path: String) throws -> TranscriptFile {

@@ -32,6 +32,24 @@ struct SpeechHarnessToolTests {
         #expect(v == 0 && cv.stdout == "speech-harness \(SpeechHarnessTool.version)")
     }
 
+    /// Synopsis and help come from each command's one declaration: its arguments, required options
+    /// and option kinds.
+    @Test func synopsisAndHelpFollowTheDeclaration() async {
+        let synopses = Dictionary(uniqueKeysWithValues: SpeechHarnessTool.commands.map { ($0.path, $0.synopsis) })
+        #expect(synopses["score"] == "<reference> <hypothesis> [options]")
+        #expect(synopses["bench"] == "--manifest <file>... [options]")
+        #expect(synopses["merge"] == "<dir>... --out <dir> [options]")
+        #expect(synopses["corpus stats"] == "[<manifest>...] [options]")
+        #expect(synopses["bench scoring"] == "<references.txt> <hypotheses.txt>")
+        #expect(synopses["bench overhead"] == "--engine <E> --alone <COMMAND> --manifest <M>... [options]")
+        let (_, c) = await run(["score", "--help"])
+        #expect(c.stdout.hasPrefix("Usage: speech-harness score <reference> <hypothesis> [options]"))
+        #expect(c.stdout.contains("--alignment <sclite|levenshtein>"))
+        let (_, b) = await run(["bench", "--help"])
+        #expect(b.stdout.contains("--manifest <file>") && b.stdout.contains("(required) (repeatable)"))
+        #expect(b.stdout.contains("--pacing <simulated|realtime>"))
+    }
+
     @Test func everyCommandHasHelp() async {
         for command in SpeechHarnessTool.commands {
             let (status, c) = await run(command.path.split(separator: " ").map(String.init) + ["--help"])
@@ -46,7 +64,20 @@ struct SpeechHarnessToolTests {
         (["corpus", "shuffle"], "unknown corpus command 'shuffle'"),
         (["corpus", "validate"], "expected at least 1 argument"),
         (["corpus", "validate", "m.jsonl", "--colour"], "unknown option '--colour'"),
-        (["corpus", "validate", "m.jsonl", "--format", "csv"], "unknown manifest format 'csv'"),
+        (["corpus", "validate", "m.jsonl", "--format", "csv"], "--format expects one of jsonl, kaldi, librispeech"),
+        (
+            ["score", "r.txt", "h.txt", "--alignment", "dtw"],
+            "--alignment expects one of sclite, levenshtein; got 'dtw'"
+        ),
+        (["bench", "--engine", "scripted"], "--manifest is required"),
+        (["bench", "--manifest", "m.jsonl"], "give at least one --engine"),
+        (["bench", "--engine", "scripted", "--manifest", "m.jsonl", "--pacing", "slow"], "--pacing expects one of"),
+        (
+            ["bench", "--engine", "scripted", "--manifest", "m.jsonl", "--jobs", "65"],
+            "--jobs expects a whole number from 1 to 64, got '65'"
+        ),
+        (["bench", "soak", "--max-growth-mb", "-1"], "--max-growth-mb expects a positive number, got '-1'"),
+        (["merge", "part0"], "--out is required"),
         (["corpus", "build", "--tier", "real-xx"], "unknown tier 'real-xx'"),
         (["bench", "stream-io", "a.wav", "--chunk-ms", "0"], "--chunk-ms expects a whole number"),
         (["bench", "stream-io", "a.wav", "--chunk-ms"], "--chunk-ms needs a value"),
