@@ -290,69 +290,31 @@ enum BenchRunCommand {
         return results.isClean ? 0 : 1
     }
 
-    /// An utterance, whichever engine ran it.
-    struct UtteranceKey: Hashable {
-        var manifest: String
-        var id: String
-        init(_ record: UtteranceRecord) { (manifest, id) = (record.manifest, record.id) }
-    }
-
-    /// The utterances a run's store holds; a run without one is a usage error.
-    static func utterances(of directory: String) throws -> Set<UtteranceKey> {
-        let path = directory + "/utterances.jsonl"
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw UsageError(message: "--utterances-of \(directory): no \(path)", command: "merge")
-        }
-        return Set(RecordStore(path: path).read().records.map(UtteranceKey.init))
-    }
-
     static func merge(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let out = arguments.value("out")!
         let pages = try pageOptions(arguments, command: "merge", console: console)
-        var records: [UtteranceRecord] = []
-        var issues: [BenchIssue] = []
-        var keys = Set<String>()
-        let only = arguments.all("utterances-of")
-        let kept: Set<UtteranceKey>? =
-            only.isEmpty ? nil : try only.reduce(into: []) { $0.formUnion(try utterances(of: $1)) }
-        var left = 0
-        for directory in arguments.positionals {
-            let path = directory + "/utterances.jsonl"
-            guard FileManager.default.fileExists(atPath: path) else {
-                console.err("speech-harness merge: \(path): no such file")
-                return 1
-            }
-            let stored = RecordStore(path: path).read()
-            for record in stored.records {
-                guard kept?.contains(UtteranceKey(record)) ?? true else {
-                    left += 1
-                    continue
-                }
-                if keys.insert(record.key).inserted { records.append(record) }
-            }
-            issues += stored.issues(path: path)
-            // The part's own problems (manifest and engine issues) are only in its results.
-            let results = directory + "/results.json"
-            guard let data = FileManager.default.contents(atPath: results) else { continue }
-            do { issues += try JSONDecoder().decode(BenchResults.self, from: data).issues } catch {
-                issues.append(
-                    BenchIssue(
-                        engine: nil, manifest: results,
-                        message: "cannot read the part's results (its problems are not merged): \(error)"))
+        var kept: Set<ShardMerge.UtteranceKey>?
+        for directory in arguments.all("utterances-of") {
+            do {
+                kept = (kept ?? []).union(try ShardMerge.utterances(of: directory))
+            } catch {
+                throw arguments.usage("--utterances-of \(directory): \(error)")
             }
         }
-        if left > 0 {
-            console.err("speech-harness merge: \(left) records of other utterances left out (--utterances-of)")
+        var merge = ShardMerge()
+        do {
+            for directory in arguments.positionals { try merge.add(part: directory, keeping: kept) }
+        } catch {
+            console.err("speech-harness merge: \(error)")
+            return 1
         }
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let merged = RecordStore(path: out + "/utterances.jsonl")
-        if FileManager.default.fileExists(atPath: merged.path) {
-            try FileManager.default.removeItem(atPath: merged.path)
+        if merge.leftOut > 0 {
+            console.err("speech-harness merge: \(merge.leftOut) records of other utterances left out (--utterances-of)")
         }
-        for record in records { try merged.append(record) }
+        try merge.writeStore(in: out)
         return try finish(
-            records: records, issues: issues, gates: try arguments.value("gates").map(GateConfiguration.load),
-            plan: nil,
-            out: out, pages: pages, console: console)
+            records: merge.records, issues: merge.issues,
+            gates: try arguments.value("gates").map(GateConfiguration.load),
+            plan: nil, out: out, pages: pages, console: console)
     }
 }

@@ -111,8 +111,7 @@ enum EnrollCommand {
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let manifests = arguments.all("manifest").isEmpty ? defaultManifests : arguments.all("manifest")
         let output = arguments.value("out") ?? DSPEngine.defaultTemplateDirectory
-        let wantedLocales = Set(arguments.all("locale").map(LocaleTag.normalized))
-        var parameters = DecoderParameters()
+        var enrollment = TemplateEnrollment()
         func number(_ name: String) throws -> Float? {
             guard let text = arguments.value(name) else { return nil }
             guard let value = Float(text), value >= 0, value.isFinite else {
@@ -120,107 +119,59 @@ enum EnrollCommand {
             }
             return value
         }
-        parameters.maximumAdvance = (arguments.integer("advance") ?? parameters.maximumAdvance)
+        var parameters = enrollment.parameters
+        parameters.maximumAdvance = arguments.integer("advance") ?? parameters.maximumAdvance
         parameters.wordPenalty = try number("word-penalty") ?? parameters.wordPenalty
         parameters.stayPenalty = try number("stay-penalty") ?? parameters.stayPenalty
         parameters.beam = try number("beam") ?? parameters.beam
-        parameters.activeTarget = (arguments.integer("active-target") ?? parameters.activeTarget)
+        parameters.activeTarget = arguments.integer("active-target") ?? parameters.activeTarget
         parameters.minimumBeam = try number("minimum-beam") ?? parameters.minimumBeam
         parameters.silenceWeight = try number("silence-weight") ?? parameters.silenceWeight
         parameters.silenceSpeechPenalty = try number("silence-speech-penalty") ?? parameters.silenceSpeechPenalty
-        let warps =
-            try arguments.all("warp").map { text -> Double in
-                guard let w = Double(text), (0.5...2).contains(w) else {
-                    throw UsageError(message: "--warp expects a factor in 0.5…2, got '\(text)'", command: path)
-                }
-                return w
-            }.nilIfEmpty ?? [0.84, 0.92, 1, 1.08]
-        var frontEnd = FrontEndConfiguration()
-        frontEnd.melBands = (arguments.integer("bands") ?? frontEnd.melBands)
-        frontEnd.hopSeconds =
-            Double((arguments.integer("hop-ms") ?? Int(frontEnd.hopSeconds * 1000)))
-            / 1000
-        frontEnd.cepstra = (arguments.integer("cepstra") ?? frontEnd.cepstra)
-        frontEnd.plpOrder = (arguments.integer("plp-order") ?? 0)
-        frontEnd.lowHz = Double((arguments.integer("low-hz") ?? Int(frontEnd.lowHz)))
-        frontEnd.highHz = Double(
-            (arguments.integer("high-hz") ?? Int(frontEnd.highHz)))
-        let perWord =
-            arguments.value("templates-per-word") == nil
-            ? nil
-            : (arguments.integer("templates-per-word") ?? 0)
-        let codebook = (arguments.integer("codebook") ?? 2048)
-        var byLocale: [String: [TemplateEnroller.Exemplar]] = [:]
-        var problems = 0
-        for manifest in manifests {
-            let load = ManifestReader.load(path: manifest)
-            for issue in load.issues {
-                console.err("\(issue)")
-                problems += 1
+        enrollment.parameters = parameters
+        let warps = try arguments.all("warp").map { text -> Double in
+            guard let w = Double(text), (0.5...2).contains(w) else {
+                throw UsageError(message: "--warp expects a factor in 0.5…2, got '\(text)'", command: path)
             }
-            for utterance in load.utterances
-            where utterance.split == .enrollment && ["digits", "commands"].contains(utterance.task) {
-                let locale = LocaleTag.normalized(utterance.locale)
-                guard wantedLocales.isEmpty || wantedLocales.contains(locale) else { continue }
-                // Digit exemplars must be a single word; a command may be a phrase.
-                guard utterance.task == "commands" || utterance.wordCount == 1 else { continue }
-                let audio = ManifestValidator.resolve(utterance.audio, root: load.root)
-                do {
-                    let (samples, rate) = try AudioFileReader.readMono(path: audio)
-                    byLocale[locale, default: []].append(
-                        .init(
-                            samples: samples, sampleRate: rate, text: utterance.reference,
-                            task: utterance.task, group: utterance.speaker, source: utterance.id))
-                } catch {
-                    console.err("\(error)")
-                    problems += 1
-                }
-            }
+            return w
         }
-        guard !byLocale.isEmpty else {
+        if !warps.isEmpty { enrollment.warps = warps }
+        var frontEnd = enrollment.frontEnd
+        frontEnd.melBands = arguments.integer("bands") ?? frontEnd.melBands
+        frontEnd.hopSeconds = Double(arguments.integer("hop-ms") ?? Int(frontEnd.hopSeconds * 1000)) / 1000
+        frontEnd.cepstra = arguments.integer("cepstra") ?? frontEnd.cepstra
+        frontEnd.plpOrder = arguments.integer("plp-order") ?? 0
+        frontEnd.lowHz = Double(arguments.integer("low-hz") ?? Int(frontEnd.lowHz))
+        frontEnd.highHz = Double(arguments.integer("high-hz") ?? Int(frontEnd.highHz))
+        enrollment.frontEnd = frontEnd
+        enrollment.templatesPerWord = arguments.integer("templates-per-word")
+        enrollment.codebookSize = arguments.integer("codebook") ?? enrollment.codebookSize
+        enrollment.installs = !arguments.has("no-install")
+
+        let recordings = EnrollmentRecordings(
+            manifests: manifests, locales: Set(arguments.all("locale").map(LocaleTag.normalized)))
+        recordings.problems.forEach(console.err)
+        var problems = recordings.problems.count
+        guard !recordings.byLocale.isEmpty else {
             console.err(
                 "speech-harness engine enroll: no enrollment exemplars in \(manifests.joined(separator: ", ")) (run 'speech-harness corpus build' first)"
             )
             return 1
         }
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        let engine = DSPEngine(templateDirectory: output)
-        for locale in byLocale.keys.sorted() {
-            let exemplars = byLocale[locale]!
-            let vocabulary = orderedVocabulary(exemplars)
-            let set = try TemplateEnroller.enroll(
-                exemplars, locale: locale, vocabulary: vocabulary, frontEnd: frontEnd, parameters: parameters,
-                warps: warps,
-                templatesPerWord: perWord, codebookSize: codebook
-            ) { problem in
+        for locale in recordings.byLocale.keys.sorted() {
+            let exemplars = recordings.byLocale[locale]!.map {
+                TemplateEnroller.Exemplar(
+                    samples: $0.samples, sampleRate: $0.sampleRate, text: $0.text, task: $0.task, group: $0.speaker,
+                    source: $0.id)
+            }
+            let outcome = try await enrollment.enroll(exemplars, locale: locale, into: output) { problem in
                 console.err("\(locale): \(problem)")
                 problems += 1
             }
-            let bytes = try set.encoded()
-            let file = output + "/" + DSPEngine.fileName(locale: locale)
-            try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
-            let frames = set.templates.reduce(0) { $0 + $1.frames.count } / set.frontEnd.dimension
-            var line =
-                "\(locale): \(set.vocabulary.count) entries, \(set.templates.count) templates, \(frames) frames, \(bytes.count) bytes -> \(file)"
-            if !arguments.has("no-install"), let package = engine.assetPackage(for: locale) {
-                let store = AssetStore.current
-                try await store.install(package, progress: Progress(totalUnitCount: Int64(package.totalBytes)))
-                line += " (installed)"
-            }
-            console.out(line)
+            console.out(
+                "\(locale): \(outcome.entries) entries, \(outcome.templates) templates, \(outcome.frames) frames, \(outcome.bytes) bytes -> \(outcome.file)"
+                    + (outcome.installed ? " (installed)" : ""))
         }
         return problems == 0 ? 0 : 1
     }
-
-    /// Digit words in numeric order ("oh" after them), then the other entries in order of appearance.
-    static func orderedVocabulary(_ exemplars: [TemplateEnroller.Exemplar]) -> [String] {
-        var seen: [String] = []
-        for e in exemplars where !seen.contains(e.text) { seen.append(e.text) }
-        let digits = seen.filter { word in exemplars.contains { $0.text == word && $0.task == "digits" } }
-        return digits + seen.filter { !digits.contains($0) }
-    }
-}
-
-private extension Array {
-    var nilIfEmpty: [Element]? { isEmpty ? nil : self }
 }

@@ -49,12 +49,13 @@ enum OverheadCommand {
         let rounds = (arguments.integer("rounds") ?? 5)
         let chunkMS = (arguments.integer("chunk-ms") ?? 100)
 
-        var work: [(utterance: Utterance, audio: String, manifest: String)] = []
+        var work: [OverheadMeasurement.Item] = []
         for manifest in manifests {
             let load = ManifestReader.load(path: manifest)
             load.issues.forEach { console.err("\($0)") }
             for u in load.utterances.prefix(limit) {
-                work.append((u, ManifestValidator.resolve(u.audio, root: load.root), manifest))
+                work.append(
+                    .init(utterance: u, audio: ManifestValidator.resolve(u.audio, root: load.root), manifest: manifest))
             }
         }
         guard !work.isEmpty else {
@@ -64,51 +65,16 @@ enum OverheadCommand {
         let engine = try EngineRegistry.shared.make(id)
         let alone = try AloneDecoderProcess(arguments: aloneCommand)
         defer { alone.close() }
-        let policy = ScoringPolicy(normalizer: .english)
-        let run = UtteranceRun(engine: engine, chunkMilliseconds: chunkMS, policy: policy)
-        var comparison = OverheadComparison()
-        var failure: (any Error)?
-        rounds: for round in 0..<rounds {
-            for (index, item) in work.enumerated() {
-                var aloneSide: (seconds: Double, transcript: String)?
-                var record: UtteranceRecord?
-                do {
-                    for side in OverheadComparison.aloneFirst(round: round, index: index) ? [0, 1] : [1, 0] {
-                        if side == 0 {
-                            aloneSide = try await alone.decode(item.audio)
-                        } else {
-                            record = await run.run(item.utterance, audioPath: item.audio, manifest: item.manifest)
-                        }
-                    }
-                } catch {
-                    failure = error
-                    break rounds
-                }
-                guard let aloneSide, let record, let harness = record.wallSeconds, record.error == nil else {
-                    console.err("\(item.utterance.id): the harness failed: \(record?.error ?? "no time")")
-                    failure = OverheadFailure(utterance: item.utterance.id)
-                    break rounds
-                }
-                comparison.add(
-                    OverheadComparison.Pair(
-                        utterance: item.utterance.id, round: round, aloneSeconds: aloneSide.seconds,
-                        harnessSeconds: harness, harnessEngineSeconds: record.computeSeconds,
-                        sameTranscript: policy.prepare(aloneSide.transcript) == policy.prepare(record.hypothesis)))
-            }
-        }
+        let measurement = OverheadMeasurement(rounds: rounds, chunkMilliseconds: chunkMS)
+        let (comparison, stop) = await measurement.run(work, engine: engine, alone: alone)
         if let worker = engine.innermost as? WorkerEngine { _ = await worker.shutdown() }
         let audio = work.reduce(0) { $0 + $1.utterance.duration }
         console.out(report(comparison, engine: engine.name, alone: alone.command, utterances: work.count, audio: audio))
-        if let failure {
-            console.err("speech-harness \(path): stopped: \(failure)")
+        if let stop {
+            console.err("speech-harness \(path): stopped: \(stop)")
             return 1
         }
         return 0
-    }
-
-    struct OverheadFailure: Error, CustomStringConvertible {
-        var utterance: String
-        var description: String { "no harness time for \(utterance)" }
     }
 
     static func report(
