@@ -33,6 +33,87 @@ public struct Expectation: Hashable, Sendable {
 /// One step of a scenario's timeline, decoded from `{"do": "<kind>", …}`: an unknown kind, a field
 /// the kind does not take, or a malformed value fails when the file is read, not when it runs.
 public enum ScenarioStep: Hashable, Sendable {
+    /// Every step a scenario file can name, with the fields it takes: the one table that
+    /// decoding, the runner's messages and the reports read. A new step is a new case here, and
+    /// the compiler then asks for its fields, its decoding and its name.
+    public enum Name: String, CaseIterable, Sendable {
+        case feed
+        case feedAsync
+        case analyze
+        case startInput
+        case endPreviousInput
+        case endInput
+        case finalize
+        case finish
+        case finalizeAndFinish
+        case finishAtEndOfInput
+        case cancelBefore
+        case cancelAndFinishNow
+        case addModule
+        case removeModule
+        case `await`
+        case checkPending
+        case cancelTask
+        case markHandler
+        case replaceHandler
+        case checkHandler
+        case checkAttributes
+        case checkModuleCount
+        case checkReserved
+        case checkVolatileRange
+        case checkStreams
+        case checkResults
+        case reserve
+        case release
+        case status
+        case installRequest
+        case setContext
+        case prepare
+        case bestFormat
+        case useModuleElsewhere
+
+        /// The fields the step takes besides `do`.
+        var fields: Set<String> {
+            let call: Set<String> = ["expect", "async", "ref"], audio: Set<String> = ["seconds", "start", "sampleRate"]
+            switch self {
+            case .feed: return audio.union(call)
+            case .feedAsync: return audio.union(["value", "expect"])
+            case .analyze: return audio.union(["expect"])
+            case .startInput: return ["expect"]
+            case .endPreviousInput: return []
+            case .endInput: return []
+            case .finalize: return call.union(["time"])
+            case .finish: return call.union(["time"])
+            case .finalizeAndFinish: return call.union(["time"])
+            case .finishAtEndOfInput: return call
+            case .cancelBefore: return ["time"]
+            case .cancelAndFinishNow: return []
+            case .addModule: return call.union(["value", "locale"])
+            case .removeModule: return call.union(["module"])
+            case .`await`: return ["ref", "expect"]
+            case .checkPending: return ["ref"]
+            case .cancelTask: return ["ref"]
+            case .markHandler: return []
+            case .replaceHandler: return []
+            case .checkHandler: return ["value"]
+            case .checkAttributes: return ["value", "module", "expect"]
+            case .checkModuleCount: return ["value"]
+            case .checkReserved: return ["value"]
+            case .checkVolatileRange: return ["value"]
+            case .checkStreams: return ["value", "module"]
+            case .checkResults: return ["value"]
+            case .reserve: return ["locale", "expect"]
+            case .release: return ["locale", "expect"]
+            case .status: return ["expect"]
+            case .installRequest: return ["expect"]
+            case .setContext: return call
+            case .prepare: return call
+            case .bestFormat: return ["expect"]
+            case .useModuleElsewhere: return call.union(["module"])
+            }
+        }
+    }
+
     /// Generated noise: its length, its start (nil: right after the previous buffer), its rate.
     public struct Audio: Hashable, Sendable {
         public var seconds: Double
@@ -115,44 +196,48 @@ public enum ScenarioStep: Hashable, Sendable {
     case useModuleElsewhere(module: Int, Call)
 
     /// The step's kind, as the file names it.
-    public var kind: String {
+    /// The step's name in the table of steps.
+    public var name: Name {
         switch self {
-        case .feed: "feed"
-        case .feedAsync: "feedAsync"
-        case .analyze: "analyze"
-        case .startInput: "startInput"
-        case .endPreviousInput: "endPreviousInput"
-        case .endInput: "endInput"
-        case .finalize: "finalize"
-        case .finish: "finish"
-        case .finalizeAndFinish: "finalizeAndFinish"
-        case .finishAtEndOfInput: "finishAtEndOfInput"
-        case .cancelBefore: "cancelBefore"
-        case .cancelAndFinishNow: "cancelAndFinishNow"
-        case .addModule: "addModule"
-        case .removeModule: "removeModule"
-        case .await: "await"
-        case .checkPending: "checkPending"
-        case .cancelTask: "cancelTask"
-        case .markHandler: "markHandler"
-        case .replaceHandler: "replaceHandler"
-        case .checkHandler: "checkHandler"
-        case .checkAttributes: "checkAttributes"
-        case .checkModuleCount: "checkModuleCount"
-        case .checkReserved: "checkReserved"
-        case .checkVolatileRange: "checkVolatileRange"
-        case .checkStreams: "checkStreams"
-        case .checkResults: "checkResults"
-        case .reserve: "reserve"
-        case .release: "release"
-        case .status: "status"
-        case .installRequest: "installRequest"
-        case .setContext: "setContext"
-        case .prepare: "prepare"
-        case .bestFormat: "bestFormat"
-        case .useModuleElsewhere: "useModuleElsewhere"
+        case .feed: .feed
+        case .feedAsync: .feedAsync
+        case .analyze: .analyze
+        case .startInput: .startInput
+        case .endPreviousInput: .endPreviousInput
+        case .endInput: .endInput
+        case .finalize: .finalize
+        case .finish: .finish
+        case .finalizeAndFinish: .finalizeAndFinish
+        case .finishAtEndOfInput: .finishAtEndOfInput
+        case .cancelBefore: .cancelBefore
+        case .cancelAndFinishNow: .cancelAndFinishNow
+        case .addModule: .addModule
+        case .removeModule: .removeModule
+        case .`await`: .`await`
+        case .checkPending: .checkPending
+        case .cancelTask: .cancelTask
+        case .markHandler: .markHandler
+        case .replaceHandler: .replaceHandler
+        case .checkHandler: .checkHandler
+        case .checkAttributes: .checkAttributes
+        case .checkModuleCount: .checkModuleCount
+        case .checkReserved: .checkReserved
+        case .checkVolatileRange: .checkVolatileRange
+        case .checkStreams: .checkStreams
+        case .checkResults: .checkResults
+        case .reserve: .reserve
+        case .release: .release
+        case .status: .status
+        case .installRequest: .installRequest
+        case .setContext: .setContext
+        case .prepare: .prepare
+        case .bestFormat: .bestFormat
+        case .useModuleElsewhere: .useModuleElsewhere
         }
     }
+
+    /// The name as scenario files write it.
+    public var kind: String { name.rawValue }
 
     /// The locale a step names (a module it adds, a reservation), for the backend's locale check.
     public var locale: String? {
@@ -184,37 +269,20 @@ extension ScenarioStep: Decodable {
     }
 
     /// The fields each kind takes besides `do`.
-    static let fields: [String: Set<String>] = {
-        let call: Set<String> = ["expect", "async", "ref"], audio: Set<String> = ["seconds", "start", "sampleRate"]
-        return [
-            "feed": audio.union(call), "feedAsync": audio.union(["value", "expect"]),
-            "analyze": audio.union(["expect"]),
-            "startInput": ["expect"], "endPreviousInput": [], "endInput": [],
-            "finalize": call.union(["time"]), "finish": call.union(["time"]), "finalizeAndFinish": call.union(["time"]),
-            "finishAtEndOfInput": call, "cancelBefore": ["time"], "cancelAndFinishNow": [],
-            "addModule": call.union(["value", "locale"]), "removeModule": call.union(["module"]),
-            "await": ["ref", "expect"], "checkPending": ["ref"], "cancelTask": ["ref"], "markHandler": [],
-            "replaceHandler": [],
-            "checkHandler": ["value"], "checkAttributes": ["value", "module", "expect"], "checkModuleCount": ["value"],
-            "checkReserved": ["value"], "checkVolatileRange": ["value"], "checkStreams": ["value", "module"],
-            "checkResults": ["value"], "reserve": ["locale", "expect"], "release": ["locale", "expect"],
-            "status": ["expect"],
-            "installRequest": ["expect"], "setContext": call, "prepare": call, "bestFormat": ["expect"],
-            "useModuleElsewhere": call.union(["module"]),
-        ]
-    }()
 
     static let callOutcomes = "returns, cancelled, fails:<code>"
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let kind = try container.decode(String.self, forKey: Key("do"))
-        guard let allowed = Self.fields[kind] else {
+        guard let name = Name(rawValue: kind) else {
             throw DecodingError.dataCorruptedError(
                 forKey: Key("do"), in: container,
                 debugDescription:
-                    "unknown step '\(kind)' (expected one of: \(Self.fields.keys.sorted().joined(separator: ", ")))")
+                    "unknown step '\(kind)' (expected one of: \(Name.allCases.map(\.rawValue).sorted().joined(separator: ", ")))"
+            )
         }
+        let allowed = name.fields
         for key in container.allKeys where key.stringValue != "do" && !allowed.contains(key.stringValue) {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container, debugDescription: "'\(kind)' takes no field '\(key.stringValue)'")
@@ -281,15 +349,15 @@ extension ScenarioStep: Decodable {
             guard let number = Int(text), number >= 0 else { throw invalid(name, "'\(text)' is not a count") }
             return number
         }
-        switch kind {
-        case "feed": self = .feed(try audio(), try call())
-        case "feedAsync":
+        switch name {
+        case .feed: self = .feed(try audio(), try call())
+        case .feedAsync:
             let wait: String? = try value("value")
             guard wait == nil || wait == "nowait" else {
                 throw invalid("value", "only 'nowait' (do not wait for the analyzer)")
             }
             self = .feedAsync(try audio(), waits: wait == nil, startExpect: try callExpectation())
-        case "analyze":
+        case .analyze:
             let expect = try expectation(
                 {
                     switch $0 {
@@ -298,26 +366,26 @@ extension ScenarioStep: Decodable {
                     }
                 }, "time:<seconds>, time:nil, cancelled, fails:<code>")
             self = .analyze(try audio(), expect: expect)
-        case "startInput": self = .startInput(expect: try callExpectation())
-        case "endPreviousInput": self = .endPreviousInput
-        case "endInput": self = .endInput
-        case "finalize": self = .finalize(through: try value("time"), try call())
-        case "finish": self = .finish(after: try value("time"), try call())
-        case "finalizeAndFinish": self = .finalizeAndFinish(through: try value("time"), try call())
-        case "finishAtEndOfInput": self = .finishAtEndOfInput(try call())
-        case "cancelBefore": self = .cancelBefore(try value("time"))
-        case "cancelAndFinishNow": self = .cancelAndFinishNow
-        case "addModule":
+        case .startInput: self = .startInput(expect: try callExpectation())
+        case .endPreviousInput: self = .endPreviousInput
+        case .endInput: self = .endInput
+        case .finalize: self = .finalize(through: try value("time"), try call())
+        case .finish: self = .finish(after: try value("time"), try call())
+        case .finalizeAndFinish: self = .finalizeAndFinish(through: try value("time"), try call())
+        case .finishAtEndOfInput: self = .finishAtEndOfInput(try call())
+        case .cancelBefore: self = .cancelBefore(try value("time"))
+        case .cancelAndFinishNow: self = .cancelAndFinishNow
+        case .addModule:
             self = .addModule(
                 try enumeration("value", ModuleKind.self, default: .transcriber), locale: try value("locale"),
                 try call())
-        case "removeModule": self = .removeModule(index: try value("module"), try call())
-        case "await": self = .await(try required("ref"), expect: try callExpectation())
-        case "checkPending": self = .checkPending(try required("ref"))
-        case "cancelTask": self = .cancelTask(try required("ref"))
-        case "markHandler": self = .markHandler
-        case "replaceHandler": self = .replaceHandler
-        case "checkHandler":
+        case .removeModule: self = .removeModule(index: try value("module"), try call())
+        case .`await`: self = .await(try required("ref"), expect: try callExpectation())
+        case .checkPending: self = .checkPending(try required("ref"))
+        case .cancelTask: self = .cancelTask(try required("ref"))
+        case .markHandler: self = .markHandler
+        case .replaceHandler: self = .replaceHandler
+        case .checkHandler:
             let text: String = try required("value")
             guard let check = Self.handlerCheck(text) else {
                 throw invalid(
@@ -326,7 +394,7 @@ extension ScenarioStep: Decodable {
                 )
             }
             self = .checkHandler(check)
-        case "checkAttributes":
+        case .checkAttributes:
             let expect: String? = try value("expect")
             guard expect == nil || expect == "exact:" else {
                 throw invalid("expect", "only 'exact:' (holds on the scripted engine only)")
@@ -334,34 +402,31 @@ extension ScenarioStep: Decodable {
             self = .checkAttributes(
                 try enumeration("value", AttributeCheck.self), module: try value("module") ?? 0,
                 exactOnly: expect != nil)
-        case "checkModuleCount": self = .checkModuleCount(try count("value"))
-        case "checkReserved": self = .checkReserved(try count("value"))
-        case "checkVolatileRange":
+        case .checkModuleCount: self = .checkModuleCount(try count("value"))
+        case .checkReserved: self = .checkReserved(try count("value"))
+        case .checkVolatileRange:
             let text: String = try required("value")
             guard let check = Self.rangeCheck(text) else {
                 throw invalid("value", "unknown range check '\(text)' (expected one of: nil, start>=<s>, end>=<s>)")
             }
             self = .checkVolatileRange(check)
-        case "checkStreams":
+        case .checkStreams:
             self = .checkStreams(module: try value("module") ?? 0, try enumeration("value", StreamState.self))
-        case "checkResults": self = .checkResults(try required("value"))
-        case "reserve":
+        case .checkResults: self = .checkResults(try required("value"))
+        case .reserve:
             self = .reserve(
                 locale: try value("locale") ?? "en-US", expect: try answers(["true", "false"], failures: true))
-        case "release":
+        case .release:
             self = .release(
                 locale: try value("locale") ?? "en-US", expect: try answers(["true", "false"], failures: false))
-        case "status":
+        case .status:
             self = .status(
                 expect: try answers(["unsupported", "supported", "downloading", "installed"], failures: false))
-        case "installRequest": self = .installRequest(expect: try answers(["installed", "nil"], failures: true))
-        case "setContext": self = .setContext(try call())
-        case "prepare": self = .prepare(try call())
-        case "bestFormat": self = .bestFormat(expect: try answers(["format", "nil"], failures: false))
-        case "useModuleElsewhere": self = .useModuleElsewhere(module: try value("module") ?? 0, try call())
-        default:
-            throw DecodingError.dataCorruptedError(
-                forKey: Key("do"), in: container, debugDescription: "unknown step '\(kind)'")
+        case .installRequest: self = .installRequest(expect: try answers(["installed", "nil"], failures: true))
+        case .setContext: self = .setContext(try call())
+        case .prepare: self = .prepare(try call())
+        case .bestFormat: self = .bestFormat(expect: try answers(["format", "nil"], failures: false))
+        case .useModuleElsewhere: self = .useModuleElsewhere(module: try value("module") ?? 0, try call())
         }
     }
 

@@ -67,8 +67,10 @@ public struct WorkerEngine: RecognitionEngine {
     let pool: WorkerPool
 
     /// - Parameters:
+    ///   - id: the engine id the registry lists it under.
     ///   - settings: what the worker is run with, for the engine's name (`whisper[int8,beam1]`).
     ///   - command: the program and its arguments.
+    ///   - environment: variables added to the worker's environment.
     ///   - capabilities: what the worker declares (checked against its handshake).
     ///   - callTimeout: how long the worker may stay silent when a reply is due before it is
     ///     considered hung.
