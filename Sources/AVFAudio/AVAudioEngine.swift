@@ -237,7 +237,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         let realtime = device.microphone.pacing == .realtime
         let time = AVAudioTime(hostTime: cycle.hostTime, sampleTime: cycle.sampleTime, atRate: format.sampleRate)
         guard
-            sources.contains(where: { $0.player.hasAudio(at: cycle.sampleTime) })
+            sources.contains(where: { $0.player.hasAudio })
                 || (realtime && sources.contains(where: { $0.player.isPlaying }))
         else {
             if realtime { state.withLock { $0.renderTime = time } }

@@ -295,10 +295,7 @@ open class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
 
     /// The player's time at `nodeTime` (a time on the output's timeline); nil when not playing.
     open func playerTime(forNodeTime nodeTime: AVAudioTime) -> AVAudioTime? {
-        guard nodeTime.isSampleTimeValid, let engine else { return nil }
-        let rate = outputFormat(forBus: 0).sampleRate
-        let outputRate = engine.outputRate
-        guard let origin = state.withLock({ $0.playing ? $0.origin : nil }), outputRate > 0 else { return nil }
+        guard nodeTime.isSampleTimeValid, let (origin, rate, outputRate) = timelines() else { return nil }
         let nodeSample =
             Double(nodeTime.sampleTime) * outputRate / (nodeTime.sampleRate > 0 ? nodeTime.sampleRate : outputRate)
         let playerSample = AVAudioFramePosition(((nodeSample - Double(origin)) * rate / outputRate).rounded())
@@ -307,22 +304,27 @@ open class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
 
     /// The output's time at `playerTime`; nil when not playing.
     open func nodeTime(forPlayerTime playerTime: AVAudioTime) -> AVAudioTime? {
-        guard playerTime.isSampleTimeValid, let engine else { return nil }
-        let rate = outputFormat(forBus: 0).sampleRate
-        let outputRate = engine.outputRate
-        guard let origin = state.withLock({ $0.playing ? $0.origin : nil }), outputRate > 0 else { return nil }
+        guard playerTime.isSampleTimeValid, let (origin, rate, outputRate) = timelines() else { return nil }
         let sample =
             Double(playerTime.sampleTime) * outputRate / (playerTime.sampleRate > 0 ? playerTime.sampleRate : rate)
         return AVAudioTime(sampleTime: origin + AVAudioFramePosition(sample.rounded()), atRate: outputRate)
     }
 
+    /// Where player time 0 falls on the output's timeline, with the player's and the output's
+    /// rates; nil when the player is not playing.
+    private func timelines() -> (origin: Int64, rate: Double, outputRate: Double)? {
+        guard let engine, engine.outputRate > 0, let origin = state.withLock({ $0.playing ? $0.origin : nil }) else {
+            return nil
+        }
+        return (origin, outputFormat(forBus: 0).sampleRate, engine.outputRate)
+    }
+
     // MARK: Rendering (the engine's output thread)
 
-    /// Whether a cycle starting at `sample` would play something of this player.
-    func hasAudio(at sample: Int64) -> Bool {
-        state.withLock { state in
-            state.playing && !(state.queue?.isEmpty ?? true) && (state.startsAt.map { sample >= $0 } ?? true)
-        }
+    /// Whether the player is playing with audio scheduled (it may still be waiting for its start
+    /// time: the output's clock must run on to reach it).
+    var hasAudio: Bool {
+        state.withLock { state in state.playing && !(state.queue?.isEmpty ?? true) }
     }
 
     /// Renders one output cycle: `frames` frames at `outputRate`, in the player's channel count.

@@ -80,7 +80,6 @@ enum BenchCommands {
     ]
 
     static func streamIO(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let path = "bench stream-io"
         let chunkMS = (arguments.integer("chunk-ms") ?? 100)
         let rate = arguments.number("rate")
         let quality = arguments.choice("quality") ?? SampleRateConverter.Quality.medium
@@ -138,7 +137,6 @@ extension BenchCommands {
 
 extension BenchCommands {
     static func soak(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        let path = "bench soak"
         let sessions = (arguments.integer("sessions") ?? 10_000)
         let every = arguments.integer("every") ?? 1_000
         let bound = arguments.number("max-growth-mb") ?? 16

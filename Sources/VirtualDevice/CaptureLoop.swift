@@ -64,13 +64,7 @@ public final class CaptureLoop: @unchecked Sendable {
         }
         guard started else { return }
         flow?.resume(at: state.withLock { $0.schedule.seconds(at: $0.schedule.nextSampleTime) })
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "SpeechHarness virtual microphone"
-        thread.threadDictionary[Self.threadKey] = ObjectIdentifier(self).hashValue
-        thread.start()
+        DeviceThread.start("SpeechHarness virtual microphone", owner: self, finished: finished) { [self] in run() }
     }
 
     /// Stops delivery. Called from elsewhere it returns once the tap block will not be called
@@ -83,13 +77,8 @@ public final class CaptureLoop: @unchecked Sendable {
         }
         guard let finished else { return }
         flow?.stop()
-        guard !isOnLoopThread else { return }
+        guard !DeviceThread.isCurrent(of: self) else { return }
         finished.wait()
-    }
-
-    private static let threadKey = "SpeechHarness.CaptureLoop"
-    private var isOnLoopThread: Bool {
-        (Thread.current.threadDictionary[Self.threadKey] as? Int) == ObjectIdentifier(self).hashValue
     }
 
     /// The monotonic clock, which real-time pacing and fast pacing's wall-clock lead both count on.

@@ -52,13 +52,7 @@ public final class PlaybackLoop: @unchecked Sendable {
             return true
         }
         guard started else { return }
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "SpeechHarness virtual speaker"
-        thread.threadDictionary[Self.threadKey] = ObjectIdentifier(self).hashValue
-        thread.start()
+        DeviceThread.start("SpeechHarness virtual speaker", owner: self, finished: finished) { [self] in run() }
     }
 
     /// Stops the output; returns once no cycle runs (at once when called from a cycle).
@@ -70,16 +64,12 @@ public final class PlaybackLoop: @unchecked Sendable {
         }
         guard let finished else { return }
         wakeUp.signal()
-        guard (Thread.current.threadDictionary[Self.threadKey] as? Int) != ObjectIdentifier(self).hashValue else {
-            return
-        }
+        guard !DeviceThread.isCurrent(of: self) else { return }
         finished.wait()
     }
 
     /// Something was scheduled or started: in fast pacing an idle output renders again.
     public func wake() { wakeUp.signal() }
-
-    private static let threadKey = "SpeechHarness.PlaybackLoop"
 
     private func run() {
         let realtime = pacing == .realtime

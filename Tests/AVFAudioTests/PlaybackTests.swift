@@ -73,8 +73,8 @@ struct PlaybackTests {
         }
     }
 
-    @Test func stopAnswersWhatWasNotPlayedAndResetsTheTimeline() async throws {
-        try await DeviceSettings.$override.withValue(Self.fast) {
+    @Test func stopAnswersWhatWasNotPlayedAndResetsTheTimeline() throws {
+        try DeviceSettings.$override.withValue(Self.fast) {
             let engine = AVAudioEngine()
             let player = AVAudioPlayerNode()
             let answered = Locked<[AVAudioPlayerNodeCompletionCallbackType]>([])
@@ -113,6 +113,25 @@ struct PlaybackTests {
             let played = engine.speaker.playedChannels[0]
             #expect(played.filter { $0 == -0.5 }.count == 320)
             #expect(played.last { $0 != 0 } == -0.5)
+        }
+    }
+
+    @Test func aPlayerStartedAtALaterTimeWaitsInSilenceOnTheOutputsClock() async throws {
+        try await DeviceSettings.$override.withValue(Self.fast) {
+            let engine = AVAudioEngine()
+            let player = AVAudioPlayerNode()
+            let tone = [Float](repeating: 0.5, count: 480)
+            engine.attach(player)
+            engine.connect(player, to: engine.outputNode, format: Self.buffer(tone, rate: 16_000).format)
+            try engine.start()
+            let done = Task { await player.scheduleBuffer(Self.buffer(tone, rate: 16_000), at: nil) }
+            // The output has not played yet: its clock is at 0, so this starts 0.1 s from now.
+            player.play(at: AVAudioTime(sampleTime: 1_600, atRate: 16_000))
+            await done.value
+            engine.stop()
+            let played = engine.speaker.playedChannels[0]
+            #expect(played.prefix(1_600).allSatisfy { $0 == 0 })
+            #expect(Array(played.dropFirst(1_600).prefix(480)) == tone)
         }
     }
 
