@@ -10,12 +10,18 @@ enum HeardAgain {
     static func sameWord(_ a: String, _ b: String) -> Bool { key(a) == key(b) }
 
     /// How many words of `decode` are `earlier` heard again, or nil when `decode` does not start
-    /// with all of them.
+    /// with all of them. Word boundaries do not count, since one decode may write as one token what
+    /// another writes as several ("4739" or "4-7-3-9" against "four seven three nine").
     static func prefix(_ earlier: [String], of decode: [String]) -> Int? {
-        guard decode.count >= earlier.count, zip(earlier, decode).allSatisfy({ sameWord($0, $1) }) else {
-            return nil
+        let wanted = earlier.map(key).joined()
+        guard !wanted.isEmpty else { return 0 }
+        var heard = ""
+        for (index, word) in decode.enumerated() {
+            heard += key(word)
+            if heard == wanted { return index + 1 }
+            guard wanted.hasPrefix(heard) else { return nil }
         }
-        return earlier.count
+        return nil
     }
 
     private static let digitNames = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]

@@ -209,3 +209,48 @@ struct SlidingWindowEngineTests {
         #expect(SlidingWindowSession.unshown(decode, of: whole, after: (zero, ["5"])).count == 4)
     }
 }
+
+/// Words heard again, whatever the decode writes them as.
+@Suite("Heard again")
+struct HeardAgainTests {
+    @Test(arguments: [
+        (["5,", "5,", "6"], ["5", "5", "6", "7"], 3),
+        (["Eight,", "zero."], ["8", "0", "1"], 2),
+        // One decode writes a digit string as one token, the next as words, or the other way.
+        (["4739"], ["four", "seven", "three", "nine", "one", "two"], 4),
+        (["4-7-3-9."], ["Four,", "seven,", "three,", "nine,", "one"], 4),
+        (["four", "seven", "three", "nine"], ["4739", "12"], 1),
+        (["one", "two"], ["1", "2"], 2),
+    ])
+    func theDecodeStartsWithTheEarlierWords(earlier: [String], decode: [String], heard: Int) {
+        #expect(HeardAgain.prefix(earlier, of: decode) == heard)
+    }
+
+    @Test func aDecodeThatDoesNotStartWithThemIsNotAPrefix() {
+        #expect(HeardAgain.prefix(["4739"], of: ["four", "seven", "three"]) == nil)
+        #expect(HeardAgain.prefix(["4739"], of: ["47", "38"]) == nil)
+        #expect(HeardAgain.prefix(["one", "two"], of: ["one", "three"]) == nil)
+        #expect(HeardAgain.prefix([], of: ["one"]) == 0)
+    }
+
+    /// The shape of the held-out strings: the last block wrote "4739" and the end-of-stream decode
+    /// of the same audio writes it in words with what follows; only what follows is new.
+    @Test func theEndOfStreamDecodeDoesNotRepeatABlockWrittenAsNumerals() {
+        func word(_ text: String, _ start: Double) -> RecognizedWord {
+            RecognizedWord(
+                text: text,
+                range: TimeRange(
+                    start: MediaTime(seconds: start, preferredTimescale: 1000),
+                    end: MediaTime(seconds: start + 0.3, preferredTimescale: 1000)))
+        }
+        let decode = ["four", "seven", "three", "nine", "one", "two", "six"].enumerated().map {
+            word($0.element, 0.2 + 0.5 * Double($0.offset))
+        }
+        // Whisper's re-decoded times put the repeated words after the block's end, so time alone
+        // would keep all seven.
+        let window = DecodeWindow(
+            samples: [], start: .zero, commits: true, shownUntil: MediaTime(seconds: 1.0, preferredTimescale: 1000))
+        let unshown = SlidingWindowSession.unshown(decode, of: window, after: (.zero, ["4739."]))
+        #expect(unshown.map(\.text) == ["one", "two", "six"])
+    }
+}
