@@ -7,7 +7,7 @@ import SpeechCore
 /// each with `manifest.jsonl` and its audio. Deterministic for a recipe and package versions.
 public struct CorpusBuilder {
     public static let tiers = [
-        "real-en", "real-en-8k", "real-digits-en", "real-digits-en-8k",
+        "real-en", "real-en-8k", "real-digits-en", "real-digits-en-8k", "real-digits-en-joined",
         "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru",
         "synthetic-digits-en", "synthetic-commands-en", "synthetic-words-en",
     ]
@@ -45,6 +45,12 @@ public struct CorpusBuilder {
             case "synthetic-digits-en": result = try buildSynthetic(tier: tier, task: "digits")
             case "synthetic-commands-en": result = try buildSynthetic(tier: tier, task: "commands")
             case "synthetic-words-en": result = try buildIsolatedWords(tier: tier)
+            case "real-digits-en-joined":
+                let j = recipe.joinedDigits
+                let strings = DigitStrings(
+                    count: j.strings, digits: j.minDigits...j.maxDigits, gaps: j.minGap...j.maxGap, lead: j.edge,
+                    ohShare: recipe.realDigits.ohShare, seed: recipe.seed ^ Self.stableHash(tier))
+                result = try buildRealDigits(tier: tier, language: "en", wideband: true, strings: strings)
             default:
                 let wideband = !tier.hasSuffix("-8k")
                 let language = tier.replacingOccurrences(of: "real-digits-", with: "").replacingOccurrences(
@@ -136,8 +142,29 @@ public struct CorpusBuilder {
 
     // MARK: real-digits-*
 
-    func buildRealDigits(tier: String, language: String, wideband: Bool) throws -> TierResult {
+    /// How a tier's digit strings are drawn.
+    struct DigitStrings {
+        var count: Int
+        var digits: ClosedRange<Int>
+        var gaps: ClosedRange<Double>
+        /// Silence before the first word and after the last.
+        var lead: Double
+        var ohShare: Double
+        var seed: UInt64
+    }
+
+    func buildRealDigits(
+        tier: String, language: String, wideband: Bool, strings: DigitStrings? = nil
+    ) throws
+        -> TierResult
+    {
         let r = recipe.realDigits
+        // The same seed for the wideband and telephone tiers gives the same strings and gaps.
+        let drawn =
+            strings
+            ?? DigitStrings(
+                count: r.strings, digits: r.minDigits...r.maxDigits, gaps: r.minGap...r.maxGap, lead: r.lead,
+                ohShare: r.ohShare, seed: recipe.seed ^ Self.stableHash(language))
         guard let spec = r.locales.first(where: { $0.locale.hasPrefix(language + "-") }),
             let names = SpokenForm.digitWords[language]
         else {
@@ -178,7 +205,7 @@ public struct CorpusBuilder {
         let writer = try TierWriter(root: output, tier: tier)
         // The English tiers test engines enrolled elsewhere; for other languages there is one speaker,
         // so the isolated digits are the enrollment split and the strings the test split.
-        if language != "en" {
+        if language != "en" && strings == nil {
             for (digit, name) in names.enumerated() {
                 try writer.add(
                     id: "\(tier)-digit-\(digit)", samples: clips[name]!, sampleRate: clipRate, reference: name,
@@ -186,18 +213,19 @@ public struct CorpusBuilder {
                     words: [.init(word: name, start: 0, end: Double(clips[name]!.count) / clipRate)])
             }
         }
-        // The same seed for the wideband and telephone tiers gives the same strings and gaps.
-        var rng = SeededGenerator(seed: recipe.seed ^ Self.stableHash(language))
-        for index in 0..<r.strings {
-            let length = Int.random(in: r.minDigits...r.maxDigits, using: &rng)
+        var rng = SeededGenerator(seed: drawn.seed)
+        for index in 0..<drawn.count {
+            let length = Int.random(in: drawn.digits, using: &rng)
             let words: [String] = (0..<length).map { _ in
                 let digit = Int.random(in: 0...9, using: &rng)
-                if digit == 0 && language == "en" && rng.nextUnit() < r.ohShare { return "oh" }
+                if digit == 0 && language == "en" && rng.nextUnit() < drawn.ohShare { return "oh" }
                 return names[digit]
             }
-            let gaps = (0..<max(0, length - 1)).map { _ in r.minGap + (r.maxGap - r.minGap) * rng.nextUnit() }
+            let gaps = (0..<max(0, length - 1)).map { _ in
+                drawn.gaps.lowerBound + (drawn.gaps.upperBound - drawn.gaps.lowerBound) * rng.nextUnit()
+            }
             let composition = CorpusSignals.compose(
-                words.map { ($0, clips[$0]!) }, gaps: gaps, lead: r.lead, sampleRate: clipRate)
+                words.map { ($0, clips[$0]!) }, gaps: gaps, lead: drawn.lead, sampleRate: clipRate)
             try writer.add(
                 id: String(format: "%@-%03d", tier, index), samples: composition.samples, sampleRate: clipRate,
                 reference: words.joined(separator: " "), locale: spec.locale, speaker: spec.speaker,

@@ -33,6 +33,18 @@ public struct CorpusRecipe: Codable, Sendable {
         public var locales: [DigitLocale]
     }
 
+    /// A second set of English digit strings from the same isolated recordings, made the way
+    /// held-out strings are: another seed, gaps from `minGap` to `maxGap`, `edge` seconds of
+    /// silence at each end (tier `real-digits-en-joined`).
+    public struct JoinedDigits: Codable, Sendable {
+        public var strings: Int
+        public var minDigits: Int
+        public var maxDigits: Int
+        public var minGap: Double
+        public var maxGap: Double
+        public var edge: Double
+    }
+
     public struct Voice: Codable, Sendable, Hashable {
         public var synthesizer: String
         public var voice: String
@@ -60,6 +72,7 @@ public struct CorpusRecipe: Codable, Sendable {
     public var sources: Sources
     public var realEnglish: RealEnglish
     public var realDigits: RealDigits
+    public var joinedDigits: JoinedDigits
     public var synthetic: Synthetic
 
     /// Reads and checks a recipe file.
@@ -73,9 +86,10 @@ public struct CorpusRecipe: Codable, Sendable {
         } catch {
             throw CorpusBuildError.recipe(path: path, reason: error.description)
         }
-        let d = recipe.realDigits, s = recipe.synthetic
+        let d = recipe.realDigits, s = recipe.synthetic, j = recipe.joinedDigits
         guard d.minDigits >= 1, d.maxDigits >= d.minDigits, s.minDigits >= 1, s.maxDigits >= s.minDigits,
-            d.minGap >= 0, d.maxGap >= d.minGap, recipe.sampleRate >= 8_000
+            d.minGap >= 0, d.maxGap >= d.minGap, j.minDigits >= 1, j.maxDigits >= j.minDigits, j.minGap >= 0,
+            j.maxGap >= j.minGap, j.edge >= 0, recipe.sampleRate >= 8_000
         else {
             throw CorpusBuildError.recipe(path: path, reason: "digit counts, gaps or sample rate out of range")
         }

@@ -112,4 +112,35 @@ struct CorpusRecipeTests {
                 || error?.description.contains("missing") == true)
         #expect(error?.description.hasPrefix(path) == true)
     }
+
+    /// The joined tier is built like held-out strings (its own seed, the recipe's gaps and edges)
+    /// from the same isolated recordings as `real-digits-en`, whose strings it does not repeat.
+    @Test func joinedDigitStringsFollowTheirRecipe() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let recipe = try CorpusRecipe.load(path: root.appendingPathComponent("Corpus/recipe.json").path)
+        let folder = try TemporaryDirectory()
+        let results = try CorpusBuilder(recipe: recipe, output: folder.url.path, log: { _ in })
+            .build(tiers: ["real-digits-en", "real-digits-en-joined"])
+        #expect(results.map(\.utterances) == [recipe.realDigits.strings, recipe.joinedDigits.strings])
+        struct Line: Decodable {
+            struct Word: Decodable { var word: String, start: Double, end: Double }
+            var reference: String, duration: Double, words: [Word]
+        }
+        func lines(_ tier: String) throws -> [Line] {
+            try String(contentsOfFile: folder.path("\(tier)/manifest.jsonl"), encoding: .utf8)
+                .split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        }
+        let joined = try lines("real-digits-en-joined"), j = recipe.joinedDigits
+        for line in joined {
+            let words = line.words
+            #expect((j.minDigits...j.maxDigits).contains(words.count), "\(line.reference)")
+            #expect(abs(words[0].start - j.edge) < 1e-6 && abs(line.duration - words.last!.end - j.edge) < 1e-3)
+            for (a, b) in zip(words, words.dropFirst()) {
+                #expect(b.start - a.end >= j.minGap - 1e-3 && b.start - a.end <= j.maxGap + 1e-3, "\(line.reference)")
+            }
+        }
+        let earlier = Set(try lines("real-digits-en").map(\.reference))
+        #expect(joined.filter { earlier.contains($0.reference) }.count < joined.count / 10)
+    }
 }

@@ -179,6 +179,48 @@ struct SlidingWindowEngineTests {
         #expect(finals == [["one", "two"], ["three"]])
     }
 
+    /// The held-out strings' shape end to end: the block after the first pause writes "4739." as
+    /// one token; the end-of-stream decode of the same audio writes the words out, with times spread
+    /// over the window as re-decoded times drift, so "nine" ends up after the block. Only what
+    /// follows the block is new.
+    @Test func vadModeDoesNotRepeatABlockThatTheLastDecodeWritesInWords() async throws {
+        let script = EngineScript(
+            words: [
+                .init("four", start: 0.2, end: 0.4), .init("seven", start: 0.5, end: 0.7),
+                .init("three", start: 0.8, end: 1.0), .init("nine", start: 1.1, end: 1.4),
+                .init("one", start: 3.3, end: 3.5), .init("two", start: 3.55, end: 3.75),
+            ], endpointSilence: nil)
+        let base = RewritingEngine(base: ScriptedEngine(script: script)) { decode, words, window in
+            guard decode > 0 else {
+                let numerals = words.map { String(HeardAgainTests.digitNames.firstIndex(of: $0.text)!) }.joined()
+                return [
+                    RecognizedWord(
+                        text: numerals + ".", range: TimeRange(start: words[0].range.start, end: words.last!.range.end))
+                ]
+            }
+            let share = (window.end - window.start).seconds / Double(words.count)
+            return words.enumerated().map { index, word in
+                let start = window.start.seconds + share * Double(index)
+                return RecognizedWord(
+                    text: word.text,
+                    range: TimeRange(
+                        start: MediaTime(seconds: start, preferredTimescale: 1000),
+                        end: MediaTime(seconds: start + share, preferredTimescale: 1000)))
+            }
+        }
+        let engine = SlidingWindowEngine(base: base, policy: .init(step: 0))
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        var finals: [[String]] = []
+        for k in 0..<40 {
+            let (audio, start) = Self.chunk(k, voiced: k < 15 || (32..<38).contains(k))
+            finals += try await session.accept(audio, at: start).finalized.map { $0.words.map(\.text) }
+        }
+        let last = try await session.finalize(through: MediaTime(seconds: 4, preferredTimescale: 16_000))
+        finals += last.finalized.map { $0.words.map(\.text) }
+        await session.close()
+        #expect(finals == [["4739."], ["one", "two"]])
+    }
+
     /// The end-of-stream decode in VAD mode, as in real-digits-en-000: the block at 3.2 s cut
     /// "seven" (2.57–3.28 s) and said "5, 5, 6"; decoding the same audio again to the end hears all four.
     @Test func theEndOfStreamDecodeShowsWhatFollowsTheLastBlock() {
@@ -213,6 +255,8 @@ struct SlidingWindowEngineTests {
 /// Words heard again, whatever the decode writes them as.
 @Suite("Heard again")
 struct HeardAgainTests {
+    static let digitNames = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+
     @Test(arguments: [
         (["5,", "5,", "6"], ["5", "5", "6", "7"], 3),
         (["Eight,", "zero."], ["8", "0", "1"], 2),
