@@ -19,6 +19,9 @@ enum MigrateLintCommand {
                         "The app's Info.plist (repeatable; default: Info.plist, .pbxproj and .xcconfig files found under the paths).",
                     repeatable: true),
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per rule per file."),
+                .choice(
+                    "format", LintOutputFormat.self,
+                    help: "What standard output holds: text findings (default), or one SARIF 2.1.0 log."),
                 OptionSpec(name: "rules", value: nil, help: "List the rules and exit."),
                 OptionSpec(
                     name: "explain", value: "rule",
@@ -54,7 +57,7 @@ enum MigrateLintCommand {
             throw UsageError(message: "give at least one file or folder to lint", command: path)
         }
         let inputs = LintInputs.collect(arguments.positionals, infoPlists: arguments.all("info-plist"))
-        var findings: [LintFinding] = []
+        var sources: [LintSource] = []
         var unreadable = inputs.unreadable
         for file in inputs.swiftFiles {
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -65,8 +68,10 @@ enum MigrateLintCommand {
                 unreadable.append((file, "not UTF-8 text"))
                 continue
             }
-            findings += MigrationLinter.lint(source: source, file: file, project: inputs.project)
+            sources.append(LintSource(file: file, text: source))
         }
+        // Linted together, so that a call or a closure in one file is followed into another.
+        let findings = MigrationLinter.lint(sources, project: inputs.project)
         for (file, reason) in unreadable { console.err("speech-harness migrate lint: \(file): \(reason)") }
 
         if let output = arguments.value("write-baseline") {
@@ -85,16 +90,25 @@ enum MigrateLintCommand {
             baseline = try LintBaseline.decode(data, path: file)
         }
         let (new, accepted, stale) = baseline.apply(to: findings)
-        for finding in new { console.out(finding.description) }
+        let sarif = arguments.choice("format", as: LintOutputFormat.self) == .sarif
+        if sarif {
+            console.out(
+                String(
+                    decoding: SARIFLog.encoded(SARIFLog.make(new: new, accepted: accepted, unreadable: unreadable)),
+                    as: UTF8.self))
+        } else {
+            for finding in new { console.out(finding.description) }
+        }
         for entry in stale {
             console.err(
                 "speech-harness migrate lint: baseline entry no longer found: \(entry.file) [\(entry.rule)] \(entry.line)"
             )
         }
+        let summary = { (text: String) in sarif ? console.err(text) : console.out(text) }
         if let reason = inputs.project.usageRuleSkipReason {
-            console.out("note: [\(LintRule.missingUsageDescription.id)] not applied: \(reason)")
+            summary("note: [\(LintRule.missingUsageDescription.id)] not applied: \(reason)")
         }
-        console.out(
+        summary(
             "\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
                 + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
                 + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
@@ -109,6 +123,11 @@ enum MigrateLintCommand {
         }
         return new.isEmpty && unreadable.isEmpty ? 0 : 1
     }
+}
+
+/// What `migrate lint` prints.
+enum LintOutputFormat: String, CaseIterable, Sendable {
+    case text, sarif
 }
 
 /// The files a lint run reads: Swift sources, and the usage-description keys of the app's

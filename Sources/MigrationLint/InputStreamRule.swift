@@ -5,10 +5,14 @@
 /// pending results are never finalized, and the analysis task may keep the analyzer alive.
 extension RuleContext {
     /// Names holding the continuation of an `AsyncStream<AnalyzerInput>`.
-    func inputContinuationNames() -> (names: Set<String>, discarded: [Int]) {
+    func inputContinuationNames() -> (names: Set<String>, discarded: [Int], others: Set<String>) {
         var names: Set<String> = []
         var discarded: [Int] = []
+        var others: Set<String> = []
         for index in tokens.indices {
+            // Continuations of streams of anything else (`AsyncStream<AVAudioPCMBuffer>`): a
+            // capture pipeline's, which may end without the analyzer's input ending.
+            if let name = otherContinuation(at: index) { others.insert(name) }
             // let (sequence, continuation) = AsyncStream<AnalyzerInput>.makeStream()
             //                              or AsyncStream.makeStream(of: AnalyzerInput.self)
             if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", ".", "makeStream"])
@@ -38,7 +42,33 @@ extension RuleContext {
                 names.insert(name.text)
             }
         }
-        return (propagatingAssignments(names), discarded)
+        let input = propagatingAssignments(names)
+        return (input, discarded, others.subtracting(input))
+    }
+
+    /// The name declared at `index` as the continuation of a stream whose element is not
+    /// `AnalyzerInput`: `c: AsyncStream<T>.Continuation`, `let (s, c) = AsyncStream<T>.makeStream()`
+    /// or `AsyncStream.makeStream(of: T.self)`.
+    func otherContinuation(at index: Int) -> String? {
+        let streams = ["AsyncStream", "AsyncThrowingStream"]
+        guard streams.contains(tokens[index].text) else { return nil }
+        var element: String?
+        if matches(index + 1, ["<"]), let type = token(index + 2), type.kind == .identifier { element = type.text }
+        if matches(index + 1, [".", "makeStream", "(", "of", ":"]), let type = token(index + 6) { element = type.text }
+        guard let element, element != "AnalyzerInput" else { return nil }
+        if token(index - 1)?.is(":") == true, let name = token(index - 2), name.kind == .identifier,
+            (index..<min(tokens.count, index + 8)).contains(where: { tokens[$0].is("Continuation") })
+        {
+            return name.text
+        }
+        if token(index - 1)?.is("=") == true, token(index - 2)?.is(")") == true, let open = structure.partner[index - 2]
+        {
+            let parts = ((open + 1)..<(index - 2)).filter { !tokens[$0].is(",") }
+            if parts.count == 2, tokens[parts[1]].kind == .identifier, !tokens[parts[1]].is("_") {
+                return tokens[parts[1]].text
+            }
+        }
+        return nil
     }
 
     /// `names` plus the targets of one round of `self.x = y` / `x = y` with `y` among them.
@@ -79,10 +109,13 @@ extension RuleContext {
         var analyzers: Set<String>
         /// Functions and stored closures (by name) that finish or cancel an analyzer.
         var helpers: Set<String> = []
+        /// Closure-typed names whose every binding in the run, wherever written, finishes or
+        /// cancels an analyzer (``ProjectIndex/finishingHandlers(_:_:)``).
+        var handlers: Set<String> = []
     }
 
-    func analyzerFinishers() -> AnalyzerFinishers {
-        var finishers = AnalyzerFinishers(analyzers: analyzerNames())
+    func analyzerFinishers(handlers: Set<String> = []) -> AnalyzerFinishers {
+        var finishers = AnalyzerFinishers(analyzers: analyzerNames(), handlers: handlers)
         // Bodies that may finish: functions, and closures stored by assignment (`onFailure = { … }`).
         var bodies: [(name: String, body: Range<Int>)] = []
         for block in structure.blocks {
@@ -127,9 +160,36 @@ extension RuleContext {
             case "finalizeAndFinishThroughEndOfInput", "finalizeAndFinish", "cancelAndFinishNow": return true
             case "finish": return matches(index + 1, ["(", "after"])
             case "finalize": return matches(index + 1, ["(", "through"])
-            default: return finishers.helpers.contains(token.text) && isOwnCall(at: index)
+            default:
+                return (finishers.helpers.contains(token.text) || finishers.handlers.contains(token.text))
+                    && isOwnCall(at: index)
             }
         }
+    }
+
+    /// Names declared with a function type in this file, as stored properties or parameters:
+    /// `onFailure: (Error) -> Void`, `var onEnd: (@Sendable () async -> Void)?`.
+    func closureTypedNames() -> Set<String> {
+        var names: Set<String> = []
+        for index in tokens.indices where tokens[index].is(":") {
+            guard let name = token(index - 1), name.kind == .identifier else { continue }
+            var cursor = index + 1
+            while let word = token(cursor), word.kind == .attribute || word.is("escaping") { cursor += 1 }
+            guard token(cursor)?.is("(") == true, let close = structure.partner[cursor] else { continue }
+            var after = close + 1
+            // `((Error) -> Void)?`: the function type is inside the parentheses.
+            if token(cursor + 1)?.is("(") == true || token(cursor + 1)?.kind == .attribute,
+                token(close + 1)?.is("?") == true || token(close + 1)?.is("!") == true
+            {
+                var inner = cursor + 1
+                while let word = token(inner), word.kind == .attribute { inner += 1 }
+                guard token(inner)?.is("(") == true, let innerClose = structure.partner[inner] else { continue }
+                after = innerClose + 1
+            }
+            while let word = token(after), word.is("async") || word.is("throws") { after += 1 }
+            if token(after)?.is("->") == true { names.insert(name.text) }
+        }
+        return names
     }
 
     /// `name(…)`, `name?(…)`, `self.name(…)`: a call of this type's own function or stored closure,
@@ -138,7 +198,11 @@ extension RuleContext {
         guard matches(index + 1, ["("]) || matches(index + 1, ["?", "("]) else { return false }
         guard let before = token(index - 1) else { return true }
         if before.is("func") { return false }
-        if before.is(".") { return token(index - 2)?.is("self") == true }
+        if before.is(".") {
+            var receiver = index - 2
+            while let mark = token(receiver), mark.is("?") || mark.is("!") { receiver -= 1 }
+            return token(receiver)?.is("self") == true
+        }
         return true
     }
 
@@ -163,7 +227,7 @@ extension RuleContext {
     }
 
     mutating func inputContinuations() {
-        let (names, discarded) = inputContinuationNames()
+        let (names, discarded, others) = inputContinuationNames()
         for index in discarded {
             report(
                 .discardedInputContinuation, at: tokens[index].location,
@@ -171,9 +235,9 @@ extension RuleContext {
         }
         let mentionsAnalyzerInput = tokens.contains { $0.text == "AnalyzerInput" }
         guard mentionsAnalyzerInput else { return }
-        let finishers = analyzerFinishers()
+        let finishers = run?.finishers[unitIndex] ?? analyzerFinishers()
         for index in tokens.indices where matches(index, [".", "finish", "(", ")"]) {
-            guard let receiver = receiverName(beforeDot: index) else { continue }
+            guard let receiver = receiverName(beforeDot: index), !others.contains(receiver) else { continue }
             let lowered = receiver.lowercased()
             guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder")
             else { continue }
@@ -187,7 +251,7 @@ extension RuleContext {
                 continue
             }
             if finishesAnalyzer(function.body, finishers) { continue }
-            var visited: Set<String> = [function.name]
+            var visited: Set<String> = []
             let callers = followCallers(of: function.name, from: index, finishers, visited: &visited)
             if !callers.finished {
                 report(
@@ -198,9 +262,10 @@ extension RuleContext {
         }
     }
 
-    /// Whether every call of `function` in its own type is on a path that finishes the analyzer (in
-    /// the calling function, before or after the call, or further up through that function's
-    /// callers), and the path followed.
+    /// Whether every call of `function` is on a path that finishes the analyzer (in the calling
+    /// function, before or after the call, or further up through that function's callers), and
+    /// the path followed. Calls are the type's own (`stop()`, `self.stop()`) and, across the run,
+    /// calls on a receiver whose type is evident (`capture.stop()` with `let capture = Capture(…)`).
     func followCallers(
         of function: String, from position: Int, _ finishers: AnalyzerFinishers, visited: inout Set<String>,
         depth: Int = 0
@@ -208,32 +273,48 @@ extension RuleContext {
         guard let type = structure.enclosingTypeName(of: position) else {
             return (false, "\(function)() is not in a type, so no caller was followed")
         }
-        let sites = tokens.indices.filter { index in
+        visited.insert("\(type).\(function)")
+        var sites: [(unit: Int, site: Int, receiver: String?)] = tokens.indices.filter { index in
             tokens[index].kind == .identifier && tokens[index].text == function && isOwnCall(at: index)
                 && structure.enclosingTypeName(of: index) == type
+        }.map { (unitIndex, $0, nil) }
+        if let run {
+            sites += run.qualifiedCalls(of: function, on: type).map { ($0.unit, $0.site, $0.receiver) }
         }
-        guard !sites.isEmpty else { return (false, "nothing in \(type) calls \(function)()") }
+        guard !sites.isEmpty else {
+            guard let count = run?.units.count, count > 1 else {
+                return (false, "nothing in \(type) calls \(function)()")
+            }
+            return (false, "nothing in the \(count) files linted calls \(type).\(function)()")
+        }
         var finished = true
         var steps: [String] = []
-        for site in sites {
-            let line = tokens[site].location.line
-            guard let caller = structure.enclosingFunction(of: site) else {
+        for (unit, site, receiver) in sites {
+            let caller = unit == unitIndex ? self : run!.context(unit, project: project)
+            let callerFinishers = unit == unitIndex ? finishers : run!.finishers[unit]
+            let line = caller.tokens[site].location.line
+            let place = unit == unitIndex ? "line \(line)" : "\(caller.file):\(line)"
+            let how = receiver.map { " as \($0).\(function)()" } ?? ""
+            guard let function = caller.structure.enclosingFunction(of: site) else {
                 finished = false
-                steps.append("line \(line) calls it outside any function")
+                steps.append("\(place) calls it outside any function")
                 continue
             }
-            if finishesAnalyzer(caller.body, finishers) {
-                steps.append("\(caller.name)() calls it at line \(line) and finishes the analyzer")
-            } else if depth < 4, !visited.contains(caller.name) {
-                visited.insert(caller.name)
-                let upward = followCallers(of: caller.name, from: site, finishers, visited: &visited, depth: depth + 1)
+            let callerType = caller.structure.enclosingTypeName(of: site)
+            let owner = callerType.map { "\($0)." } ?? ""
+            let name = callerType == type ? "\(function.name)()" : "\(owner)\(function.name)()"
+            if caller.finishesAnalyzer(function.body, callerFinishers) {
+                steps.append("\(name) calls it\(how) at \(place) and finishes the analyzer")
+            } else if depth < 4, !visited.contains("\(owner)\(function.name)") {
+                let upward = caller.followCallers(
+                    of: function.name, from: site, callerFinishers, visited: &visited, depth: depth + 1)
                 finished = finished && upward.finished
                 steps.append(
-                    "\(caller.name)() calls it at line \(line) and does not finish the analyzer, so its callers were followed: \(upward.trail)"
+                    "\(name) calls it\(how) at \(place) and does not finish the analyzer, so its callers were followed: \(upward.trail)"
                 )
             } else {
                 finished = false
-                steps.append("\(caller.name)() calls it at line \(line) and does not finish the analyzer")
+                steps.append("\(name) calls it\(how) at \(place) and does not finish the analyzer")
             }
         }
         return (finished, steps.joined(separator: "; "))

@@ -1,22 +1,36 @@
 import Foundation
 
-/// Findings a team has accepted for now. Entries match on file, rule and the trimmed source line
-/// (not the line number), so edits elsewhere in a file do not invalidate them; each entry accepts
-/// one occurrence.
+/// Findings a team has accepted for now. Entries match by fingerprint (``LintFinding/fingerprint``:
+/// file, rule and the trimmed source line, not the line number), so edits elsewhere in a file do not
+/// invalidate them; each entry accepts one occurrence. Version 1 files (no fingerprints) still read.
 public struct LintBaseline: Codable, Sendable, Equatable {
     public struct Entry: Codable, Sendable, Hashable {
         public var file: String
         public var rule: String
         public var line: String
+        /// Absent in version 1 baselines; then computed from the other fields.
+        public var fingerprint: String?
+
+        /// What a finding must have to be accepted by this entry.
+        var key: String {
+            fingerprint
+                ?? LintFinding(
+                    file: file, location: SourceLocation(line: 0, column: 0),
+                    rule: LintRule(id: rule, summary: "", hint: ""),
+                    detail: "", lineText: line
+                ).fingerprint
+        }
     }
 
     public var version: Int
     public var findings: [Entry]
 
     public init(findings: [LintFinding]) {
-        version = 1
-        self.findings = findings.map { Entry(file: $0.file, rule: $0.rule.id, line: $0.lineText) }
-            .sorted { ($0.file, $0.rule, $0.line) < ($1.file, $1.rule, $1.line) }
+        version = 2
+        self.findings = findings.map {
+            Entry(file: $0.file, rule: $0.rule.id, line: $0.lineText, fingerprint: $0.fingerprint)
+        }
+        .sorted { ($0.file, $0.rule, $0.line) < ($1.file, $1.rule, $1.line) }
     }
 
     /// Why a baseline file cannot be used.
@@ -28,7 +42,7 @@ public struct LintBaseline: Codable, Sendable, Equatable {
             switch self {
             case .malformed(let path, let reason): return "\(path): not a lint baseline: \(reason)"
             case .unsupportedVersion(let path, let version):
-                return "\(path): baseline version \(version) is not supported (expected 1)"
+                return "\(path): baseline version \(version) is not supported (expected 1 or 2)"
             }
         }
     }
@@ -40,7 +54,7 @@ public struct LintBaseline: Codable, Sendable, Equatable {
         } catch {
             throw BaselineError.malformed(path: path, reason: "\(error)")
         }
-        guard baseline.version == 1 else {
+        guard baseline.version == 1 || baseline.version == 2 else {
             throw BaselineError.unsupportedVersion(path: path, version: baseline.version)
         }
         return baseline
@@ -54,22 +68,21 @@ public struct LintBaseline: Codable, Sendable, Equatable {
 
     /// Splits findings into new ones and accepted ones; `stale` are entries nothing matched.
     public func apply(to findings: [LintFinding]) -> (new: [LintFinding], accepted: [LintFinding], stale: [Entry]) {
-        var remaining: [Entry: Int] = [:]
-        for entry in self.findings { remaining[entry, default: 0] += 1 }
+        var remaining: [String: Int] = [:]
+        for entry in self.findings { remaining[entry.key, default: 0] += 1 }
         var new: [LintFinding] = []
         var accepted: [LintFinding] = []
         for finding in findings {
-            let key = Entry(file: finding.file, rule: finding.rule.id, line: finding.lineText)
-            if let count = remaining[key], count > 0 {
-                remaining[key] = count - 1
+            if let count = remaining[finding.fingerprint], count > 0 {
+                remaining[finding.fingerprint] = count - 1
                 accepted.append(finding)
             } else {
                 new.append(finding)
             }
         }
         let stale = self.findings.filter { entry in
-            guard let count = remaining[entry], count > 0 else { return false }
-            remaining[entry] = count - 1
+            guard let count = remaining[entry.key], count > 0 else { return false }
+            remaining[entry.key] = count - 1
             return true
         }
         return (new, accepted, stale)

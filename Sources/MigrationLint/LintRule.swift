@@ -13,7 +13,7 @@ public struct LintRule: Hashable, Sendable {
 
     /// Every rule, in report order.
     public static let all: [LintRule] = [
-        legacyAPI, allocateLocale, nonexistentResultType, resultTranscription, progressIteration,
+        legacyAPI, allocateLocale, betaAssetAPI, nonexistentResultType, resultTranscription, progressIteration,
         discardedInputContinuation,
         inputFinishedWithoutAnalyzerFinish, unownedReservationRelease, unguardedBestFormat, untrackedResultTask,
         exactLocaleMatch,
@@ -27,6 +27,11 @@ public struct LintRule: Hashable, Sendable {
         id: "allocate-locale", summary: "calls allocate(locale:), which the 26 SDK does not have",
         hint:
             "reserve the locale with `AssetInventory.reserve(locale:)` and keep the Bool it returns to know whether you own it"
+    )
+    public static let betaAssetAPI = LintRule(
+        id: "beta-asset-api", summary: "uses an AssetInventory name from the beta SDK that did not ship",
+        hint:
+            "the shipped names are `reservedLocales`, `maximumReservedLocales` and `release(reservedLocale:)` (which returns whether it released)"
     )
     public static let nonexistentResultType = LintRule(
         id: "nonexistent-result-type", summary: "names a result type the Speech framework does not have",
@@ -72,7 +77,7 @@ public struct LintRule: Hashable, Sendable {
         id: "missing-usage-description",
         summary: "captures the microphone but the app's Info.plist lacks a usage description",
         hint:
-            "add NSMicrophoneUsageDescription and NSSpeechRecognitionUsageDescription to the app's Info.plist (or INFOPLIST_KEY_ build settings)"
+            "add NSMicrophoneUsageDescription (and, where the SFSpeechRecognizer API is used, NSSpeechRecognitionUsageDescription) to the app's Info.plist (or INFOPLIST_KEY_ build settings)"
     )
     public static let unreadableSource = LintRule(
         id: "unreadable-source", summary: "the file could not be read or tokenized cleanly",
@@ -91,6 +96,13 @@ extension LintRule {
         `allocate(locale:)` appeared in early drafts and guides but is not in the shipped SDK. The
         shipped call is `AssetInventory.reserve(locale:)`, whose Bool says whether this call created
         the reservation, which is what a later release must know.
+        """,
+        betaAssetAPI.id: """
+        The first betas named locale reservations as allocations: `AssetInventory.allocatedLocales`,
+        `maximumAllocatedLocales` and `deallocate(locale:)`, as the WWDC25 sample code still does.
+        The shipped SDK has `reservedLocales`, `maximumReservedLocales` and `release(reservedLocale:)`;
+        code with the beta names does not compile against it. Each finding carries the replacement as a
+        fix. A loop that releases every reserved locale is also checked by unowned-reservation-release.
         """,
         nonexistentResultType.id: """
         `SpeechTranscriptionResult` and `DictationTranscriptionResult` never shipped. Code naming them
@@ -151,11 +163,12 @@ extension LintRule {
         """,
         missingUsageDescription.id: """
         An app that captures the microphone (AVAudioEngine, installTap, AVCaptureDevice,
-        requestRecordPermission) must declare NSMicrophoneUsageDescription and, for speech,
-        NSSpeechRecognitionUsageDescription, or the system ends it on first access. Applied only to app
-        targets: an Info.plist, an .xcodeproj application target, an XcodeGen `type: application`, or
-        INFOPLIST_KEY_ build settings. Command-line tools and packages have nothing to declare in, and
-        the run says why the rule was not applied.
+        requestRecordPermission) must declare NSMicrophoneUsageDescription, or the system ends it on
+        first access. NSSpeechRecognitionUsageDescription is required only where the files linted use
+        the SFSpeechRecognizer API, which may send audio to Apple's servers; SpeechAnalyzer's modules
+        run on the device. Applied only to app targets: an Info.plist, an .xcodeproj application
+        target, an XcodeGen `type: application`, or INFOPLIST_KEY_ build settings. Command-line tools
+        and packages have nothing to declare in, and the run says why the rule was not applied.
         """,
         unreadableSource.id: """
         The tokenizer met an unterminated string or comment, or a file is not UTF-8. Findings after that
@@ -173,16 +186,60 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
     public var detail: String
     /// The source line, trimmed: the baseline matches on it so findings survive line shifts.
     public var lineText: String
+    /// A mechanical fix, when there is one (a renamed API).
+    public var fix: LintFix?
+    /// The whole source line, for reports that count columns in characters rather than bytes.
+    public var sourceLine: String
 
-    public init(file: String, location: SourceLocation, rule: LintRule, detail: String, lineText: String) {
+    public init(
+        file: String, location: SourceLocation, rule: LintRule, detail: String, lineText: String, fix: LintFix? = nil,
+        sourceLine: String? = nil
+    ) {
         self.file = file
         self.location = location
         self.rule = rule
         self.detail = detail
         self.lineText = lineText
+        self.fix = fix
+        self.sourceLine = sourceLine ?? lineText
+    }
+
+    /// The 1-based column of `byteColumn` on this finding's line counted in Unicode scalars.
+    public func scalarColumn(_ byteColumn: Int) -> Int {
+        let bytes = Array(sourceLine.utf8.prefix(max(0, byteColumn - 1)))
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.count + 1
+    }
+
+    /// What identifies the finding across edits elsewhere in the file: its file, rule and the
+    /// trimmed text of its line, hashed (FNV-1a, 64 bits, hex). Two findings on equal lines share it;
+    /// the baseline counts them.
+    public var fingerprint: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(file)\u{1F}\(rule.id)\u{1F}\(lineText)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     public var description: String {
-        "\(file):\(location.line):\(location.column): warning: [\(rule.id)] \(rule.summary): \(detail)\n    fix: \(rule.hint)"
+        let fixIt =
+            fix.map { "\n    fix-it: replace with `\($0.replacement)` at \(location.line):\($0.start)-\($0.end)" } ?? ""
+        return
+            "\(file):\(location.line):\(location.column): warning: [\(rule.id)] \(rule.summary): \(detail)\n    fix: \(rule.hint)\(fixIt)"
+    }
+}
+
+/// A replacement of one span of one line: columns `start..<end` of the finding's line (1-based,
+/// in UTF-8 bytes like the finding's location) become `replacement`.
+public struct LintFix: Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+    public var replacement: String
+
+    public init(start: Int, end: Int, replacement: String) {
+        self.start = start
+        self.end = end
+        self.replacement = replacement
     }
 }

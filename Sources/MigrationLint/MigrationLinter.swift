@@ -29,24 +29,33 @@ public struct ProjectContext: Sendable {
 public enum MigrationLinter {
     /// Findings in one file's source text, sorted by position.
     public static func lint(source: String, file: String, project: ProjectContext = ProjectContext()) -> [LintFinding] {
-        let tokenized = SwiftTokenizer.tokenize(source)
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        var context = RuleContext(
-            file: file, structure: SourceStructure(tokenized.tokens), lines: lines, project: project)
-        for problem in tokenized.problems {
-            context.report(.unreadableSource, at: problem.location, problem.message)
+        lint([LintSource(file: file, text: source)], project: project)
+    }
+
+    /// Findings in a set of files linted together (an app's sources), sorted by file and position.
+    /// Rules follow calls and closures from one file into the others.
+    public static func lint(_ sources: [LintSource], project: ProjectContext = ProjectContext()) -> [LintFinding] {
+        let index = ProjectIndex(sources)
+        var findings: [LintFinding] = []
+        for unit in index.units.indices {
+            var context = index.context(unit, project: project)
+            for problem in index.units[unit].problems {
+                context.report(.unreadableSource, at: problem.location, problem.message)
+            }
+            context.legacyAPI()
+            context.allocateLocale()
+            context.betaAssetNames()
+            context.resultTypes()
+            context.progressIteration()
+            context.inputContinuations()
+            context.reservationRelease()
+            context.bestFormat()
+            context.untrackedResultTasks()
+            context.exactLocaleMatch()
+            context.usageDescriptions()
+            findings += context.findings.sorted { ($0.location, $0.rule.id) < ($1.location, $1.rule.id) }
         }
-        context.legacyAPI()
-        context.allocateLocale()
-        context.resultTypes()
-        context.progressIteration()
-        context.inputContinuations()
-        context.reservationRelease()
-        context.bestFormat()
-        context.untrackedResultTasks()
-        context.exactLocaleMatch()
-        context.usageDescriptions()
-        return context.findings.sorted { ($0.location, $0.rule.id) < ($1.location, $1.rule.id) }
+        return findings
     }
 }
 
@@ -56,20 +65,27 @@ struct RuleContext {
     let structure: SourceStructure
     let lines: [Substring]
     let project: ProjectContext
+    /// The run's other files; nil while the index itself is being built.
+    let run: ProjectIndex?
+    /// This file's place in `run`.
+    var unitIndex = 0
     var findings: [LintFinding] = []
 
     var tokens: [SwiftToken] { structure.tokens }
 
-    init(file: String, structure: SourceStructure, lines: [Substring], project: ProjectContext) {
-        self.file = file
-        self.structure = structure
-        self.lines = lines
+    init(unit: ProjectIndex.Unit, index: ProjectIndex?, project: ProjectContext = ProjectContext()) {
+        file = unit.file
+        structure = unit.structure
+        lines = unit.lines
         self.project = project
+        self.run = index
     }
 
-    mutating func report(_ rule: LintRule, at location: SourceLocation, _ detail: String) {
-        let text = location.line - 1 < lines.count ? lines[location.line - 1].trimmingSpaces() : ""
-        let finding = LintFinding(file: file, location: location, rule: rule, detail: detail, lineText: text)
+    mutating func report(_ rule: LintRule, at location: SourceLocation, _ detail: String, fix: LintFix? = nil) {
+        let line = location.line - 1 < lines.count ? lines[location.line - 1] : ""
+        let finding = LintFinding(
+            file: file, location: location, rule: rule, detail: detail, lineText: line.trimmingSpaces(), fix: fix,
+            sourceLine: String(line))
         if !findings.contains(finding) { findings.append(finding) }
     }
 
@@ -164,13 +180,44 @@ struct RuleContext {
         }
     }
 
+    /// Beta names of the reservation API and their shipped replacements.
+    static let betaAssetNames: [(beta: [String], shipped: String)] = [
+        (["allocatedLocales"], "reservedLocales"),
+        (["maximumAllocatedLocales"], "maximumReservedLocales"),
+        (["deallocate", "(", "locale"], "release(reservedLocale"),
+    ]
+
+    mutating func betaAssetNames() {
+        for index in tokens.indices
+        where token(index - 1)?.is(".") == true && token(index - 2)?.is("AssetInventory") == true {
+            for (beta, shipped) in Self.betaAssetNames where matches(index, beta) {
+                let first = tokens[index], last = tokens[index + beta.count - 1]
+                guard first.location.line == last.location.line else { continue }
+                let fix = LintFix(
+                    start: first.location.column, end: last.location.column + last.text.count, replacement: shipped)
+                let written = beta.count == 1 ? beta[0] : "deallocate(locale:)"
+                let replacement = beta.count == 1 ? shipped : "release(reservedLocale:)"
+                report(
+                    .betaAssetAPI, at: first.location, "AssetInventory.\(written) → AssetInventory.\(replacement)",
+                    fix: fix)
+            }
+        }
+    }
+
     mutating func resultTypes() {
         for (index, token) in tokens.enumerated() {
             if token.kind == .identifier,
                 ["SpeechTranscriptionResult", "DictationTranscriptionResult"].contains(token.text),
                 self.token(index - 1)?.is(".") != true
             {
-                report(.nonexistentResultType, at: token.location, token.text)
+                let shipped =
+                    token.text == "SpeechTranscriptionResult"
+                    ? "SpeechTranscriber.Result" : "DictationTranscriber.Result"
+                report(
+                    .nonexistentResultType, at: token.location, "\(token.text) → \(shipped)",
+                    fix: LintFix(
+                        start: token.location.column, end: token.location.column + token.text.count,
+                        replacement: shipped))
             }
             if token.is("."), let member = self.token(index + 1), member.kind == .identifier,
                 member.text == "transcription",
@@ -337,21 +384,63 @@ struct RuleContext {
 
     mutating func exactLocaleMatch() {
         let lists: Set<String> = ["supportedLocales", "installedLocales"]
-        // Names bound to a locale list: `let all = await SpeechTranscriber.supportedLocales`.
+        // Names bound to a locale list or to its identifiers:
+        // `let all = await SpeechTranscriber.supportedLocales`,
+        // `let ids = await Set(SpeechTranscriber.installedLocales.map { $0.identifier(.bcp47) })`.
         var bound: Set<String> = []
         for index in tokens.indices where lists.contains(tokens[index].text) && token(index - 1)?.is(".") == true {
-            let start = structure.statementStart(of: index)
+            let start = outerStatementStart(of: index)
             if let assign = (start..<index).first(where: { tokens[$0].is("=") }),
                 let name = (start..<assign).last(where: { tokens[$0].kind == .identifier })
             {
                 bound.insert(tokens[name].text)
             }
         }
+        // Names this file binds from `supportedLocale(equivalentTo:)`: already the usable equivalent.
+        let resolved = Set(
+            tokens.indices.filter { tokens[$0].is("supportedLocale") && matches($0 + 1, ["(", "equivalentTo"]) }
+                .compactMap {
+                    index -> String? in
+                    let start = outerStatementStart(of: index)
+                    guard let assign = (start..<index).first(where: { tokens[$0].is("=") }),
+                        let name = (start..<assign).last(where: { tokens[$0].kind == .identifier })
+                    else { return nil }
+                    return tokens[name].text
+                })
         for index in tokens.indices where matches(index, [".", "contains", "("]) {
-            guard let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver)
+            // The argument is one of the lists' own elements (`$0`), or a locale already resolved.
+            if let close = structure.partner[index + 2], close > index + 3,
+                let first = token(index + 3),
+                first.is("$0") || resolved.contains(first.text) && token(index + 4)?.is(".") == true
+                    || resolved.contains(first.text) && index + 4 == close
+            {
+                continue
+            }
+            if let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver) {
+                report(.exactLocaleMatch, at: tokens[index + 1].location, "\(receiver).contains(…)")
+                continue
+            }
+            // `supported.map { $0.identifier(.bcp47) }.contains(…)`: identifier strings compared exactly.
+            guard let close = token(index - 1), close.is("}") || close.is(")"), let open = structure.partner[index - 1],
+                matches(open - 2, [".", "map"]) || matches(open - 3, [".", "map", "("]) && close.is("}"),
+                ((open + 1)..<(index - 1)).contains(where: { tokens[$0].is("identifier") })
             else { continue }
-            report(.exactLocaleMatch, at: tokens[index + 1].location, "\(receiver).contains(…)")
+            let dot = tokens[open - 1].is("map") ? open - 2 : open - 3
+            guard let receiver = receiverName(beforeDot: dot), lists.contains(receiver) || bound.contains(receiver)
+            else { continue }
+            report(
+                .exactLocaleMatch, at: tokens[index + 1].location,
+                "\(receiver).map { $0.identifier(…) }.contains(…) compares identifier strings exactly")
         }
+    }
+
+    /// The start of the statement around `position`, through any brackets it sits in.
+    func outerStatementStart(of position: Int) -> Int {
+        var start = structure.statementStart(of: position)
+        while start > 0, tokens[start - 1].is("(") || tokens[start - 1].is("[") {
+            start = structure.statementStart(of: start - 1)
+        }
+        return start
     }
 
     // MARK: microphone capture
@@ -365,7 +454,12 @@ struct RuleContext {
         else {
             return
         }
-        let required = ["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]
+        // Speech recognition permission is the legacy recogniser's (it may send audio to Apple's
+        // servers); SpeechAnalyzer's modules run on the device and need only the microphone's.
+        let legacy = (run?.units.map(\.structure.tokens) ?? [tokens]).contains { tokens in
+            tokens.contains { $0.kind == .identifier && Self.legacyNames[$0.text] != nil }
+        }
+        let required = ["NSMicrophoneUsageDescription"] + (legacy ? ["NSSpeechRecognitionUsageDescription"] : [])
         guard project.usageRuleSkipReason == nil else { return }
         guard let keys = project.usageDescriptionKeys else {
             report(

@@ -77,8 +77,13 @@ extension RuleContext {
     mutating func reservationRelease() {
         let owners = reservationOwnershipNames()
         for index in tokens.indices
-        where matches(index, ["release", "(", "reservedLocale", ":"]) && token(index - 1)?.is("func") != true {
+        where
+            (matches(index, ["release", "(", "reservedLocale", ":"])
+            || matches(index, ["deallocate", "(", "locale", ":"]))
+            && token(index - 1)?.is("func") != true
+        {
             if releaseIsOwned(index, owners: owners) { continue }
+            let call = tokens[index].text == "release" ? "release(reservedLocale:)" : "deallocate(locale:)"
             let place = structure.enclosingFunction(of: index).map { " in \($0.name)()" } ?? ""
             let followed =
                 owners.isEmpty
@@ -86,7 +91,7 @@ extension RuleContext {
                 : "ownership is kept in \(owners.sorted().joined(separator: ", ")), and this release neither tests nor iterates it"
             report(
                 .unownedReservationRelease, at: tokens[index].location,
-                "release(reservedLocale:)\(place) not conditioned on a reservation this code made; \(followed)")
+                "\(call)\(place) not conditioned on a reservation this code made; \(followed)")
         }
     }
 }

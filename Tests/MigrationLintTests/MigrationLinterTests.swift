@@ -234,10 +234,19 @@ struct MigrationLinterTests {
         #expect(Self.rules(source, project: ProjectContext()).isEmpty)
         #expect(ProjectContext().usageRuleSkipReason?.hasPrefix("no app target found") == true)
         #expect(ProjectContext(appTarget: "App/Info.plist", usageDescriptionKeys: []).usageRuleSkipReason == nil)
+        // Speech recognition permission only where the legacy recogniser is used.
+        let microphoneKey = ProjectContext(usageDescriptionKeys: ["NSMicrophoneUsageDescription"])
+        #expect(MigrationLinter.lint(source: source, file: "M.swift", project: microphoneKey).isEmpty)
         let partial = MigrationLinter.lint(
-            source: source, file: "M.swift",
-            project: ProjectContext(usageDescriptionKeys: ["NSMicrophoneUsageDescription"]))
+            [
+                LintSource(file: "M.swift", text: source),
+                LintSource(
+                    file: "Old.swift", text: "if #available(iOS 26, *) {} else { let r = SFSpeechRecognizer() }"),
+            ], project: microphoneKey)
         #expect(partial.map(\.detail) == ["AVAudioEngine used; Info.plist lacks NSSpeechRecognitionUsageDescription"])
+        let none = MigrationLinter.lint(
+            source: source, file: "M.swift", project: ProjectContext(usageDescriptionKeys: []))
+        #expect(none.map(\.detail) == ["AVAudioEngine used; Info.plist lacks NSMicrophoneUsageDescription"])
         #expect(Self.rules(source).isEmpty)
     }
 
@@ -268,7 +277,7 @@ struct MigrationLinterTests {
         #expect(Set(byRule.keys).count == 10)
     }
 
-    @Test func baselineAcceptsByLineTextAndReportsStaleEntries() throws {
+    @Test func baselineAcceptsByFingerprintAndReportsStaleEntries() throws {
         let before = MigrationLinter.lint(
             source: "let r = SFSpeechRecognizer()\nlet q = SFSpeechRecognizer()", file: "A.swift")
         let baseline = try LintBaseline.decode(LintBaseline(findings: [before[0]]).encoded(), path: "b.json")
@@ -280,8 +289,18 @@ struct MigrationLinterTests {
         #expect(split.new.map(\.lineText) == ["let s = SFSpeechRecognizer()"])
         #expect(split.stale.isEmpty)
         #expect(baseline.apply(to: []).stale.count == 1)
+        #expect(baseline.findings.map(\.fingerprint) == [before[0].fingerprint])
+        #expect(before[0].fingerprint.count == 16 && before[0].fingerprint != before[1].fingerprint)
+        // A version 1 baseline (no fingerprints) still accepts by file, rule and line text.
+        let old = try LintBaseline.decode(
+            Array(
+                #"{"version":1,"findings":[{"file":"A.swift","rule":"legacy-api","line":"let r = SFSpeechRecognizer()"}]}"#
+                    .utf8
+            )
+            .data, path: "old.json")
+        #expect(old.apply(to: after).accepted.map(\.location.line) == [3])
         #expect(throws: LintBaseline.BaselineError.self) {
-            try LintBaseline.decode(Array("{\"version\":2,\"findings\":[]}".utf8).data, path: "b.json")
+            try LintBaseline.decode(Array("{\"version\":3,\"findings\":[]}".utf8).data, path: "b.json")
         }
     }
 }
