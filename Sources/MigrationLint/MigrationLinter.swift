@@ -129,9 +129,16 @@ struct RuleContext {
         "SFSpeechLanguageModel": "AnalysisContext.contextualStrings",
     ]
 
+    /// One finding per type that uses the legacy API (at its first use, naming every legacy name
+    /// it uses), one per use in code outside any type. A type kept as a deliberate alternative to
+    /// a SpeechAnalyzer-based one is not reported: it conforms to a protocol such a type conforms
+    /// to, or some file refers to both in one body (a switch between engines, two properties side
+    /// by side).
     mutating func legacyAPI() {
+        var byType: [String: [(index: Int, name: String)]] = [:]
+        var order: [String] = []
         for (index, token) in tokens.enumerated() where token.kind == .identifier {
-            guard let replacement = Self.legacyNames[token.text] else { continue }
+            guard Self.legacyNames[token.text] != nil else { continue }
             // Authorization still goes through SFSpeechRecognizer.
             if token.text == "SFSpeechRecognizer", matches(index + 1, ["."]),
                 let member = self.token(index + 2),
@@ -141,8 +148,83 @@ struct RuleContext {
             }
             if self.token(index - 1)?.is(".") == true { continue }
             if isDeliberateFallback(index) { continue }
-            report(.legacyAPI, at: token.location, "\(token.text) → \(replacement)")
+            guard let type = structure.enclosingTypeName(of: index) else {
+                report(.legacyAPI, at: token.location, "\(token.text) → \(Self.legacyNames[token.text]!)")
+                continue
+            }
+            if byType[type] == nil { order.append(type) }
+            byType[type, default: []].append((index, token.text))
         }
+        for type in order {
+            let uses = byType[type]!
+            if analyzerAlternative(to: type) != nil { continue }
+            var names: [String] = []
+            for use in uses where !names.contains(use.name) { names.append(use.name) }
+            let listed = names.map { "\($0) → \(Self.legacyNames[$0]!)" }.joined(separator: "; ")
+            report(.legacyAPI, at: tokens[uses[0].index].location, "\(type) uses \(listed)")
+        }
+    }
+
+    /// The SpeechAnalyzer-based type that `type` stands beside as an alternative, if any.
+    func analyzerAlternative(to type: String) -> String? {
+        guard let run else { return nil }
+        var analyzerTypes: [String: Set<String>] = [:]  // name → its conformances
+        var legacyConformances: Set<String> = []
+        for unit in run.units {
+            let structure = unit.structure
+            for block in structure.blocks {
+                guard case .type(let name) = block.kind else { continue }
+                let body = (block.open + 1)..<block.close
+                let conformances = Self.conformances(structure, of: block)
+                if name == type {
+                    legacyConformances.formUnion(conformances)
+                } else if body.contains(where: {
+                    structure.tokens[$0].is("SpeechAnalyzer") || structure.tokens[$0].is("SpeechTranscriber")
+                }) {
+                    analyzerTypes[name, default: []].formUnion(conformances)
+                }
+            }
+        }
+        let common: Set<String> = [
+            "Sendable", "ObservableObject", "NSObject", "Observable", "Equatable", "Hashable", "Identifiable",
+            "AnyObject",
+        ]
+        if let shared = analyzerTypes.first(where: {
+            !$0.value.intersection(legacyConformances).subtracting(common).isEmpty
+        }) {
+            return shared.key
+        }
+        // Referred to side by side: one function or type body names both.
+        for unit in run.units {
+            let structure = unit.structure
+            for block in structure.blocks {
+                let isScope: Bool
+                switch block.kind {
+                case .function: isScope = true
+                case .type(let name): isScope = name != type && analyzerTypes[name] == nil
+                default: isScope = false
+                }
+                guard isScope else { continue }
+                let names = Set(((block.open + 1)..<block.close).map { structure.tokens[$0].text })
+                if names.contains(type), let other = analyzerTypes.keys.sorted().first(where: names.contains) {
+                    return other
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The names after `:` in a type's declaration (`final class A: B, C {`).
+    static func conformances(_ structure: SourceStructure, of block: SourceStructure.Block) -> Set<String> {
+        let tokens = structure.tokens
+        let start = structure.statementStart(of: block.open)
+        guard let colon = (start..<block.open).first(where: { tokens[$0].is(":") }) else { return [] }
+        var names: Set<String> = []
+        for index in (colon + 1)..<block.open where tokens[index].kind == .identifier {
+            if tokens[index].is("where") { break }
+            names.insert(tokens[index].text)
+        }
+        return names
     }
 
     /// Inside the `else` of `if #available(…)`, or under `if #unavailable(…)` / `guard #available … else`.
@@ -295,6 +377,25 @@ struct RuleContext {
     /// chained or defaulted, compared with nil, switched over, or handed to a labelled parameter
     /// (the callee's type decides, and the compiler checks it).
     func handlesNil(_ use: Int) -> Bool {
+        // `self.format` reads the same value as `format`.
+        if token(use - 1)?.is(".") == true, token(use - 2)?.is("self") == true,
+            handlesNil(use, before: use - 2)
+        {
+            return true
+        }
+        return handlesNil(use, before: use)
+    }
+
+    /// `handlesNil` for the value at `use`, whose expression starts at `start`.
+    func handlesNil(_ use: Int, before start: Int) -> Bool {
+        // `guard let format = analyzerFormat`, `if let x = y, …`: bound.
+        if token(start - 1)?.is("=") == true, let bound = token(start - 2), bound.kind == .identifier,
+            let introducer = token(start - 3), introducer.is("let") || introducer.is("var"),
+            let before = token(start - 4), before.is("if") || before.is("guard") || before.is(",")
+        {
+            return true
+        }
+        if token(start - 1)?.is(":") == true, let after = token(use + 1), after.is(")") || after.is(",") { return true }
         if let before = token(use - 1), before.is("let") || before.is("var"), let twoBefore = token(use - 2),
             twoBefore.is("if") || twoBefore.is("guard") || twoBefore.is(",")
         {
@@ -416,6 +517,7 @@ struct RuleContext {
             {
                 continue
             }
+            if localeSource(at: index + 3)?.safe == true { continue }
             if let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver) {
                 report(.exactLocaleMatch, at: tokens[index + 1].location, "\(receiver).contains(…)")
                 continue
@@ -432,6 +534,94 @@ struct RuleContext {
                 .exactLocaleMatch, at: tokens[index + 1].location,
                 "\(receiver).map { $0.identifier(…) }.contains(…) compares identifier strings exactly")
         }
+    }
+
+    /// Where the locale written at `argument` comes from, when that can be told: a constant
+    /// (`Locale.ja`, `Self.locale`, `Locale(identifier: "ja_JP")`), which an exact comparison
+    /// matches as written, or a value the caller passes for a parameter, followed through every call
+    /// of the function in the run (three calls deep). `safe` when every source is a constant or a
+    /// locale `supportedLocale(equivalentTo:)` resolved.
+    func localeSource(at argument: Int, depth: Int = 0) -> (safe: Bool, trail: String)? {
+        // A type's static member: a constant the code wrote.
+        if Self.isConstantLocale(tokens, at: argument) { return (true, "a constant") }
+        guard let name = token(argument), name.kind == .identifier else { return nil }
+        guard let function = structure.enclosingFunction(of: argument), let run, depth < 3 else { return nil }
+        // Bound in the function from what `supportedLocale(equivalentTo:)` returned.
+        let resolvedHere = (function.body.lowerBound..<argument).contains { index in
+            tokens[index].text == name.text
+                && (token(index - 1)?.is("let") == true || token(index - 1)?.is("var") == true)
+                && (index..<min(argument, index + 12)).contains {
+                    tokens[$0].is("supportedLocale") && matches($0 + 1, ["(", "equivalentTo"])
+                }
+        }
+        if resolvedHere { return (true, "resolved by supportedLocale(equivalentTo:)") }
+        // A local: every value it is given (`var chosen = locale`, `chosen = fallback`, `for
+        // fallback in Self.fallbacks`) must be safe.
+        let body = function.body.lowerBound..<argument
+        let values = body.compactMap { index -> Int? in
+            guard tokens[index].text == name.text, token(index + 1)?.is("=") == true, token(index + 2)?.is("=") != true
+            else { return nil }
+            return index + 2
+        }
+        let loops = body.filter {
+            tokens[$0].text == name.text && token($0 - 1)?.is("for") == true && token($0 + 1)?.is("in") == true
+        }
+        if !values.isEmpty || !loops.isEmpty {
+            let safe =
+                values.allSatisfy { value in
+                    // `x = y`, `var x = try await y`.
+                    var start = value
+                    while let word = token(start), word.is("try") || word.is("await") { start += 1 }
+                    return start != argument && localeSource(at: start, depth: depth + 1)?.safe == true
+                } && loops.allSatisfy { Self.isConstantLocale(tokens, at: $0 + 2) }
+            return safe ? (true, "every value given to \(name.text) is a constant") : nil
+        }
+        // A parameter of the enclosing function: `func installed(locale: Locale)`.
+        let header = structure.statementStart(of: function.body.lowerBound - 1)..<(function.body.lowerBound - 1)
+        guard
+            let parameter = header.first(where: {
+                tokens[$0].text == name.text && token($0 + 1)?.is(":") == true
+                    && (token($0 - 1)?.is("(") == true || token($0 - 1)?.is(",") == true
+                        || token($0 - 2)?.is("(") == true || token($0 - 2)?.is(",") == true)
+            })
+        else { return nil }
+        let label = token(parameter - 1).map { $0.kind == .identifier ? $0.text : name.text } ?? name.text
+        var sawCall = false
+        for (number, unit) in run.units.enumerated() {
+            let other = number == unitIndex ? self : run.context(number, project: project)
+            for site in unit.structure.tokens.indices
+            where unit.structure.tokens[site].text == function.name && other.matches(site + 1, ["("])
+                && other.token(site - 1)?.is("func") != true
+            {
+                guard let close = unit.structure.partner[site + 1],
+                    let labelled = ((site + 2)..<close).first(where: {
+                        other.tokens[$0].text == label && other.token($0 + 1)?.is(":") == true
+                    })
+                else { continue }
+                sawCall = true
+                let value = labelled + 2
+                if Self.isConstantLocale(other.tokens, at: value) { continue }
+                if other.localeSource(at: value, depth: depth + 1)?.safe == true { continue }
+                return (
+                    false,
+                    "\(function.name)() is called with another locale at \(other.file):\(other.tokens[site].location.line)"
+                )
+            }
+        }
+        return sawCall ? (true, "every caller passes a constant") : nil
+    }
+
+    /// `Locale.ja`, `Self.locale`, `SpokenWordTranscriber.locale`, `Locale(identifier: "ja_JP")`:
+    /// a locale written in the code, not the user's (`Locale.current`, `.autoupdatingCurrent`).
+    static func isConstantLocale(_ tokens: [SwiftToken], at index: Int) -> Bool {
+        guard index + 2 < tokens.count, tokens[index].kind == .identifier else { return false }
+        let first = tokens[index].text
+        guard first == "Self" || ProjectIndex.isTypeName(first) else { return false }
+        if tokens[index + 1].is("."), tokens[index + 2].kind == .identifier {
+            return !["current", "autoupdatingCurrent", "init"].contains(tokens[index + 2].text)
+        }
+        return first == "Locale" && tokens[index + 1].is("(") && index + 4 < tokens.count
+            && tokens[index + 2].is("identifier") && tokens[index + 4].kind == .string
     }
 
     /// The start of the statement around `position`, through any brackets it sits in.

@@ -180,6 +180,28 @@ struct MigrationLinterTests {
                 let converter = Converter(analyzerFormat: format)
             }
             """
+        // Kept in a property and read through `self.` into an optional parameter, or bound by
+        // `guard let x = self.property` (two public apps' shapes).
+        let stored = """
+            final class Feeder {
+                var analyzerFormat: AVAudioFormat?
+                var best: AVAudioFormat?
+                func setUp() async throws {
+                    self.analyzerFormat = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+                    self.best = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+                    try await analyzer.prepareToAnalyze(in: self.best, withProgressReadyHandler: nil)
+                }
+                func feed(_ buffer: AVAudioPCMBuffer) {
+                    guard let builder, let target = analyzerFormat else { return }
+                    builder.yield(AnalyzerInput(buffer: convert(buffer, to: target)))
+                }
+            }
+            """
+        #expect(Self.rules(stored).isEmpty)
+        #expect(
+            Self.rules(
+                stored.replacingOccurrences(of: "let target = analyzerFormat", with: "let target = Optional(1)")
+                    .replacingOccurrences(of: "to: target", with: "to: analyzerFormat!")) == ["unguarded-best-format"])
         #expect(Self.rules(bad) == ["unguarded-best-format"])
         #expect(Self.rules(good).isEmpty)
         // Interpolating it prints "Optional(…)"; storing it defers the question to code that may never ask.
@@ -222,6 +244,81 @@ struct MigrationLinterTests {
         #expect(
             Self.rules("guard let l = await SpeechTranscriber.supportedLocale(equivalentTo: locale) else { return }")
                 .isEmpty)
+    }
+
+    /// A type using the legacy API is one finding naming every legacy name it uses, unless it is a
+    /// deliberate alternative to a SpeechAnalyzer-based type: a shared protocol, or both named side
+    /// by side in one body (public apps that let the user pick an engine).
+    @Test func legacyTypesAreOneFindingAndAlternativesNone() {
+        let old = """
+            final class OldEngine: Transcribing {
+                let recognizer = SFSpeechRecognizer(locale: Locale(identifier: "en_US"))
+                var request: SFSpeechAudioBufferRecognitionRequest?
+                var task: SFSpeechRecognitionTask?
+            }
+            """
+        let new = """
+            final class NewEngine: Transcribing {
+                let analyzer = SpeechAnalyzer(modules: [])
+            }
+            """
+        let alone = MigrationLinter.lint(source: old, file: "Old.swift", project: Self.plist)
+        #expect(alone.map(\.rule.id) == ["legacy-api"])
+        #expect(alone.first?.detail.hasPrefix("OldEngine uses SFSpeechRecognizer → ") == true)
+        #expect(alone.first?.detail.contains("SFSpeechAudioBufferRecognitionRequest → ") == true)
+        let files = { (extra: String) in
+            MigrationLinter.lint(
+                [LintSource(file: "Old.swift", text: old), LintSource(file: "New.swift", text: new + extra)],
+                project: Self.plist
+            ).filter { $0.rule == .legacyAPI }
+        }
+        #expect(files("").isEmpty)
+        let unrelated = { (source: String) in source.replacingOccurrences(of: ": Transcribing", with: "") }
+        #expect(
+            MigrationLinter.lint(
+                [
+                    LintSource(file: "Old.swift", text: unrelated(old)),
+                    LintSource(file: "New.swift", text: unrelated(new)),
+                ],
+                project: Self.plist
+            ).filter { $0.rule == .legacyAPI }.count == 1)
+        let sideBySide = "\nstruct Picker { let a = NewEngine(); let b = OldEngine() }"
+        #expect(
+            MigrationLinter.lint(
+                [
+                    LintSource(file: "Old.swift", text: unrelated(old)),
+                    LintSource(file: "New.swift", text: unrelated(new) + sideBySide),
+                ], project: Self.plist
+            ).filter { $0.rule == .legacyAPI }.isEmpty)
+    }
+
+    /// An exact identifier comparison of a locale the code wrote (a constant, passed down by every
+    /// caller) matches as written; one of `Locale.current` does not.
+    @Test func identifierComparisonsFollowTheLocaleToItsCallers() {
+        let check = """
+            struct Assets {
+                func installed(locale: Locale) async -> Bool {
+                    let installed = await SpeechTranscriber.installedLocales
+                    return installed.map { $0.identifier(.bcp47) }.contains(locale.identifier(.bcp47))
+                }
+                func ensure(locale: Locale) async {
+                    var chosen = locale
+                    for fallback in Self.fallbacks where chosen == locale { chosen = fallback }
+                    if await installed(locale: chosen) { return }
+                }
+            }
+            """
+        let constant = "func go() async { await Assets().ensure(locale: Locale.ja) }"
+        let user = "func go() async { await Assets().ensure(locale: Locale.current) }"
+        let lint = { (caller: String) in
+            MigrationLinter.lint(
+                [LintSource(file: "Assets.swift", text: check), LintSource(file: "Go.swift", text: caller)],
+                project: Self.plist
+            ).map(\.rule.id)
+        }
+        #expect(lint(constant).isEmpty)
+        #expect(lint(user) == ["exact-locale-match"])
+        #expect(lint("") == ["exact-locale-match"])
     }
 
     @Test func microphoneCaptureNeedsUsageDescriptions() {
