@@ -110,8 +110,9 @@ extension LintRule {
         """,
         resultTranscription.id: """
         Legacy results carried `bestTranscription`/`transcription`; the new results carry `text`, an
-        AttributedString whose runs hold time ranges and confidences. Reported wherever `.transcription`
-        is read from a value.
+        AttributedString whose runs hold time ranges and confidences. Reported where `.transcription` is
+        read from a transcriber result: a loop variable over a `results` sequence, or a value declared
+        with a result type. An app's own `memo.transcription` is not reported.
         """,
         progressIteration.id: """
         An asset installation request exposes a Foundation `Progress`, which is not an AsyncSequence;

@@ -132,8 +132,8 @@ struct RuleContext {
     /// One finding per type that uses the legacy API (at its first use, naming every legacy name
     /// it uses), one per use in code outside any type. A type kept as a deliberate alternative to
     /// a SpeechAnalyzer-based one is not reported: it conforms to a protocol such a type conforms
-    /// to, or some file refers to both in one body (a switch between engines, two properties side
-    /// by side).
+    /// to, some file refers to both in one body (a switch between engines, two properties side by
+    /// side), or both are public (a library offering both).
     mutating func legacyAPI() {
         var byType: [String: [(index: Int, name: String)]] = [:]
         var order: [String] = []
@@ -194,6 +194,8 @@ struct RuleContext {
         }) {
             return shared.key
         }
+        // A library offering both to its users: both types public.
+        if isPublicType(type), let other = analyzerTypes.keys.sorted().first(where: isPublicType) { return other }
         // Referred to side by side: one function or type body names both.
         for unit in run.units {
             let structure = unit.structure
@@ -212,6 +214,19 @@ struct RuleContext {
             }
         }
         return nil
+    }
+
+    /// Whether a type of the run is declared `public` or `open`.
+    func isPublicType(_ name: String) -> Bool {
+        run?.units.contains { unit in
+            unit.structure.blocks.contains { block in
+                guard block.kind == .type(name: name) else { return false }
+                let start = unit.structure.statementStart(of: block.open)
+                return (start..<block.open).contains {
+                    unit.structure.tokens[$0].is("public") || unit.structure.tokens[$0].is("open")
+                }
+            }
+        } ?? false
     }
 
     /// The names after `:` in a type's declaration (`final class A: B, C {`).
@@ -287,6 +302,7 @@ struct RuleContext {
     }
 
     mutating func resultTypes() {
+        let results = transcriberResultNames
         for (index, token) in tokens.enumerated() {
             if token.kind == .identifier,
                 ["SpeechTranscriptionResult", "DictationTranscriptionResult"].contains(token.text),
@@ -302,15 +318,41 @@ struct RuleContext {
                         replacement: shipped))
             }
             if token.is("."), let member = self.token(index + 1), member.kind == .identifier,
-                member.text == "transcription",
-                let receiver = self.token(index - 1),
-                receiver.kind == .identifier || receiver.is(")") || receiver.is("]") || receiver.is("?")
-                    || receiver.is("!")
+                member.text == "transcription", let receiver = receiverName(beforeDot: index),
+                results.contains(receiver)
             {
-                report(
-                    .resultTranscription, at: member.location, "\(receiverName(beforeDot: index) ?? "…").transcription")
+                report(.resultTranscription, at: member.location, "\(receiver).transcription")
             }
         }
+    }
+
+    /// Names that hold a transcriber's result in this file: loop variables over a `results`
+    /// sequence (`for try await r in transcriber.results`) and names declared with a result type.
+    /// An app's own `memo.transcription` is not one.
+    var transcriberResultNames: Set<String> {
+        let resultTypes: Set<String> = ["SpeechTranscriptionResult", "DictationTranscriptionResult"]
+        var names: Set<String> = []
+        for block in structure.blocks where block.kind == .loop {
+            let header = block.header
+            guard let inIndex = header.first(where: { tokens[$0].is("in") }),
+                ((inIndex + 1)..<header.upperBound).contains(where: { tokens[$0].is("results") })
+            else { continue }
+            for index in header.lowerBound..<inIndex where tokens[index].kind == .identifier {
+                if !["try", "await", "case", "let", "var"].contains(tokens[index].text) {
+                    names.insert(tokens[index].text)
+                }
+            }
+        }
+        for index in tokens.indices where tokens[index].is(":") {
+            guard let name = token(index - 1), name.kind == .identifier, let type = token(index + 1) else { continue }
+            if resultTypes.contains(type.text)
+                || ["SpeechTranscriber", "DictationTranscriber"].contains(type.text)
+                    && matches(index + 2, [".", "Result"])
+            {
+                names.insert(name.text)
+            }
+        }
+        return names
     }
 
     // MARK: Progress
@@ -355,7 +397,9 @@ struct RuleContext {
             let property = isStoredProperty(name) ? name : uses.compactMap(propertyAssigned).first
             if let property {
                 let reads = propertyReads(property)
-                if let unguarded = reads.first(where: { !handlesNil($0) && !isUnwrappedBinding(property, at: $0) }) {
+                if let unguarded = reads.first(where: {
+                    !handlesNil($0) && !isUnwrappedBinding(property, at: $0) && !flowsIntoHandledLocal($0)
+                }) {
                     report(
                         .unguardedBestFormat, at: tokens[index].location,
                         "`\(name)` is stored in `\(property)`, which is read without a nil check at line \(tokens[unguarded].location.line)"
@@ -407,6 +451,27 @@ struct RuleContext {
         if token(use - 1)?.is("switch") == true { return true }
         if token(use - 1)?.is(":") == true, let after = token(use + 1), after.is(")") || after.is(",") { return true }
         return false
+    }
+
+    /// True when the read at `use` is the value of `let name = …` (directly or returned from a
+    /// closure, as in `let format = lock.withLock { self.format }`) and a later use of `name` in the
+    /// function handles nil.
+    func flowsIntoHandledLocal(_ use: Int) -> Bool {
+        var start = outerStatementStart(of: use)
+        // Out of a closure that is the whole of its body: `{ self.format }`.
+        for _ in 0..<2
+        where start > 0 && tokens[start - 1].is("{") && !(tokens[start].is("let") || tokens[start].is("var")) {
+            guard let close = structure.partner[start - 1], close == structure.statementEnd(from: start) else { break }
+            start = outerStatementStart(of: start - 1)
+        }
+        guard tokens[start].is("let") || tokens[start].is("var"), let name = token(start + 1),
+            name.kind == .identifier, token(start + 2)?.is("=") == true
+        else { return false }
+        let body = structure.functionBody(of: use)
+        return (use..<body.upperBound).contains { index in
+            tokens[index].text == name.text && index != start + 1
+                && (handlesNil(index) || isUnwrappedBinding(name.text, at: index))
+        }
     }
 
     /// True when `name` at `position` is an unwrapped copy: inside `if let name { … }`, or after
@@ -508,7 +573,30 @@ struct RuleContext {
                     else { return nil }
                     return tokens[name].text
                 })
-        for index in tokens.indices where matches(index, [".", "contains", "("]) {
+        // `supported.contains(where: { $0.identifier(.bcp47) == locale.identifier(.bcp47) })` and
+        // `installed.contains { $0 == locale }`: exact, unless the other side is a constant or resolved.
+        for index in tokens.indices
+        where matches(index, [".", "contains", "(", "where", ":", "{"]) || matches(index, [".", "contains", "{"]) {
+            let open = tokens[index + 2].is("{") ? index + 2 : index + 5
+            guard let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver),
+                let close = structure.partner[open],
+                let equals = ((open + 1)..<close).first(where: { tokens[$0].is("==") })
+            else { continue }
+            // The element is `$0`, or the closure's one parameter (`{ candidate in … }`).
+            var left = open + 1
+            var element = "$0"
+            if token(open + 2)?.is("in") == true {
+                element = tokens[open + 1].text
+                left = open + 3
+            }
+            let other = tokens[left].text == element ? equals + 1 : left
+            if tokens[other].text == element || localeSource(at: other)?.safe == true { continue }
+            report(
+                .exactLocaleMatch, at: tokens[index + 1].location,
+                "\(receiver).contains { … == … } compares locales or their identifiers exactly")
+        }
+        for index in tokens.indices
+        where matches(index, [".", "contains", "("]) && !matches(index + 3, ["where", ":"]) {
             // The argument is one of the lists' own elements (`$0`), or a locale already resolved.
             if let close = structure.partner[index + 2], close > index + 3,
                 let first = token(index + 3),

@@ -198,6 +198,27 @@ public struct SourceStructure: Sendable {
         return false
     }
 
+    /// The index just after the statement that starts at `start`: the first token on a later line
+    /// that does not continue it, or the `}`/`;` that ends it, at the same bracket depth.
+    public func statementEnd(from start: Int) -> Int {
+        var index = start
+        while index < tokens.count {
+            let token = tokens[index]
+            if token.is("}") || token.is(";") || token.is(")") || token.is("]") { return index }
+            if token.is("(") || token.is("[") || token.is("{") {
+                index = (partner[index] ?? tokens.count) + 1
+                continue
+            }
+            if index > start, token.location.line > tokens[index - 1].location.line,
+                !Self.continues(from: tokens[index - 1], to: token)
+            {
+                return index
+            }
+            index += 1
+        }
+        return tokens.count
+    }
+
     /// Blocks containing `position`, innermost last.
     public func enclosingBlocks(of position: Int) -> [Block] {
         blocks.filter { $0.open < position && position < $0.close }

@@ -54,6 +54,20 @@ struct MigrationLinterTests {
         #expect(Self.rules(source) == ["allocate-locale", "nonexistent-result-type", "result-transcription"])
     }
 
+    /// Only a transcriber's results lack `.transcription`; an app's own models may well have one
+    /// (two public voice-memo apps read `memo.transcription` dozens of times).
+    @Test func transcriptionIsReportedOnResultsOnly() {
+        let source = """
+            func run(_ transcriber: SpeechTranscriber, memo: Memo) async throws {
+                print(memo.transcription, response.transcription)
+                for try await case let result in transcriber.results { print(result.transcription) }
+            }
+            func show(_ r: SpeechTranscriber.Result) { print(r.transcription) }
+            """
+        let found = MigrationLinter.lint(source: source, file: "R.swift", project: Self.plist)
+        #expect(found.map(\.detail) == ["result.transcription", "r.transcription"])
+    }
+
     @Test func progressIsNotAnAsyncSequence() {
         let bad = "Task { for try await step in request.progress { print(step) } }"
         let good = "let fraction = request.progress.fractionCompleted\nfor try await result in transcriber.results { }"
@@ -319,6 +333,60 @@ struct MigrationLinterTests {
         #expect(lint(constant).isEmpty)
         #expect(lint(user) == ["exact-locale-match"])
         #expect(lint("") == ["exact-locale-match"])
+    }
+
+    /// `contains(where:)` and trailing closures compare exactly too; a constant on the other side
+    /// (a public app checks its one fixed locale so) matches as written.
+    @Test func closureComparisonsAreExactUnlessTheOtherSideIsAConstant() {
+        let source = """
+            func fixed() async -> Bool {
+                let locale = Locale(identifier: "ja-JP")
+                let supported = await SpeechTranscriber.supportedLocales
+                return supported.contains(where: { $0.identifier(.bcp47) == locale.identifier(.bcp47) })
+            }
+            func current() async -> Bool {
+                let installed = await SpeechTranscriber.installedLocales
+                return installed.contains { candidate in candidate.identifier == Locale.current.identifier }
+            }
+            """
+        let found = MigrationLinter.lint(source: source, file: "L.swift", project: Self.plist)
+        #expect(found.map(\.location.line) == [8])
+    }
+
+    /// A stored format read through a lock into a local that is then unwrapped is handled.
+    @Test func aFormatReadThroughALockIntoAGuardedLocalIsHandled() {
+        let source = """
+            final class Engine {
+                private var analyzerFormat: AVAudioFormat?
+                func start() async {
+                    let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+                    self.analyzerFormat = format
+                }
+                func feed() {
+                    let current = withLock { self.analyzerFormat }
+                    guard let current else { return }
+                    use(current)
+                }
+            }
+            """
+        #expect(Self.rules(source).isEmpty)
+        #expect(
+            Self.rules(source.replacingOccurrences(of: "guard let current else { return }", with: "print(current!)"))
+                == ["unguarded-best-format"])
+    }
+
+    /// A library that offers both a legacy and a SpeechAnalyzer-based public type.
+    @Test func aLibraryOfferingBothIsNotALeftover() {
+        let legacy = "public final class OldManager { let r = SFSpeechRecognizer() }"
+        let modern = "public final class NewManager { let a = SpeechAnalyzer(modules: []) }"
+        let run = { (modern: String) in
+            MigrationLinter.lint(
+                [LintSource(file: "Old.swift", text: legacy), LintSource(file: "New.swift", text: modern)],
+                project: Self.plist
+            ).map(\.rule.id)
+        }
+        #expect(run(modern).isEmpty)
+        #expect(run(modern.replacingOccurrences(of: "public ", with: "")) == ["legacy-api"])
     }
 
     @Test func microphoneCaptureNeedsUsageDescriptions() {
