@@ -213,15 +213,25 @@ extension RuleContext {
             "start", "analyzeSequence", "finalize", "finalizeAndFinish", "finalizeAndFinishThroughEndOfInput",
             "prepareToAnalyze",
         ]
+        /// The analyzer's own work at `index`: `analyzer.start(…)` and the like, or its results.
+        func isAnalyzerWork(_ index: Int) -> Bool {
+            if matches(index, [".", "results"]) { return true }
+            guard tokens[index].is("."), let method = token(index + 1), work.contains(method.text),
+                matches(index + 2, ["("]),
+                let receiver = receiverName(beforeDot: index)
+            else { return false }
+            return finishers.analyzers.contains(receiver)
+        }
         return structure.enclosingBlocks(of: position).contains { block in
-            guard case .catchClause(let tried) = block.kind else { return false }
-            return tried.contains { index in
-                if matches(index, [".", "results"]) { return true }
-                guard tokens[index].is("."), let method = token(index + 1), work.contains(method.text),
-                    matches(index + 2, ["("]),
-                    let receiver = receiverName(beforeDot: index)
-                else { return false }
-                return finishers.analyzers.contains(receiver)
+            guard case .catchClause(let tried) = block.kind, tried.contains(where: isAnalyzerWork) else { return false }
+            // Only when nothing else in the `do` can throw: an error from a converter or the
+            // microphone leaves the analyzer running.
+            let closures = structure.blocks.filter { $0.kind == .other && tried.contains($0.open) }
+            return tried.allSatisfy { index in
+                guard tokens[index].is("try"), !closures.contains(where: { $0.open < index && index < $0.close })
+                else { return true }
+                let end = structure.statementEnd(from: index)
+                return (index..<end).contains(where: isAnalyzerWork)
             }
         }
     }

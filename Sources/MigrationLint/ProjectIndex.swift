@@ -175,8 +175,10 @@ final class ProjectIndex: Sendable {
         for (number, unit) in units.enumerated() {
             let tokens = unit.structure.tokens
             for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == function {
+                // `capture.stop()`, `capture?.stop()`, `manager.start { … }` (a trailing closure).
                 guard index >= 2, tokens[index - 1].is("."), index + 1 < tokens.count,
-                    tokens[index + 1].is("(") || (tokens[index + 1].is("?") && index + 2 < tokens.count)
+                    tokens[index + 1].is("(") || tokens[index + 1].is("{")
+                        || (tokens[index + 1].is("?") && index + 2 < tokens.count)
                 else { continue }
                 var receiverIndex = index - 2
                 while receiverIndex > 0, tokens[receiverIndex].is("?") || tokens[receiverIndex].is("!") {

@@ -75,12 +75,19 @@ public struct SourceStructure: Sendable {
                 ["func", "init", "deinit", "subscript", "get", "set", "willSet", "didSet"].contains($0.text)
                     && $0.kind == .identifier
             }),
-                !words.contains(where: { $0.is("=") || $0.is("in") })
+                !Self.containsOutsideBrackets(tokens, partner, start..<index, ["=", "in"])
             {
                 let name =
                     tokens[function].text == "func" && function + 1 < index
                     ? tokens[function + 1].text : tokens[function].text
                 kind = .function(name: name)
+            } else if keyword == nil, tokens[start].is("var") || words.contains(where: { $0.is("var") }),
+                let variable = (start..<index).first(where: { tokens[$0].is("var") }), variable + 2 < index,
+                tokens[variable + 1].kind == .identifier, tokens[variable + 2].is(":"),
+                !Self.containsOutsideBrackets(tokens, partner, start..<index, ["=", "in"])
+            {
+                // `var body: some View {`: a computed property's getter.
+                kind = .function(name: tokens[variable + 1].text)
             } else if let keyword, tokens[keyword].is("guard") {
                 // `guard … else {`: the else block runs when the condition fails; the condition holds after it.
                 let elseIndex = (keyword..<index).last { tokens[$0].is("else") } ?? index
@@ -113,6 +120,24 @@ public struct SourceStructure: Sendable {
             index += 2
         }
         return parts.joined(separator: ".")
+    }
+
+    /// Whether one of `words` occurs in `range` outside brackets: `let f = { … }` assigns a
+    /// closure, while `func f(x: Int = 0) {` only has a default value.
+    private static func containsOutsideBrackets(
+        _ tokens: [SwiftToken], _ partner: [Int: Int], _ range: Range<Int>, _ words: Set<String>
+    ) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let token = tokens[index]
+            if token.is("(") || token.is("[") {
+                index = (partner[index] ?? range.upperBound) + 1
+                continue
+            }
+            if words.contains(token.text) && (token.kind == .operator || token.kind == .identifier) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The `if` (or `else if`) block whose `}` is right before `position`.

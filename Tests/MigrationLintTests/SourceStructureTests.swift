@@ -13,6 +13,24 @@ struct SourceStructureTests {
         structure.tokens.indices.filter { structure.tokens[$0].text == text }[occurrence]
     }
 
+    /// A default parameter value does not make a function a closure assignment, and a computed
+    /// property's body is a function (a public app's `startAnalyzer(onFailure: … = nil)` and
+    /// SwiftUI's `var body: some View`).
+    @Test func defaultValuesAndComputedPropertiesAreFunctions() {
+        let source = """
+            final class M {
+                func start(onFailure: ((Error) -> Void)? = nil) { marker() }
+                var body: some View { marker() }
+                let handler = { marker() }
+            }
+            """
+        let structure = Self.structure(source)
+        let names = (0..<3).map {
+            structure.enclosingFunction(of: Self.index(of: "marker", in: structure, occurrence: $0))?.name
+        }
+        #expect(names == ["start", "body", nil])
+    }
+
     @Test func functionsAndTypesAreNamed() {
         let source = """
             final class Live<T>: NSObject {
