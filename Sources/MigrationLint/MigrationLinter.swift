@@ -554,13 +554,33 @@ struct RuleContext {
         // `let all = await SpeechTranscriber.supportedLocales`,
         // `let ids = await Set(SpeechTranscriber.installedLocales.map { $0.identifier(.bcp47) })`.
         var bound: Set<String> = []
-        for index in tokens.indices where lists.contains(tokens[index].text) && token(index - 1)?.is(".") == true {
+        let view = self
+        // `SpeechTranscriber.supportedLocales`, not an app's own `Self.supportedLocales`.
+        let isTranscriberList = { (index: Int) in
+            lists.contains(view.tokens[index].text) && view.token(index - 1)?.is(".") == true
+                && ["SpeechTranscriber", "DictationTranscriber"].contains(view.token(index - 2)?.text ?? "")
+        }
+        for index in tokens.indices where isTranscriberList(index) {
             let start = outerStatementStart(of: index)
             if let assign = (start..<index).first(where: { tokens[$0].is("=") }),
                 let name = (start..<assign).last(where: { tokens[$0].kind == .identifier })
             {
                 bound.insert(tokens[name].text)
             }
+        }
+        // The list a `.contains` at `dot` is called on: a bound name, the qualified list itself, or
+        // a parenthesised expression holding it (`(await SpeechTranscriber.installedLocales)`).
+        let listReceiver = { (dot: Int) -> String? in
+            var index = dot - 1
+            while let mark = view.token(index), mark.is("?") || mark.is("!") { index -= 1 }
+            guard let token = view.token(index) else { return nil }
+            if token.kind == .identifier {
+                return bound.contains(token.text) || isTranscriberList(index) ? token.text : nil
+            }
+            guard token.is(")"), let open = view.structure.partner[index], open < index,
+                let list = ((open + 1)..<index).first(where: isTranscriberList)
+            else { return nil }
+            return "(\(view.tokens[list].text))"
         }
         // Names this file binds from `supportedLocale(equivalentTo:)`: already the usable equivalent.
         let resolved = Set(
@@ -578,8 +598,7 @@ struct RuleContext {
         for index in tokens.indices
         where matches(index, [".", "contains", "(", "where", ":", "{"]) || matches(index, [".", "contains", "{"]) {
             let open = tokens[index + 2].is("{") ? index + 2 : index + 5
-            guard let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver),
-                let close = structure.partner[open],
+            guard let receiver = listReceiver(index), let close = structure.partner[open],
                 let equals = ((open + 1)..<close).first(where: { tokens[$0].is("==") })
             else { continue }
             // The element is `$0`, or the closure's one parameter (`{ candidate in … }`).
@@ -606,7 +625,7 @@ struct RuleContext {
                 continue
             }
             if localeSource(at: index + 3)?.safe == true { continue }
-            if let receiver = receiverName(beforeDot: index), lists.contains(receiver) || bound.contains(receiver) {
+            if let receiver = listReceiver(index) {
                 report(.exactLocaleMatch, at: tokens[index + 1].location, "\(receiver).contains(…)")
                 continue
             }
@@ -616,8 +635,7 @@ struct RuleContext {
                 ((open + 1)..<(index - 1)).contains(where: { tokens[$0].is("identifier") })
             else { continue }
             let dot = tokens[open - 1].is("map") ? open - 2 : open - 3
-            guard let receiver = receiverName(beforeDot: dot), lists.contains(receiver) || bound.contains(receiver)
-            else { continue }
+            guard let receiver = listReceiver(dot) else { continue }
             report(
                 .exactLocaleMatch, at: tokens[index + 1].location,
                 "\(receiver).map { $0.identifier(…) }.contains(…) compares identifier strings exactly")

@@ -353,6 +353,23 @@ struct MigrationLinterTests {
         #expect(found.map(\.location.line) == [8])
     }
 
+    /// Apple's lists, however written (`(await SpeechTranscriber.installedLocales).contains(…)`);
+    /// an app's own `Self.supportedLocales` is not one.
+    @Test func onlyTheTranscribersListsAreLocaleLists() {
+        let source = """
+            struct Picker {
+                static let supportedLocales: [Option] = []
+                func pick() -> Bool { Set(Self.supportedLocales.map(\\.identifier)).contains(Locale.current.identifier) }
+                func needsDownload(_ name: String) async -> Bool {
+                    let locale = Locale(identifier: name)
+                    return !(await SpeechTranscriber.installedLocales).contains(locale)
+                }
+            }
+            """
+        let found = MigrationLinter.lint(source: source, file: "P.swift", project: Self.plist)
+        #expect(found.map(\.location.line) == [6])
+    }
+
     /// A stored format read through a lock into a local that is then unwrapped is handled.
     @Test func aFormatReadThroughALockIntoAGuardedLocalIsHandled() {
         let source = """
