@@ -148,20 +148,46 @@ struct RuleContext {
             }
             if self.token(index - 1)?.is(".") == true { continue }
             if isDeliberateFallback(index) { continue }
-            guard let type = structure.enclosingTypeName(of: index) else {
-                report(.legacyAPI, at: token.location, "\(token.text) → \(Self.legacyNames[token.text]!)")
-                continue
-            }
+            // Code outside any type is grouped by file (scripts, `main.swift`).
+            let type = structure.enclosingTypeName(of: index) ?? ""
             if byType[type] == nil { order.append(type) }
             byType[type, default: []].append((index, token.text))
         }
         for type in order {
             let uses = byType[type]!
-            if analyzerAlternative(to: type) != nil { continue }
+            // Code that runs SpeechAnalyzer itself beside the legacy API is comparing or choosing.
+            if usesAnalyzer(in: type) { continue }
+            if !type.isEmpty, analyzerAlternative(to: type) != nil { continue }
             var names: [String] = []
             for use in uses where !names.contains(use.name) { names.append(use.name) }
             let listed = names.map { "\($0) → \(Self.legacyNames[$0]!)" }.joined(separator: "; ")
-            report(.legacyAPI, at: tokens[uses[0].index].location, "\(type) uses \(listed)")
+            let owner = type.isEmpty ? "code outside any type" : type
+            report(.legacyAPI, at: tokens[uses[0].index].location, "\(owner) uses \(listed)")
+        }
+    }
+
+    /// Whether the type's body (in any file), or for "" this file's code outside types, makes a
+    /// SpeechAnalyzer or one of its modules.
+    func usesAnalyzer(in type: String) -> Bool {
+        let makesAnalyzer = { (structure: SourceStructure, range: Range<Int>) in
+            range.contains { index in
+                let token = structure.tokens[index]
+                return (token.is("SpeechAnalyzer") || token.is("SpeechTranscriber") || token.is("DictationTranscriber"))
+                    && index + 1 < structure.tokens.count
+                    && (structure.tokens[index + 1].is("(") || structure.tokens[index + 1].is("."))
+            }
+        }
+        guard !type.isEmpty else {
+            return makesAnalyzer(structure, 0..<tokens.count)
+                && tokens.indices.contains {
+                    structure.enclosingTypeName(of: $0) == nil && makesAnalyzer(structure, $0..<($0 + 1))
+                }
+        }
+        let units = run?.units.map(\.structure) ?? [structure]
+        return units.contains { structure in
+            structure.blocks.contains {
+                $0.kind == .type(name: type) && makesAnalyzer(structure, ($0.open + 1)..<$0.close)
+            }
         }
     }
 
@@ -651,6 +677,10 @@ struct RuleContext {
         // A type's static member: a constant the code wrote.
         if Self.isConstantLocale(tokens, at: argument) { return (true, "a constant") }
         guard let name = token(argument), name.kind == .identifier else { return nil }
+        // A stored property initialised with a constant and never assigned again.
+        if structure.enclosingTypeName(of: argument) != nil, isConstantProperty(name.text) {
+            return (true, "a constant property")
+        }
         guard let function = structure.enclosingFunction(of: argument), let run, depth < 3 else { return nil }
         // Bound in the function from what `supportedLocale(equivalentTo:)` returned.
         let resolvedHere = (function.body.lowerBound..<argument).contains { index in
@@ -715,6 +745,19 @@ struct RuleContext {
             }
         }
         return sawCall ? (true, "every caller passes a constant") : nil
+    }
+
+    /// `private var locale = Locale(identifier: "en-US")` in a type's body, with no other
+    /// assignment to it in the file.
+    func isConstantProperty(_ name: String) -> Bool {
+        guard isStoredProperty(name) else { return false }
+        let assignments = tokens.indices.filter {
+            tokens[$0].text == name && token($0 + 1)?.is("=") == true && token($0 + 2)?.is("=") != true
+        }
+        guard assignments.count == 1, let only = assignments.first,
+            token(only - 1)?.is("var") == true || token(only - 1)?.is("let") == true
+        else { return false }
+        return Self.isConstantLocale(tokens, at: only + 2)
     }
 
     /// `Locale.ja`, `Self.locale`, `SpokenWordTranscriber.locale`, `Locale(identifier: "ja_JP")`:
