@@ -87,10 +87,13 @@ public struct LintRule: Hashable, Sendable {
 extension LintRule {
     static let explanations: [String: String] = [
         legacyAPI.id: """
-        Names of the SFSpeechRecognizer family outside an availability fallback. The legacy API keeps
-        working, but a migration is not done while it is still the main path. Calls for authorization
-        (requestAuthorization, authorizationStatus) are not reported, nor is code in the else branch
-        of `if #available`, under `if #unavailable`, or after `guard #available … else`.
+        Names of the SFSpeechRecognizer family outside an availability fallback, one finding per type
+        (per file for code outside types). The legacy API keeps working, but a migration is not done
+        while it is still the main path. Calls for authorization (requestAuthorization,
+        authorizationStatus) are not reported, nor is code in the else branch of `if #available`,
+        under `if #unavailable`, or after `guard #available … else`; nor a type kept as an
+        alternative to a SpeechAnalyzer-based one (a shared protocol, both named in one body, both
+        public in a library), nor code that makes a SpeechAnalyzer itself beside the legacy one.
         """,
         allocateLocale.id: """
         `allocate(locale:)` appeared in early drafts and guides but is not in the shipped SDK. The
@@ -129,12 +132,14 @@ extension LintRule {
         finalizeAndFinish, finish(after:), cancelAndFinishNow). Setting the analyzer to nil is not
         enough: pending results are never finalized, and the running analysis may keep it alive.
         Before reporting, the rule follows: calls to functions and to closures stored on the type whose
-        bodies make such a call (to any depth); the callers of the function that ends the input, within
-        the same type and its extensions, each of which must finish or cancel the analyzer, before or
-        after the call (followed up to four callers deep); and `catch` clauses whose `do` ran the
-        analyzer or iterated its results, where the analyzer's error has already finished the session.
-        The finding names the path it followed and where it stopped. A function nothing in its type
-        calls is reported: the rule cannot see callers in other files.
+        bodies make such a call (to any depth); closures passed in for a handler (`onFailure:`) from
+        any file, which must all make one; the callers of the function that ends the input, in its
+        own type and, across the files linted, on receivers whose type is evident (a local made with
+        `Type(…)`, a stored property or a parameter of that type), each of which must finish or
+        cancel the analyzer, before or after the call (followed up to four callers deep); and `catch`
+        clauses whose `do` only runs the analyzer or iterates its results, where the analyzer's
+        error has already finished the session. The finding names the path it followed and where it
+        stopped; a function nothing in the files calls is reported.
         """,
         unownedReservationRelease.id: """
         `AssetInventory.reserve(locale:)` returns true only when it created the reservation. If another
@@ -159,8 +164,12 @@ extension LintRule {
         teardown, and its error is lost. Store it, await it, or use structured concurrency.
         """,
         exactLocaleMatch.id: """
-        `supportedLocales.contains(locale)` compares identifiers exactly, so en_US fails against en-US
-        or a locale with extra keywords. `supportedLocale(equivalentTo:)` finds the usable equivalent.
+        `supportedLocales.contains(locale)`, and comparing identifier strings
+        (`map { $0.identifier(.bcp47) }.contains(…)`, `contains(where: { … == … })`), match exactly, so
+        a bare "fr" or en_US with a region override fails against the list.
+        `supportedLocale(equivalentTo:)` finds the usable equivalent. The rule follows the compared
+        locale first: a constant written in the code, or a locale `supportedLocale(equivalentTo:)`
+        returned, compares as written; a parameter is followed to every caller (three deep).
         """,
         missingUsageDescription.id: """
         An app that captures the microphone (AVAudioEngine, installTap, AVCaptureDevice,

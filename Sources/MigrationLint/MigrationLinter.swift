@@ -635,10 +635,12 @@ struct RuleContext {
                 left = open + 3
             }
             let other = tokens[left].text == element ? equals + 1 : left
-            if tokens[other].text == element || localeSource(at: other)?.safe == true { continue }
+            let source = localeSource(at: other)
+            if tokens[other].text == element || source?.safe == true { continue }
             report(
                 .exactLocaleMatch, at: tokens[index + 1].location,
-                "\(receiver).contains { … == … } compares locales or their identifiers exactly")
+                "\(receiver).contains { … == … } compares locales or their identifiers exactly; \(Self.followed(source))"
+            )
         }
         for index in tokens.indices
         where matches(index, [".", "contains", "("]) && !matches(index + 3, ["where", ":"]) {
@@ -650,9 +652,12 @@ struct RuleContext {
             {
                 continue
             }
-            if localeSource(at: index + 3)?.safe == true { continue }
+            let source = localeSource(at: index + 3)
+            if source?.safe == true { continue }
             if let receiver = listReceiver(index) {
-                report(.exactLocaleMatch, at: tokens[index + 1].location, "\(receiver).contains(…)")
+                report(
+                    .exactLocaleMatch, at: tokens[index + 1].location,
+                    "\(receiver).contains(…); \(Self.followed(source))")
                 continue
             }
             // `supported.map { $0.identifier(.bcp47) }.contains(…)`: identifier strings compared exactly.
@@ -664,8 +669,14 @@ struct RuleContext {
             guard let receiver = listReceiver(dot) else { continue }
             report(
                 .exactLocaleMatch, at: tokens[index + 1].location,
-                "\(receiver).map { $0.identifier(…) }.contains(…) compares identifier strings exactly")
+                "\(receiver).map { $0.identifier(…) }.contains(…) compares identifier strings exactly; \(Self.followed(source))"
+            )
         }
+    }
+
+    /// What a finding says of the compared locale's source.
+    static func followed(_ source: (safe: Bool, trail: String)?) -> String {
+        source.map { "followed: \($0.trail)" } ?? "followed: where the locale comes from is not evident in the files"
     }
 
     /// Where the locale written at `argument` comes from, when that can be told: a constant
@@ -703,14 +714,15 @@ struct RuleContext {
             tokens[$0].text == name.text && token($0 - 1)?.is("for") == true && token($0 + 1)?.is("in") == true
         }
         if !values.isEmpty || !loops.isEmpty {
-            let safe =
-                values.allSatisfy { value in
-                    // `x = y`, `var x = try await y`.
-                    var start = value
-                    while let word = token(start), word.is("try") || word.is("await") { start += 1 }
-                    return start != argument && localeSource(at: start, depth: depth + 1)?.safe == true
-                } && loops.allSatisfy { Self.isConstantLocale(tokens, at: $0 + 2) }
-            return safe ? (true, "every value given to \(name.text) is a constant") : nil
+            for value in values {
+                // `x = y`, `var x = try await y`.
+                var start = value
+                while let word = token(start), word.is("try") || word.is("await") { start += 1 }
+                guard start != argument, let source = localeSource(at: start, depth: depth + 1) else { return nil }
+                if !source.safe { return source }
+            }
+            guard loops.allSatisfy({ Self.isConstantLocale(tokens, at: $0 + 2) }) else { return nil }
+            return (true, "every value given to \(name.text) is a constant")
         }
         // A parameter of the enclosing function: `func installed(locale: Locale)`.
         let header = structure.statementStart(of: function.body.lowerBound - 1)..<(function.body.lowerBound - 1)
@@ -737,11 +749,18 @@ struct RuleContext {
                 sawCall = true
                 let value = labelled + 2
                 if Self.isConstantLocale(other.tokens, at: value) { continue }
-                if other.localeSource(at: value, depth: depth + 1)?.safe == true { continue }
-                return (
-                    false,
-                    "\(function.name)() is called with another locale at \(other.file):\(other.tokens[site].location.line)"
-                )
+                let upstream = other.localeSource(at: value, depth: depth + 1)
+                if upstream?.safe == true { continue }
+                var end = value
+                while end < close, !other.tokens[end].is(",") {
+                    end =
+                        other.tokens[end].is("(") || other.tokens[end].is("[")
+                        ? (unit.structure.partner[end] ?? close) + 1 : end + 1
+                }
+                let written = (value..<min(end, value + 8)).map { other.tokens[$0].text }.joined()
+                let place =
+                    "\(function.name)() is called with \(written) at \(other.file):\(other.tokens[site].location.line)"
+                return (false, upstream.map { "\(place); \($0.trail)" } ?? place)
             }
         }
         return sawCall ? (true, "every caller passes a constant") : nil

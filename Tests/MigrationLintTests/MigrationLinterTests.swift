@@ -342,6 +342,14 @@ struct MigrationLinterTests {
         }
         #expect(lint(constant).isEmpty)
         #expect(lint(user) == ["exact-locale-match"])
+        let trail = MigrationLinter.lint(
+            [LintSource(file: "Assets.swift", text: check), LintSource(file: "Go.swift", text: user)],
+            project: Self.plist
+        ).first?.detail
+        #expect(
+            trail?.hasSuffix(
+                "followed: installed() is called with chosen at Assets.swift:9; ensure() is called with Locale.current at Go.swift:1"
+            ) == true, "\(trail ?? "")")
         #expect(lint("") == ["exact-locale-match"])
     }
 
