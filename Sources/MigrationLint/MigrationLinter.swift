@@ -149,7 +149,7 @@ struct RuleContext {
             if self.token(index - 1)?.is(".") == true { continue }
             if isDeliberateFallback(index) { continue }
             // Code outside any type is grouped by file (scripts, `main.swift`).
-            let type = structure.enclosingTypeName(of: index) ?? ""
+            let type = structure.enclosingTypeName(of: index) ?? declaringType(atHeader: index) ?? ""
             if byType[type] == nil { order.append(type) }
             byType[type, default: []].append((index, token.text))
         }
@@ -164,6 +164,16 @@ struct RuleContext {
             let owner = type.isEmpty ? "code outside any type" : type
             report(.legacyAPI, at: tokens[uses[0].index].location, "\(owner) uses \(listed)")
         }
+    }
+
+    /// The type whose declaration (`final class Live: NSObject, SFSpeechRecognizerDelegate {`)
+    /// holds `index` before its body.
+    func declaringType(atHeader index: Int) -> String? {
+        for block in structure.blocks where block.open > index {
+            guard case .type(let name) = block.kind else { continue }
+            if structure.statementStart(of: block.open) <= index { return name }
+        }
+        return nil
     }
 
     /// Whether the type's body (in any file), or for "" this file's code outside types, makes a
