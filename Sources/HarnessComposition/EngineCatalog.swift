@@ -59,7 +59,8 @@ public enum EngineCatalog {
     /// `whisper-streaming`; 1 s chunks, LocalAgreement-2, 15 s segment trimming, 30 s window),
     /// `whisper-streaming-la2-aligned` (the same with the harness's repair for quickly repeated
     /// words), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step, 10 s length, 0.2 s keep),
-    /// `whisper-cpp-stream-vad` (its VAD mode) and `whisperkit-stream` (WhisperKit's segment
+    /// `whisper-cpp-stream-vad` (its VAD mode), `whisper-cpp-stream-vad-aligned` (the same, its
+    /// overlapping blocks read as one transcript) and `whisperkit-stream` (WhisperKit's segment
     /// confirmation).
     static func registerStreamingPolicies(into registry: EngineRegistry) {
         for id in ["whisper-streaming-la2", "whisper-streaming"] {
@@ -115,6 +116,18 @@ public enum EngineCatalog {
                         base: WhisperWorker.engine(settings: try .fromEnvironment()),
                         policy: SlidingWindowPolicy(step: 0),
                         id: "whisper-cpp-stream-vad")
+                }))
+        registry.register(
+            EngineRegistry.Entry(
+                id: "whisper-cpp-stream-vad-aligned",
+                summary:
+                    "whisper-cpp-stream-vad read as one transcript: a block whose audio overlaps the previous one shows what follows that block's words",
+                preference: 18,
+                make: {
+                    SlidingWindowEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()),
+                        policy: SlidingWindowPolicy(step: 0, blockOverlap: .continued),
+                        id: "whisper-cpp-stream-vad-aligned")
                 }))
     }
 }

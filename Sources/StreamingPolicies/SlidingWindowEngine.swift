@@ -20,16 +20,29 @@ public struct SlidingWindowPolicy: StreamingPolicy {
     /// VAD mode's `-vth` and `-fth` (whisper.cpp's defaults).
     public var vadThreshold = 0.6
     public var frequencyThreshold = 100.0
+    /// What a VAD block shows of audio an earlier block already transcribed.
+    public var blockOverlap = BlockOverlap.shown
+
+    /// Each VAD block transcribes the last `length` seconds, so two endpoints within that time
+    /// give blocks whose audio overlaps.
+    public enum BlockOverlap: String, Sendable, Hashable {
+        /// whisper.cpp's: every block prints all its words, the earlier block's again.
+        case shown
+        /// The harness's reading of the blocks as one transcript: a block shows what follows the
+        /// previous block's words (the same comparison as the end-of-stream decode).
+        case continued
+    }
 
     public init(
         step: Double = 3.0, length: Double = 10.0, keep: Double = 0.2, vadThreshold: Double = 0.6,
-        frequencyThreshold: Double = 100
+        frequencyThreshold: Double = 100, blockOverlap: BlockOverlap = .shown
     ) {
         self.step = max(0, step)
         self.length = max(length, step)
         self.keep = min(keep, max(0, step))
         self.vadThreshold = vadThreshold
         self.frequencyThreshold = frequencyThreshold
+        self.blockOverlap = blockOverlap
     }
 
     /// The VAD mode, chosen by a step of zero as in whisper.cpp.
@@ -48,7 +61,7 @@ public struct SlidingWindowPolicy: StreamingPolicy {
             ? [
                 "vad", "len\(EngineName.number(length))s", "vth\(EngineName.number(vadThreshold))",
                 "fth\(EngineName.number(frequencyThreshold))",
-            ]
+            ] + (blockOverlap == .continued ? ["blocks-continued"] : [])
             : [
                 "step\(EngineName.number(step))s", "len\(EngineName.number(length))s",
                 "keep\(EngineName.number(keep))s",
@@ -139,11 +152,13 @@ public struct SlidingWindow: WindowSchedule {
 /// whisper.cpp `stream`'s VAD mode as a value: the last `length` seconds of audio are kept; once
 /// two seconds have passed since the last transcription, each new piece of audio polls the
 /// endpointer on the last two seconds, and when it fires the kept audio is the next window (all of
-/// it, so a window may repeat audio an earlier one had, as whisper.cpp's does). At the end of a
-/// stream, whisper.cpp has nothing to say; the harness decodes the kept audio once more, so the
-/// tail is heard in context (a short tail decoded alone makes Whisper repeat itself), and shows
-/// only what follows the last window's words: the words after them when the decode starts with
-/// them, else the words whose middle comes after that window's end.
+/// it, so a window may repeat audio an earlier one had, as whisper.cpp's does: it never clears its
+/// audio in this mode, and an endpoint within `length` of the last prints those words again). At
+/// the end of a stream, whisper.cpp has nothing to say; the harness decodes the kept audio once
+/// more, so the tail is heard in context (a short tail decoded alone makes Whisper repeat itself),
+/// and shows only what follows the last window's words: the words after them when the decode starts
+/// with them, else the words whose middle comes after that window's end. With
+/// ``SlidingWindowPolicy/BlockOverlap/continued`` every block is read that way.
 public struct VADWindow: WindowSchedule {
     public let parameters: SlidingWindowPolicy
     public let rate: Double
@@ -181,9 +196,11 @@ public struct VADWindow: WindowSchedule {
         var shownUntil: MediaTime?
         if final {
             guard isDue || lastWindowEnd.map({ $0 < end }) ?? true else { return nil }
-            if !isDue { shownUntil = lastWindowEnd }
+            if !isDue || parameters.blockOverlap == .continued { shownUntil = lastWindowEnd }
         } else if !isDue {
             return nil
+        } else if parameters.blockOverlap == .continued {
+            shownUntil = lastWindowEnd
         }
         isDue = false
         sinceTranscription = 0

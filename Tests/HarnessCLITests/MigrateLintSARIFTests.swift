@@ -43,16 +43,9 @@ struct MigrateLintSARIFTests {
             for error in errors: print("invalid:", error.message)
             print("errors", len(errors))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = ["-c", script, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(output.hasSuffix("errors 0\n"), "\(output)")
+        let validation = try ExternalProgram.run(Self.python, ["-c", script, path])
+        #expect(validation.status == 0, "\(validation.errors)")
+        #expect(validation.output.hasSuffix("errors 0\n"), "\(validation.output)")
 
         #expect(log["version"] as? String == "2.1.0")
         let run = try #require((log["runs"] as? [[String: Any]])?.first)

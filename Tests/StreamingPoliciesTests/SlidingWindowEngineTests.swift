@@ -179,6 +179,32 @@ struct SlidingWindowEngineTests {
         #expect(finals == [["one", "two"], ["three"]])
     }
 
+    /// Two endpoints within the 10 s length: whisper.cpp transcribes the last 10 s each time, so
+    /// the second block says the first block's words again (held-out digit strings: "1, 9, 6." then
+    /// "1, 9, 6, 4, 9, 4, 6"); read as one transcript, the second block shows what follows.
+    @Test(arguments: [
+        (SlidingWindowPolicy.BlockOverlap.shown, [["one", "two"], ["one", "two", "three"]]),
+        (.continued, [["one", "two"], ["three"]]),
+    ])
+    func vadBlocksWithinTheLengthOverlap(overlap: SlidingWindowPolicy.BlockOverlap, expected: [[String]]) async throws {
+        let engine = SlidingWindowEngine(
+            base: ScriptedEngine(
+                script: EngineScript(
+                    words: [
+                        EngineScript.Word("one", start: 0.2, end: 0.4), EngineScript.Word("two", start: 0.6, end: 0.9),
+                        EngineScript.Word("three", start: 3.3, end: 3.6),
+                    ], endpointSilence: nil)),
+            policy: SlidingWindowPolicy(step: 0, blockOverlap: overlap))
+        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        var finals: [[String]] = []
+        for k in 0..<60 {  // tones at 0–1.5 s and 3.2–3.8 s; the endpointer fires at 2.1 s and again later
+            let (audio, start) = Self.chunk(k, voiced: k < 15 || (32..<38).contains(k))
+            finals += try await session.accept(audio, at: start).finalized.map { $0.words.map(\.text) }
+        }
+        await session.close()
+        #expect(finals == expected)
+    }
+
     /// The held-out strings' shape end to end: the block after the first pause writes "4739." as
     /// one token; the end-of-stream decode of the same audio writes the words out, with times spread
     /// over the window as re-decoded times drift, so "nine" ends up after the block. Only what
