@@ -143,6 +143,8 @@ let appleNamedProducts: [Product] = [
             .executableTarget(name: "example-live-dictation", dependencies: ["Speech"]),
             .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
             .executableTarget(name: "example-record-playback", dependencies: ["AVFoundation"]),
+            // Records analysis sessions as traces through Apple's public API only (docs/session-traces.md).
+            .executableTarget(name: "speech-harness-record", dependencies: ["Speech"]),
 
             // Helpers shared by the test targets.
             // What test code needs from the harness (virtual device, engine selection, scripted engine).

@@ -1,0 +1,298 @@
+// The recorded scenarios: what a program does with the analyzer, written against Apple's public
+// API only, so this file builds against the harness's `Speech` on Linux and Apple's on macOS 26.
+import AVFoundation
+import Foundation
+import Speech
+
+/// A way of running an analysis session over one audio file.
+enum Scenario: String, CaseIterable {
+    /// The analyzer reads the file and finishes after it.
+    case file
+    /// Buffers yielded into an input sequence; the input ends; finalize and finish.
+    case stream
+    /// The same with volatile results and time and confidence attributes.
+    case streamVolatile = "stream-volatile"
+    /// `finalize(through:)` halfway through the audio, then the rest.
+    case finalizeMidStream = "finalize-mid-stream"
+    /// Half the audio, then `cancelAndFinishNow()`.
+    case cancel
+    /// A DictationTranscriber instead of a SpeechTranscriber.
+    case dictation
+    /// A SpeechDetector beside the transcriber, reporting its results.
+    case detector
+    /// An input sequence that ends without audio.
+    case empty
+    /// A locale the transcriber has no assets for, without installing them.
+    case uninstalledLocale = "uninstalled-locale"
+}
+
+struct RecordingFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Records scenarios over one audio file.
+struct Recorder {
+    let audio: URL
+    let locale: Locale
+    let platform: TraceLine.Platform
+    /// A locale no engine here has assets for (the uninstalled-locale scenario).
+    let missingLocale: Locale
+    let bufferFrames: AVAudioFrameCount = 4096
+
+    func record(_ scenario: Scenario) async throws -> Data {
+        let log = TraceLog()
+        let file = try AVAudioFile(forReading: audio)
+        let info = TraceLine.Audio(
+            name: audio.lastPathComponent, sha256: SHA256.hex(try Data(contentsOf: audio)),
+            sampleRate: file.processingFormat.sampleRate, channels: Int(file.processingFormat.channelCount),
+            frames: file.length)
+        let described = makeModules(scenario)
+        let modules = described.map(\.module)
+        await log.append(
+            .session(
+                .init(
+                    scenario: scenario.rawValue, platform: platform, audio: info,
+                    modules: described.map(\.description),
+                    input: scenario == .file ? "file" : "stream",
+                    bufferFrames: scenario == .file ? nil : Int(bufferFrames))))
+        let analyzer = SpeechAnalyzer(modules: modules)
+        let readers = modules.enumerated().map { index, module in
+            Task { await collect(module, index: index, into: log) }
+        }
+        var given = 0.0
+        switch scenario {
+        case .file:
+            _ = await call("start(inputAudioFile:finishAfterFile:)", ["finishAfterFile": "true"], given, log) {
+                try await analyzer.start(inputAudioFile: file, finishAfterFile: true)
+            }
+        case .empty:
+            let (inputs, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            _ = await call("start(inputSequence:)", [:], given, log) { try await analyzer.start(inputSequence: inputs) }
+            builder.finish()
+            _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
+                try await analyzer.finalizeAndFinishThroughEndOfInput()
+            }
+        default:
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
+            await log.append(
+                .call(
+                    .init(
+                        name: "bestAvailableAudioFormat(compatibleWith:)", arguments: [:],
+                        inputSeconds: 0, outcome: "returned", value: format.map(Self.describe) ?? "nil")))
+            let buffers = try analyzerBuffers(file, format: format ?? file.processingFormat)
+            let (inputs, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            let started = await call("start(inputSequence:)", [:], given, log) {
+                try await analyzer.start(inputSequence: inputs)
+            }
+            let half = scenario == .cancel || scenario == .finalizeMidStream ? buffers.count / 2 : buffers.count
+            for buffer in buffers[..<half] {
+                builder.yield(AnalyzerInput(buffer: buffer))
+                given += Double(buffer.frameLength) / buffer.format.sampleRate
+            }
+            if scenario == .cancel {
+                await call("cancelAndFinishNow()", [:], given, log) { await analyzer.cancelAndFinishNow() }
+                builder.finish()
+                break
+            }
+            if scenario == .finalizeMidStream {
+                let through = CMTime(seconds: given, preferredTimescale: 1_000_000)
+                _ = await call("finalize(through:)", ["through": String(TraceLine.seconds(given))], given, log) {
+                    try await analyzer.finalize(through: through)
+                }
+                for buffer in buffers[half...] {
+                    builder.yield(AnalyzerInput(buffer: buffer))
+                    given += Double(buffer.frameLength) / buffer.format.sampleRate
+                }
+            }
+            builder.finish()
+            if started {
+                _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
+                    try await analyzer.finalizeAndFinishThroughEndOfInput()
+                }
+            }
+        }
+        var endings: [String] = []
+        for reader in readers { endings.append(await reader.value) }
+        let count = await log.lines.filter { if case .result = $0 { return true } else { return false } }.count
+        await log.append(.end(.init(results: count, streams: endings)))
+        return try await log.encoded()
+    }
+
+    /// The scenario's modules, each with how the trace describes it.
+    func makeModules(_ scenario: Scenario) -> [(module: any SpeechModule, description: TraceLine.Module)] {
+        let id = locale.identifier
+        func transcriber(_ locale: Locale, reporting: [String], attributes: [String]) -> TraceLine.Module {
+            .init(
+                index: 0, kind: "SpeechTranscriber", locale: locale.identifier,
+                options: ["transcription": [], "reporting": reporting, "attributes": attributes])
+        }
+        switch scenario {
+        case .streamVolatile:
+            return [
+                (
+                    SpeechTranscriber(
+                        locale: locale, transcriptionOptions: [], reportingOptions: [.volatileResults],
+                        attributeOptions: [.audioTimeRange, .transcriptionConfidence]),
+                    transcriber(
+                        locale, reporting: ["volatileResults"],
+                        attributes: ["audioTimeRange", "transcriptionConfidence"])
+                )
+            ]
+        case .dictation:
+            return [
+                (
+                    DictationTranscriber(locale: locale, preset: .longDictation),
+                    .init(index: 0, kind: "DictationTranscriber", locale: id, options: ["preset": ["longDictation"]])
+                )
+            ]
+        case .detector:
+            return [
+                (
+                    SpeechDetector(detectionOptions: .init(sensitivityLevel: .medium), reportResults: true),
+                    .init(
+                        index: 0, kind: "SpeechDetector", locale: nil,
+                        options: ["sensitivityLevel": ["medium"], "reportResults": ["true"]])
+                ),
+                (
+                    SpeechTranscriber(locale: locale, preset: .transcription),
+                    .init(index: 1, kind: "SpeechTranscriber", locale: id, options: ["preset": ["transcription"]])
+                ),
+            ]
+        case .uninstalledLocale:
+            return [
+                (
+                    SpeechTranscriber(locale: missingLocale, preset: .transcription),
+                    .init(
+                        index: 0, kind: "SpeechTranscriber", locale: missingLocale.identifier,
+                        options: ["preset": ["transcription"]])
+                )
+            ]
+        default:
+            return [
+                (
+                    SpeechTranscriber(
+                        locale: locale, transcriptionOptions: [], reportingOptions: [],
+                        attributeOptions: [.audioTimeRange]),
+                    transcriber(locale, reporting: [], attributes: ["audioTimeRange"])
+                )
+            ]
+        }
+    }
+
+    /// Every result of one module, as trace lines; what ended its sequence.
+    func collect(_ module: any SpeechModule, index: Int, into log: TraceLog) async -> String {
+        do {
+            if let transcriber = module as? SpeechTranscriber {
+                for try await result in transcriber.results {
+                    await log.append(
+                        .result(
+                            line(
+                                index, result.range, result.resultsFinalizationTime, result.isFinal,
+                                text: result.text, alternatives: result.alternatives)))
+                }
+            } else if let dictation = module as? DictationTranscriber {
+                for try await result in dictation.results {
+                    await log.append(
+                        .result(
+                            line(
+                                index, result.range, result.resultsFinalizationTime, result.isFinal,
+                                text: result.text, alternatives: result.alternatives)))
+                }
+            } else if let detector = module as? SpeechDetector {
+                for try await result in detector.results {
+                    var entry = line(
+                        index, result.range, result.resultsFinalizationTime, result.isFinal,
+                        text: nil, alternatives: nil)
+                    entry.speechDetected = result.speechDetected
+                    await log.append(.result(entry))
+                }
+            }
+            return "finished"
+        } catch {
+            return "threw: \(Self.describe(error))"
+        }
+    }
+
+    func line(
+        _ module: Int, _ range: CMTimeRange, _ finalized: CMTime, _ isFinal: Bool, text: AttributedString?,
+        alternatives: [AttributedString]?
+    ) -> TraceLine.Result {
+        let runs = text.map { text in
+            text.runs.map { run in
+                TraceLine.Run(
+                    text: String(text[run.range].characters),
+                    start: run.audioTimeRange.map { TraceLine.seconds($0.start.seconds) },
+                    duration: run.audioTimeRange.map { TraceLine.seconds($0.duration.seconds) },
+                    confidence: run.transcriptionConfidence.map { (($0 * 1000).rounded()) / 1000 })
+            }
+        }
+        return TraceLine.Result(
+            module: module, start: TraceLine.seconds(range.start.seconds),
+            duration: TraceLine.seconds(range.duration.seconds), finalizedThrough: TraceLine.seconds(finalized.seconds),
+            isFinal: isFinal, text: text.map { String($0.characters) }, runs: runs,
+            alternatives: alternatives.map { $0.map { String($0.characters) } })
+    }
+
+    /// Runs `body` and records the call: its outcome, and the error it threw.
+    @discardableResult
+    func call(
+        _ name: String, _ arguments: [String: String], _ given: Double, _ log: TraceLog,
+        _ body: () async throws -> Void
+    ) async -> Bool {
+        // A call's line takes its place when the call returns, after the results it let through.
+        do {
+            try await body()
+            await log.append(
+                .call(
+                    .init(
+                        name: name, arguments: arguments,
+                        inputSeconds: TraceLine.seconds(given), outcome: "returned")))
+            return true
+        } catch {
+            await log.append(
+                .call(
+                    .init(
+                        name: name, arguments: arguments,
+                        inputSeconds: TraceLine.seconds(given), outcome: "threw", error: Self.describe(error))))
+            return false
+        }
+    }
+
+    /// The file's audio in the analyzer's format, in buffers of `bufferFrames`.
+    func analyzerBuffers(_ file: AVAudioFile, format: AVAudioFormat) throws -> [AVAudioPCMBuffer] {
+        let input = file.processingFormat
+        guard let converter = AVAudioConverter(from: input, to: format) else {
+            throw RecordingFailure(description: "no converter from \(Self.describe(input)) to \(Self.describe(format))")
+        }
+        var buffers: [AVAudioPCMBuffer] = []
+        var ended = false
+        while !ended {
+            guard let output = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: bufferFrames) else { break }
+            var failure: NSError?
+            let status = converter.convert(to: output, error: &failure) { _, status in
+                guard file.framePosition < file.length,
+                    let chunk = AVAudioPCMBuffer(pcmFormat: input, frameCapacity: bufferFrames),
+                    (try? file.read(into: chunk)) != nil, chunk.frameLength > 0
+                else {
+                    status.pointee = .endOfStream
+                    return nil
+                }
+                status.pointee = .haveData
+                return chunk
+            }
+            if let failure { throw failure }
+            if output.frameLength > 0 { buffers.append(output) }
+            ended = status == .endOfStream || status == .error || output.frameLength == 0
+        }
+        return buffers
+    }
+
+    static func describe(_ format: AVAudioFormat) -> String {
+        "\(Int(format.sampleRate)) Hz, \(format.channelCount) ch, format \(format.commonFormat.rawValue)"
+    }
+
+    /// An error as the trace shows it: its type and its description.
+    static func describe(_ error: any Error) -> String {
+        "\(type(of: error)): \(error)"
+    }
+}

@@ -1,0 +1,148 @@
+// The session-trace format, version 1 (docs/session-traces.md), as this recorder writes it: JSON
+// lines, keys sorted, one object per line. The first line describes the session, then every call
+// and every result in the order the program saw them, then an end line. Times are seconds of the
+// audio, rounded to microseconds, so two recordings of the same session diff line by line.
+import Foundation
+
+/// One line of a trace.
+enum TraceLine: Encodable, Sendable {
+    case session(Session)
+    case call(Call)
+    case result(Result)
+    case end(End)
+
+    struct Platform: Encodable, Sendable {
+        var system: String
+        var version: String
+        /// "reference" on Linux (the harness's SpeechAnalyzer), "apple" with Apple's framework.
+        var speech: String
+    }
+
+    struct Audio: Encodable, Sendable {
+        var name: String
+        var sha256: String
+        var sampleRate: Double
+        var channels: Int
+        var frames: Int64
+    }
+
+    struct Module: Encodable, Sendable {
+        var index: Int
+        var kind: String
+        var locale: String?
+        var options: [String: [String]]
+    }
+
+    struct Session: Encodable, Sendable {
+        let type = "session"
+        var version = 1
+        var scenario: String
+        var platform: Platform
+        var audio: Audio
+        var modules: [Module]
+        /// "file" (the analyzer reads the file) or "stream" (buffers of `bufferFrames`).
+        var input: String
+        var bufferFrames: Int?
+    }
+
+    struct Call: Encodable, Sendable {
+        let type = "call"
+        var seq = 0
+        var name: String
+        var arguments: [String: String]
+        /// Audio given to the analyzer before the call, in seconds.
+        var inputSeconds: Double
+        /// "returned" or "threw".
+        var outcome: String
+        var value: String?
+        var error: String?
+    }
+
+    struct Run: Encodable, Sendable {
+        var text: String
+        var start: Double?
+        var duration: Double?
+        var confidence: Double?
+    }
+
+    struct Result: Encodable, Sendable {
+        let type = "result"
+        var seq = 0
+        var module: Int
+        var start: Double
+        var duration: Double
+        var finalizedThrough: Double
+        var isFinal: Bool
+        var text: String?
+        var runs: [Run]?
+        var alternatives: [String]?
+        var speechDetected: Bool?
+    }
+
+    struct End: Encodable, Sendable {
+        let type = "end"
+        var seq = 0
+        var results: Int
+        /// The result sequences' endings, per module: "finished" or the error.
+        var streams: [String]
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .session(let line): try line.encode(to: encoder)
+        case .call(let line): try line.encode(to: encoder)
+        case .result(let line): try line.encode(to: encoder)
+        case .end(let line): try line.encode(to: encoder)
+        }
+    }
+
+    /// The line with its place in the session's order.
+    func numbered(_ seq: Int) -> TraceLine {
+        switch self {
+        case .session: return self
+        case .call(var line):
+            line.seq = seq
+            return .call(line)
+        case .result(var line):
+            line.seq = seq
+            return .result(line)
+        case .end(var line):
+            line.seq = seq
+            return .end(line)
+        }
+    }
+
+    /// Seconds rounded to microseconds.
+    static func seconds(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
+}
+
+/// The lines of one session in the order they happened; results arrive from other tasks.
+actor TraceLog {
+    private(set) var lines: [TraceLine] = []
+    private var next = 0
+
+    /// Appends `line`, numbering it after every line before it (the session line is not numbered).
+    func append(_ line: TraceLine) {
+        if case .session = line {
+            lines.append(line)
+            return
+        }
+        lines.append(line.numbered(next))
+        next += 1
+    }
+
+    /// How many result lines there are.
+    var resultCount: Int { lines.filter { if case .result = $0 { return true } else { return false } }.count }
+
+    /// The trace as JSON lines.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = Data()
+        for line in lines {
+            data += try encoder.encode(line)
+            data += Data("\n".utf8)
+        }
+        return data
+    }
+}

@@ -1,0 +1,85 @@
+// speech-harness-record: runs analysis scenarios over audio files and writes one session trace per
+// scenario and file (docs/session-traces.md). It uses Apple's public API only (Speech,
+// AVFoundation), so the same source records the harness's reference analyzer on Linux and Apple's
+// framework on macOS 26.
+// Usage: speech-harness-record --out DIR [--locale ID] [--scenario NAME]... AUDIO...
+import AVFoundation
+import Foundation
+import Speech
+
+func usage() -> Never {
+    let names = Scenario.allCases.map(\.rawValue).joined(separator: ", ")
+    FileHandle.standardError.write(
+        Data(
+            "usage: speech-harness-record --out DIR [--locale ID] [--scenario NAME]... AUDIO...\nscenarios: \(names)\n"
+                .utf8))
+    exit(2)
+}
+
+var out: String?
+var localeID = "en-US"
+var scenarios: [Scenario] = []
+var files: [String] = []
+var rest = CommandLine.arguments.dropFirst()
+while let argument = rest.popFirst() {
+    switch argument {
+    case "--out":
+        guard let value = rest.popFirst() else { usage() }
+        out = value
+    case "--locale":
+        guard let value = rest.popFirst() else { usage() }
+        localeID = value
+    case "--scenario":
+        guard let name = rest.popFirst(), let scenario = Scenario(rawValue: name) else { usage() }
+        scenarios.append(scenario)
+    case "--help", "-h": usage()
+    default:
+        if argument.hasPrefix("-") { usage() }
+        files.append(argument)
+    }
+}
+guard let out, !files.isEmpty else { usage() }
+if scenarios.isEmpty { scenarios = Scenario.allCases }
+
+#if os(Linux)
+    let speech = "reference"
+#else
+    let speech = "apple"
+#endif
+let version = ProcessInfo.processInfo.operatingSystemVersion
+let platform = TraceLine.Platform(
+    system: ProcessInfo.processInfo.operatingSystemVersionString.isEmpty ? "unknown" : systemName(),
+    version: "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)", speech: speech)
+
+func systemName() -> String {
+    #if os(Linux)
+        return "Linux"
+    #elseif os(macOS)
+        return "macOS"
+    #else
+        return "other"
+    #endif
+}
+
+try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+var failed = false
+for path in files {
+    let url = URL(fileURLWithPath: path)
+    let recorder = Recorder(
+        audio: url, locale: Locale(identifier: localeID), platform: platform, missingLocale: Locale(identifier: "zu-ZA")
+    )
+    for scenario in scenarios {
+        let name = "\(scenario.rawValue)--\(url.deletingPathExtension().lastPathComponent).jsonl"
+        do {
+            let trace = try await recorder.record(scenario)
+            try trace.write(to: URL(fileURLWithPath: out).appendingPathComponent(name))
+            print("\(name)")
+        } catch {
+            // The recorder could not run the scenario (unreadable audio, no converter): nothing to trace.
+            FileHandle.standardError.write(
+                Data("speech-harness-record: \(path): \(scenario.rawValue): \(error)\n".utf8))
+            failed = true
+        }
+    }
+}
+exit(failed ? 1 : 0)

@@ -1,0 +1,108 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `speech-harness-record`: an Apple-style program (public API only) that records analysis
+/// sessions as traces; here it records the reference analyzer with the scripted engine and with
+/// PocketSphinx, and every line is checked against the documented schema (jsonschema, from PyPI).
+@Suite("Session recorder")
+struct SessionRecorderTests {
+    static let source = SystemFixture.packageRoot + "/Sources/speech-harness-record"
+    static let schema = SystemFixture.packageRoot + "/docs/session-trace.schema.json"
+    static let python = SystemFixture.packageRoot + "/.venv/bin/python"
+    static let digits = SystemFixture.asteriskDigits + "/5.wav"
+    /// A 16 kHz recording PocketSphinx's English model hears words in.
+    static let cards = "/usr/share/pocketsphinx/test/data/cards/001.wav"
+    static let canRun =
+        PackageProgram.available("speech-harness-record")
+        && (SystemFixture.isCI || FileManager.default.isExecutableFile(atPath: python))
+        && SystemFixture.available(digits) && SystemFixture.available(cards)
+
+    /// The same source must build against Apple's framework, so it may import only these.
+    @Test func importsOnlyApplesPublicModules() throws {
+        let allowed: Set<String> = ["Foundation", "Speech", "AVFoundation", "AVFAudio", "CoreMedia"]
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.source).filter { $0.hasSuffix(".swift") }
+        #expect(files.count >= 3)
+        for file in files {
+            let text = try String(contentsOfFile: Self.source + "/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") {
+                let module = line.split(separator: " ").last.map(String.init) ?? ""
+                #expect(allowed.contains(module), "\(file) imports \(module)")
+            }
+        }
+    }
+
+    static func record(
+        engine: String, audio: String = digits, extra: [String: String] = [:]
+    ) throws -> (
+        String, [String]
+    ) {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("traces")
+        let run = try PackageProgram.run(
+            "speech-harness-record", ["--out", out, audio],
+            environment: ["SPEECH_HARNESS_ENGINE": engine].merging(extra) { $1 })
+        #expect(run.status == 0, "\(run.output)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        // Keep the folder alive for the caller by copying the traces out.
+        let keep = NSTemporaryDirectory() + "speech-harness-traces-\(UUID().uuidString)"
+        try FileManager.default.copyItem(atPath: out, toPath: keep)
+        return (keep, names)
+    }
+
+    static func validate(_ folder: String) throws -> String {
+        let script = """
+            import json, sys, os, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            validator = jsonschema.Draft202012Validator(schema)
+            problems = 0
+            for name in sorted(os.listdir(sys.argv[2])):
+                lines = [json.loads(l) for l in open(os.path.join(sys.argv[2], name))]
+                for number, line in enumerate(lines, 1):
+                    for error in validator.iter_errors(line):
+                        problems += 1
+                        print(f"{name}:{number}: {error.message}")
+                kinds = [l["type"] for l in lines]
+                if kinds[0] != "session" or kinds[-1] != "end" or kinds.count("session") != 1 or kinds.count("end") != 1:
+                    problems += 1
+                    print(f"{name}: lines are {kinds}")
+                seqs = [l["seq"] for l in lines[1:]]
+                if seqs != list(range(len(seqs))):
+                    problems += 1
+                    print(f"{name}: seq {seqs}")
+            print("problems", problems)
+            """
+        let run = try ExternalProgram.run(Self.python, ["-c", script, Self.schema, folder])
+        #expect(run.status == 0, "\(run.errors)")
+        return run.output
+    }
+
+    @Test(.enabled(if: canRun)) func scriptedTracesFollowTheSchema() throws {
+        let dir = try TemporaryDirectory()
+        let script = try dir.write(
+            "script.json",
+            bytes: Array(#"{"words":[{"text":"five","start":0.1,"end":0.5}]}"#.utf8))
+        let (folder, names) = try Self.record(engine: "scripted", extra: ["SPEECH_HARNESS_SCRIPT": script])
+        #expect(names.count == 9)
+        let report = try Self.validate(folder)
+        #expect(report.hasSuffix("problems 0\n"), "\(report)")
+        // The file scenario's final words are the script's, at its times.
+        let file = try String(contentsOfFile: folder + "/file--5.jsonl", encoding: .utf8)
+        #expect(file.contains(#""runs":[{"duration":0.4,"start":0.1,"text":"five"}]"#), "\(file)")
+        // A locale without assets is an error of the call that needed them, not silence.
+        let missing = try String(contentsOfFile: folder + "/uninstalled-locale--5.jsonl", encoding: .utf8)
+        #expect(missing.contains(#""outcome":"threw""#))
+    }
+
+    @Test(.enabled(if: canRun)) func pocketSphinxTracesFollowTheSchema() throws {
+        let (folder, names) = try Self.record(engine: "pocketsphinx", audio: Self.cards)
+        #expect(names.count == 9)
+        let report = try Self.validate(folder)
+        #expect(report.hasSuffix("problems 0\n"), "\(report)")
+        let stream = try String(contentsOfFile: folder + "/stream--001.jsonl", encoding: .utf8)
+        #expect(stream.contains(#""isFinal":true"#), "\(stream)")
+        // The volatile scenario shows results before they are final.
+        let volatile = try String(contentsOfFile: folder + "/stream-volatile--001.jsonl", encoding: .utf8)
+        #expect(volatile.contains(#""isFinal":false"#), "\(volatile)")
+    }
+}
