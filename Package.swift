@@ -135,6 +135,7 @@ let appleNamedProducts: [Product] = [
                 dependencies: [
                     "HarnessComposition", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio",
                     "CoreMedia", "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff",
+                    "SessionTrace",
                 ]),
             .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
             // Apple-style programs that must compile unchanged against `import Speech` on Linux.
@@ -143,6 +144,8 @@ let appleNamedProducts: [Product] = [
             .executableTarget(name: "example-live-dictation", dependencies: ["Speech"]),
             .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
             .executableTarget(name: "example-record-playback", dependencies: ["AVFoundation"]),
+            // Session traces (docs/session-traces.md) read strictly, and two compared clause by clause.
+            .target(name: "SessionTrace", dependencies: ["Metrics"]),
             // Records analysis sessions as traces through Apple's public API only (docs/session-traces.md).
             .executableTarget(name: "speech-harness-record", dependencies: ["Speech"]),
 
@@ -190,6 +193,7 @@ let appleNamedProducts: [Product] = [
             .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
             .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI", "SpeechCore"]),
+            .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
             // Real engines through the reference analyzer, on real audio.
             .testTarget(
                 name: "IntegrationTests",

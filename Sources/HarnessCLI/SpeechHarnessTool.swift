@@ -26,7 +26,7 @@ public enum SpeechHarnessTool {
         + ConformanceCommand.specs + BenchRunCommand.specs
         + BenchCommands.specs + EngineBenchCommand.specs + OverheadCommand.specs + ScoreCommand.specs
         + MigrateLintCommand.specs
-        + MigrateDiffCommand.specs
+        + MigrateDiffCommand.specs + TraceDiffCommand.specs
 
     static func overview() -> String {
         var lines = [

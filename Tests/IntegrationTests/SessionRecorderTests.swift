@@ -105,4 +105,31 @@ struct SessionRecorderTests {
         let volatile = try String(contentsOfFile: folder + "/stream-volatile--001.jsonl", encoding: .utf8)
         #expect(volatile.contains(#""isFinal":false"#), "\(volatile)")
     }
+
+    /// Two real engines over the same scenario differ in content (words, cadence) with figures, and
+    /// never in semantics: the reference analyzer behaves the same whatever the engine.
+    @Test(.enabled(if: canRun && PackageProgram.available("speech-harness")))
+    func twoEnginesDifferInContentOnly() throws {
+        let dir = try TemporaryDirectory()
+        for (engine, folder) in [("pocketsphinx", "a"), ("whisper", "b")] {
+            let run = try PackageProgram.run(
+                "speech-harness-record",
+                ["--out", dir.path(folder), "--scenario", "stream", "--scenario", "stream-volatile", Self.cards],
+                environment: ["SPEECH_HARNESS_ENGINE": engine])
+            #expect(run.status == 0, "\(run.output)")
+        }
+        let junit = dir.path("diff.xml")
+        let diff = try PackageProgram.run(
+            "speech-harness", ["trace", "diff", dir.path("a"), dir.path("b"), "--junit", junit], environment: [:])
+        #expect(diff.status == 0, "\(diff.output)")
+        #expect(diff.output.contains("content results[0].words: WER "), "\(diff.output)")
+        #expect(!diff.output.contains("semantics "), "\(diff.output)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 2)
+        #expect(!xml.contains("<failure"))
+        // The same recording twice has no differences at all.
+        let same = try PackageProgram.run(
+            "speech-harness", ["trace", "diff", dir.path("a"), dir.path("a")], environment: [:])
+        #expect(same.status == 0 && same.output.contains("stream--001.jsonl: no differences"), "\(same.output)")
+    }
 }

@@ -1,0 +1,179 @@
+import Foundation
+import Metrics
+
+/// Two traces of one scenario compared clause by clause. A difference is classified by what it
+/// means for a program: `semantics` (a call's outcome, the calls made, how a result sequence ended:
+/// the program would behave differently; a failure), `content` (words, times, result cadence:
+/// reported with figures), `platform` (system, error wording: reported).
+public struct TraceComparison: Sendable, Equatable {
+    public struct Tolerances: Sendable, Equatable {
+        /// Times (a call's input position, a word's start, finalization) may differ by this much.
+        public var seconds: Double
+        /// Words are compared after this normaliser.
+        public var normalizer: TextNormalizer
+
+        public init(seconds: Double = 0.05, normalizer: TextNormalizer = .english) {
+            self.seconds = seconds
+            self.normalizer = normalizer
+        }
+    }
+
+    public enum Kind: String, Sendable, Equatable, CaseIterable { case semantics, content, platform }
+
+    public struct Difference: Sendable, Equatable, CustomStringConvertible {
+        public var kind: Kind
+        /// What was compared: `calls`, `streams`, `results[0].words`…
+        public var clause: String
+        public var detail: String
+
+        public var description: String { "\(kind.rawValue) \(clause): \(detail)" }
+    }
+
+    public var scenario: String
+    public var differences: [Difference]
+
+    /// Whether a program would behave differently.
+    public var failed: Bool { differences.contains { $0.kind == .semantics } }
+
+    public static func compare(
+        _ a: SessionTrace, _ b: SessionTrace, tolerances: Tolerances = Tolerances()
+    ) -> TraceComparison {
+        var found: [Difference] = []
+        func add(_ kind: Kind, _ clause: String, _ detail: String) {
+            found.append(Difference(kind: kind, clause: clause, detail: detail))
+        }
+        let (sa, sb) = (a.session, b.session)
+        if sa.platform != sb.platform {
+            add(
+                .platform, "platform",
+                "\(sa.platform.system) \(sa.platform.version) (\(sa.platform.speech)) against \(sb.platform.system) \(sb.platform.version) (\(sb.platform.speech))"
+            )
+        }
+        if sa.scenario != sb.scenario {
+            add(.semantics, "session.scenario", "'\(sa.scenario)' against '\(sb.scenario)'")
+        }
+        if sa.audio.sha256 != sb.audio.sha256 {
+            add(.semantics, "session.audio", "\(sa.audio.name) and \(sb.audio.name) are not the same audio")
+        }
+        if sa.modules != sb.modules || sa.input != sb.input || sa.bufferFrames != sb.bufferFrames {
+            add(.semantics, "session.modules", "the sessions were set up differently")
+        }
+
+        // Calls: the same calls, in order, with the same outcomes.
+        let (ca, cb) = (a.calls, b.calls)
+        if ca.map(\.name) != cb.map(\.name) {
+            add(
+                .semantics, "calls",
+                "\(ca.map(\.name).joined(separator: ", ")) against \(cb.map(\.name).joined(separator: ", "))")
+        }
+        for (x, y) in zip(ca, cb) where x.name == y.name {
+            if x.outcome != y.outcome {
+                add(
+                    .semantics, "calls.\(x.name)",
+                    "\(x.outcome.rawValue)\(x.error.map { " (\($0))" } ?? "") against \(y.outcome.rawValue)\(y.error.map { " (\($0))" } ?? "")"
+                )
+            } else if x.error != y.error {
+                add(.platform, "calls.\(x.name).error", "'\(x.error ?? "")' against '\(y.error ?? "")'")
+            }
+            if x.value != y.value {
+                add(.content, "calls.\(x.name).value", "\(x.value ?? "–") against \(y.value ?? "–")")
+            }
+            if abs(x.inputSeconds - y.inputSeconds) > tolerances.seconds {
+                add(.content, "calls.\(x.name).inputSeconds", "\(x.inputSeconds) s against \(y.inputSeconds) s")
+            }
+        }
+
+        // How each module's result sequence ended.
+        for (index, (x, y)) in zip(a.streams, b.streams).enumerated() {
+            switch (x, y) {
+            case (.finished, .finished): break
+            case (.threw(let e), .threw(let f)):
+                if e != f { add(.platform, "streams[\(index)]", "threw '\(e)' against '\(f)'") }
+            default: add(.semantics, "streams[\(index)]", "\(describe(x)) against \(describe(y))")
+            }
+        }
+        if a.streams.count != b.streams.count {
+            add(.semantics, "streams", "\(a.streams.count) result sequences against \(b.streams.count)")
+        }
+
+        // Results, per module.
+        for module in sa.modules.map(\.index) {
+            let ra = a.results.filter { $0.module == module }, rb = b.results.filter { $0.module == module }
+            let clause = "results[\(module)]"
+            let cadence = { (r: [SessionTrace.Result]) in (r.filter(\.isFinal).count, r.filter { !$0.isFinal }.count) }
+            let (fa, va) = cadence(ra), (fb, vb) = cadence(rb)
+            if (fa, va) != (fb, vb) {
+                add(
+                    .content, "\(clause).cadence",
+                    "\(fa) final and \(va) volatile against \(fb) final and \(vb) volatile")
+            }
+            if let last = ra.last, let other = rb.last,
+                abs(last.finalizedThrough - other.finalizedThrough) > tolerances.seconds
+            {
+                add(
+                    .content, "\(clause).finalizedThrough",
+                    "\(last.finalizedThrough) s against \(other.finalizedThrough) s")
+            }
+            let wa = words(ra, tolerances.normalizer), wb = words(rb, tolerances.normalizer)
+            let alignment = WordAligner.align(reference: wa.map(\.text), hypothesis: wb.map(\.text))
+            let counts = alignment.counts
+            if counts.errors > 0 {
+                add(
+                    .content, "\(clause).words",
+                    String(
+                        format:
+                            "WER %.1f%% of the second against the first (%d words; %d substituted, %d deleted, %d inserted)",
+                        counts.errorRate * 100, counts.referenceLength, counts.substitutions, counts.deletions,
+                        counts.insertions))
+            }
+            // Start times of the words both heard, where both give times.
+            var deltas: [Double] = []
+            var (i, j) = (0, 0)
+            for step in alignment.steps {
+                switch step {
+                case .correct:
+                    if let x = wa[i].start, let y = wb[j].start { deltas.append(abs(x - y)) }
+                    i += 1
+                    j += 1
+                case .substitution:
+                    i += 1
+                    j += 1
+                case .deletion: i += 1
+                case .insertion: j += 1
+                }
+            }
+            if let worst = deltas.max(), worst > tolerances.seconds {
+                let mean = deltas.reduce(0, +) / Double(deltas.count)
+                add(
+                    .content, "\(clause).times",
+                    String(
+                        format: "word starts differ by up to %.3f s (mean %.3f s over %d words; tolerance %.3f s)",
+                        worst,
+                        mean, deltas.count, tolerances.seconds))
+            }
+        }
+        return TraceComparison(scenario: sa.scenario, differences: found)
+    }
+
+    private static func describe(_ ending: SessionTrace.StreamEnding) -> String {
+        switch ending {
+        case .finished: return "finished"
+        case .threw(let error): return "threw (\(error))"
+        }
+    }
+
+    /// The final words of a module's results after the normaliser, each with its start where the
+    /// run that holds it has one.
+    static func words(
+        _ results: [SessionTrace.Result], _ normalizer: TextNormalizer
+    ) -> [(text: String, start: Double?)] {
+        results.filter(\.isFinal).flatMap { result -> [(text: String, start: Double?)] in
+            guard let runs = result.runs, !runs.isEmpty else {
+                return normalizer.normalize(result.text ?? "").split(separator: " ").map { (String($0), nil) }
+            }
+            return runs.flatMap { run in
+                normalizer.normalize(run.text).split(separator: " ").map { (String($0), run.start) }
+            }
+        }
+    }
+}

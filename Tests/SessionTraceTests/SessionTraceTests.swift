@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import SessionTrace
+
+/// Traces decoded strictly, and compared clause by clause.
+@Suite("Session traces")
+struct SessionTraceTests {
+    static let session =
+        #"{"audio":{"channels":1,"frames":16000,"name":"a.wav","sampleRate":16000,"sha256":"\#(String(repeating: "ab", count: 32))"},"bufferFrames":4096,"input":"stream","modules":[{"index":0,"kind":"SpeechTranscriber","locale":"en-US","options":{"reporting":[]}}],"platform":{"speech":"reference","system":"Linux","version":"6.1.0"},"scenario":"stream","type":"session","version":1}"#
+    static let lines = [
+        session,
+        #"{"arguments":{},"inputSeconds":0,"name":"start(inputSequence:)","outcome":"returned","seq":0,"type":"call"}"#,
+        #"{"duration":1.0,"finalizedThrough":1.2,"isFinal":true,"module":0,"runs":[{"duration":0.3,"start":0.2,"text":"call"},{"text":" "},{"duration":0.3,"start":0.6,"text":"home"}],"seq":1,"start":0.2,"text":"call home","type":"result"}"#,
+        #"{"arguments":{},"inputSeconds":1,"name":"finalizeAndFinishThroughEndOfInput()","outcome":"returned","seq":2,"type":"call"}"#,
+        #"{"results":1,"seq":3,"streams":["finished"],"type":"end"}"#,
+    ]
+
+    static func decode(_ lines: [String]) throws(TraceError) -> SessionTrace {
+        try SessionTrace.decode(Data(lines.joined(separator: "\n").utf8), path: "t.jsonl")
+    }
+
+    @Test func aTraceDecodes() throws {
+        let trace = try Self.decode(Self.lines)
+        #expect(trace.session.scenario == "stream")
+        #expect(trace.calls.map(\.name) == ["start(inputSequence:)", "finalizeAndFinishThroughEndOfInput()"])
+        #expect(trace.results.first?.runs?.compactMap(\.start) == [0.2, 0.6])
+        #expect(trace.streams == [.finished])
+    }
+
+    /// A field that is misspelt, missing, of the wrong type or out of range names its file, line and field.
+    @Test(arguments: [
+        (
+            2, #""outcome":"returned""#, #""outcome":"ok""#,
+            "t.jsonl:2: field 'outcome': 'ok' is not one of returned, threw"
+        ),
+        (2, #""seq":0"#, #""seq":5"#, "t.jsonl:2: field 'seq': 5 where 0 was next"),
+        (3, #""isFinal":true"#, #""isFinal":1"#, "t.jsonl:3: field 'isFinal': not true or false"),
+        (
+            3, #""start":0.2,"text":"call home""#, #""start":-1,"text":"call home""#,
+            "t.jsonl:3: field 'start': -1.0 is out of range"
+        ),
+        (3, #""text":"call home""#, #""txt":"call home""#, "t.jsonl:3: field 'txt': not a field of this line"),
+        (1, #""version":1"#, #""version":2"#, "t.jsonl:1: field 'version': version 2 is not supported (expected 1)"),
+        (
+            1, #""kind":"SpeechTranscriber""#, #""kind":"Transcriber""#,
+            "t.jsonl:1: field 'modules[0].kind': 'Transcriber' is not one of SpeechTranscriber, DictationTranscriber, SpeechDetector"
+        ),
+        (
+            5, #""results":1"#, #""results":2"#,
+            "t.jsonl:5: field 'results': the end line counts 2 results; the trace has 1"
+        ),
+        (2, #""outcome":"returned""#, #""outcome":"threw""#, "t.jsonl:2: field 'error': missing for a call that threw"),
+    ])
+    func badFieldsAreNamed(line: Int, from: String, to: String, message: String) {
+        var lines = Self.lines
+        lines[line - 1] = lines[line - 1].replacingOccurrences(of: from, with: to)
+        #expect(lines != Self.lines)
+        #expect(throws: TraceError.self) { try Self.decode(lines) }
+        do {
+            _ = try Self.decode(lines)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func aTraceCutShortIsRefused() {
+        do {
+            _ = try Self.decode(Array(Self.lines.dropLast()))
+            Issue.record("a trace without its end line was read")
+        } catch {
+            #expect(error.description.hasSuffix("no end line (the recording stopped early)"))
+        }
+    }
+
+    @Test func identicalTracesHaveNoDifferences() throws {
+        let trace = try Self.decode(Self.lines)
+        #expect(TraceComparison.compare(trace, trace).differences.isEmpty)
+    }
+
+    /// Each kind of difference under its clause: a call that threw is semantics; other words and
+    /// moved times are content, with figures; another system is platform.
+    @Test func differencesAreClassified() throws {
+        let a = try Self.decode(Self.lines)
+        var lines = Self.lines
+        lines[0] = lines[0].replacingOccurrences(of: #""version":"6.1.0""#, with: #""version":"26.0.0""#)
+        lines[2] = lines[2].replacingOccurrences(of: #""start":0.6,"text":"home""#, with: #""start":0.9,"text":"hole""#)
+        lines[3] = lines[3].replacingOccurrences(
+            of: #""outcome":"returned""#, with: #""error":"SpeechAnalyzerError: finished","outcome":"threw""#)
+        let b = try Self.decode(lines)
+        let comparison = TraceComparison.compare(a, b)
+        #expect(comparison.failed)
+        #expect(
+            comparison.differences.map(\.description) == [
+                "platform platform: Linux 6.1.0 (reference) against Linux 26.0.0 (reference)",
+                "semantics calls.finalizeAndFinishThroughEndOfInput(): returned against threw (SpeechAnalyzerError: finished)",
+                "content results[0].words: WER 50.0% of the second against the first (2 words; 1 substituted, 0 deleted, 0 inserted)",
+            ])
+        // The same words at other times are a content difference beyond the tolerance only.
+        var moved = Self.lines
+        moved[2] = moved[2].replacingOccurrences(of: #""start":0.6,"text":"home""#, with: #""start":0.7,"text":"home""#)
+        let shifted = TraceComparison.compare(a, try Self.decode(moved))
+        #expect(!shifted.failed)
+        #expect(
+            shifted.differences.map(\.description) == [
+                "content results[0].times: word starts differ by up to 0.100 s (mean 0.050 s over 2 words; tolerance 0.050 s)"
+            ])
+        #expect(TraceComparison.compare(a, try Self.decode(moved), tolerances: .init(seconds: 0.2)).differences.isEmpty)
+    }
+}
