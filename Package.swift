@@ -145,7 +145,7 @@ let appleNamedProducts: [Product] = [
             .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
             .executableTarget(name: "example-record-playback", dependencies: ["AVFoundation"]),
             // Session traces (docs/session-traces.md) read strictly, and two compared clause by clause.
-            .target(name: "SessionTrace", dependencies: ["Metrics"]),
+            .target(name: "SessionTrace", dependencies: ["SpeechCore", "Metrics"]),
             // Records analysis sessions as traces through Apple's public API only (docs/session-traces.md).
             .executableTarget(name: "speech-harness-record", dependencies: ["Speech"]),
 

@@ -32,19 +32,25 @@ struct SessionTraceTests {
     @Test(arguments: [
         (
             2, #""outcome":"returned""#, #""outcome":"ok""#,
-            "t.jsonl:2: field 'outcome': 'ok' is not one of returned, threw"
+            "t.jsonl:2: field 'outcome': unknown outcome 'ok' (expected one of: returned, threw)"
         ),
         (2, #""seq":0"#, #""seq":5"#, "t.jsonl:2: field 'seq': 5 where 0 was next"),
-        (3, #""isFinal":true"#, #""isFinal":1"#, "t.jsonl:3: field 'isFinal': not true or false"),
+        (
+            3, #""isFinal":true"#, #""isFinal":1"#,
+            "t.jsonl:3: field 'isFinal': expected true or false, got the number 1"
+        ),
         (
             3, #""start":0.2,"text":"call home""#, #""start":-1,"text":"call home""#,
             "t.jsonl:3: field 'start': -1.0 is out of range"
         ),
-        (3, #""text":"call home""#, #""txt":"call home""#, "t.jsonl:3: field 'txt': not a field of this line"),
+        (
+            3, #""text":"call home""#, #""txt":"call home""#,
+            "t.jsonl:3: field 'txt': unknown field (known fields: alternatives, duration, finalizedThrough, isFinal, module, runs, seq, speechDetected, start, text, type)"
+        ),
         (1, #""version":1"#, #""version":2"#, "t.jsonl:1: field 'version': version 2 is not supported (expected 1)"),
         (
             1, #""kind":"SpeechTranscriber""#, #""kind":"Transcriber""#,
-            "t.jsonl:1: field 'modules[0].kind': 'Transcriber' is not one of SpeechTranscriber, DictationTranscriber, SpeechDetector"
+            "t.jsonl:1: field 'modules[0].kind': unknown module kind 'Transcriber' (expected one of: SpeechTranscriber, DictationTranscriber, SpeechDetector)"
         ),
         (
             5, #""results":1"#, #""results":2"#,
