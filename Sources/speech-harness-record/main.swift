@@ -2,7 +2,7 @@
 // scenario and file (docs/session-traces.md). It uses Apple's public API only (Speech,
 // AVFoundation), so the same source records the harness's reference analyzer on Linux and Apple's
 // framework on macOS 26.
-// Usage: speech-harness-record --out DIR [--locale ID] [--scenario NAME]... AUDIO...
+// Usage: speech-harness-record --out DIR [--locale ID] [--scenario NAME]... [--install-assets] AUDIO...
 import AVFoundation
 import Foundation
 import Speech
@@ -11,7 +11,7 @@ func usage() -> Never {
     let names = Scenario.allCases.map(\.rawValue).joined(separator: ", ")
     FileHandle.standardError.write(
         Data(
-            "usage: speech-harness-record --out DIR [--locale ID] [--scenario NAME]... AUDIO...\nscenarios: \(names)\n"
+            "usage: speech-harness-record --out DIR [--locale ID] [--scenario NAME]... [--install-assets] AUDIO...\nscenarios: \(names)\n"
                 .utf8))
     exit(2)
 }
@@ -20,6 +20,7 @@ var out: String?
 var localeID = "en-US"
 var scenarios: [Scenario] = []
 var files: [String] = []
+var installAssets = false
 var rest = CommandLine.arguments.dropFirst()
 while let argument = rest.popFirst() {
     switch argument {
@@ -32,6 +33,7 @@ while let argument = rest.popFirst() {
     case "--scenario":
         guard let name = rest.popFirst(), let scenario = Scenario(rawValue: name) else { usage() }
         scenarios.append(scenario)
+    case "--install-assets": installAssets = true
     case "--help", "-h": usage()
     default:
         if argument.hasPrefix("-") { usage() }
@@ -62,6 +64,13 @@ func systemName() -> String {
 }
 
 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+// On a fresh machine Apple's models are not installed: install them first, outside any trace.
+if installAssets {
+    let transcriber = SpeechTranscriber(locale: Locale(identifier: localeID), preset: .transcription)
+    if let request = try await AssetInventory.assetInstallationRequest(supporting: [transcriber]) {
+        try await request.downloadAndInstall()
+    }
+}
 var failed = false
 for path in files {
     let url = URL(fileURLWithPath: path)

@@ -132,4 +132,24 @@ struct SessionRecorderTests {
             "speech-harness", ["trace", "diff", dir.path("a"), dir.path("a")], environment: [:])
         #expect(same.status == 0 && same.output.contains("stream--001.jsonl: no differences"), "\(same.output)")
     }
+
+    /// The macOS lane (.github/workflows/record-apple.yml) cannot run here; what it calls on Linux
+    /// must exist as written: the scripts, the products, the recorder's and trace diff's options.
+    @Test func theMacOSLaneCallsWhatExists() throws {
+        let root = SystemFixture.packageRoot
+        let workflow = try String(contentsOfFile: root + "/.github/workflows/record-apple.yml", encoding: .utf8)
+        for script in ["scripts/bootstrap", "scripts/build-corpus"] {
+            #expect(workflow.contains(script) && FileManager.default.isExecutableFile(atPath: root + "/" + script))
+        }
+        let package = try String(contentsOfFile: root + "/Package.swift", encoding: .utf8)
+        for product in ["speech-harness-record", "speech-harness"] {
+            #expect(workflow.contains("--product \(product)") && package.contains(#"name: "\#(product)""#))
+        }
+        let recorder = try String(contentsOfFile: Self.source + "/main.swift", encoding: .utf8)
+        for option in ["--install-assets", "--out"] {
+            #expect(workflow.contains(option) && recorder.contains(#"case "\#(option)""#), "\(option)")
+        }
+        #expect(workflow.contains("trace diff traces/reference traces/apple --junit"))
+        #expect(workflow.contains("runs-on: macos-26"))
+    }
 }
