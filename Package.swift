@@ -90,7 +90,7 @@ let appleNamedProducts: [Product] = [
             // `SpeechHarnessTesting` or the command line, so all of them know the same engine ids.
             .target(
                 name: "HarnessComposition",
-                dependencies: ["SpeechCore", "Engines", "StreamingPolicies", "Corpus", "VirtualDevice"]),
+                dependencies: ["SpeechCore", "Engines", "StreamingPolicies", "Corpus", "VirtualDevice", "SessionTrace"]),
             // `import Speech` on Linux: the reference plus the Apple names it is typed in.
             .target(
                 name: "Speech",
@@ -193,7 +193,7 @@ let appleNamedProducts: [Product] = [
             .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
             .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI", "SpeechCore"]),
-            .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
+            .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "SpeechCore", "TestSupport"]),
             // Real engines through the reference analyzer, on real audio.
             .testTarget(
                 name: "IntegrationTests",

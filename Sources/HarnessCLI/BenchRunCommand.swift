@@ -190,9 +190,9 @@ enum BenchRunCommand {
     static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let command = "bench"
         let engines = arguments.all("engine") + arguments.all("backend"), manifests = arguments.all("manifest")
-        for id in engines where EngineRegistry.shared.entry(id) == nil {
+        for id in engines where !EngineRegistry.shared.knows(id) {
             throw UsageError(
-                message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))",
+                message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
                 command: command)
         }
         let policies = try policies(arguments, command: command)

@@ -39,9 +39,9 @@ enum ConformanceCommand {
         for error in loadErrors { console.err("speech-harness conformance: \(error)") }
         if arguments.has("coverage") { console.out(suite.coverageTable) }
         let backends = arguments.all("backend").isEmpty ? ["scripted"] : arguments.all("backend")
-        for id in backends where EngineRegistry.shared.entry(id) == nil {
+        for id in backends where !EngineRegistry.shared.knows(id) {
             throw UsageError(
-                message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))",
+                message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
                 command: path)
         }
         let filter = arguments.value("filter")

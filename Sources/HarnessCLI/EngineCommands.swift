@@ -52,6 +52,7 @@ enum EngineCommands {
                 "  locales: \(locales.joined(separator: " ")); installed: \(installed.isEmpty ? "none" : installed.joined(separator: " "))"
             )
         }
+        for family in EngineRegistry.shared.engineFamilies { console.out("\(family.pattern): \(family.summary)") }
         return 0
     }
 }

@@ -81,9 +81,9 @@ enum MigrateDiffCommand {
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let id = arguments.value("engine")!, manifest = arguments.value("manifest")!
-        guard EngineRegistry.shared.entry(id) != nil else {
+        guard EngineRegistry.shared.knows(id) else {
             throw UsageError(
-                message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.ids.joined(separator: ", "))",
+                message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
                 command: path)
         }
         let chunkMS = (arguments.integer("chunk-ms") ?? 100)

@@ -1,5 +1,6 @@
 import Engines
 import Foundation
+import SessionTrace
 import SpeechCore
 import StreamingPolicies
 
@@ -11,6 +12,11 @@ public enum EngineCatalog {
     public static func register(into registry: EngineRegistry) {
         registerEngines(into: registry)
         registerStreamingPolicies(into: registry)
+        registry.register(
+            EngineRegistry.Family(
+                prefix: "replay:", pattern: "replay:DIR",
+                summary: "answers from the session traces in DIR for audio they recorded (docs/session-traces.md)",
+                make: { try ReplayEngine(directory: $0) }))
     }
 
     /// The engines themselves.

@@ -37,8 +37,10 @@ public enum BenchReports {
         try ReportFile.write(markdown(results), to: directory + "/summary.md")
         try writePages(results: results, records: records, to: directory, options: pages)
         for (name, (ref, hyp)) in trn(records) {
-            try ReportFile.write(ref, to: "\(directory)/trn/\(name).ref.trn")
-            try ReportFile.write(hyp, to: "\(directory)/trn/\(name).hyp.trn")
+            // An engine name may hold a path (`replay:/path/to/traces`): not a folder here.
+            let file = name.replacingOccurrences(of: "/", with: "_")
+            try ReportFile.write(ref, to: "\(directory)/trn/\(file).ref.trn")
+            try ReportFile.write(hyp, to: "\(directory)/trn/\(file).hyp.trn")
         }
     }
 

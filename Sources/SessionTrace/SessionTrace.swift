@@ -20,6 +20,10 @@ public struct SessionTrace: Sendable, Equatable {
     public struct Audio: Sendable, Equatable, Decodable {
         public var name: String
         public var sha256: String
+        /// SHA-256 of the first second as 16 kHz mono 16-bit little-endian samples.
+        public var headSHA256: String?
+        /// The same of the first 0.1 s, 0.2 s, … up to 1 s.
+        public var headPrefixSHA256: [String]?
         public var sampleRate: Double
         public var channels: Int
         public var frames: Int

@@ -26,7 +26,28 @@ public final class EngineRegistry: Sendable {
         }
     }
 
+    /// Engines made from an argument in their id: `replay:DIR` is the family `replay:` given `DIR`.
+    public struct Family: Sendable {
+        /// What ids of the family start with, e.g. `replay:`.
+        public var prefix: String
+        /// How the family is written in listings, e.g. `replay:DIR`.
+        public var pattern: String
+        public var summary: String
+        public var make: @Sendable (_ argument: String) throws -> any RecognitionEngine
+
+        public init(
+            prefix: String, pattern: String, summary: String,
+            make: @escaping @Sendable (_ argument: String) throws -> any RecognitionEngine
+        ) {
+            self.prefix = prefix
+            self.pattern = pattern
+            self.summary = summary
+            self.make = make
+        }
+    }
+
     private let entries = Locked<[String: Entry]>([:])
+    private let families = Locked<[Family]>([])
     private let isProgramRegistry: Bool
 
     /// An empty registry (for tests that want only their own engines).
@@ -40,6 +61,20 @@ public final class EngineRegistry: Sendable {
     /// Adds or replaces the engine `entry.id`.
     public func register(_ entry: Entry) {
         entries.withLock { $0[entry.id] = entry }
+    }
+
+    /// Adds an engine family; its ids are never chosen when no engine is named.
+    public func register(_ family: Family) {
+        families.withLock { list in
+            list.removeAll { $0.prefix == family.prefix }
+            list.append(family)
+        }
+    }
+
+    /// The families, by prefix.
+    public var engineFamilies: [Family] {
+        composeProgram()
+        return families.withLock { $0.sorted { $0.prefix < $1.prefix } }
     }
 
     /// Every id, most preferred first.
@@ -59,10 +94,21 @@ public final class EngineRegistry: Sendable {
         if isProgramRegistry { _ = ProgramComposition.load() }
     }
 
+    /// Whether `id` names a registered engine or a member of a family (`replay:DIR`).
+    public func knows(_ id: String) -> Bool {
+        entry(id) != nil || engineFamilies.contains { id.hasPrefix($0.prefix) && id.count > $0.prefix.count }
+    }
+
+    /// Every id and family pattern, for messages listing what is known.
+    public var knownNames: [String] { ids + engineFamilies.map(\.pattern) }
+
     /// A new instance of the engine called `id`.
     public func make(_ id: String) throws -> any RecognitionEngine {
-        guard let entry = entry(id) else { throw EngineError.unknownEngine(id, known: ids) }
-        return try entry.make()
+        if let entry = entry(id) { return try entry.make() }
+        if let family = engineFamilies.first(where: { id.hasPrefix($0.prefix) && id.count > $0.prefix.count }) {
+            return try family.make(String(id.dropFirst(family.prefix.count)))
+        }
+        throw EngineError.unknownEngine(id, known: knownNames)
     }
 
     /// The engine named by the environment or configuration file, if any. A configuration file

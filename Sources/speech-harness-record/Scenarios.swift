@@ -42,8 +42,11 @@ struct Recorder {
     func record(_ scenario: Scenario) async throws -> Data {
         let log = TraceLog()
         let file = try AVAudioFile(forReading: audio)
+        let head = try headBytes()
         let info = TraceLine.Audio(
             name: audio.lastPathComponent, sha256: SHA256.hex(try Data(contentsOf: audio)),
+            headSHA256: SHA256.hex(Data(head)),
+            headPrefixSHA256: stride(from: 3_200, through: head.count, by: 3_200).map { SHA256.hex(Data(head[..<$0])) },
             sampleRate: file.processingFormat.sampleRate, channels: Int(file.processingFormat.channelCount),
             frames: file.length)
         let described = makeModules(scenario)
@@ -256,6 +259,25 @@ struct Recorder {
                         inputSeconds: TraceLine.seconds(given), outcome: "threw", error: Self.describe(error))))
             return false
         }
+    }
+
+    /// The audio's first second at 16 kHz, mono, as 16-bit little-endian samples.
+    func headBytes() throws -> [UInt8] {
+        let file = try AVAudioFile(forReading: audio)
+        guard
+            let mono = AVAudioFormat(
+                commonFormat: .pcmFormatFloat32, sampleRate: 16_000, channels: 1, interleaved: false)
+        else { throw RecordingFailure(description: "no 16 kHz mono format") }
+        var bytes: [UInt8] = []
+        for buffer in try analyzerBuffers(file, format: mono) {
+            guard let samples = buffer.floatChannelData?[0] else { continue }
+            for i in 0..<Int(buffer.frameLength) where bytes.count < 32_000 {
+                let value = Int16(clamping: Int((Double(samples[i]) * 32_768).rounded()))
+                bytes.append(UInt8(truncatingIfNeeded: value))
+                bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+            }
+        }
+        return bytes
     }
 
     /// The file's audio in the analyzer's format, in buffers of `bufferFrames`.

@@ -21,6 +21,12 @@ enum TraceLine: Encodable, Sendable {
     struct Audio: Encodable, Sendable {
         var name: String
         var sha256: String
+        /// SHA-256 of the first second of the audio as 16 kHz mono 16-bit samples (little-endian):
+        /// how a replaying engine, which sees samples and not files, finds this recording.
+        var headSHA256: String?
+        /// The same digest of the first 0.1 s, 0.2 s, … 1 s: a replaying engine narrows its choice
+        /// as the audio comes, so that results due within the first second come on time.
+        var headPrefixSHA256: [String]?
         var sampleRate: Double
         var channels: Int
         var frames: Int64

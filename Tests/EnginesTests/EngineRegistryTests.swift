@@ -60,9 +60,13 @@ struct EngineRegistryTests {
     }
 
     @Test func unknownEnginesAreTypedErrors() {
-        #expect(throws: EngineError.unknownEngine("nope", known: EngineRegistry.shared.ids)) {
+        #expect(throws: EngineError.unknownEngine("nope", known: EngineRegistry.shared.knownNames)) {
             try EngineRegistry.shared.make("nope")
         }
+        // Families are listed by their pattern, and a member of one is known.
+        #expect(EngineRegistry.shared.knownNames.last == "replay:DIR")
+        #expect(EngineRegistry.shared.knows("replay:/some/folder") && !EngineRegistry.shared.knows("replay:"))
+        #expect(throws: EngineError.self) { try EngineRegistry.shared.make("replay:/no/such/folder") }
         #expect(
             "\(EngineError.unknownEngine("nope", known: ["scripted", "dsp"]))"
                 == "unknown engine 'nope' (known engines: scripted, dsp)")

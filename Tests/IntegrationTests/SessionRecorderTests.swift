@@ -152,4 +152,30 @@ struct SessionRecorderTests {
         #expect(workflow.contains("trace diff traces/reference traces/apple --junit"))
         #expect(workflow.contains("runs-on: macos-26"))
     }
+
+    /// Recorded from the reference with PocketSphinx, replayed through `replay:` and recorded again:
+    /// no semantic and no content difference in any scenario (an error's wording names the engine,
+    /// a platform difference).
+    @Test(.enabled(if: canRun && PackageProgram.available("speech-harness")))
+    func replayingARecordingGivesItBack() throws {
+        let dir = try TemporaryDirectory()
+        let recorded = dir.path("recorded"), replayed = dir.path("replayed")
+        for (engine, out) in [("pocketsphinx", recorded), ("replay:" + recorded, replayed)] {
+            let run = try PackageProgram.run(
+                "speech-harness-record", ["--out", out, Self.cards], environment: ["SPEECH_HARNESS_ENGINE": engine])
+            #expect(run.status == 0, "\(run.output)")
+        }
+        let diff = try PackageProgram.run("speech-harness", ["trace", "diff", recorded, replayed], environment: [:])
+        #expect(diff.status == 0, "\(diff.output)")
+        let differences = diff.output.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(differences.allSatisfy { $0.hasPrefix("  platform ") }, "\(diff.output)")
+        #expect(diff.output.contains("stream-volatile--001.jsonl: no differences"), "\(diff.output)")
+        // Audio the cassettes never heard is an error naming them, not silence.
+        let other = try PackageProgram.run(
+            "speech-harness-record", ["--out", dir.path("other"), "--scenario", "stream", Self.digits],
+            environment: ["SPEECH_HARNESS_ENGINE": "replay:" + recorded])
+        #expect(other.status == 0, "\(other.output)")
+        let trace = try String(contentsOfFile: dir.path("other") + "/stream--5.jsonl", encoding: .utf8)
+        #expect(trace.contains("replay: no recording in \(recorded) of this audio"), "\(trace)")
+    }
 }

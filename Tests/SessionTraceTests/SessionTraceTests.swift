@@ -1,4 +1,6 @@
 import Foundation
+import SpeechCore
+import TestSupport
 import Testing
 
 @testable import SessionTrace
@@ -112,5 +114,67 @@ struct SessionTraceTests {
                 "content results[0].times: word starts differ by up to 0.100 s (mean 0.050 s over 2 words; tolerance 0.050 s)"
             ])
         #expect(TraceComparison.compare(a, try Self.decode(moved), tolerances: .init(seconds: 0.2)).differences.isEmpty)
+    }
+}
+
+/// The replay engine over a trace written here: the recorded words for the recorded audio, an
+/// error naming the folder for other audio.
+@Suite("Replay engine")
+struct ReplayEngineTests {
+    static func tone(_ frequency: Double) -> [Float] {
+        (0..<24_000).map { Float(0.25 * sin(Double($0) * frequency)) }
+    }
+
+    /// The head digests of `samples`, as the recorder writes them.
+    static func digests(_ samples: [Float]) -> (String, [String]) {
+        let bytes = samples.prefix(16_000).flatMap { sample -> [UInt8] in
+            let value = Int16(clamping: Int((Double(sample) * 32_768).rounded()))
+            return [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+        }
+        func hex(_ part: ArraySlice<UInt8>) -> String {
+            var digest = SHA256()
+            digest.update(Array(part))
+            return digest.finalizeHex()
+        }
+        return (hex(bytes[...]), stride(from: 3_200, through: bytes.count, by: 3_200).map { hex(bytes[..<$0]) })
+    }
+
+    @Test func recordedAudioGetsItsWordsAndOtherAudioAnError() async throws {
+        let samples = Self.tone(0.05)
+        let (head, prefixes) = Self.digests(samples)
+        let dir = try TemporaryDirectory()
+        let session =
+            #"{"audio":{"channels":1,"frames":24000,"headPrefixSHA256":[\#(prefixes.map { "\"\($0)\"" }.joined(separator: ","))],"headSHA256":"\#(head)","name":"t.wav","sampleRate":16000,"sha256":"\#(String(repeating: "0", count: 64))"},"bufferFrames":4096,"input":"stream","modules":[{"index":0,"kind":"SpeechTranscriber","locale":"en-US","options":{"reporting":[]}}],"platform":{"speech":"apple","system":"macOS","version":"26.0.0"},"scenario":"stream","type":"session","version":1}"#
+        let lines = [
+            session,
+            #"{"duration":1.5,"finalizedThrough":1.5,"isFinal":true,"module":0,"runs":[{"duration":0.4,"start":0.2,"text":"hello"}],"seq":0,"start":0,"text":"hello","type":"result"}"#,
+            #"{"results":1,"seq":1,"streams":["finished"],"type":"end"}"#,
+        ]
+        _ = try dir.write("stream--t.jsonl", bytes: Array(lines.joined(separator: "\n").utf8))
+        let engine = try ReplayEngine(directory: dir.url.path)
+        #expect(engine.isInstalled(locale: "en-US") && !engine.isInstalled(locale: "fr-FR"))
+        let configuration = EngineSessionConfiguration(locale: "en-US", reportsPartialResults: false)
+
+        let replay = try await engine.makeSession(configuration)
+        var words: [RecognizedWord] = []
+        for start in stride(from: 0, to: samples.count, by: 4_000) {
+            let chunk = Array(samples[start..<min(samples.count, start + 4_000)])
+            let update = try await replay.accept(
+                PCMBuffer(mono: chunk, sampleRate: 16_000), at: MediaTime(sampleIndex: Int64(start), sampleRate: 16_000)
+            )
+            words += update.finalized.flatMap(\.words)
+        }
+        words += try await replay.finalize(through: MediaTime(seconds: 1.5, preferredTimescale: 16_000)).finalized
+            .flatMap(\.words)
+        #expect(words.map(\.text) == ["hello"])
+        #expect(
+            words.first.map { abs($0.range.start.seconds - 0.2) < 1e-6 && abs($0.range.end.seconds - 0.6) < 1e-6 }
+                == true)
+
+        let other = try await engine.makeSession(configuration)
+        await #expect(throws: ReplayError.self) {
+            _ = try await other.accept(
+                PCMBuffer(mono: Self.tone(0.09), sampleRate: 16_000), at: .zero)
+        }
     }
 }
