@@ -178,4 +178,57 @@ struct SessionRecorderTests {
         let trace = try String(contentsOfFile: dir.path("other") + "/stream--5.jsonl", encoding: .utf8)
         #expect(trace.contains("replay: no recording in \(recorded) of this audio"), "\(trace)")
     }
+
+    /// `bench --engine replay:DIR` over recorded audio scores the recording's own words with no
+    /// error; audio the cassettes never heard is an error of that utterance naming the folder.
+    @Test(.enabled(if: canRun && PackageProgram.available("speech-harness")))
+    func benchOverCassettesGivesTheRecordedWords() throws {
+        let dir = try TemporaryDirectory()
+        let cassettes = dir.path("cassettes")
+        let cards = URL(fileURLWithPath: Self.cards).deletingLastPathComponent().path
+        let record = try PackageProgram.run(
+            "speech-harness-record",
+            ["--out", cassettes, "--scenario", "stream", cards + "/001.wav", cards + "/002.wav"],
+            environment: ["SPEECH_HARNESS_ENGINE": "pocketsphinx"])
+        #expect(record.status == 0, "\(record.output)")
+        // References: the recordings' own final words.
+        var lines: [String] = []
+        for name in ["001", "002", "003"] {
+            let text: String
+            if let trace = try? String(contentsOfFile: cassettes + "/stream--\(name).jsonl", encoding: .utf8) {
+                let finals = trace.split(separator: "\n").compactMap { line -> String? in
+                    guard line.contains(#""isFinal":true"#),
+                        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                    else { return nil }
+                    return object["text"] as? String
+                }
+                text = finals.joined(separator: " ")
+            } else {
+                text = "seven of clubs"
+            }
+            lines.append(#"{"id":"\#(name)","audio":"\#(cards)/\#(name).wav","reference":"\#(text)"}"#)
+        }
+        let manifest = try dir.write("m.jsonl", bytes: Array(lines.joined(separator: "\n").utf8))
+        let out = dir.path("bench")
+        let bench = try PackageProgram.run(
+            "speech-harness",
+            [
+                "bench", "--engine", "replay:" + cassettes, "--manifest", manifest, "--allow-outside-root",
+                "--normalizer", "none", "--out", out,
+            ], environment: [:])
+        let records = try String(contentsOfFile: out + "/utterances.jsonl", encoding: .utf8).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(records.count == 3, "\(bench.output)")
+        for record in records {
+            let id = record["id"] as? String ?? ""
+            let counts = record["words"] as? [String: Int] ?? [:]
+            if id == "003" {
+                #expect((record["error"] as? String)?.contains("no recording in \(cassettes)") == true, "\(record)")
+            } else {
+                #expect(record["error"] == nil && counts["hits"] ?? 0 > 0, "\(record)")
+                #expect(
+                    counts["substitutions"] == 0 && counts["deletions"] == 0 && counts["insertions"] == 0, "\(record)")
+            }
+        }
+    }
 }
