@@ -30,8 +30,8 @@ public struct ReplayEngine: RecognitionEngine {
         trace.streams.allSatisfy { $0 == .finished } && !trace.calls.contains { $0.outcome == .threw }
     }
 
-    /// Loads every `.jsonl` trace in `directory` that has a head digest; a trace that cannot be
-    /// read is an error naming it.
+    /// Loads every `.jsonl` trace in `directory`; a trace that cannot be read, or that lacks the
+    /// head digests, is an error naming it.
     public init(directory: String) throws {
         self.directory = directory
         var isFolder: ObjCBool = false
@@ -43,15 +43,22 @@ public struct ReplayEngine: RecognitionEngine {
         }.sorted()
         var recordings: [SessionTrace] = []
         for name in names {
+            let trace: SessionTrace
             do {
-                let trace = try SessionTrace.read(path: directory + "/" + name)
-                if trace.session.audio.headSHA256 != nil { recordings.append(trace) }
+                trace = try SessionTrace.read(path: directory + "/" + name)
             } catch {
                 throw EngineError.invalidConfiguration(path: directory + "/" + name, reason: "\(error)")
             }
+            guard trace.session.audio.headSHA256 != nil, trace.session.audio.headPrefixSHA256 != nil else {
+                throw EngineError.invalidConfiguration(
+                    path: directory + "/" + name,
+                    reason:
+                        "recorded without the audio's head digests, which replay finds recordings by; record it again")
+            }
+            recordings.append(trace)
         }
         guard !recordings.isEmpty else {
-            throw EngineError.invalidConfiguration(path: directory, reason: "no traces with a head digest")
+            throw EngineError.invalidConfiguration(path: directory, reason: "no .jsonl session traces")
         }
         self.recordings = recordings
     }
