@@ -264,12 +264,35 @@ extension RuleContext {
             var visited: Set<String> = []
             let callers = followCallers(of: function.name, from: index, finishers, visited: &visited)
             if !callers.finished {
+                let handlers = handlerTrail(in: function.body)
                 report(
                     .inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location,
-                    "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(callers.trail)"
+                    "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(handlers)\(callers.trail)"
                 )
             }
         }
+    }
+
+    /// What became of the handler closures `body` calls (`onFailure(error)`): where a closure is
+    /// passed for each in the files linted, and that it does not finish the analyzer, or that none
+    /// is passed. Empty when the body calls none.
+    func handlerTrail(in body: Range<Int>) -> String {
+        guard let run else { return "" }
+        let declared = closureTypedNames()
+        let called = Set(
+            body.compactMap { index -> String? in
+                let name = tokens[index].text
+                return declared.contains(name) && isOwnCall(at: index) ? name : nil
+            })
+        return called.sorted().map { name in
+            let bindings = ProjectIndex.bindings(of: name, in: run.units)
+            guard !bindings.isEmpty else {
+                return "\(name)(…) is called, and no closure is passed for it in the files linted; "
+            }
+            let places = bindings.map { "\(run.units[$0.unit].file):\($0.line)" }.joined(separator: ", ")
+            return
+                "\(name)(…) is called, and the closure passed for it (\(places)) does not finish or cancel the analyzer; "
+        }.joined()
     }
 
     /// Whether every call of `function` is on a path that finishes the analyzer (in the calling

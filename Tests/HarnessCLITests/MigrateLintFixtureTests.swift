@@ -82,6 +82,19 @@ struct MigrateLintFixtureTests {
             reservations.contains(
                 "release(reservedLocale:) in stopUsing() not conditioned on a reservation this code made; "
                     + "ownership is kept in reserved, and this release neither tests nor iterates it"))
+        // Across types and files: the call followed, and the handler closure passed in.
+        let crossType = Self.root.appendingPathComponent("cross-type-caller-wrong")
+        let (_, _, capture) = await Self.findings(in: crossType)
+        #expect(
+            capture.contains(
+                "continuation.finish() in stop() with no analyzer finish or cancel there; followed: RecordingController.record() calls it as capture.stop() at \(crossType.path)/RecordingController.swift:17 and does not finish the analyzer"
+            ), "\(capture)")
+        let handler = Self.root.appendingPathComponent("handler-from-another-type-wrong")
+        let (_, _, feeder) = await Self.findings(in: handler)
+        #expect(
+            feeder.contains(
+                "followed: onFailure(…) is called, and the closure passed for it (\(handler.path)/TranscriptionSession.swift:16) does not finish or cancel the analyzer; "
+            ), "\(feeder)")
         let (_, _, tool) = await Self.findings(in: Self.root.appendingPathComponent("microphone-in-a-tool"))
         #expect(tool.contains("note: [missing-usage-description] not applied: no app target found"))
     }
