@@ -110,6 +110,8 @@ public struct SessionTrace: Sendable, Equatable {
     public enum StreamEnding: Sendable, Equatable {
         case finished
         case threw(String)
+        /// Still open well after the session finished.
+        case open
     }
 
     public var session: Session
@@ -219,12 +221,14 @@ public struct SessionTrace: Sendable, Equatable {
         for ending in end.streams {
             if ending == "finished" {
                 streams.append(.finished)
+            } else if ending == "open" {
+                streams.append(.open)
             } else if ending.hasPrefix("threw: ") {
                 streams.append(.threw(String(ending.dropFirst("threw: ".count))))
             } else {
                 throw .malformed(
                     path: path, line: lines.count, field: "streams",
-                    reason: "'\(ending)' is neither finished nor threw: …")
+                    reason: "'\(ending)' is not finished, open or threw: …")
             }
         }
         let trace = SessionTrace(session: session, events: events, streams: streams)

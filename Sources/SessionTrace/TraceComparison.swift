@@ -114,6 +114,13 @@ public struct TraceComparison: Sendable, Equatable {
                     .content, "\(clause).finalizedThrough",
                     "\(last.finalizedThrough) s against \(other.finalizedThrough) s")
             }
+            // Time ranges on word runs follow the transcriber's options, whatever the engine.
+            let timed = { (r: [SessionTrace.Result]) in r.contains { $0.runs?.contains { $0.start != nil } == true } }
+            if !ra.isEmpty, !rb.isEmpty, timed(ra) != timed(rb) {
+                add(
+                    .semantics, "\(clause).attributes",
+                    "word runs carry time ranges in \(timed(ra) ? "the first" : "the second") only")
+            }
             let wa = words(ra, tolerances.normalizer), wb = words(rb, tolerances.normalizer)
             let alignment = WordAligner.align(reference: wa.map(\.text), hypothesis: wb.map(\.text))
             let counts = alignment.counts
@@ -158,6 +165,7 @@ public struct TraceComparison: Sendable, Equatable {
     private static func describe(_ ending: SessionTrace.StreamEnding) -> String {
         switch ending {
         case .finished: return "finished"
+        case .open: return "still open after the session finished"
         case .threw(let error): return "threw (\(error))"
         }
     }

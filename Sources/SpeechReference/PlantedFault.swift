@@ -1,3 +1,5 @@
+import Foundation
+
 // The mutation check's faults and where each reaches the reference. They exist only in builds with
 // SPEECH_HARNESS_MUTATIONS (debug builds, where the tests run); release builds always get the
 // documented behaviour, and the analyzer actor has no fault branch in either.
@@ -39,6 +41,12 @@
         case resourceLimitIgnored
 
         @TaskLocal public static var current: PlantedFault?
+
+        /// The fault in force: the task's, else one named by `SPEECH_HARNESS_PLANTED_FAULT`, so that
+        /// a separate Apple-style program (the session recorder) can be run with a fault planted.
+        static var active: PlantedFault? {
+            current ?? ProcessInfo.processInfo.environment["SPEECH_HARNESS_PLANTED_FAULT"].flatMap(PlantedFault.init)
+        }
     }
 #endif
 
@@ -50,7 +58,7 @@ enum FaultPlan {
     static var sessionRules: AnalyzerStateMachine.Rules {
         var rules = AnalyzerStateMachine.Rules.documented
         #if SPEECH_HARNESS_MUTATIONS
-            switch PlantedFault.current {
+            switch PlantedFault.active {
             case .inputEndFinishes: rules.inputEndKeepsSessionOpen = false
             case .errorReachesOneWaiter: rules.errorReachesEveryWaiter = false
             case .volatileStartMovesBack: rules.volatileStartOnlyMovesForward = false
@@ -73,7 +81,7 @@ enum FaultPlan {
     static var publishingRules: PublishingRules {
         var rules = PublishingRules.documented
         #if SPEECH_HARNESS_MUTATIONS
-            switch PlantedFault.current {
+            switch PlantedFault.active {
             case .finalResultsMislabeled: rules.finalResultsCarryTheirEnd = false
             case .timeAttributeAlwaysSet: rules.timesOnlyWhenAsked = false
             default: break
@@ -85,7 +93,7 @@ enum FaultPlan {
     /// The channel a module created now gives the analyzer: its own, or a faulty wrapper of it.
     static func channel(_ channel: any ModuleChannel) -> any ModuleChannel {
         #if SPEECH_HARNESS_MUTATIONS
-            if let fault = PlantedFault.current.flatMap(FaultyModuleChannel.Fault.init) {
+            if let fault = PlantedFault.active.flatMap(FaultyModuleChannel.Fault.init) {
                 return FaultyModuleChannel(channel, fault: fault)
             }
         #endif

@@ -24,6 +24,12 @@ enum Scenario: String, CaseIterable {
     case empty
     /// A locale the transcriber has no assets for, without installing them.
     case uninstalledLocale = "uninstalled-locale"
+    /// `analyzeSequence(_:)`, then `finalizeAndFinish(through:)` what it returned.
+    case analyzeSequence = "analyze-sequence"
+    /// A buffer whose start time is before the end of the one before.
+    case overlappingInput = "overlapping-input"
+    /// A buffer in a format the modules cannot take (44.1 kHz stereo).
+    case wrongFormat = "wrong-format"
 }
 
 struct RecordingFailure: Error, CustomStringConvertible {
@@ -75,6 +81,57 @@ struct Recorder {
             _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
                 try await analyzer.finalizeAndFinishThroughEndOfInput()
             }
+        case .analyzeSequence:
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
+            let buffers = try analyzerBuffers(file, format: format ?? file.processingFormat)
+            let (inputs, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            for buffer in buffers {
+                builder.yield(AnalyzerInput(buffer: buffer))
+                given += Double(buffer.frameLength) / buffer.format.sampleRate
+            }
+            builder.finish()
+            var last: CMTime?
+            let analyzed = await call(
+                "analyzeSequence(_:)", [:], given, log,
+                value: { last.map { String(TraceLine.seconds($0.seconds)) } ?? "nil" }
+            ) {
+                last = try await analyzer.analyzeSequence(inputs)
+            }
+            if analyzed, let last {
+                _ = await call(
+                    "finalizeAndFinish(through:)", ["through": String(TraceLine.seconds(last.seconds))], given, log
+                ) {
+                    try await analyzer.finalizeAndFinish(through: last)
+                }
+            } else {
+                await call("cancelAndFinishNow()", [:], given, log) { await analyzer.cancelAndFinishNow() }
+            }
+        case .overlappingInput, .wrongFormat:
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) ?? file.processingFormat
+            let buffers = try analyzerBuffers(file, format: format)
+            let (inputs, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            _ = await call("start(inputSequence:)", [:], given, log) { try await analyzer.start(inputSequence: inputs) }
+            if scenario == .overlappingInput, buffers.count >= 2 {
+                let first = buffers[0], second = buffers[1]
+                let length = Double(first.frameLength) / first.format.sampleRate
+                builder.yield(
+                    AnalyzerInput(buffer: first, bufferStartTime: CMTime(seconds: 0, preferredTimescale: 16_000)))
+                builder.yield(
+                    AnalyzerInput(
+                        buffer: second, bufferStartTime: CMTime(seconds: length / 2, preferredTimescale: 16_000)))
+                given = length * 1.5
+            } else if let wide = AVAudioFormat(
+                commonFormat: .pcmFormatFloat32, sampleRate: 44_100, channels: 2, interleaved: false),
+                let odd = AVAudioPCMBuffer(pcmFormat: wide, frameCapacity: 4_410)
+            {
+                odd.frameLength = 4_410
+                builder.yield(AnalyzerInput(buffer: odd))
+                given = 0.1
+            }
+            builder.finish()
+            _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
+                try await analyzer.finalizeAndFinishThroughEndOfInput()
+            }
         default:
             let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
             await log.append(
@@ -114,11 +171,28 @@ struct Recorder {
                 }
             }
         }
+        // Every result sequence must end once the session has finished; one still open after
+        // ten seconds is recorded as open (and no longer waited for).
         var endings: [String] = []
-        for reader in readers { endings.append(await reader.value) }
+        for reader in readers { endings.append(await Self.ending(of: reader, within: 10)) }
         let count = await log.lines.filter { if case .result = $0 { return true } else { return false } }.count
         await log.append(.end(.init(results: count, streams: endings)))
         return try await log.encoded()
+    }
+
+    /// What ended a module's result sequence, or "open" when it had not ended within `seconds`.
+    static func ending(of reader: Task<String, Never>, within seconds: Double) async -> String {
+        await withTaskGroup(of: String?.self) { group in
+            group.addTask { await reader.value }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            if first == nil { reader.cancel() }
+            return first ?? "open"
+        }
     }
 
     /// The scenario's modules, each with how the trace describes it.
@@ -240,7 +314,7 @@ struct Recorder {
     @discardableResult
     func call(
         _ name: String, _ arguments: [String: String], _ given: Double, _ log: TraceLog,
-        _ body: () async throws -> Void
+        value: () -> String? = { nil }, _ body: () async throws -> Void
     ) async -> Bool {
         // A call's line takes its place when the call returns, after the results it let through.
         do {
@@ -249,7 +323,7 @@ struct Recorder {
                 .call(
                     .init(
                         name: name, arguments: arguments,
-                        inputSeconds: TraceLine.seconds(given), outcome: "returned")))
+                        inputSeconds: TraceLine.seconds(given), outcome: "returned", value: value())))
             return true
         } catch {
             await log.append(

@@ -83,7 +83,7 @@ struct SessionRecorderTests {
             "script.json",
             bytes: Array(#"{"words":[{"text":"five","start":0.1,"end":0.5}]}"#.utf8))
         let (folder, names) = try Self.record(engine: "scripted", extra: ["SPEECH_HARNESS_SCRIPT": script])
-        #expect(names.count == 9)
+        #expect(names.count == 12)
         let report = try Self.validate(folder)
         #expect(report.hasSuffix("problems 0\n"), "\(report)")
         // The file scenario's final words are the script's, at its times.
@@ -96,7 +96,7 @@ struct SessionRecorderTests {
 
     @Test(.enabled(if: canRun)) func pocketSphinxTracesFollowTheSchema() throws {
         let (folder, names) = try Self.record(engine: "pocketsphinx", audio: Self.cards)
-        #expect(names.count == 9)
+        #expect(names.count == 12)
         let report = try Self.validate(folder)
         #expect(report.hasSuffix("problems 0\n"), "\(report)")
         let stream = try String(contentsOfFile: folder + "/stream--001.jsonl", encoding: .utf8)
@@ -230,5 +230,37 @@ struct SessionRecorderTests {
                     counts["substitutions"] == 0 && counts["deletions"] == 0 && counts["insertions"] == 0, "\(record)")
             }
         }
+    }
+
+    /// A planted fault (debug builds, SPEECH_HARNESS_PLANTED_FAULT) recorded through the public API
+    /// shows up in `trace diff` against the clean recording, under the clause it breaks.
+    @Test(
+        .enabled(if: canRun && PackageProgram.available("speech-harness")),
+        arguments: [
+            ("inputEndFinishes", "stream", "semantics calls.finalizeAndFinishThroughEndOfInput()"),
+            ("disorderAccepted", "overlapping-input", "semantics calls.finalizeAndFinishThroughEndOfInput()"),
+            ("wrongFormatAccepted", "wrong-format", "semantics streams[0]"),
+            ("timeAttributeAlwaysSet", "detector", "semantics results[1].attributes"),
+            ("finalizeSkipsEngines", "finalize-mid-stream", "content results[0]"),
+        ])
+    func plantedFaultsShowInTheDiff(fault: String, scenario: String, clause: String) throws {
+        let dir = try TemporaryDirectory()
+        let script = try dir.write(
+            "script.json",
+            bytes: Array(
+                #"{"words":[{"text":"ten","start":0.1,"end":0.4},{"text":"clubs","start":0.7,"end":1.0}]}"#.utf8))
+        for (folder, planted) in [("clean", ""), ("faulty", fault)] {
+            let run = try PackageProgram.run(
+                "speech-harness-record", ["--out", dir.path(folder), "--scenario", scenario, Self.cards],
+                environment: [
+                    "SPEECH_HARNESS_ENGINE": "scripted", "SPEECH_HARNESS_SCRIPT": script,
+                    "SPEECH_HARNESS_PLANTED_FAULT": planted,
+                ])
+            #expect(run.status == 0, "\(run.output)")
+        }
+        let diff = try PackageProgram.run(
+            "speech-harness", ["trace", "diff", dir.path("clean"), dir.path("faulty")], environment: [:])
+        #expect(diff.output.contains("  " + clause), "\(diff.output)")
+        #expect(diff.status == (clause.hasPrefix("semantics") ? 1 : 0), "\(diff.output)")
     }
 }
