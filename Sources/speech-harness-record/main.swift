@@ -50,7 +50,7 @@ if scenarios.isEmpty { scenarios = Scenario.allCases }
 #endif
 let version = ProcessInfo.processInfo.operatingSystemVersion
 let platform = TraceLine.Platform(
-    system: ProcessInfo.processInfo.operatingSystemVersionString.isEmpty ? "unknown" : systemName(),
+    system: systemName(),
     version: "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)", speech: speech)
 
 func systemName() -> String {
