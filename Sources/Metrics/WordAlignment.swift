@@ -54,6 +54,27 @@ public struct Alignment: Sendable, Hashable {
         return counts
     }
 
+    /// For each word both sides have (a `correct` step), its position in the reference and in the
+    /// hypothesis: where to compare what else the two say of that word (its times, say).
+    public var matchedPositions: [(reference: Int, hypothesis: Int)] {
+        var pairs: [(reference: Int, hypothesis: Int)] = []
+        var (r, h) = (0, 0)
+        for step in steps {
+            switch step {
+            case .correct:
+                pairs.append((r, h))
+                r += 1
+                h += 1
+            case .substitution:
+                r += 1
+                h += 1
+            case .deletion: r += 1
+            case .insertion: h += 1
+            }
+        }
+        return pairs
+    }
+
     /// sclite's `pralign` lines, character for character: REF, HYP and Eval rows with errors in
     /// upper case, a gap as many `*` as the word across from it, and every column followed by
     /// a space. Empty when both sides are.

@@ -38,24 +38,11 @@ public enum MigrationComparison {
     ) -> UtteranceDiff {
         let alignment = WordAligner.align(
             reference: legacy.finalWords.map(\.word), hypothesis: analyzer.finalWords.map(\.word))
-        var shifts: [(start: Double, end: Double)] = []
-        var l = 0, a = 0
-        for step in alignment.steps {
-            switch step {
-            case .correct:
-                shifts.append(
-                    (
-                        analyzer.finalWords[a].start - legacy.finalWords[l].start,
-                        analyzer.finalWords[a].end - legacy.finalWords[l].end
-                    ))
-                l += 1
-                a += 1
-            case .substitution:
-                l += 1
-                a += 1
-            case .deletion: l += 1
-            case .insertion: a += 1
-            }
+        let shifts = alignment.matchedPositions.map { l, a -> (start: Double, end: Double) in
+            (
+                analyzer.finalWords[a].start - legacy.finalWords[l].start,
+                analyzer.finalWords[a].end - legacy.finalWords[l].end
+            )
         }
         let maximumShift = shifts.map { max(abs($0.start), abs($0.end)) }.max()
         var noticeable: [String] = [], expected: [String] = []

@@ -134,20 +134,9 @@ public struct TraceComparison: Sendable, Equatable {
                         counts.insertions))
             }
             // Start times of the words both heard, where both give times.
-            var deltas: [Double] = []
-            var (i, j) = (0, 0)
-            for step in alignment.steps {
-                switch step {
-                case .correct:
-                    if let x = wa[i].start, let y = wb[j].start { deltas.append(abs(x - y)) }
-                    i += 1
-                    j += 1
-                case .substitution:
-                    i += 1
-                    j += 1
-                case .deletion: i += 1
-                case .insertion: j += 1
-                }
+            let deltas = alignment.matchedPositions.compactMap { pair -> Double? in
+                guard let x = wa[pair.reference].start, let y = wb[pair.hypothesis].start else { return nil }
+                return abs(x - y)
             }
             if let worst = deltas.max(), worst > tolerances.seconds {
                 let mean = deltas.reduce(0, +) / Double(deltas.count)

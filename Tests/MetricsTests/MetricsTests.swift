@@ -59,6 +59,16 @@ struct AlignmentTests {
     }
 }
 
+extension AlignmentTests {
+    /// Each word both sides have, by its position on each side, past substitutions, deletions and
+    /// insertions.
+    @Test func matchedPositionsPairTheWordsBothHave() {
+        let alignment = WordAligner.align(reference: ["a", "b", "c", "d"], hypothesis: ["a", "x", "c", "e", "d"])
+        #expect(alignment.matchedPositions.map { [$0.reference, $0.hypothesis] } == [[0, 0], [2, 2], [3, 4]])
+        #expect(WordAligner.align(reference: ["a"], hypothesis: []).matchedPositions.isEmpty)
+    }
+}
+
 @Suite("Normalisers")
 struct NormalizerTests {
     @Test(arguments: [
