@@ -43,18 +43,29 @@ struct Recorder {
     let platform: TraceLine.Platform
     /// A locale no engine here has assets for (the uninstalled-locale scenario).
     let missingLocale: Locale
-    let bufferFrames: AVAudioFrameCount = 4096
+    static let bufferFrames: AVAudioFrameCount = 4096
+    var bufferFrames: AVAudioFrameCount { Self.bufferFrames }
+    /// The audio's identity in every trace of it, worked out once.
+    let info: TraceLine.Audio
 
-    func record(_ scenario: Scenario) async throws -> Data {
-        let log = TraceLog()
+    init(audio: URL, locale: Locale, platform: TraceLine.Platform, missingLocale: Locale) throws {
+        self.audio = audio
+        self.locale = locale
+        self.platform = platform
+        self.missingLocale = missingLocale
         let file = try AVAudioFile(forReading: audio)
-        let head = try headBytes()
-        let info = TraceLine.Audio(
+        let head = try Self.headBytes(of: audio)
+        info = TraceLine.Audio(
             name: audio.lastPathComponent, sha256: SHA256.hex(try Data(contentsOf: audio)),
             headSHA256: SHA256.hex(Data(head)),
             headPrefixSHA256: stride(from: 3_200, through: head.count, by: 3_200).map { SHA256.hex(Data(head[..<$0])) },
             sampleRate: file.processingFormat.sampleRate, channels: Int(file.processingFormat.channelCount),
             frames: file.length)
+    }
+
+    func record(_ scenario: Scenario) async throws -> Data {
+        let log = TraceLog()
+        let file = try AVAudioFile(forReading: audio)
         let described = makeModules(scenario)
         let modules = described.map(\.module)
         await log.append(
@@ -260,21 +271,9 @@ struct Recorder {
     func collect(_ module: any SpeechModule, index: Int, into log: TraceLog) async -> String {
         do {
             if let transcriber = module as? SpeechTranscriber {
-                for try await result in transcriber.results {
-                    await log.append(
-                        .result(
-                            line(
-                                index, result.range, result.resultsFinalizationTime, result.isFinal,
-                                text: result.text, alternatives: result.alternatives)))
-                }
+                try await collect(transcriber.results, index: index, into: log) { ($0.text, $0.alternatives) }
             } else if let dictation = module as? DictationTranscriber {
-                for try await result in dictation.results {
-                    await log.append(
-                        .result(
-                            line(
-                                index, result.range, result.resultsFinalizationTime, result.isFinal,
-                                text: result.text, alternatives: result.alternatives)))
-                }
+                try await collect(dictation.results, index: index, into: log) { ($0.text, $0.alternatives) }
             } else if let detector = module as? SpeechDetector {
                 for try await result in detector.results {
                     var entry = line(
@@ -287,6 +286,21 @@ struct Recorder {
             return "finished"
         } catch {
             return "threw: \(Self.describe(error))"
+        }
+    }
+
+    /// A transcriber's results as trace lines, its text and alternatives read by `words`.
+    func collect<Results: AsyncSequence>(
+        _ results: Results, index: Int, into log: TraceLog,
+        words: (Results.Element) -> (AttributedString, [AttributedString])
+    ) async throws where Results.Element: SpeechModuleResult {
+        for try await result in results {
+            let (text, alternatives) = words(result)
+            await log.append(
+                .result(
+                    line(
+                        index, result.range, result.resultsFinalizationTime, result.isFinal, text: text,
+                        alternatives: alternatives)))
         }
     }
 
@@ -336,14 +350,14 @@ struct Recorder {
     }
 
     /// The audio's first second at 16 kHz, mono, as 16-bit little-endian samples.
-    func headBytes() throws -> [UInt8] {
+    static func headBytes(of audio: URL) throws -> [UInt8] {
         let file = try AVAudioFile(forReading: audio)
         guard
             let mono = AVAudioFormat(
                 commonFormat: .pcmFormatFloat32, sampleRate: 16_000, channels: 1, interleaved: false)
         else { throw RecordingFailure(description: "no 16 kHz mono format") }
         var bytes: [UInt8] = []
-        for buffer in try analyzerBuffers(file, format: mono) {
+        for buffer in try analyzerBuffers(file, format: mono, frames: bufferFrames) {
             guard let samples = buffer.floatChannelData?[0] else { continue }
             for i in 0..<Int(buffer.frameLength) where bytes.count < 32_000 {
                 let value = Int16(clamping: Int((Double(samples[i]) * 32_768).rounded()))
@@ -356,6 +370,14 @@ struct Recorder {
 
     /// The file's audio in the analyzer's format, in buffers of `bufferFrames`.
     func analyzerBuffers(_ file: AVAudioFile, format: AVAudioFormat) throws -> [AVAudioPCMBuffer] {
+        try Self.analyzerBuffers(file, format: format, frames: bufferFrames)
+    }
+
+    static func analyzerBuffers(
+        _ file: AVAudioFile, format: AVAudioFormat, frames bufferFrames: AVAudioFrameCount
+    )
+        throws -> [AVAudioPCMBuffer]
+    {
         let input = file.processingFormat
         guard let converter = AVAudioConverter(from: input, to: format) else {
             throw RecordingFailure(description: "no converter from \(Self.describe(input)) to \(Self.describe(format))")

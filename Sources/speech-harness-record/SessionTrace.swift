@@ -1,7 +1,8 @@
 // The session-trace format, version 1 (docs/session-traces.md), as this recorder writes it: JSON
 // lines, keys sorted, one object per line. The first line describes the session, then every call
 // and every result in the order the program saw them, then an end line. Times are seconds of the
-// audio, rounded to microseconds, so two recordings of the same session diff line by line.
+// audio, rounded to microseconds, so two recordings of the same session diff line by line (a
+// result and a call's return may trade places between runs; `trace diff` compares by clause).
 import Foundation
 
 /// One line of a trace.

@@ -74,9 +74,17 @@ if installAssets {
 var failed = false
 for path in files {
     let url = URL(fileURLWithPath: path)
-    let recorder = Recorder(
-        audio: url, locale: Locale(identifier: localeID), platform: platform, missingLocale: Locale(identifier: "zu-ZA")
-    )
+    let recorder: Recorder
+    do {
+        recorder = try Recorder(
+            audio: url, locale: Locale(identifier: localeID), platform: platform,
+            missingLocale: Locale(identifier: "zu-ZA"))
+    } catch {
+        // Unreadable audio: nothing to trace for this file; the others go on.
+        FileHandle.standardError.write(Data("speech-harness-record: \(path): \(error)\n".utf8))
+        failed = true
+        continue
+    }
     for scenario in scenarios {
         let name = "\(scenario.rawValue)--\(url.deletingPathExtension().lastPathComponent).jsonl"
         do {
@@ -84,7 +92,7 @@ for path in files {
             try trace.write(to: URL(fileURLWithPath: out).appendingPathComponent(name))
             print("\(name)")
         } catch {
-            // The recorder could not run the scenario (unreadable audio, no converter): nothing to trace.
+            // The recorder could not run the scenario (no converter, an unwritable folder): nothing to trace.
             FileHandle.standardError.write(
                 Data("speech-harness-record: \(path): \(scenario.rawValue): \(error)\n".utf8))
             failed = true
