@@ -188,10 +188,9 @@ struct RuleContext {
             }
         }
         guard !type.isEmpty else {
-            return makesAnalyzer(structure, 0..<tokens.count)
-                && tokens.indices.contains {
-                    structure.enclosingTypeName(of: $0) == nil && makesAnalyzer(structure, $0..<($0 + 1))
-                }
+            return tokens.indices.contains {
+                makesAnalyzer(structure, $0..<($0 + 1)) && structure.enclosingTypeName(of: $0) == nil
+            }
         }
         let units = run?.units.map(\.structure) ?? [structure]
         return units.contains { structure in
@@ -597,12 +596,7 @@ struct RuleContext {
                 && ["SpeechTranscriber", "DictationTranscriber"].contains(view.token(index - 2)?.text ?? "")
         }
         for index in tokens.indices where isTranscriberList(index) {
-            let start = outerStatementStart(of: index)
-            if let assign = (start..<index).first(where: { tokens[$0].is("=") }),
-                let name = (start..<assign).last(where: { tokens[$0].kind == .identifier })
-            {
-                bound.insert(tokens[name].text)
-            }
+            if let name = assignedName(at: index) { bound.insert(name) }
         }
         // The list a `.contains` at `dot` is called on: a bound name, the qualified list itself, or
         // a parenthesised expression holding it (`(await SpeechTranscriber.installedLocales)`).
@@ -621,14 +615,7 @@ struct RuleContext {
         // Names this file binds from `supportedLocale(equivalentTo:)`: already the usable equivalent.
         let resolved = Set(
             tokens.indices.filter { tokens[$0].is("supportedLocale") && matches($0 + 1, ["(", "equivalentTo"]) }
-                .compactMap {
-                    index -> String? in
-                    let start = outerStatementStart(of: index)
-                    guard let assign = (start..<index).first(where: { tokens[$0].is("=") }),
-                        let name = (start..<assign).last(where: { tokens[$0].kind == .identifier })
-                    else { return nil }
-                    return tokens[name].text
-                })
+                .compactMap(assignedName(at:)))
         // `supported.contains(where: { $0.identifier(.bcp47) == locale.identifier(.bcp47) })` and
         // `installed.contains { $0 == locale }`: exact, unless the other side is a constant or resolved.
         for index in tokens.indices
@@ -800,6 +787,16 @@ struct RuleContext {
         }
         return first == "Locale" && tokens[index + 1].is("(") && index + 4 < tokens.count
             && tokens[index + 2].is("identifier") && tokens[index + 4].kind == .string
+    }
+
+    /// The name a statement binds with the value that holds `index`: `all` in
+    /// `let all = await Set(SpeechTranscriber.supportedLocales)`.
+    func assignedName(at index: Int) -> String? {
+        let start = outerStatementStart(of: index)
+        guard let assign = (start..<index).first(where: { tokens[$0].is("=") }),
+            let name = (start..<assign).last(where: { tokens[$0].kind == .identifier })
+        else { return nil }
+        return tokens[name].text
     }
 
     /// The start of the statement around `position`, through any brackets it sits in.
