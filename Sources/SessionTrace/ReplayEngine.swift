@@ -12,12 +12,8 @@ public struct ReplayEngine: RecognitionEngine {
     public var id: String { "replay:" + directory }
     public var name: String { id }
 
-    public var capabilities: EngineCapabilities {
-        EngineCapabilities(
-            partialResults: true, wordTimes: true, alternatives: true, confidence: true,
-            locales: Array(Set(recordings.filter(Self.heardSpeech).compactMap(Self.locale))).sorted(),
-            formats: [.speech(sampleRate: 16_000)])
-    }
+    /// What the recordings can answer: the locales some recording heard speech in.
+    public let capabilities: EngineCapabilities
 
     /// The recorded transcriber's locale.
     static func locale(_ trace: SessionTrace) -> String? {
@@ -61,6 +57,10 @@ public struct ReplayEngine: RecognitionEngine {
             throw EngineError.invalidConfiguration(path: directory, reason: "no .jsonl session traces")
         }
         self.recordings = recordings
+        capabilities = EngineCapabilities(
+            partialResults: true, wordTimes: true, alternatives: true, confidence: true,
+            locales: Array(Set(recordings.filter(Self.heardSpeech).compactMap(Self.locale))).sorted(),
+            formats: [.speech(sampleRate: 16_000)])
     }
 
     public func isInstalled(locale: String) -> Bool { supports(locale: locale) }
