@@ -21,9 +21,19 @@ public struct ReplayEngine: RecognitionEngine {
     }
 
     /// Whether the recording's transcriber gave results, rather than failing (a locale Apple had
-    /// no assets for is not one this engine has).
+    /// no assets for is not one this engine has). A call cancelled by its own task is not a failure.
     static func heardSpeech(_ trace: SessionTrace) -> Bool {
-        trace.streams.allSatisfy { $0 == .finished } && !trace.calls.contains { $0.outcome == .threw }
+        trace.streams.allSatisfy { $0 == .finished }
+            && !trace.calls.contains { $0.outcome == .threw && $0.error?.hasPrefix("CancellationError") != true }
+    }
+
+    /// Whether the program finalized before the end of the audio: the engine was asked to end a
+    /// result there, which a session that does not do so would not see.
+    static func finalizesMidStream(_ trace: SessionTrace) -> Bool {
+        let seconds = Double(trace.session.audio.frames) / trace.session.audio.sampleRate
+        return trace.calls.contains {
+            $0.name == "finalize(through:)" && $0.outcome == .returned && $0.inputSeconds < seconds - 0.01
+        }
     }
 
     /// Loads every `.jsonl` trace in `directory`; a trace that cannot be read, or that lacks the
@@ -70,7 +80,8 @@ public struct ReplayEngine: RecognitionEngine {
     }
 
     /// The recordings of audio `matching` in this session's locale, best first:
-    /// the closest in how the transcriber was set up (volatile results, word times, dictation).
+    /// the closest in how the transcriber was set up (volatile results, word times, dictation), and
+    /// one that did not finalize mid-stream (a session that does is moved to one that did, there).
     func recordings(
         configuration: EngineSessionConfiguration, matching audio: (SessionTrace.Audio) -> Bool
     ) -> [SessionTrace] {
@@ -84,8 +95,9 @@ public struct ReplayEngine: RecognitionEngine {
             let times = trace.results.contains { $0.runs?.contains { $0.start != nil } == true }
             let dictation = module.kind == .dictationTranscriber
             // A recording that ran to the end says most about the audio (not one cancelled early).
-            return (trace.results.contains(where: \.isFinal) ? 8 : 0)
-                + (volatile == configuration.reportsPartialResults ? 4 : 0)
+            return (trace.results.contains(where: \.isFinal) ? 16 : 0)
+                + (volatile == configuration.reportsPartialResults ? 8 : 0)
+                + (Self.finalizesMidStream(trace) ? 0 : 4)
                 + (times == configuration.wordTimes ? 2 : 0)
                 + (dictation == configuration.hints.contains("dictation") ? 1 : 0)
         }
@@ -217,7 +229,10 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
         while let next = pending.first {
             let end = next.start + next.duration
             guard end <= time + 1e-6 || (time.isInfinite && finalizing) else { break }
-            if next.isFinal && !finalizing && next.finalizedThrough > time + 1e-6 { break }
+            // A final result finalized exactly where the audio heard so far ends was, in the
+            // recording, the answer to a finalize there (or at the end): it waits for one, or for
+            // more audio.
+            if next.isFinal && !finalizing && next.finalizedThrough > time - 1e-6 { break }
             pending.removeFirst()
             given += 1
             let segment = Self.segment(next)

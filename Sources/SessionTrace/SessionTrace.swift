@@ -94,6 +94,18 @@ public struct SessionTrace: Sendable, Equatable {
         public var speechDetected: Bool?
     }
 
+    /// A report to a volatile range handler (`setVolatileRangeChangedHandler`), with the handler
+    /// that received it, numbered from 0 in the order they were set.
+    public struct VolatileRange: Sendable, Equatable, Decodable {
+        let type: String
+        public var seq: Int
+        public var handler: Int
+        public var start: Double
+        public var duration: Double
+        public var changedStart: Bool
+        public var changedEnd: Bool
+    }
+
     struct End: Decodable {
         let type: String
         var seq: Int
@@ -104,6 +116,7 @@ public struct SessionTrace: Sendable, Equatable {
     public enum Event: Sendable, Equatable {
         case call(Call)
         case result(Result)
+        case volatileRange(VolatileRange)
     }
 
     /// How a module's result sequence ended.
@@ -120,6 +133,9 @@ public struct SessionTrace: Sendable, Equatable {
 
     public var calls: [Call] { events.compactMap { if case .call(let c) = $0 { return c } else { return nil } } }
     public var results: [Result] { events.compactMap { if case .result(let r) = $0 { return r } else { return nil } } }
+    public var volatileRanges: [VolatileRange] {
+        events.compactMap { if case .volatileRange(let v) = $0 { return v } else { return nil } }
+    }
 
     /// Reads a trace file.
     public static func read(path: String) throws(TraceError) -> SessionTrace {
@@ -132,7 +148,7 @@ public struct SessionTrace: Sendable, Equatable {
     /// The `type` of a line, read first to choose how to decode the rest.
     private struct Kind: Decodable {
         enum Value: String, ClosedSetValue {
-            case session, call, result, end
+            case session, call, result, volatileRange, end
             static let valueName = "line type"
         }
         var type: Value
@@ -203,6 +219,14 @@ public struct SessionTrace: Sendable, Equatable {
                 }
                 seq = result.seq
                 events.append(.result(result))
+            case .volatileRange:
+                let report = try decode(VolatileRange.self)
+                for (name, value) in [("start", report.start), ("duration", report.duration)] where value < 0 {
+                    throw fail(name, "\(value) is out of range")
+                }
+                guard report.handler >= 0 else { throw fail("handler", "\(report.handler) is out of range") }
+                seq = report.seq
+                events.append(.volatileRange(report))
             case .end, .session:
                 let line = try decode(End.self)
                 seq = line.seq

@@ -86,7 +86,7 @@ public struct TraceComparison: Sendable, Equatable {
         // How each module's result sequence ended.
         for (index, (x, y)) in zip(a.streams, b.streams).enumerated() {
             switch (x, y) {
-            case (.finished, .finished): break
+            case (.finished, .finished), (.open, .open): break
             case (.threw(let e), .threw(let f)):
                 if e != f { add(.platform, "streams[\(index)]", "threw '\(e)' against '\(f)'") }
             default: add(.semantics, "streams[\(index)]", "\(describe(x)) against \(describe(y))")
@@ -110,9 +110,21 @@ public struct TraceComparison: Sendable, Equatable {
             if let last = ra.last, let other = rb.last,
                 abs(last.finalizedThrough - other.finalizedThrough) > tolerances.seconds
             {
-                add(
-                    .content, "\(clause).finalizedThrough",
-                    "\(last.finalizedThrough) s against \(other.finalizedThrough) s")
+                // After a normal finish everything given is final: falling short of that in one
+                // trace only is finality, a program would act on it; otherwise it is cadence.
+                let reached = { (trace: SessionTrace, result: SessionTrace.Result) in
+                    finalThrough(trace).map { result.finalizedThrough >= $0 - tolerances.seconds }
+                }
+                if let x = reached(a, last), let y = reached(b, other), x != y {
+                    add(
+                        .semantics, "\(clause).finality",
+                        "after the session finished, results were final through \(last.finalizedThrough) s against \(other.finalizedThrough) s (audio given: \(finalThrough(a)!) s against \(finalThrough(b)!) s)"
+                    )
+                } else {
+                    add(
+                        .content, "\(clause).finalizedThrough",
+                        "\(last.finalizedThrough) s against \(other.finalizedThrough) s")
+                }
             }
             // Time ranges on word runs follow the transcriber's options, whatever the engine.
             let timed = { (r: [SessionTrace.Result]) in r.contains { $0.runs?.contains { $0.start != nil } == true } }
@@ -124,7 +136,9 @@ public struct TraceComparison: Sendable, Equatable {
             let wa = words(ra, tolerances.normalizer), wb = words(rb, tolerances.normalizer)
             let alignment = WordAligner.align(reference: wa.map(\.text), hypothesis: wb.map(\.text))
             let counts = alignment.counts
-            if counts.errors > 0 {
+            if counts.referenceLength == 0, !wb.isEmpty {
+                add(.content, "\(clause).words", "no final words in the first against \(wb.count) in the second")
+            } else if counts.errors > 0 {
                 add(
                     .content, "\(clause).words",
                     String(
@@ -148,7 +162,64 @@ public struct TraceComparison: Sendable, Equatable {
                         mean, deltas.count, tolerances.seconds))
             }
         }
+        compareVolatileRanges(a.volatileRanges, b.volatileRanges, add)
         return TraceComparison(scenario: sa.scenario, differences: found)
+    }
+
+    /// Volatile range reports: which handlers heard them and whether the start only moved forward
+    /// are semantics (a replaced handler is not called again; the start never moves back); how many
+    /// there were is content.
+    private static func compareVolatileRanges(
+        _ a: [SessionTrace.VolatileRange], _ b: [SessionTrace.VolatileRange],
+        _ add: (Kind, String, String) -> Void
+    ) {
+        guard !a.isEmpty || !b.isEmpty else { return }
+        let (ha, hb) = (Set(a.map(\.handler)).sorted(), Set(b.map(\.handler)).sorted())
+        if ha != hb {
+            add(
+                .semantics, "volatileRange.handlers",
+                "reports reached handlers \(ha.map(String.init).joined(separator: ", ")) against \(hb.map(String.init).joined(separator: ", "))"
+            )
+        }
+        /// The first report, per handler, whose start is before the start of the one before it.
+        func backwards(_ reports: [SessionTrace.VolatileRange]) -> SessionTrace.VolatileRange? {
+            var last: [Int: Double] = [:]
+            for report in reports {
+                if let before = last[report.handler], report.start < before { return report }
+                last[report.handler] = report.start
+            }
+            return nil
+        }
+        switch (backwards(a), backwards(b)) {
+        case (nil, let moved?):
+            add(.semantics, "volatileRange.start", "the start moved back to \(moved.start) s in the second only")
+        case (let moved?, nil):
+            add(.semantics, "volatileRange.start", "the start moved back to \(moved.start) s in the first only")
+        default: break
+        }
+        if a.count != b.count {
+            add(.content, "volatileRange.reports", "\(a.count) reports against \(b.count)")
+        }
+    }
+
+    /// The calls that finish a session once its input is final.
+    static let finishingCalls: Set<String> = [
+        "finalizeAndFinishThroughEndOfInput()", "finalizeAndFinish(through:)",
+        "start(inputAudioFile:finishAfterFile:)",
+    ]
+
+    /// How far a session's results must be final: the audio the program gave, when the session
+    /// was finished normally (its finishing call returned, every result sequence finished); nil
+    /// otherwise.
+    static func finalThrough(_ trace: SessionTrace) -> Double? {
+        guard trace.streams.allSatisfy({ $0 == .finished }),
+            let finishing = trace.calls.last(where: { finishingCalls.contains($0.name) }),
+            finishing.outcome == .returned, !trace.calls.contains(where: { $0.name == "cancelAndFinishNow()" })
+        else { return nil }
+        if trace.session.input == .file {
+            return Double(trace.session.audio.frames) / trace.session.audio.sampleRate
+        }
+        return trace.calls.map(\.inputSeconds).max()
     }
 
     private static func describe(_ ending: SessionTrace.StreamEnding) -> String {

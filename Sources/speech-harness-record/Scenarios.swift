@@ -30,6 +30,20 @@ enum Scenario: String, CaseIterable {
     case overlappingInput = "overlapping-input"
     /// A buffer in a format the modules cannot take (44.1 kHz stereo).
     case wrongFormat = "wrong-format"
+    /// Half the audio, `finalize(through:)` it, a second input sequence replacing the first (which
+    /// then ends) carrying the rest; `finalizeAndFinishThroughEndOfInput()` must wait for the second.
+    case replacedInput = "replaced-input"
+    /// Transcribers in two locales in one analyzer: more configurations than a device that holds
+    /// one (the reference with SPEECH_HARNESS_MAX_ENGINE_INSTANCES=1) can run.
+    case twoLocales = "two-locales"
+    /// Two calls waiting (`finalize(through:)` the end, `finalizeAndFinishThroughEndOfInput()`)
+    /// when a buffer in the wrong format fails the session: both must throw its error.
+    case twoWaiters = "two-waiters"
+    /// A `finalize(through:)` whose task is cancelled while it waits; the session goes on.
+    case cancelledWaiter = "cancelled-waiter"
+    /// A volatile range handler replaced by a second before input; two finalizes mid-stream move
+    /// the range's start.
+    case volatileRange = "volatile-range"
 }
 
 struct RecordingFailure: Error, CustomStringConvertible {
@@ -43,16 +57,26 @@ struct Recorder {
     let platform: TraceLine.Platform
     /// A locale no engine here has assets for (the uninstalled-locale scenario).
     let missingLocale: Locale
+    /// The two-locales scenario's second locale.
+    let secondLocale: Locale
+    /// How long after the session finished a result sequence may stay open before it is recorded
+    /// as `open`.
+    let openAfter: Double
     static let bufferFrames: AVAudioFrameCount = 4096
     var bufferFrames: AVAudioFrameCount { Self.bufferFrames }
     /// The audio's identity in every trace of it, worked out once.
     let info: TraceLine.Audio
 
-    init(audio: URL, locale: Locale, platform: TraceLine.Platform, missingLocale: Locale) throws {
+    init(
+        audio: URL, locale: Locale, platform: TraceLine.Platform, missingLocale: Locale, secondLocale: Locale,
+        openAfter: Double = 10
+    ) throws {
+        self.openAfter = openAfter
         self.audio = audio
         self.locale = locale
         self.platform = platform
         self.missingLocale = missingLocale
+        self.secondLocale = secondLocale
         let file = try AVAudioFile(forReading: audio)
         let head = try Self.headBytes(of: audio)
         info = TraceLine.Audio(
@@ -68,7 +92,7 @@ struct Recorder {
         let file = try AVAudioFile(forReading: audio)
         let described = makeModules(scenario)
         let modules = described.map(\.module)
-        await log.append(
+        log.append(
             .session(
                 .init(
                     scenario: scenario.rawValue, platform: platform, audio: info,
@@ -76,6 +100,24 @@ struct Recorder {
                     input: scenario == .file ? "file" : "stream",
                     bufferFrames: scenario == .file ? nil : Int(bufferFrames))))
         let analyzer = SpeechAnalyzer(modules: modules)
+        if scenario == .volatileRange {
+            // Every report is traced with the handler that received it; the second replaces the first.
+            for handler in 0..<2 {
+                await analyzer.setVolatileRangeChangedHandler { range, changedStart, changedEnd in
+                    log.append(
+                        .volatileRange(
+                            .init(
+                                handler: handler, start: TraceLine.seconds(range.start.seconds),
+                                duration: TraceLine.seconds(range.duration.seconds), changedStart: changedStart,
+                                changedEnd: changedEnd)))
+                }
+                log.append(
+                    .call(
+                        .init(
+                            name: "setVolatileRangeChangedHandler(_:)", arguments: ["handler": String(handler)],
+                            inputSeconds: 0, outcome: "returned")))
+            }
+        }
         let readers = modules.enumerated().map { index, module in
             Task { await collect(module, index: index, into: log) }
         }
@@ -117,6 +159,92 @@ struct Recorder {
             } else {
                 await call("cancelAndFinishNow()", [:], given, log) { await analyzer.cancelAndFinishNow() }
             }
+        case .replacedInput:
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) ?? file.processingFormat
+            let buffers = try analyzerBuffers(file, format: format)
+            let half = buffers.count / 2
+            let (first, firstBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            let (second, secondBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            guard
+                await call("start(inputSequence:)", [:], given, log, { try await analyzer.start(inputSequence: first) })
+            else {
+                await abandon(analyzer, given, log)
+                break
+            }
+            for buffer in buffers[..<half] {
+                firstBuilder.yield(AnalyzerInput(buffer: buffer))
+                given += Double(buffer.frameLength) / buffer.format.sampleRate
+            }
+            // Apple's advice before replacing an input: finalize what it gave, so that it is consumed.
+            let through = CMTime(seconds: given, preferredTimescale: 1_000_000)
+            _ = await call("finalize(through:)", ["through": String(TraceLine.seconds(given))], given, log) {
+                try await analyzer.finalize(through: through)
+            }
+            _ = await call("start(inputSequence:)", ["replacing": "true"], given, log) {
+                try await analyzer.start(inputSequence: second)
+            }
+            firstBuilder.finish()
+            // The rest comes on the second sequence while the program waits for the end of input.
+            let rest = Array(buffers[half...])
+            let feeder = Task {
+                for buffer in rest { secondBuilder.yield(AnalyzerInput(buffer: buffer)) }
+                secondBuilder.finish()
+            }
+            given += rest.reduce(0) { $0 + Double($1.frameLength) / $1.format.sampleRate }
+            _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
+                try await analyzer.finalizeAndFinishThroughEndOfInput()
+            }
+            await feeder.value
+        case .twoWaiters, .cancelledWaiter:
+            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) ?? file.processingFormat
+            let buffers = try analyzerBuffers(file, format: format)
+            let total = buffers.reduce(0) { $0 + Double($1.frameLength) / $1.format.sampleRate }
+            let end = CMTime(seconds: total, preferredTimescale: 1_000_000)
+            let (inputs, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+            guard
+                await call(
+                    "start(inputSequence:)", [:], given, log, { try await analyzer.start(inputSequence: inputs) })
+            else {
+                await abandon(analyzer, given, log)
+                break
+            }
+            let through = ["through": String(TraceLine.seconds(total))]
+            if scenario == .cancelledWaiter {
+                // The waiting call's own task is cancelled before any audio comes: that call ends
+                // with cancellation; the analyzer goes on with the input.
+                let waiter = Task { await Self.outcome { try await analyzer.finalize(through: end) } }
+                waiter.cancel()
+                log.append(
+                    .call(
+                        Self.callLine(
+                            "finalize(through:)", through.merging(["cancelled": "true"]) { $1 }, given,
+                            await waiter.value)))
+                for buffer in buffers {
+                    builder.yield(AnalyzerInput(buffer: buffer))
+                    given += Double(buffer.frameLength) / buffer.format.sampleRate
+                }
+                builder.finish()
+                _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
+                    try await analyzer.finalizeAndFinishThroughEndOfInput()
+                }
+                break
+            }
+            // Both calls wait for audio that a wrongly formatted buffer stops; their lines are
+            // written in the order the calls were made, once both have returned.
+            let finalizing = Task { await Self.outcome { try await analyzer.finalize(through: end) } }
+            let finishing = Task { await Self.outcome { try await analyzer.finalizeAndFinishThroughEndOfInput() } }
+            for buffer in buffers[..<(buffers.count / 2)] {
+                builder.yield(AnalyzerInput(buffer: buffer))
+                given += Double(buffer.frameLength) / buffer.format.sampleRate
+            }
+            if let odd = Self.wronglyFormattedBuffer() {
+                builder.yield(AnalyzerInput(buffer: odd))
+                given += 0.1
+            }
+            builder.finish()
+            let (first, second) = (await finalizing.value, await finishing.value)
+            log.append(.call(Self.callLine("finalize(through:)", through, given, first)))
+            log.append(.call(Self.callLine("finalizeAndFinishThroughEndOfInput()", [:], given, second)))
         case .overlappingInput, .wrongFormat:
             let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) ?? file.processingFormat
             let buffers = try analyzerBuffers(file, format: format)
@@ -131,11 +259,7 @@ struct Recorder {
                     AnalyzerInput(
                         buffer: second, bufferStartTime: CMTime(seconds: length / 2, preferredTimescale: 16_000)))
                 given = length * 1.5
-            } else if let wide = AVAudioFormat(
-                commonFormat: .pcmFormatFloat32, sampleRate: 44_100, channels: 2, interleaved: false),
-                let odd = AVAudioPCMBuffer(pcmFormat: wide, frameCapacity: 4_410)
-            {
-                odd.frameLength = 4_410
+            } else if let odd = Self.wronglyFormattedBuffer() {
                 builder.yield(AnalyzerInput(buffer: odd))
                 given = 0.1
             }
@@ -145,7 +269,7 @@ struct Recorder {
             }
         default:
             let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
-            await log.append(
+            log.append(
                 .call(
                     .init(
                         name: "bestAvailableAudioFormat(compatibleWith:)", arguments: [:],
@@ -155,7 +279,31 @@ struct Recorder {
             let started = await call("start(inputSequence:)", [:], given, log) {
                 try await analyzer.start(inputSequence: inputs)
             }
-            let half = scenario == .cancel || scenario == .finalizeMidStream ? buffers.count / 2 : buffers.count
+            guard started else {
+                builder.finish()
+                await abandon(analyzer, given, log)
+                break
+            }
+            if scenario == .volatileRange {
+                // Finalize a third and two thirds through, so that the range's start moves twice.
+                for third in [buffers[..<(buffers.count / 3)], buffers[(buffers.count / 3)..<(2 * buffers.count / 3)]] {
+                    for buffer in third {
+                        builder.yield(AnalyzerInput(buffer: buffer))
+                        given += Double(buffer.frameLength) / buffer.format.sampleRate
+                    }
+                    let through = CMTime(seconds: given, preferredTimescale: 1_000_000)
+                    _ = await call("finalize(through:)", ["through": String(TraceLine.seconds(given))], given, log) {
+                        try await analyzer.finalize(through: through)
+                    }
+                }
+                for buffer in buffers[(2 * buffers.count / 3)...] {
+                    builder.yield(AnalyzerInput(buffer: buffer))
+                    given += Double(buffer.frameLength) / buffer.format.sampleRate
+                }
+            }
+            let half =
+                scenario == .cancel || scenario == .finalizeMidStream
+                ? buffers.count / 2 : scenario == .volatileRange ? 0 : buffers.count
             for buffer in buffers[..<half] {
                 builder.yield(AnalyzerInput(buffer: buffer))
                 given += Double(buffer.frameLength) / buffer.format.sampleRate
@@ -176,19 +324,17 @@ struct Recorder {
                 }
             }
             builder.finish()
-            if started {
-                _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
-                    try await analyzer.finalizeAndFinishThroughEndOfInput()
-                }
+            _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
+                try await analyzer.finalizeAndFinishThroughEndOfInput()
             }
         }
         // Every result sequence must end once the session has finished; one still open after
-        // ten seconds is recorded as open (and no longer waited for).
+        // `openAfter` seconds is recorded as open (and no longer waited for).
         var endings: [String] = []
-        for reader in readers { endings.append(await Self.ending(of: reader, within: 10)) }
-        let count = await log.lines.filter { if case .result = $0 { return true } else { return false } }.count
-        await log.append(.end(.init(results: count, streams: endings)))
-        return try await log.encoded()
+        for reader in readers { endings.append(await Self.ending(of: reader, within: openAfter)) }
+        let count = log.lines.filter { if case .result = $0 { return true } else { return false } }.count
+        log.append(.end(.init(results: count, streams: endings)))
+        return try log.encoded()
     }
 
     /// What ended a module's result sequence, or "open" when it had not ended within `seconds`.
@@ -215,7 +361,7 @@ struct Recorder {
                 options: ["transcription": [], "reporting": reporting, "attributes": attributes])
         }
         switch scenario {
-        case .streamVolatile:
+        case .streamVolatile, .volatileRange:
             return [
                 (
                     SpeechTranscriber(
@@ -246,6 +392,15 @@ struct Recorder {
                     .init(index: 1, kind: "SpeechTranscriber", locale: id, options: ["preset": ["transcription"]])
                 ),
             ]
+        case .twoLocales:
+            return [locale, secondLocale].enumerated().map { index, locale in
+                (
+                    SpeechTranscriber(locale: locale, preset: .transcription),
+                    .init(
+                        index: index, kind: "SpeechTranscriber", locale: locale.identifier,
+                        options: ["preset": ["transcription"]])
+                )
+            }
         case .uninstalledLocale:
             return [
                 (
@@ -280,7 +435,7 @@ struct Recorder {
                         index, result.range, result.resultsFinalizationTime, result.isFinal,
                         text: nil, alternatives: nil)
                     entry.speechDetected = result.speechDetected
-                    await log.append(.result(entry))
+                    log.append(.result(entry))
                 }
             }
             return "finished"
@@ -296,7 +451,7 @@ struct Recorder {
     ) async throws where Results.Element: SpeechModuleResult {
         for try await result in results {
             let (text, alternatives) = words(result)
-            await log.append(
+            log.append(
                 .result(
                     line(
                         index, result.range, result.resultsFinalizationTime, result.isFinal, text: text,
@@ -331,22 +486,51 @@ struct Recorder {
         value: () -> String? = { nil }, _ body: () async throws -> Void
     ) async -> Bool {
         // A call's line takes its place when the call returns, after the results it let through.
+        var outcome = await Self.outcome(body)
+        if outcome.error == nil { outcome.value = value() }
+        log.append(.call(Self.callLine(name, arguments, given, outcome)))
+        return outcome.error == nil
+    }
+
+    /// How a call ended: the error it threw, or nil and what it returned.
+    struct Outcome: Sendable {
+        var error: String?
+        var value: String?
+    }
+
+    static func outcome(_ body: () async throws -> Void) async -> Outcome {
         do {
             try await body()
-            await log.append(
-                .call(
-                    .init(
-                        name: name, arguments: arguments,
-                        inputSeconds: TraceLine.seconds(given), outcome: "returned", value: value())))
-            return true
+            return Outcome()
         } catch {
-            await log.append(
-                .call(
-                    .init(
-                        name: name, arguments: arguments,
-                        inputSeconds: TraceLine.seconds(given), outcome: "threw", error: Self.describe(error))))
-            return false
+            return Outcome(error: describe(error))
         }
+    }
+
+    static func callLine(
+        _ name: String, _ arguments: [String: String], _ given: Double, _ outcome: Outcome
+    )
+        -> TraceLine.Call
+    {
+        .init(
+            name: name, arguments: arguments, inputSeconds: TraceLine.seconds(given),
+            outcome: outcome.error == nil ? "returned" : "threw", value: outcome.value, error: outcome.error)
+    }
+
+    /// What a program does when starting failed: it ends the session, so that nothing waits on it.
+    func abandon(_ analyzer: SpeechAnalyzer, _ given: Double, _ log: TraceLog) async {
+        await call("cancelAndFinishNow()", [:], given, log) { await analyzer.cancelAndFinishNow() }
+    }
+
+    /// A tenth of a second of 44.1 kHz stereo silence: a format no module here takes.
+    static func wronglyFormattedBuffer() -> AVAudioPCMBuffer? {
+        guard
+            let wide = AVAudioFormat(
+                commonFormat: .pcmFormatFloat32, sampleRate: 44_100, channels: 2, interleaved: false),
+            let buffer = AVAudioPCMBuffer(pcmFormat: wide, frameCapacity: 4_410)
+        else { return nil }
+        buffer.frameLength = 4_410
+        return buffer
     }
 
     /// The audio's first second at 16 kHz, mono, as 16-bit little-endian samples.

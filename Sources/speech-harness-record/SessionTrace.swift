@@ -10,6 +10,7 @@ enum TraceLine: Encodable, Sendable {
     case session(Session)
     case call(Call)
     case result(Result)
+    case volatileRange(VolatileRange)
     case end(End)
 
     struct Platform: Encodable, Sendable {
@@ -86,6 +87,18 @@ enum TraceLine: Encodable, Sendable {
         var speechDetected: Bool?
     }
 
+    /// A call of a volatile range handler: which handler (in the order they were set, from 0) and
+    /// what it was told.
+    struct VolatileRange: Encodable, Sendable {
+        let type = "volatileRange"
+        var seq = 0
+        var handler: Int
+        var start: Double
+        var duration: Double
+        var changedStart: Bool
+        var changedEnd: Bool
+    }
+
     struct End: Encodable, Sendable {
         let type = "end"
         var seq = 0
@@ -99,6 +112,7 @@ enum TraceLine: Encodable, Sendable {
         case .session(let line): try line.encode(to: encoder)
         case .call(let line): try line.encode(to: encoder)
         case .result(let line): try line.encode(to: encoder)
+        case .volatileRange(let line): try line.encode(to: encoder)
         case .end(let line): try line.encode(to: encoder)
         }
     }
@@ -113,6 +127,9 @@ enum TraceLine: Encodable, Sendable {
         case .result(var line):
             line.seq = seq
             return .result(line)
+        case .volatileRange(var line):
+            line.seq = seq
+            return .volatileRange(line)
         case .end(var line):
             line.seq = seq
             return .end(line)
@@ -123,19 +140,30 @@ enum TraceLine: Encodable, Sendable {
     static func seconds(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
 }
 
-/// The lines of one session in the order they happened; results arrive from other tasks.
-actor TraceLog {
-    private(set) var lines: [TraceLine] = []
+/// The lines of one session in the order they happened. Results arrive from other tasks and
+/// volatile range reports from the analyzer's handler, which cannot wait, so appending is
+/// synchronous under a lock.
+final class TraceLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [TraceLine] = []
     private var next = 0
 
     /// Appends `line`, numbering it after every line before it (the session line is not numbered).
     func append(_ line: TraceLine) {
+        lock.lock()
+        defer { lock.unlock() }
         if case .session = line {
-            lines.append(line)
+            stored.append(line)
             return
         }
-        lines.append(line.numbered(next))
+        stored.append(line.numbered(next))
         next += 1
+    }
+
+    var lines: [TraceLine] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
     }
 
     /// How many result lines there are.

@@ -2,7 +2,8 @@
 // scenario and file (docs/session-traces.md). It uses Apple's public API only (Speech,
 // AVFoundation), so the same source records the harness's reference analyzer on Linux and Apple's
 // framework on macOS 26.
-// Usage: speech-harness-record --out DIR [--locale ID] [--scenario NAME]... [--install-assets] AUDIO...
+// Usage: speech-harness-record --out DIR [--locale ID] [--second-locale ID] [--scenario NAME]...
+//        [--open-after SECONDS] [--install-assets] AUDIO...
 import AVFoundation
 import Foundation
 import Speech
@@ -11,16 +12,18 @@ func usage() -> Never {
     let names = Scenario.allCases.map(\.rawValue).joined(separator: ", ")
     FileHandle.standardError.write(
         Data(
-            "usage: speech-harness-record --out DIR [--locale ID] [--scenario NAME]... [--install-assets] AUDIO...\nscenarios: \(names)\n"
+            "usage: speech-harness-record --out DIR [--locale ID] [--second-locale ID] [--scenario NAME]... [--open-after SECONDS] [--install-assets] AUDIO...\nscenarios: \(names)\n"
                 .utf8))
     exit(2)
 }
 
 var out: String?
 var localeID = "en-US"
+var secondLocaleID = "es-ES"
 var scenarios: [Scenario] = []
 var files: [String] = []
 var installAssets = false
+var openAfter = 10.0
 var rest = CommandLine.arguments.dropFirst()
 while let argument = rest.popFirst() {
     switch argument {
@@ -30,6 +33,12 @@ while let argument = rest.popFirst() {
     case "--locale":
         guard let value = rest.popFirst() else { usage() }
         localeID = value
+    case "--second-locale":
+        guard let value = rest.popFirst() else { usage() }
+        secondLocaleID = value
+    case "--open-after":
+        guard let value = rest.popFirst().flatMap(Double.init), value > 0 else { usage() }
+        openAfter = value
     case "--scenario":
         guard let name = rest.popFirst(), let scenario = Scenario(rawValue: name) else { usage() }
         scenarios.append(scenario)
@@ -66,9 +75,11 @@ func systemName() -> String {
 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
 // On a fresh machine Apple's models are not installed: install them first, outside any trace.
 if installAssets {
-    let transcriber = SpeechTranscriber(locale: Locale(identifier: localeID), preset: .transcription)
-    if let request = try await AssetInventory.assetInstallationRequest(supporting: [transcriber]) {
-        try await request.downloadAndInstall()
+    for id in [localeID, secondLocaleID] {
+        let transcriber = SpeechTranscriber(locale: Locale(identifier: id), preset: .transcription)
+        if let request = try await AssetInventory.assetInstallationRequest(supporting: [transcriber]) {
+            try await request.downloadAndInstall()
+        }
     }
 }
 var failed = false
@@ -78,7 +89,8 @@ for path in files {
     do {
         recorder = try Recorder(
             audio: url, locale: Locale(identifier: localeID), platform: platform,
-            missingLocale: Locale(identifier: "zu-ZA"))
+            missingLocale: Locale(identifier: "zu-ZA"), secondLocale: Locale(identifier: secondLocaleID),
+            openAfter: openAfter)
     } catch {
         // Unreadable audio: nothing to trace for this file; the others go on.
         FileHandle.standardError.write(Data("speech-harness-record: \(path): \(error)\n".utf8))

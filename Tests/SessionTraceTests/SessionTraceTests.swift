@@ -117,6 +117,68 @@ struct SessionTraceTests {
     }
 }
 
+extension SessionTraceTests {
+    /// A session that finished normally with results final short of the audio given is finality
+    /// (semantics); the same shortfall when the session did not finish normally is cadence (content).
+    @Test func finalityAfterANormalFinishIsSemantics() throws {
+        let a = try Self.decode(Self.lines)
+        var short = Self.lines
+        short[2] = short[2].replacingOccurrences(of: #""finalizedThrough":1.2"#, with: #""finalizedThrough":0.5"#)
+        short[2] = short[2].replacingOccurrences(of: #""isFinal":true"#, with: #""isFinal":false"#)
+        let comparison = TraceComparison.compare(a, try Self.decode(short))
+        #expect(comparison.failed)
+        #expect(
+            comparison.differences.map(\.clause) == ["results[0].cadence", "results[0].finality", "results[0].words"])
+        // Cancelled sessions owe no finality.
+        var cancelled = Self.lines, cancelledShort = short
+        for index in [3] {
+            cancelled[index] = cancelled[index].replacingOccurrences(
+                of: "finalizeAndFinishThroughEndOfInput()", with: "cancelAndFinishNow()")
+            cancelledShort[index] = cancelledShort[index].replacingOccurrences(
+                of: "finalizeAndFinishThroughEndOfInput()", with: "cancelAndFinishNow()")
+        }
+        let loose = TraceComparison.compare(try Self.decode(cancelled), try Self.decode(cancelledShort))
+        #expect(!loose.failed)
+        #expect(loose.differences.map(\.clause).contains("results[0].finalizedThrough"))
+    }
+
+    /// Volatile range reports: a replaced handler still called, or a start that moves back, is
+    /// semantics; another number of reports is content. Two sequences both left open are alike.
+    @Test func volatileRangeReportsAreCompared() throws {
+        func report(_ seq: Int, handler: Int, start: Double) -> String {
+            #"{"changedEnd":true,"changedStart":true,"duration":0.2,"handler":\#(handler),"seq":\#(seq),"start":\#(start),"type":"volatileRange"}"#
+        }
+        func trace(_ reports: [String], streams: String = #"["finished"]"#) throws(TraceError) -> SessionTrace {
+            let end = #"{"results":0,"seq":\#(reports.count),"streams":\#(streams),"type":"end"}"#
+            return try Self.decode([Self.session] + reports + [end])
+        }
+        let clean = try trace([report(0, handler: 1, start: 0), report(1, handler: 1, start: 0.5)])
+        #expect(clean.volatileRanges.count == 2)
+        let both = try trace([
+            report(0, handler: 0, start: 0), report(1, handler: 1, start: 0), report(2, handler: 1, start: 0.5),
+        ])
+        #expect(
+            TraceComparison.compare(clean, both).differences.map(\.description) == [
+                "semantics volatileRange.handlers: reports reached handlers 1 against 0, 1",
+                "content volatileRange.reports: 2 reports against 3",
+            ])
+        let back = try trace([
+            report(0, handler: 1, start: 0), report(1, handler: 1, start: 0.5), report(2, handler: 1, start: 0),
+        ])
+        #expect(
+            TraceComparison.compare(clean, back).differences.map(\.description).first
+                == "semantics volatileRange.start: the start moved back to 0.0 s in the second only")
+        let open = try trace([], streams: #"["open"]"#)
+        #expect(TraceComparison.compare(open, open).differences.isEmpty)
+        do {
+            _ = try trace([report(0, handler: -1, start: 0)])
+            Issue.record("a negative handler was read")
+        } catch {
+            #expect(error.description == "t.jsonl:2: field 'handler': -1 is out of range")
+        }
+    }
+}
+
 /// The replay engine over a trace written here: the recorded words for the recorded audio, an
 /// error naming the folder for other audio.
 @Suite("Replay engine")
