@@ -65,9 +65,9 @@ public enum EngineCatalog {
     /// `whisper-streaming`; 1 s chunks, LocalAgreement-2, 15 s segment trimming, 30 s window),
     /// `whisper-streaming-la2-aligned` (the same with the harness's repair for quickly repeated
     /// words), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step, 10 s length, 0.2 s keep),
-    /// `whisper-cpp-stream-vad` (its VAD mode), `whisper-cpp-stream-vad-aligned` (the same, its
-    /// overlapping blocks read as one transcript) and `whisperkit-stream` (WhisperKit's segment
-    /// confirmation).
+    /// `whisper-cpp-stream-vad` (its VAD mode, its overlapping blocks read as one transcript so that
+    /// no audio is finalized twice), `whisper-cpp-stream-vad-blocks` (the same, each block shown whole
+    /// as whisper.cpp prints it) and `whisperkit-stream` (WhisperKit's segment confirmation).
     static func registerStreamingPolicies(into registry: EngineRegistry) {
         for id in ["whisper-streaming-la2", "whisper-streaming"] {
             registry.register(
@@ -115,25 +115,25 @@ public enum EngineCatalog {
             EngineRegistry.Entry(
                 id: "whisper-cpp-stream-vad",
                 summary:
-                    "Whisper tiny.en in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires)",
-                preference: 18,
-                make: {
-                    SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()),
-                        policy: SlidingWindowPolicy(step: 0),
-                        id: "whisper-cpp-stream-vad")
-                }))
-        registry.register(
-            EngineRegistry.Entry(
-                id: "whisper-cpp-stream-vad-aligned",
-                summary:
-                    "whisper-cpp-stream-vad read as one transcript: a block whose audio overlaps the previous one shows what follows that block's words",
+                    "Whisper tiny.en in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires), each block showing what follows the previous block's words",
                 preference: 18,
                 make: {
                     SlidingWindowEngine(
                         base: WhisperWorker.engine(settings: try .fromEnvironment()),
                         policy: SlidingWindowPolicy(step: 0, blockOverlap: .continued),
-                        id: "whisper-cpp-stream-vad-aligned")
+                        id: "whisper-cpp-stream-vad")
+                }))
+        registry.register(
+            EngineRegistry.Entry(
+                id: "whisper-cpp-stream-vad-blocks",
+                summary:
+                    "whisper-cpp-stream-vad with every block shown whole, as whisper.cpp prints it (a block whose audio overlaps the previous one says its words again)",
+                preference: 18,
+                make: {
+                    SlidingWindowEngine(
+                        base: WhisperWorker.engine(settings: try .fromEnvironment()),
+                        policy: SlidingWindowPolicy(step: 0, blockOverlap: .shown),
+                        id: "whisper-cpp-stream-vad-blocks")
                 }))
     }
 }

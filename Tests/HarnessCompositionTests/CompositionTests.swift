@@ -17,7 +17,7 @@ struct CompositionTests {
         for id in [
             "scripted", "pocketsphinx", "pocketsphinx-digits-batch", "dsp", "dsp-commands", "whisper",
             "whisper-streaming", "whisper-streaming-la2", "whisper-streaming-la2-aligned", "whisper-cpp-stream",
-            "whisper-cpp-stream-vad", "whisper-cpp-stream-vad-aligned", "whisperkit-stream", "fault-worker",
+            "whisper-cpp-stream-vad", "whisper-cpp-stream-vad-blocks", "whisperkit-stream", "fault-worker",
         ] {
             #expect(catalog.entry(id) != nil, "\(id) is not in the catalog")
         }
