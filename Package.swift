@@ -109,7 +109,9 @@ let appleNamedProducts: [Product] = [
             // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
             .target(
                 name: "Reports",
-                dependencies: ["Benchmark", "Metrics", "Conformance", "MigrationLint", "MigrationDiff", "CLibXML2"],
+                dependencies: [
+                    "Benchmark", "Metrics", "Conformance", "MigrationLint", "MigrationDiff", "SessionTrace", "CLibXML2",
+                ],
                 resources: [.copy("junit.xsd")]),
             // Declarative conformance scenarios, tied to documented clauses, and their runner.
             .target(

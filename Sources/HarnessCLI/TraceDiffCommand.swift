@@ -11,15 +11,22 @@ enum TraceDiffCommand {
             summary: "Compare two session traces, or two folders of them paired by file name, clause by clause.",
             options: [
                 .positive("tolerance", value: "seconds", help: "Times may differ by this much (default 0.05)."),
+                .positive(
+                    "latency-tolerance", value: "seconds",
+                    help: "Median result latencies of traces paced in real time may differ by this much (default 0.25)."
+                ),
                 .choice(
                     "normalizer", TextNormalizer.self,
                     help: "Words are compared after this normaliser (default english)."),
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per scenario."),
+                OptionSpec(
+                    name: "html", value: "file",
+                    help: "Write an HTML page here (trace-diff.html beside the other report pages links to them)."),
             ],
             arguments: [ArgumentSpec(name: "first"), ArgumentSpec(name: "second")],
             details: """
                 Each difference is semantics (the calls made, a call's outcome, how a result sequence ended: a \
-                program would behave differently), content (words, times, result cadence, with figures) or \
+                program would behave differently), content (words, times, result cadence, latency, with figures) or \
                 platform (system, error wording). Exit status: 0 no semantic difference, 1 a semantic difference \
                 or an unreadable trace, 2 usage error. The format: docs/session-traces.md.
                 """,
@@ -30,11 +37,13 @@ enum TraceDiffCommand {
         let (first, second) = (arguments.positionals[0], arguments.positionals[1])
         var tolerances = TraceComparison.Tolerances()
         if let seconds = arguments.number("tolerance") { tolerances.seconds = seconds }
+        if let seconds = arguments.number("latency-tolerance") { tolerances.latency = seconds }
         if let normalizer = arguments.choice("normalizer", as: TextNormalizer.self) {
             tolerances.normalizer = normalizer
         }
         let pairs = try Self.pairs(first, second, command: path)
         var cases: [JUnitReport.Case] = []
+        var compared: [TraceDiffReport.Pair] = []
         var problems = 0
         for (name, a, b) in pairs {
             let classname = "trace-diff." + name.replacingOccurrences(of: ".jsonl", with: "")
@@ -45,6 +54,8 @@ enum TraceDiffCommand {
                     .init(
                         classname: classname, name: name, seconds: 0,
                         outcome: .error(message: "missing in \(missing)", details: name)))
+                compared.append(
+                    .init(name: name, outcome: .failure(TraceDiffProblem("no trace of that name in \(missing)"))))
                 problems += 1
                 continue
             }
@@ -57,10 +68,12 @@ enum TraceDiffCommand {
                     .init(
                         classname: classname, name: name, seconds: 0,
                         outcome: .error(message: "\(error)", details: "\(error)")))
+                compared.append(.init(name: name, outcome: .failure(TraceDiffProblem("\(error)"))))
                 problems += 1
                 continue
             }
             let comparison = TraceComparison.compare(traces.0, traces.1, tolerances: tolerances)
+            compared.append(.init(name: name, outcome: .success(comparison)))
             let semantic = comparison.differences.filter { $0.kind == .semantics }
             console.out(
                 "\(name): \(comparison.differences.isEmpty ? "no differences" : "\(comparison.differences.count) difference\(comparison.differences.count == 1 ? "" : "s")")"
@@ -86,6 +99,11 @@ enum TraceDiffCommand {
                     suites: [JUnitReport.Suite(name: "trace-diff", timestamp: Date(), cases: cases)]), to: junit)
             let invalid = JUnitWriter.validate(path: junit)
             if !invalid.isEmpty { throw ReportError.invalid(path: junit, problems: invalid) }
+        }
+        if let file = arguments.value("html") {
+            let (_, page, links) = ReportLink.placing(file, title: "Trace diff")
+            try ReportFile.write(
+                TraceDiffReport.html(compared, first: first, second: second, links: links, page: page), to: file)
         }
         console.out("\(pairs.count) trace\(pairs.count == 1 ? "" : "s") compared, \(problems) with problems")
         return problems == 0 ? 0 : 1

@@ -33,13 +33,15 @@ public struct ReportLink: Sendable, Hashable {
             + siblings(in: directory)
     }
 
-    /// Pages other commands wrote into `directory`: conformance*.html and migration*.html.
+    /// Pages other commands wrote into `directory`: conformance*.html, migration*.html and trace-diff*.html.
     static func siblings(in directory: String) -> [ReportLink] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         return files.compactMap { file in
             guard file.hasSuffix(".html") else { return nil }
             let stem = String(file.dropLast(5))
-            for (prefix, title) in [("conformance", "Conformance"), ("migration", "Migration")]
+            for (prefix, title) in [
+                ("conformance", "Conformance"), ("migration", "Migration"), ("trace-diff", "Trace diff"),
+            ]
             where stem == prefix || stem.hasPrefix(prefix + "-") {
                 let detail = stem.dropFirst(prefix.count + 1)
                 return ReportLink(title: detail.isEmpty ? title : "\(title) (\(detail))", file: file)

@@ -3,7 +3,9 @@ import SpeechCore
 
 /// An engine that answers from recorded traces ("cassettes", `replay:DIR`): for audio whose first
 /// second matches a recording (``SessionTrace/Audio/headSHA256``), it gives the recorded results at
-/// their recorded audio times; for audio it has no recording of, it fails, naming the directory.
+/// their recorded audio times (for a recording paced in real time, when the audio reaches where
+/// each arrived, so its latency too); for audio it has no recording of, it fails, naming the
+/// directory.
 /// A team records on a Mac once, commits the traces, and its Linux tests get Apple's words.
 public struct ReplayEngine: RecognitionEngine {
     public let directory: String
@@ -80,8 +82,9 @@ public struct ReplayEngine: RecognitionEngine {
     }
 
     /// The recordings of audio `matching` in this session's locale, best first:
-    /// the closest in how the transcriber was set up (volatile results, word times, dictation), and
-    /// one that did not finalize mid-stream (a session that does is moved to one that did, there).
+    /// the closest in how the transcriber was set up (volatile results, word times, dictation), one
+    /// that did not finalize mid-stream (a session that does is moved to one that did, there), and
+    /// one paced in real time (it knows each result's latency).
     func recordings(
         configuration: EngineSessionConfiguration, matching audio: (SessionTrace.Audio) -> Bool
     ) -> [SessionTrace] {
@@ -95,9 +98,10 @@ public struct ReplayEngine: RecognitionEngine {
             let times = trace.results.contains { $0.runs?.contains { $0.start != nil } == true }
             let dictation = module.kind == .dictationTranscriber
             // A recording that ran to the end says most about the audio (not one cancelled early).
-            return (trace.results.contains(where: \.isFinal) ? 16 : 0)
-                + (volatile == configuration.reportsPartialResults ? 8 : 0)
-                + (Self.finalizesMidStream(trace) ? 0 : 4)
+            return (trace.results.contains(where: \.isFinal) ? 32 : 0)
+                + (volatile == configuration.reportsPartialResults ? 16 : 0)
+                + (Self.finalizesMidStream(trace) ? 0 : 8)
+                + (trace.session.pacing == .realtime ? 4 : 0)
                 + (times == configuration.wordTimes ? 2 : 0)
                 + (dictation == configuration.hints.contains("dictation") ? 1 : 0)
         }
@@ -131,6 +135,9 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
     private var pending: [SessionTrace.Result] = []
     private var given = 0
     private var heard = 0.0
+    /// Whether the chosen recording was paced in real time: its results then come when the audio
+    /// reaches where they arrived, so their latency is replayed too.
+    private var paced = false
     /// The volatile result given last: an engine keeps saying its current hypothesis until a final
     /// one or a newer one replaces it.
     private var volatile: HypothesisSegment?
@@ -141,6 +148,24 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
+        try await taking(recordedTime: try acceptLocked(audio, at: start))
+    }
+
+    func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
+        try await taking(recordedTime: try finalizeLocked(through: time))
+    }
+
+    /// Returns `update` after the time the recorded engine took for it (a recording paced in real
+    /// time), so that its latency is replayed in real-time pacing as well as in simulated pacing,
+    /// which counts the reported compute time instead.
+    private func taking(recordedTime update: HypothesisUpdate) async throws -> HypothesisUpdate {
+        if let seconds = update.computeSeconds, seconds > 0 {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        }
+        return update
+    }
+
+    private func acceptLocked(_ audio: PCMBuffer, at start: MediaTime) throws -> HypothesisUpdate {
         try lock.withLock {
             for sample in audio.floatChannels.first ?? [] where head.count < 32_000 {
                 let value = Int16(clamping: Int((Double(sample) * 32_768).rounded()))
@@ -152,7 +177,7 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
         }
     }
 
-    func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
+    private func finalizeLocked(through time: MediaTime) throws -> HypothesisUpdate {
         try lock.withLock {
             // Audio shorter than a block so far: only a recording of exactly this much audio fits.
             if candidates == nil { try identifyWhole() }
@@ -220,6 +245,7 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
     private func choose(_ trace: SessionTrace) {
         let transcriber = trace.session.modules.first { $0.kind != .speechDetector }?.index ?? 0
         pending = Array(trace.results.filter { $0.module == transcriber }.dropFirst(given))
+        paced = trace.session.pacing == .realtime
     }
 
     /// The recorded results whose audio has been heard, as one update: a volatile result when its
@@ -229,12 +255,19 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
         while let next = pending.first {
             let end = next.start + next.duration
             guard end <= time + 1e-6 || (time.isInfinite && finalizing) else { break }
+            // A recorded latency: not before the audio that had been given when the result
+            // arrived, unless the session asks for it by finalizing; the time it took after that
+            // audio is this answer's compute time, so simulated pacing replays it too.
+            if paced, !finalizing, let needed = next.inputSeconds, needed > time + 1e-6 { break }
             // A final result finalized exactly where the audio heard so far ends was, in the
             // recording, the answer to a finalize there (or at the end): it waits for one, or for
             // more audio.
             if next.isFinal && !finalizing && next.finalizedThrough > time - 1e-6 { break }
             pending.removeFirst()
             given += 1
+            if paced, let arrival = next.arrival, let needed = next.inputSeconds {
+                update.computeSeconds = max(update.computeSeconds ?? 0, arrival - needed)
+            }
             let segment = Self.segment(next)
             if next.isFinal {
                 update.finalized.append(segment)

@@ -47,6 +47,13 @@ public struct SessionTrace: Sendable, Equatable {
         public static let valueName = "input"
     }
 
+    /// How the program gave its buffers: as fast as it could, or each when its audio would have
+    /// been spoken (results then carry their arrival).
+    public enum Pacing: String, ClosedSetValue {
+        case fast, realtime
+        public static let valueName = "pacing"
+    }
+
     public struct Session: Sendable, Equatable, Decodable {
         let type: String
         public var version: Int
@@ -56,6 +63,8 @@ public struct SessionTrace: Sendable, Equatable {
         public var modules: [Module]
         public var input: Input
         public var bufferFrames: Int?
+        /// Absent in traces given as fast as the program could.
+        public var pacing: Pacing?
     }
 
     public struct Call: Sendable, Equatable, Decodable {
@@ -92,6 +101,13 @@ public struct SessionTrace: Sendable, Equatable {
         public var runs: [Run]?
         public var alternatives: [String]?
         public var speechDetected: Bool?
+        /// Under real-time pacing, the audio time when the program received the result.
+        public var arrival: Double?
+        /// Under real-time pacing, the audio the program had given when it received the result.
+        public var inputSeconds: Double?
+
+        /// How long after its audio ended the program received it (real-time pacing only).
+        public var latency: Double? { arrival.map { $0 - (start + duration) } }
     }
 
     /// A report to a volatile range handler (`setVolatileRangeChangedHandler`), with the handler
@@ -213,7 +229,8 @@ public struct SessionTrace: Sendable, Equatable {
                 let result = try decode(Result.self)
                 for (name, value) in [
                     ("start", result.start), ("duration", result.duration),
-                    ("finalizedThrough", result.finalizedThrough),
+                    ("finalizedThrough", result.finalizedThrough), ("arrival", result.arrival ?? 0),
+                    ("inputSeconds", result.inputSeconds ?? 0),
                 ] where value < 0 {
                     throw fail(name, "\(value) is out of range")
                 }

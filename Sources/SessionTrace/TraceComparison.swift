@@ -11,10 +11,13 @@ public struct TraceComparison: Sendable, Equatable {
         public var seconds: Double
         /// Words are compared after this normaliser.
         public var normalizer: TextNormalizer
+        /// Median result latencies (traces paced in real time) may differ by this much.
+        public var latency: Double
 
-        public init(seconds: Double = 0.05, normalizer: TextNormalizer = .english) {
+        public init(seconds: Double = 0.05, normalizer: TextNormalizer = .english, latency: Double = 0.25) {
             self.seconds = seconds
             self.normalizer = normalizer
+            self.latency = latency
         }
     }
 
@@ -126,6 +129,18 @@ public struct TraceComparison: Sendable, Equatable {
                         "\(last.finalizedThrough) s against \(other.finalizedThrough) s")
                 }
             }
+            // Latency, where both were paced in real time: the median for final results and for
+            // volatile ones, each where both traces have some.
+            for (kind, final) in [("final", true), ("volatile", false)] {
+                let la = ra.filter { $0.isFinal == final }.compactMap(\.latency)
+                let lb = rb.filter { $0.isFinal == final }.compactMap(\.latency)
+                guard let ma = median(la), let mb = median(lb), abs(ma - mb) > tolerances.latency else { continue }
+                add(
+                    .content, "\(clause).latency",
+                    String(
+                        format: "median %@ latency %.3f s against %.3f s (%d and %d results; tolerance %.3f s)", kind,
+                        ma, mb, la.count, lb.count, tolerances.latency))
+            }
             // Time ranges on word runs follow the transcriber's options, whatever the engine.
             let timed = { (r: [SessionTrace.Result]) in r.contains { $0.runs?.contains { $0.start != nil } == true } }
             if !ra.isEmpty, !rb.isEmpty, timed(ra) != timed(rb) {
@@ -200,6 +215,13 @@ public struct TraceComparison: Sendable, Equatable {
         if a.count != b.count {
             add(.content, "volatileRange.reports", "\(a.count) reports against \(b.count)")
         }
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// The calls that finish a session once its input is final.

@@ -62,6 +62,15 @@ struct Recorder {
     /// How long after the session finished a result sequence may stay open before it is recorded
     /// as `open`.
     let openAfter: Double
+    /// How buffers are given in the scenarios that stream them.
+    let pacing: InputClock.Pacing
+    /// The scenarios whose buffers a real-time pacing spaces out: those that give audio as a
+    /// microphone would (not the analyzer reading a file, an input made whole before it is
+    /// analysed, or the two buffers of the bad-input scenarios).
+    static let pacedScenarios: Set<Scenario> = [
+        .stream, .streamVolatile, .finalizeMidStream, .cancel, .dictation, .detector, .replacedInput,
+        .twoLocales, .twoWaiters, .cancelledWaiter, .volatileRange,
+    ]
     static let bufferFrames: AVAudioFrameCount = 4096
     var bufferFrames: AVAudioFrameCount { Self.bufferFrames }
     /// The audio's identity in every trace of it, worked out once.
@@ -69,9 +78,10 @@ struct Recorder {
 
     init(
         audio: URL, locale: Locale, platform: TraceLine.Platform, missingLocale: Locale, secondLocale: Locale,
-        openAfter: Double = 10
+        openAfter: Double = 10, pacing: InputClock.Pacing = .fast
     ) throws {
         self.openAfter = openAfter
+        self.pacing = pacing
         self.audio = audio
         self.locale = locale
         self.platform = platform
@@ -98,7 +108,8 @@ struct Recorder {
                     scenario: scenario.rawValue, platform: platform, audio: info,
                     modules: described.map(\.description),
                     input: scenario == .file ? "file" : "stream",
-                    bufferFrames: scenario == .file ? nil : Int(bufferFrames))))
+                    bufferFrames: scenario == .file ? nil : Int(bufferFrames),
+                    pacing: pacing == .realtime && Self.pacedScenarios.contains(scenario) ? "realtime" : nil)))
         let analyzer = SpeechAnalyzer(modules: modules)
         if scenario == .volatileRange {
             // Every report is traced with the handler that received it; the second replaces the first.
@@ -118,8 +129,10 @@ struct Recorder {
                             inputSeconds: 0, outcome: "returned")))
             }
         }
+        // Real-time pacing starts its clock at the first buffer given; results are timed against it.
+        let clock = InputClock(pacing: Self.pacedScenarios.contains(scenario) ? pacing : .fast)
         let readers = modules.enumerated().map { index, module in
-            Task { await collect(module, index: index, into: log) }
+            Task { await collect(module, index: index, into: log, clock: clock) }
         }
         var given = 0.0
         switch scenario {
@@ -171,10 +184,7 @@ struct Recorder {
                 await abandon(analyzer, given, log)
                 break
             }
-            for buffer in buffers[..<half] {
-                firstBuilder.yield(AnalyzerInput(buffer: buffer))
-                given += Double(buffer.frameLength) / buffer.format.sampleRate
-            }
+            for buffer in buffers[..<half] { await give(buffer, to: firstBuilder, given: &given, clock: clock) }
             // Apple's advice before replacing an input: finalize what it gave, so that it is consumed.
             let through = CMTime(seconds: given, preferredTimescale: 1_000_000)
             _ = await call("finalize(through:)", ["through": String(TraceLine.seconds(given))], given, log) {
@@ -186,8 +196,9 @@ struct Recorder {
             firstBuilder.finish()
             // The rest comes on the second sequence while the program waits for the end of input.
             let rest = Array(buffers[half...])
-            let feeder = Task {
-                for buffer in rest { secondBuilder.yield(AnalyzerInput(buffer: buffer)) }
+            let feeder = Task { [given] in
+                var fed = given
+                for buffer in rest { await give(buffer, to: secondBuilder, given: &fed, clock: clock) }
                 secondBuilder.finish()
             }
             given += rest.reduce(0) { $0 + Double($1.frameLength) / $1.format.sampleRate }
@@ -219,10 +230,7 @@ struct Recorder {
                         Self.callLine(
                             "finalize(through:)", through.merging(["cancelled": "true"]) { $1 }, given,
                             await waiter.value)))
-                for buffer in buffers {
-                    builder.yield(AnalyzerInput(buffer: buffer))
-                    given += Double(buffer.frameLength) / buffer.format.sampleRate
-                }
+                for buffer in buffers { await give(buffer, to: builder, given: &given, clock: clock) }
                 builder.finish()
                 _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
                     try await analyzer.finalizeAndFinishThroughEndOfInput()
@@ -234,8 +242,7 @@ struct Recorder {
             let finalizing = Task { await Self.outcome { try await analyzer.finalize(through: end) } }
             let finishing = Task { await Self.outcome { try await analyzer.finalizeAndFinishThroughEndOfInput() } }
             for buffer in buffers[..<(buffers.count / 2)] {
-                builder.yield(AnalyzerInput(buffer: buffer))
-                given += Double(buffer.frameLength) / buffer.format.sampleRate
+                await give(buffer, to: builder, given: &given, clock: clock)
             }
             if let odd = Self.wronglyFormattedBuffer() {
                 builder.yield(AnalyzerInput(buffer: odd))
@@ -287,27 +294,20 @@ struct Recorder {
             if scenario == .volatileRange {
                 // Finalize a third and two thirds through, so that the range's start moves twice.
                 for third in [buffers[..<(buffers.count / 3)], buffers[(buffers.count / 3)..<(2 * buffers.count / 3)]] {
-                    for buffer in third {
-                        builder.yield(AnalyzerInput(buffer: buffer))
-                        given += Double(buffer.frameLength) / buffer.format.sampleRate
-                    }
+                    for buffer in third { await give(buffer, to: builder, given: &given, clock: clock) }
                     let through = CMTime(seconds: given, preferredTimescale: 1_000_000)
                     _ = await call("finalize(through:)", ["through": String(TraceLine.seconds(given))], given, log) {
                         try await analyzer.finalize(through: through)
                     }
                 }
                 for buffer in buffers[(2 * buffers.count / 3)...] {
-                    builder.yield(AnalyzerInput(buffer: buffer))
-                    given += Double(buffer.frameLength) / buffer.format.sampleRate
+                    await give(buffer, to: builder, given: &given, clock: clock)
                 }
             }
             let half =
                 scenario == .cancel || scenario == .finalizeMidStream
                 ? buffers.count / 2 : scenario == .volatileRange ? 0 : buffers.count
-            for buffer in buffers[..<half] {
-                builder.yield(AnalyzerInput(buffer: buffer))
-                given += Double(buffer.frameLength) / buffer.format.sampleRate
-            }
+            for buffer in buffers[..<half] { await give(buffer, to: builder, given: &given, clock: clock) }
             if scenario == .cancel {
                 await call("cancelAndFinishNow()", [:], given, log) { await analyzer.cancelAndFinishNow() }
                 builder.finish()
@@ -318,10 +318,7 @@ struct Recorder {
                 _ = await call("finalize(through:)", ["through": String(TraceLine.seconds(given))], given, log) {
                     try await analyzer.finalize(through: through)
                 }
-                for buffer in buffers[half...] {
-                    builder.yield(AnalyzerInput(buffer: buffer))
-                    given += Double(buffer.frameLength) / buffer.format.sampleRate
-                }
+                for buffer in buffers[half...] { await give(buffer, to: builder, given: &given, clock: clock) }
             }
             builder.finish()
             _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
@@ -423,18 +420,23 @@ struct Recorder {
     }
 
     /// Every result of one module, as trace lines; what ended its sequence.
-    func collect(_ module: any SpeechModule, index: Int, into log: TraceLog) async -> String {
+    func collect(_ module: any SpeechModule, index: Int, into log: TraceLog, clock: InputClock) async -> String {
         do {
             if let transcriber = module as? SpeechTranscriber {
-                try await collect(transcriber.results, index: index, into: log) { ($0.text, $0.alternatives) }
+                try await collect(transcriber.results, index: index, into: log, clock: clock) {
+                    ($0.text, $0.alternatives)
+                }
             } else if let dictation = module as? DictationTranscriber {
-                try await collect(dictation.results, index: index, into: log) { ($0.text, $0.alternatives) }
+                try await collect(dictation.results, index: index, into: log, clock: clock) {
+                    ($0.text, $0.alternatives)
+                }
             } else if let detector = module as? SpeechDetector {
                 for try await result in detector.results {
                     var entry = line(
                         index, result.range, result.resultsFinalizationTime, result.isFinal,
                         text: nil, alternatives: nil)
                     entry.speechDetected = result.speechDetected
+                    (entry.arrival, entry.inputSeconds) = clock.reading()
                     log.append(.result(entry))
                 }
             }
@@ -446,16 +448,16 @@ struct Recorder {
 
     /// A transcriber's results as trace lines, its text and alternatives read by `words`.
     func collect<Results: AsyncSequence>(
-        _ results: Results, index: Int, into log: TraceLog,
+        _ results: Results, index: Int, into log: TraceLog, clock: InputClock,
         words: (Results.Element) -> (AttributedString, [AttributedString])
     ) async throws where Results.Element: SpeechModuleResult {
         for try await result in results {
             let (text, alternatives) = words(result)
-            log.append(
-                .result(
-                    line(
-                        index, result.range, result.resultsFinalizationTime, result.isFinal, text: text,
-                        alternatives: alternatives)))
+            var entry = line(
+                index, result.range, result.resultsFinalizationTime, result.isFinal, text: text,
+                alternatives: alternatives)
+            (entry.arrival, entry.inputSeconds) = clock.reading()
+            log.append(.result(entry))
         }
     }
 
@@ -515,6 +517,19 @@ struct Recorder {
         .init(
             name: name, arguments: arguments, inputSeconds: TraceLine.seconds(given),
             outcome: outcome.error == nil ? "returned" : "threw", value: outcome.value, error: outcome.error)
+    }
+
+    /// Gives `buffer` to the analyzer, when its last sample would have been heard under real-time
+    /// pacing, and counts it in `given`.
+    func give(
+        _ buffer: AVAudioPCMBuffer, to builder: AsyncStream<AnalyzerInput>.Continuation, given: inout Double,
+        clock: InputClock
+    ) async {
+        let length = Double(buffer.frameLength) / buffer.format.sampleRate
+        await clock.wait(until: given + length)
+        builder.yield(AnalyzerInput(buffer: buffer))
+        given += length
+        clock.gave(length)
     }
 
     /// What a program does when starting failed: it ends the session, so that nothing waits on it.
@@ -596,5 +611,50 @@ struct Recorder {
     /// An error as the trace shows it: its type and its description.
     static func describe(_ error: any Error) -> String {
         "\(type(of: error)): \(error)"
+    }
+}
+
+/// The clock of real-time pacing: it starts at the first buffer given, holds each buffer until its
+/// audio would have been spoken, and times results against the audio.
+final class InputClock: @unchecked Sendable {
+    /// How buffers are given: as fast as the program can, or each when a microphone would have
+    /// delivered it.
+    enum Pacing: String {
+        case fast, realtime
+    }
+
+    let pacing: Pacing
+    private let lock = NSLock()
+    private var origin: ContinuousClock.Instant?
+    private var given = 0.0
+
+    init(pacing: Pacing) { self.pacing = pacing }
+
+    /// Waits until `seconds` of audio would have been spoken since the clock started (at once in
+    /// fast pacing).
+    func wait(until seconds: Double) async {
+        guard pacing == .realtime else { return }
+        let start = lock.withLock {
+            if origin == nil { origin = ContinuousClock.now }
+            return origin!
+        }
+        let due = start.advanced(by: .nanoseconds(Int64(seconds * 1_000_000_000)))
+        if due > ContinuousClock.now { try? await Task.sleep(until: due, clock: .continuous) }
+    }
+
+    /// Counts `seconds` more audio as given.
+    func gave(_ seconds: Double) {
+        lock.withLock { given += seconds }
+    }
+
+    /// Where the audio was when a result came (seconds since the clock started, to the
+    /// millisecond) and how much of it had been given by then; nil in fast pacing or before any audio.
+    func reading() -> (arrival: Double?, inputSeconds: Double?) {
+        guard pacing == .realtime, let (start, given) = lock.withLock({ origin.map { ($0, given) } }) else {
+            return (nil, nil)
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return ((seconds * 1_000).rounded() / 1_000, TraceLine.seconds(given))
     }
 }

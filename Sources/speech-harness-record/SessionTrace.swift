@@ -51,6 +51,9 @@ enum TraceLine: Encodable, Sendable {
         /// "file" (the analyzer reads the file) or "stream" (buffers of `bufferFrames`).
         var input: String
         var bufferFrames: Int?
+        /// "realtime" when buffers were given at the pace of their audio (results then carry
+        /// `arrival`); absent when given as fast as the program could.
+        var pacing: String?
     }
 
     struct Call: Encodable, Sendable {
@@ -85,6 +88,11 @@ enum TraceLine: Encodable, Sendable {
         var runs: [Run]?
         var alternatives: [String]?
         var speechDetected: Bool?
+        /// Under real-time pacing, where the audio was (seconds since the first buffer's clock
+        /// started) when the program received this result: its latency is this minus the range's end.
+        var arrival: Double?
+        /// Under real-time pacing, the audio the program had given when it received this result.
+        var inputSeconds: Double?
     }
 
     /// A call of a volatile range handler: which handler (in the order they were set, from 0) and

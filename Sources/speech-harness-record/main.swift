@@ -3,7 +3,7 @@
 // AVFoundation), so the same source records the harness's reference analyzer on Linux and Apple's
 // framework on macOS 26.
 // Usage: speech-harness-record --out DIR [--locale ID] [--second-locale ID] [--scenario NAME]...
-//        [--open-after SECONDS] [--install-assets] AUDIO...
+//        [--open-after SECONDS] [--pacing fast|realtime] [--install-assets] AUDIO...
 import AVFoundation
 import Foundation
 import Speech
@@ -12,7 +12,7 @@ func usage() -> Never {
     let names = Scenario.allCases.map(\.rawValue).joined(separator: ", ")
     FileHandle.standardError.write(
         Data(
-            "usage: speech-harness-record --out DIR [--locale ID] [--second-locale ID] [--scenario NAME]... [--open-after SECONDS] [--install-assets] AUDIO...\nscenarios: \(names)\n"
+            "usage: speech-harness-record --out DIR [--locale ID] [--second-locale ID] [--scenario NAME]... [--open-after SECONDS] [--pacing fast|realtime] [--install-assets] AUDIO...\nscenarios: \(names)\n"
                 .utf8))
     exit(2)
 }
@@ -24,6 +24,7 @@ var scenarios: [Scenario] = []
 var files: [String] = []
 var installAssets = false
 var openAfter = 10.0
+var pacing = InputClock.Pacing.fast
 var rest = CommandLine.arguments.dropFirst()
 while let argument = rest.popFirst() {
     switch argument {
@@ -39,6 +40,9 @@ while let argument = rest.popFirst() {
     case "--open-after":
         guard let value = rest.popFirst().flatMap(Double.init), value > 0 else { usage() }
         openAfter = value
+    case "--pacing":
+        guard let value = rest.popFirst().flatMap(InputClock.Pacing.init) else { usage() }
+        pacing = value
     case "--scenario":
         guard let name = rest.popFirst(), let scenario = Scenario(rawValue: name) else { usage() }
         scenarios.append(scenario)
@@ -90,7 +94,7 @@ for path in files {
         recorder = try Recorder(
             audio: url, locale: Locale(identifier: localeID), platform: platform,
             missingLocale: Locale(identifier: "zu-ZA"), secondLocale: Locale(identifier: secondLocaleID),
-            openAfter: openAfter)
+            openAfter: openAfter, pacing: pacing)
     } catch {
         // Unreadable audio: nothing to trace for this file; the others go on.
         FileHandle.standardError.write(Data("speech-harness-record: \(path): \(error)\n".utf8))

@@ -119,14 +119,22 @@ struct SessionRecorderTests {
             #expect(run.status == 0, "\(run.output)")
         }
         let junit = dir.path("diff.xml")
+        let html = dir.path("trace-diff.html")
         let diff = try PackageProgram.run(
-            "speech-harness", ["trace", "diff", dir.path("a"), dir.path("b"), "--junit", junit], environment: [:])
+            "speech-harness", ["trace", "diff", dir.path("a"), dir.path("b"), "--junit", junit, "--html", html],
+            environment: [:])
         #expect(diff.status == 0, "\(diff.output)")
         #expect(diff.output.contains("content results[0].words: WER "), "\(diff.output)")
         #expect(!diff.output.contains("semantics "), "\(diff.output)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 2)
         #expect(!xml.contains("<failure"))
+        // The page: both scenarios differ in content only, and it opens cleanly in a browser.
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.components(separatedBy: "content or platform only").count - 1 == 2, "\(page)")
+        #expect(page.contains("<code>results[0].words</code>") && !page.contains(">semantic differences<"))
+        let check = try ExternalProgram.run(SystemFixture.packageRoot + "/scripts/check-html", [html])
+        #expect(check.status == 0, "\(check.output)\(check.errors)")
         // The same recording twice has no differences at all.
         let same = try PackageProgram.run(
             "speech-harness", ["trace", "diff", dir.path("a"), dir.path("a")], environment: [:])
@@ -146,7 +154,7 @@ struct SessionRecorderTests {
             #expect(workflow.contains("--product \(product)") && package.contains(#"name: "\#(product)""#))
         }
         let recorder = try String(contentsOfFile: Self.source + "/main.swift", encoding: .utf8)
-        for option in ["--install-assets", "--out"] {
+        for option in ["--install-assets", "--out", "--pacing"] {
             #expect(workflow.contains(option) && recorder.contains(#"case "\#(option)""#), "\(option)")
         }
         #expect(workflow.contains("trace diff traces/reference traces/apple --junit"))
@@ -230,6 +238,45 @@ struct SessionRecorderTests {
                     counts["substitutions"] == 0 && counts["deletions"] == 0 && counts["insertions"] == 0, "\(record)")
             }
         }
+    }
+
+    /// Recorded with real-time pacing, each result carries when it arrived; `bench` over the
+    /// cassette (simulated pacing, 100 ms chunks) gets each result at its recorded arrival, late by
+    /// less than a chunk (the audio reaches the buffer that produced it at the next chunk's end).
+    @Test(.enabled(if: canRun && PackageProgram.available("speech-harness")))
+    func aPacedRecordingKeepsItsLatencyInTheBench() throws {
+        let dir = try TemporaryDirectory()
+        let cassettes = dir.path("cassettes")
+        let record = try PackageProgram.run(
+            "speech-harness-record",
+            ["--out", cassettes, "--pacing", "realtime", "--scenario", "stream-volatile", Self.cards],
+            environment: ["SPEECH_HARNESS_ENGINE": "pocketsphinx"])
+        #expect(record.status == 0, "\(record.output)")
+        let trace = try String(contentsOfFile: cassettes + "/stream-volatile--001.jsonl", encoding: .utf8)
+        let recorded = trace.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "result" }
+        let arrivals = recorded.compactMap { $0["arrival"] as? Double }
+        #expect(arrivals.count == recorded.count && !arrivals.isEmpty, "\(trace)")
+        let schema = try Self.validate(cassettes)
+        #expect(schema.hasSuffix("problems 0\n"), "\(schema)")
+        let manifest = try dir.write(
+            "m.jsonl", bytes: Array(#"{"id":"001","audio":"\#(Self.cards)","reference":"ten of clubs"}"#.utf8))
+        let out = dir.path("bench")
+        let bench = try PackageProgram.run(
+            "speech-harness",
+            ["bench", "--engine", "replay:" + cassettes, "--manifest", manifest, "--allow-outside-root", "--out", out],
+            environment: [:])
+        let line = try String(contentsOfFile: out + "/utterances.jsonl", encoding: .utf8)
+        let utterance = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        let timeline = utterance?["timeline"] as? [String: Any]
+        let events = timeline?["events"] as? [[String: Any]] ?? []
+        #expect(events.count == arrivals.count, "\(bench.output) \(line)")
+        for (event, arrival) in zip(events, arrivals) {
+            let time = event["time"] as? Double ?? -1
+            #expect(time >= arrival - 0.01 && time < arrival + 0.11, "came at \(time) s, recorded at \(arrival) s")
+        }
+        #expect(events.map { $0["isFinal"] as? Bool } == recorded.map { $0["isFinal"] as? Bool })
     }
 
     /// A planted fault (debug builds, SPEECH_HARNESS_PLANTED_FAULT) recorded through the public API
