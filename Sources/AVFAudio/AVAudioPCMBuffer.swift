@@ -58,6 +58,12 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         for lease in captureLeases { lease.consumed() }
     }
 
+    /// Harness extra for recognisers: the recogniser that consumed this buffer has finished and
+    /// will consume no more, so the virtual microphone behind it stops waiting for recognition.
+    @_spi(Harness) public func recognitionStopped() {
+        for lease in captureLeases { lease.recognitionStopped() }
+    }
+
     /// Harness extra: this buffer holds `other`'s audio (a copy or a conversion of it).
     @_spi(Harness) public func carriesCapture(of other: AVAudioPCMBuffer) {
         captureLeases += other.captureLeases

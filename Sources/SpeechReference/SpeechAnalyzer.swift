@@ -53,6 +53,8 @@ public final actor SpeechAnalyzer {
     private var jobs: [Job] = []
     private var draining = false
     private var inputTask: Task<Void, Never>?
+    /// The last buffer read from the input: whose virtual microphone, if any, is told when the session ends.
+    private var lastInputBuffer: AVAudioPCMBuffer?
     private var holdsResources = false
     /// What harness tasks watch for (see SpeechAnalyzer+Observation.swift).
     var observation = AnalyzerObservation()
@@ -356,8 +358,13 @@ public final actor SpeechAnalyzer {
         }
         do {
             for try await input in sequence {
-                // However it ends, the virtual microphone behind the buffer may go on.
-                defer { input.buffer.consumedByRecognition() }
+                // However it ends, the virtual microphone behind the buffer may go on; if the
+                // session ended with it, no more of its audio will be read.
+                defer {
+                    input.buffer.consumedByRecognition()
+                    if machine.isFinished { input.buffer.recognitionStopped() }
+                }
+                lastInputBuffer = input.buffer
                 guard !machine.isFinished, generation == machine.inputGeneration else { return lastEnd }
                 guard let range = await feed(input) else { return lastEnd }
                 lastEnd = machine.reportedEnd(ofLastBuffer: range)
@@ -606,6 +613,10 @@ public final actor SpeechAnalyzer {
     /// Ends result streams, stops reading input, closes engines and gives back resources.
     private func endSession() async {
         inputTask = nil
+        // Input the program still yields will not be read: a virtual microphone feeding it must
+        // not wait for this analyzer any more.
+        lastInputBuffer?.recognitionStopped()
+        lastInputBuffer = nil
         for channel in channels { channel.endResults(throwing: failure) }
         if holdsResources {
             await ModelRetentionCache.shared.used(

@@ -79,9 +79,21 @@ public final class CaptureFlow: @unchecked Sendable {
         progress.pending = max(0, progress.pending - seconds)
         if consumed {
             progress.attached = true
+            progress.recognitionStopped = false
             progress.recognisedEnd = max(progress.recognisedEnd, end)
             progress.recognisedAt = Self.now()
         }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The recogniser that consumed this microphone's audio has finished (an analyzer's session
+    /// ended, by an error too): it will consume nothing more, so the microphone stops waiting for
+    /// it, as a device's microphone would, and keeps only the clock lead until a recogniser
+    /// consumes again.
+    public func recognitionStopped() {
+        condition.lock()
+        progress.recognitionStopped = true
         condition.broadcast()
         condition.unlock()
     }
@@ -116,6 +128,9 @@ public final class CaptureLease: @unchecked Sendable {
 
     /// A recogniser has consumed this audio (its engine returned for it). Once; later calls do nothing.
     public func consumed() { settle(consumed: true) }
+
+    /// The recogniser that consumed this audio has finished; see ``CaptureFlow/recognitionStopped()``.
+    public func recognitionStopped() { flow.recognitionStopped() }
 
     deinit { settle(consumed: false) }
 

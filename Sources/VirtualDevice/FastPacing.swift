@@ -23,6 +23,9 @@ public struct FastPacing: Sendable, Hashable {
         /// Some of this microphone's audio has been handed to a recogniser (an analyzer input, a
         /// legacy buffer request).
         public var attached = false
+        /// The recogniser that consumed this microphone's audio has finished, and none has
+        /// consumed any since: audio handed to it will never be consumed, so it holds nothing back.
+        public var recognitionStopped = false
         /// Where the audio recognisers last consumed ends (seconds from sample 0); the start until then.
         public var recognisedEnd: Double
         /// When (wall seconds) that was, or when the microphone (re)started.
@@ -45,7 +48,9 @@ public struct FastPacing: Sendable, Hashable {
     /// Whether the buffer `[start, end)` (seconds from sample 0) may be delivered at wall time `now`.
     public func decide(start: Double, end: Double, progress: Progress, now: Double) -> Decision {
         // A buffer longer than the lead still goes once nothing is pending, or nothing would.
-        if progress.attached, progress.pending > 0, progress.pending + (end - start) > recognitionLead + 1e-9 {
+        if progress.attached, !progress.recognitionStopped, progress.pending > 0,
+            progress.pending + (end - start) > recognitionLead + 1e-9
+        {
             return .awaitRecognition
         }
         let early = (end - progress.recognisedEnd) - clockLead - (now - progress.recognisedAt)

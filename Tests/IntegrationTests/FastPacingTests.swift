@@ -146,6 +146,67 @@ struct FastPacingTests {
         }
     }
 
+    /// Apple's sample pattern whose recogniser fails mid-capture (a scripted engine throwing at
+    /// 2 s): the analyzer reads no more, so the microphone must not wait for it; the tap goes on to
+    /// the end of the recording, as on a device, and the app sees the error where it waits.
+    @Test(
+        .enabled(if: available, "pocketsphinx-testdata's LibriVox recording is not installed"),
+        .timeLimit(.minutes(1)))
+    func aRecogniserThatFailsDoesNotHoldTheMicrophone() async throws {
+        let engine = ScriptedEngine(
+            script: EngineScript(
+                words: [.init("he", start: 0.2, end: 0.4)], faults: [.throwAt(2, message: "the engine broke")]))
+        var device = Self.device
+        device.microphone.end = .stopEngine(afterSilence: 0.5)
+        try await DeviceSettings.$override.withValue(device) {
+            try await EngineSelection.$override.withValue(engine) {
+                let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription)
+                let format = try #require(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]))
+                let analyzer = SpeechAnalyzer(modules: [transcriber])
+                let (inputs, inputBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+                try await analyzer.start(inputSequence: inputs)
+                let audioEngine = AVAudioEngine()
+                let input = audioEngine.inputNode
+                let (buffers, bufferSink) = AsyncStream.makeStream(of: AVAudioPCMBuffer.self)
+                input.installTap(onBus: 0, bufferSize: 4096, format: input.outputFormat(forBus: 0)) { buffer, _ in
+                    bufferSink.yield(buffer)
+                }
+                let observer = NotificationCenter.default.addObserver(
+                    forName: .AVAudioEngineConfigurationChange, object: audioEngine, queue: nil
+                ) { _ in bufferSink.finish() }
+                defer { NotificationCenter.default.removeObserver(observer) }
+                try audioEngine.start()
+                let converter = try #require(AVAudioConverter(from: input.outputFormat(forBus: 0), to: format))
+                var heard = 0.0
+                // Ends when the microphone stops after its recording (it would never end if the
+                // microphone kept waiting for the failed analyzer).
+                for await buffer in buffers {
+                    heard += Double(buffer.frameLength) / buffer.format.sampleRate
+                    let capacity = AVAudioFrameCount(
+                        (Double(buffer.frameLength) * format.sampleRate / buffer.format.sampleRate).rounded(.up))
+                    let converted = try #require(AVAudioPCMBuffer(pcmFormat: format, frameCapacity: capacity))
+                    var given = false
+                    var error: NSError?
+                    _ = converter.convert(to: converted, error: &error) { _, status in
+                        defer { given = true }
+                        status.pointee = given ? .noDataNow : .haveData
+                        return given ? nil : buffer
+                    }
+                    inputBuilder.yield(AnalyzerInput(buffer: converted))
+                }
+                inputBuilder.finish()
+                #expect(heard > 3, "the tap heard \(heard) s")
+                await #expect(throws: (any Error).self) { try await analyzer.finalizeAndFinishThroughEndOfInput() }
+                do {
+                    for try await _ in transcriber.results {}
+                    Issue.record("the results ended without the engine's error")
+                } catch {
+                    #expect("\(error)".contains("the engine broke"), "\(error)")
+                }
+            }
+        }
+    }
+
     /// When the app stops, the program holds at most the lead (1 s) of audio no recogniser has
     /// consumed. With the legacy request that holds throughout, since `append` hands each buffer
     /// to recognition inside the tap; Apple's pattern hands buffers over from the app's own stream,

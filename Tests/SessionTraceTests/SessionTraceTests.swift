@@ -47,7 +47,7 @@ struct SessionTraceTests {
         ),
         (
             3, #""text":"call home""#, #""txt":"call home""#,
-            "t.jsonl:3: field 'txt': unknown field (known fields: alternatives, duration, finalizedThrough, isFinal, module, runs, seq, speechDetected, start, text, type)"
+            "t.jsonl:3: field 'txt': unknown field (known fields: alternatives, arrival, duration, finalizedThrough, inputSeconds, isFinal, module, runs, seq, speechDetected, start, text, type)"
         ),
         (1, #""version":1"#, #""version":2"#, "t.jsonl:1: field 'version': version 2 is not supported (expected 1)"),
         (

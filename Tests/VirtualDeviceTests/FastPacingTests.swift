@@ -29,6 +29,18 @@ struct FastPacingRuleTests {
         #expect(pacing.decide(start: 12, end: 12.1, progress: progress, now: 102.5) == .deliver)
     }
 
+    /// A recogniser that finished (its session ended, by an error too) will consume nothing more:
+    /// audio handed to it no longer holds the microphone back; the clock lead still does.
+    @Test func aFinishedRecogniserHoldsNothingBack() {
+        var progress = FastPacing.Progress(start: 0, at: 0)
+        progress.attached = true
+        progress.pending = 3
+        #expect(pacing.decide(start: 5, end: 5.1, progress: progress, now: 0) == .awaitRecognition)
+        progress.recognitionStopped = true
+        #expect(pacing.decide(start: 5, end: 5.1, progress: progress, now: 0) == .deliver)
+        #expect(pacing.decide(start: 12, end: 12.1, progress: progress, now: 0) == .sleep(12.1 - 10))
+    }
+
     @Test func theClockCountsFromTheLastAudioARecogniserConsumed() {
         var progress = FastPacing.Progress(start: 0, at: 0)
         progress.attached = true
