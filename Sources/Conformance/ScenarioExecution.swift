@@ -138,15 +138,21 @@ final class ScenarioExecution: @unchecked Sendable {
     func buffers(seconds: Double, start: Double?, rate: Double) -> [AnalyzerInput] {
         let format = rate == 16_000 ? Self.format : AVAudioFormat(standardFormatWithSampleRate: rate, channels: 1)!
         let count = seconds <= 0 ? 0 : max(1, Int((seconds / 0.1).rounded()))
-        var rng = SeededGenerator(seed: 11)
+        let frames = AVAudioFrameCount(rate / 10)
+        let noise = Self.noise(frames: count * Int(frames))
         return (0..<count).map { i in
-            let frames = AVAudioFrameCount(rate / 10)
             let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: frames)!
             buffer.frameLength = frames
-            for k in 0..<Int(frames) { buffer.floatChannelData![0][k] = Float(rng.nextGaussian() * 0.01) }
+            for k in 0..<Int(frames) { buffer.floatChannelData![0][k] = noise[i * Int(frames) + k] }
             let time = i == 0 ? start.map { CMTime(seconds: $0, preferredTimescale: CMTimeScale(rate)) } : nil
             return AnalyzerInput(buffer: buffer, bufferStartTime: time)
         }
+    }
+
+    /// The quiet noise every step's audio is (the same from its start each time: seeded).
+    static func noise(frames: Int) -> [Float] {
+        var rng = SeededGenerator(seed: 11)
+        return (0..<frames).map { _ in Float(rng.nextGaussian() * 0.01) }
     }
 
     /// How a call ended.

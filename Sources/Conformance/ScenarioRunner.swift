@@ -127,12 +127,16 @@ public struct ScenarioRunner: Sendable {
                 }
             }
         }
-        return await AssetStore.$current.withValue(store) {
+        // A replaying backend answers only for audio its cassettes hold: a scenario whose audio
+        // they never heard is skipped with that reason rather than failed.
+        let watch = RecordedAudioWatch()
+        let watched = isScripted ? engine : watch.watching(engine)
+        let outcome: ScenarioOutcome = await AssetStore.$current.withValue(store) {
             await ResourcePool.$current.withValue(ResourcePool(limit: scenario.resourceLimit ?? 64)) {
-                await EngineSelection.$override.withValue(engine) {
+                await EngineSelection.$override.withValue(watched) {
                     if let spoken, let legacy = scenario.legacy {
                         return await LegacyScenarioExecution(
-                            scenario: scenario, run: legacy, engine: engine, speech: spoken, exact: isScripted
+                            scenario: scenario, run: legacy, engine: watched, speech: spoken, exact: isScripted
                         ).execute()
                     }
                     if let spoken, let capture = scenario.capture {
@@ -142,7 +146,7 @@ public struct ScenarioRunner: Sendable {
                     }
                     // A worker is a real process: waits for it are bounded by wall time, not by yields.
                     let execution = ScenarioExecution(
-                        scenario: scenario, engine: engine, exact: isScripted,
+                        scenario: scenario, engine: watched, exact: isScripted,
                         virtualTime: isScripted && !(engine.innermost is WorkerEngine))
                     let result = await execution.run()
                     if sharedEngine == nil || isScripted { await (engine.innermost as? WorkerEngine)?.shutdown() }
@@ -150,5 +154,9 @@ public struct ScenarioRunner: Sendable {
                 }
             }
         }
+        if outcome != .passed, let missing = watch.noRecording {
+            return .skipped("\(missing) (record the scenario's audio into the cassettes to run it)")
+        }
+        return outcome
     }
 }

@@ -19,13 +19,18 @@ enum ConformanceCommand {
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here."),
                 OptionSpec(name: "coverage", value: nil, help: "Print each clause with its scenarios."),
                 OptionSpec(
+                    name: "write-audio", value: "dir",
+                    help:
+                        "Write the audio the scenarios give real engines (16 kHz WAV) here and stop: record it with speech-harness-record to make cassettes for --backend replay:DIR."
+                ),
+                OptionSpec(
                     name: "html", value: "file",
                     help:
                         "Write a clause × backend grid here (pass, skip with reason, fail), linked with the report pages in its folder."
                 ),
             ],
             details:
-                "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.\n\nA real engine is made once per backend and memoized: a sequence of calls on the same audio that\nan earlier scenario made is answered as the engine answered it then (the count is printed at the\nend). Conformance times nothing; benchmarks never memoize.",
+                "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.\n\nA real engine is made once per backend and memoized: a sequence of calls on the same audio that\nan earlier scenario made is answered as the engine answered it then (the count is printed at the\nend). Conformance times nothing; benchmarks never memoize.\n\nA replaying backend (replay:DIR) answers only for audio its cassettes hold; a scenario whose audio\nthey do not hold is skipped with that reason (--write-audio writes the audio to record).",
             run: { try await run("conformance", $0, $1) })
     ]
 
@@ -38,6 +43,10 @@ enum ConformanceCommand {
         }
         for error in loadErrors { console.err("speech-harness conformance: \(error)") }
         if arguments.has("coverage") { console.out(suite.coverageTable) }
+        if let directory = arguments.value("write-audio") {
+            for file in try ConformanceAudio.write(to: directory, scenarios: suite.scenarios) { console.out(file) }
+            return 0
+        }
         let backends = arguments.all("backend").isEmpty ? ["scripted"] : arguments.all("backend")
         for id in backends where !EngineRegistry.shared.knows(id) {
             throw UsageError(

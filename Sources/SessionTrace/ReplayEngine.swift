@@ -110,16 +110,6 @@ public struct ReplayEngine: RecognitionEngine {
     }
 }
 
-/// Why a replay cannot answer.
-public struct ReplayError: Error, CustomStringConvertible, Sendable {
-    public var directory: String
-    public var digest: String
-
-    public var description: String {
-        "replay: no recording in \(directory) of this audio (the SHA-256 of its opening at 16 kHz is \(digest))"
-    }
-}
-
 /// One replayed session: collects the first second to find the recording, then gives each recorded
 /// result once the audio reaches it.
 final class ReplaySession: RecognitionSession, @unchecked Sendable {
@@ -236,7 +226,7 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
         // More audio only rules recordings out: what the session did so far (a finalize at a time)
         // already chose among the rest.
         let found = candidates.map { current in current.filter { matching.contains($0) } } ?? matching
-        guard let best = found.first else { throw ReplayError(directory: engine.directory, digest: digest) }
+        guard let best = found.first else { throw EngineError.noRecording(directory: engine.directory, digest: digest) }
         if candidates?.first != best { choose(best) }
         candidates = found
     }

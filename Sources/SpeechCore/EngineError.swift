@@ -8,6 +8,9 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
     case unknownEngine(String, known: [String])
     case invalidConfiguration(path: String, reason: String)
     case notInstalled(engine: String, locale: String)
+    /// A replaying engine has no recording of the audio it was given (`digest`: the SHA-256 of its
+    /// opening at 16 kHz) in its cassette folder.
+    case noRecording(directory: String, digest: String)
 
     public var description: String {
         switch self {
@@ -19,6 +22,9 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
             return "unknown engine '\(id)' (known engines: \(known.joined(separator: ", ")))"
         case .invalidConfiguration(let path, let reason): return "\(path): \(reason)"
         case .notInstalled(let engine, let locale): return "engine \(engine) has no assets installed for \(locale)"
+        case .noRecording(let directory, let digest):
+            return
+                "replay: no recording in \(directory) of this audio (the SHA-256 of its opening at 16 kHz is \(digest))"
         }
     }
 }

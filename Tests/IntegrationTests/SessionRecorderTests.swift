@@ -240,6 +240,35 @@ struct SessionRecorderTests {
         }
     }
 
+    /// `conformance --backend replay:DIR` over cassettes of the scenarios' own audio
+    /// (`conformance --write-audio`, recorded from PocketSphinx): no scenario fails; one whose
+    /// audio the cassettes do not hold is skipped with that reason, never failed or passed.
+    @Test(.enabled(if: canRun && PackageProgram.available("speech-harness")))
+    func conformanceRunsOverCassettesOfItsAudio() throws {
+        let dir = try TemporaryDirectory()
+        let audio = dir.path("audio"), cassettes = dir.path("cassettes")
+        let written = try PackageProgram.run(
+            "speech-harness", ["conformance", "--write-audio", audio], environment: [:])
+        #expect(written.status == 0, "\(written.output)")
+        let files = written.output.split(separator: "\n").map(String.init)
+        #expect(files.contains(audio + "/noise.wav") && files.count >= 2, "\(written.output)")
+        let record = try PackageProgram.run(
+            "speech-harness-record",
+            ["--out", cassettes, "--scenario", "file", "--scenario", "stream", "--scenario", "stream-volatile"] + files,
+            environment: ["SPEECH_HARNESS_ENGINE": "pocketsphinx"])
+        #expect(record.status == 0, "\(record.output)")
+        let junit = dir.path("conformance.xml")
+        let run = try PackageProgram.run(
+            "speech-harness", ["conformance", "--backend", "replay:" + cassettes, "--junit", junit], environment: [:])
+        let summary = run.output.split(separator: "\n").first { $0.hasPrefix("replay:") && $0.contains(" passed, ") }
+        #expect(summary?.contains(" 0 failed, ") == true && summary?.contains(" 0 errors") == true, "\(run.output)")
+        let passed = summary.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+        #expect(passed >= 100, "\(run.output)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(
+            xml.contains("replay: no recording in \(cassettes) of this audio"), "no scenario was skipped for its audio")
+    }
+
     /// Recorded with real-time pacing, each result carries when it arrived; `bench` over the
     /// cassette (simulated pacing, 100 ms chunks) gets each result at its recorded arrival, late by
     /// less than a chunk (the audio reaches the buffer that produced it at the next chunk's end).

@@ -234,9 +234,15 @@ struct ReplayEngineTests {
                 == true)
 
         let other = try await engine.makeSession(configuration)
-        await #expect(throws: ReplayError.self) {
-            _ = try await other.accept(
-                PCMBuffer(mono: Self.tone(0.09), sampleRate: 16_000), at: .zero)
+        do {
+            _ = try await other.accept(PCMBuffer(mono: Self.tone(0.09), sampleRate: 16_000), at: .zero)
+            Issue.record("audio without a recording was answered")
+        } catch let error as EngineError {
+            guard case .noRecording(let directory, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(directory == dir.url.path)
         }
     }
 
