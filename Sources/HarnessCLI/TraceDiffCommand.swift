@@ -18,6 +18,9 @@ enum TraceDiffCommand {
                 .choice(
                     "normalizer", TextNormalizer.self,
                     help: "Words are compared after this normaliser (default english)."),
+                OptionSpec(
+                    name: "wording", value: nil,
+                    help: "Also report errors of the same domain and code whose wording differs (platform)."),
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per scenario."),
                 OptionSpec(
                     name: "html", value: "file",
@@ -25,7 +28,7 @@ enum TraceDiffCommand {
             ],
             arguments: [ArgumentSpec(name: "first"), ArgumentSpec(name: "second")],
             details: """
-                Each difference is semantics (the calls made, a call's outcome, how a result sequence ended: a \
+                Each difference is semantics (the calls made, a call's outcome or error code, how a result sequence ended: a \
                 program would behave differently), content (words, times, result cadence, latency, with figures) or \
                 platform (system, error wording). Exit status: 0 no semantic difference, 1 a semantic difference \
                 or an unreadable trace, 2 usage error. The format: docs/session-traces.md.
@@ -38,6 +41,7 @@ enum TraceDiffCommand {
         var tolerances = TraceComparison.Tolerances()
         if let seconds = arguments.number("tolerance") { tolerances.seconds = seconds }
         if let seconds = arguments.number("latency-tolerance") { tolerances.latency = seconds }
+        tolerances.wording = arguments.has("wording")
         if let normalizer = arguments.choice("normalizer", as: TextNormalizer.self) {
             tolerances.normalizer = normalizer
         }

@@ -80,6 +80,8 @@ public struct SessionTrace: Sendable, Equatable {
         public var outcome: Outcome
         public var value: String?
         public var error: String?
+        /// Under real-time pacing, the audio time when the call returned or threw.
+        public var arrival: Double?
     }
 
     public struct Run: Sendable, Equatable, Decodable {
@@ -223,6 +225,7 @@ public struct SessionTrace: Sendable, Equatable {
                         call.outcome == .threw ? "missing for a call that threw" : "present for a call that returned")
                 }
                 guard call.inputSeconds >= 0 else { throw fail("inputSeconds", "\(call.inputSeconds) is out of range") }
+                guard (call.arrival ?? 0) >= 0 else { throw fail("arrival", "\(call.arrival ?? 0) is out of range") }
                 seq = call.seq
                 events.append(.call(call))
             case .result:

@@ -14,10 +14,16 @@ public struct TraceComparison: Sendable, Equatable {
         /// Median result latencies (traces paced in real time) may differ by this much.
         public var latency: Double
 
-        public init(seconds: Double = 0.05, normalizer: TextNormalizer = .english, latency: Double = 0.25) {
+        /// Whether errors of the same domain and code that differ in wording are reported.
+        public var wording: Bool
+
+        public init(
+            seconds: Double = 0.05, normalizer: TextNormalizer = .english, latency: Double = 0.25, wording: Bool = false
+        ) {
             self.seconds = seconds
             self.normalizer = normalizer
             self.latency = latency
+            self.wording = wording
         }
     }
 
@@ -75,8 +81,8 @@ public struct TraceComparison: Sendable, Equatable {
                     .semantics, "calls.\(x.name)",
                     "\(x.outcome.rawValue)\(x.error.map { " (\($0))" } ?? "") against \(y.outcome.rawValue)\(y.error.map { " (\($0))" } ?? "")"
                 )
-            } else if x.error != y.error {
-                add(.platform, "calls.\(x.name).error", "'\(x.error ?? "")' against '\(y.error ?? "")'")
+            } else if let e = x.error, let f = y.error {
+                compareErrors(e, f, clause: "calls.\(x.name).error", tolerances, add)
             }
             if x.value != y.value {
                 add(.content, "calls.\(x.name).value", "\(x.value ?? "–") against \(y.value ?? "–")")
@@ -91,7 +97,7 @@ public struct TraceComparison: Sendable, Equatable {
             switch (x, y) {
             case (.finished, .finished), (.open, .open): break
             case (.threw(let e), .threw(let f)):
-                if e != f { add(.platform, "streams[\(index)]", "threw '\(e)' against '\(f)'") }
+                compareErrors(e, f, clause: "streams[\(index)]", tolerances, add)
             default: add(.semantics, "streams[\(index)]", "\(describe(x)) against \(describe(y))")
             }
         }
@@ -215,6 +221,31 @@ public struct TraceComparison: Sendable, Equatable {
         if a.count != b.count {
             add(.content, "volatileRange.reports", "\(a.count) reports against \(b.count)")
         }
+    }
+
+    /// Two errors both threw where a program saw them: another domain or code is semantics (code
+    /// that tests `(error as NSError).code` would act otherwise); the same with other words is
+    /// platform, reported with `wording`. Traces without the domain and code compare their text.
+    private static func compareErrors(
+        _ e: String, _ f: String, clause: String, _ tolerances: Tolerances, _ add: (Kind, String, String) -> Void
+    ) {
+        guard e != f else { return }
+        if let a = errorIdentity(e), let b = errorIdentity(f) {
+            if a != b {
+                add(.semantics, clause, "threw \(a) against \(b) ('\(e)' against '\(f)')")
+            } else if tolerances.wording {
+                add(.platform, clause, "'\(e)' against '\(f)'")
+            }
+            return
+        }
+        add(.platform, clause, "'\(e)' against '\(f)'")
+    }
+
+    /// "SFSpeechErrorDomain 16" from an error as the recorder writes it ("<domain> <code>: …").
+    static func errorIdentity(_ error: String) -> String? {
+        let parts = error.split(separator: " ", maxSplits: 2)
+        guard parts.count == 3, parts[1].hasSuffix(":"), Int(parts[1].dropLast()) != nil else { return nil }
+        return "\(parts[0]) \(parts[1].dropLast())"
     }
 
     static func median(_ values: [Double]) -> Double? {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Errors of the Speech framework, with Apple's codes. Catch one code with
 /// `catch SFSpeechError.audioDisordered` or compare `error.code`.
-public struct SFSpeechError: Error, CustomStringConvertible, Equatable, Hashable, Sendable {
+public struct SFSpeechError: CustomNSError, CustomStringConvertible, Equatable, Hashable, Sendable {
     /// Apple's error codes (legacy recogniser codes and the SpeechAnalyzer ones).
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public let rawValue: Int
@@ -37,6 +37,9 @@ public struct SFSpeechError: Error, CustomStringConvertible, Equatable, Hashable
     }
 
     public static let errorDomain = "SFSpeechErrorDomain"
+    /// As an NSError (`error as NSError`): this domain, the code's number, and the description.
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
 
     public let code: Code
     /// What happened, in words, with the values involved.

@@ -98,7 +98,10 @@ struct Recorder {
     }
 
     func record(_ scenario: Scenario) async throws -> Data {
-        let log = TraceLog()
+        // Real-time pacing starts its clock at the first buffer given; calls and results are timed
+        // against it as the log takes them.
+        let clock = InputClock(pacing: Self.pacedScenarios.contains(scenario) ? pacing : .fast)
+        let log = TraceLog(clock: clock)
         let file = try AVAudioFile(forReading: audio)
         let described = makeModules(scenario)
         let modules = described.map(\.module)
@@ -129,10 +132,8 @@ struct Recorder {
                             inputSeconds: 0, outcome: "returned")))
             }
         }
-        // Real-time pacing starts its clock at the first buffer given; results are timed against it.
-        let clock = InputClock(pacing: Self.pacedScenarios.contains(scenario) ? pacing : .fast)
         let readers = modules.enumerated().map { index, module in
-            Task { await collect(module, index: index, into: log, clock: clock) }
+            Task { await collect(module, index: index, into: log) }
         }
         var given = 0.0
         switch scenario {
@@ -420,14 +421,14 @@ struct Recorder {
     }
 
     /// Every result of one module, as trace lines; what ended its sequence.
-    func collect(_ module: any SpeechModule, index: Int, into log: TraceLog, clock: InputClock) async -> String {
+    func collect(_ module: any SpeechModule, index: Int, into log: TraceLog) async -> String {
         do {
             if let transcriber = module as? SpeechTranscriber {
-                try await collect(transcriber.results, index: index, into: log, clock: clock) {
+                try await collect(transcriber.results, index: index, into: log) {
                     ($0.text, $0.alternatives)
                 }
             } else if let dictation = module as? DictationTranscriber {
-                try await collect(dictation.results, index: index, into: log, clock: clock) {
+                try await collect(dictation.results, index: index, into: log) {
                     ($0.text, $0.alternatives)
                 }
             } else if let detector = module as? SpeechDetector {
@@ -436,7 +437,6 @@ struct Recorder {
                         index, result.range, result.resultsFinalizationTime, result.isFinal,
                         text: nil, alternatives: nil)
                     entry.speechDetected = result.speechDetected
-                    (entry.arrival, entry.inputSeconds) = clock.reading()
                     log.append(.result(entry))
                 }
             }
@@ -448,16 +448,16 @@ struct Recorder {
 
     /// A transcriber's results as trace lines, its text and alternatives read by `words`.
     func collect<Results: AsyncSequence>(
-        _ results: Results, index: Int, into log: TraceLog, clock: InputClock,
+        _ results: Results, index: Int, into log: TraceLog,
         words: (Results.Element) -> (AttributedString, [AttributedString])
     ) async throws where Results.Element: SpeechModuleResult {
         for try await result in results {
             let (text, alternatives) = words(result)
-            var entry = line(
-                index, result.range, result.resultsFinalizationTime, result.isFinal, text: text,
-                alternatives: alternatives)
-            (entry.arrival, entry.inputSeconds) = clock.reading()
-            log.append(.result(entry))
+            log.append(
+                .result(
+                    line(
+                        index, result.range, result.resultsFinalizationTime, result.isFinal, text: text,
+                        alternatives: alternatives)))
         }
     }
 
@@ -608,9 +608,11 @@ struct Recorder {
         "\(Int(format.sampleRate)) Hz, \(format.channelCount) ch, format \(format.commonFormat.rawValue)"
     }
 
-    /// An error as the trace shows it: its type and its description.
+    /// An error as the trace shows it: its NSError domain and code (what a program can test),
+    /// then its type and its description.
     static func describe(_ error: any Error) -> String {
-        "\(type(of: error)): \(error)"
+        let bridged = error as NSError
+        return "\(bridged.domain) \(bridged.code): \(type(of: error)): \(error)"
     }
 }
 

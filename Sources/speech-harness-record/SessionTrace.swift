@@ -67,6 +67,8 @@ enum TraceLine: Encodable, Sendable {
         var outcome: String
         var value: String?
         var error: String?
+        /// Under real-time pacing, where the audio was when the call returned or threw.
+        var arrival: Double?
     }
 
     struct Run: Encodable, Sendable {
@@ -125,15 +127,17 @@ enum TraceLine: Encodable, Sendable {
         }
     }
 
-    /// The line with its place in the session's order.
-    func numbered(_ seq: Int) -> TraceLine {
+    /// The line with its place in the session's order and, under real-time pacing, its time.
+    func numbered(_ seq: Int, at reading: (arrival: Double?, inputSeconds: Double?)) -> TraceLine {
         switch self {
         case .session: return self
         case .call(var line):
             line.seq = seq
+            line.arrival = reading.arrival
             return .call(line)
         case .result(var line):
             line.seq = seq
+            (line.arrival, line.inputSeconds) = reading
             return .result(line)
         case .volatileRange(var line):
             line.seq = seq
@@ -148,13 +152,17 @@ enum TraceLine: Encodable, Sendable {
     static func seconds(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
 }
 
-/// The lines of one session in the order they happened. Results arrive from other tasks and
+/// The lines of one session in the order they happened, calls and results timed by the clock
+/// under real-time pacing. Results arrive from other tasks and
 /// volatile range reports from the analyzer's handler, which cannot wait, so appending is
 /// synchronous under a lock.
 final class TraceLog: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [TraceLine] = []
     private var next = 0
+    private let clock: InputClock
+
+    init(clock: InputClock) { self.clock = clock }
 
     /// Appends `line`, numbering it after every line before it (the session line is not numbered).
     func append(_ line: TraceLine) {
@@ -164,7 +172,7 @@ final class TraceLog: @unchecked Sendable {
             stored.append(line)
             return
         }
-        stored.append(line.numbered(next))
+        stored.append(line.numbered(next, at: clock.reading()))
         next += 1
     }
 

@@ -142,6 +142,32 @@ extension SessionTraceTests {
         #expect(loose.differences.map(\.clause).contains("results[0].finalizedThrough"))
     }
 
+    /// Errors both traces threw compare by NSError domain and code: another code is semantics;
+    /// the same code in other words is reported only when asked for (platform).
+    @Test func errorsCompareByDomainAndCode() throws {
+        func threw(_ error: String) throws(TraceError) -> SessionTrace {
+            var lines = Self.lines
+            lines[3] = lines[3].replacingOccurrences(
+                of: #""outcome":"returned""#, with: #""error":"\#(error)","outcome":"threw""#)
+            return try Self.decode(lines)
+        }
+        let noModel = try threw("SFSpeechErrorDomain 16: SFSpeechError: SFSpeechError.noModel: (engine a)")
+        let reworded = try threw("SFSpeechErrorDomain 16: SFSpeechError: SFSpeechError.noModel: (engine b)")
+        let format = try threw("SFSpeechErrorDomain 15: SFSpeechError: SFSpeechError.unexpectedAudioFormat")
+        #expect(TraceComparison.compare(noModel, reworded).differences.isEmpty)
+        #expect(
+            TraceComparison.compare(noModel, reworded, tolerances: .init(wording: true)).differences.map(\.kind)
+                == [.platform])
+        let other = TraceComparison.compare(noModel, format)
+        #expect(other.failed)
+        #expect(
+            other.differences.first?.detail.hasPrefix("threw SFSpeechErrorDomain 16 against SFSpeechErrorDomain 15")
+                == true, "\(other.differences)")
+        // Without a domain and code (an older recorder), the text is compared, as platform.
+        let plain = try threw("SpeechAnalyzerError: finished"), plainToo = try threw("SpeechAnalyzerError: done")
+        #expect(TraceComparison.compare(plain, plainToo).differences.map(\.kind) == [.platform])
+    }
+
     /// Volatile range reports: a replaced handler still called, or a start that moves back, is
     /// semantics; another number of reports is content. Two sequences both left open are alike.
     @Test func volatileRangeReportsAreCompared() throws {
