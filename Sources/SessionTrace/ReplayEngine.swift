@@ -26,7 +26,13 @@ public struct ReplayEngine: RecognitionEngine {
     /// no assets for is not one this engine has). A call cancelled by its own task is not a failure.
     static func heardSpeech(_ trace: SessionTrace) -> Bool {
         trace.streams.allSatisfy { $0 == .finished }
-            && !trace.calls.contains { $0.outcome == .threw && $0.error?.hasPrefix("CancellationError") != true }
+            && !trace.calls.contains { $0.outcome == .threw && !isCancellation($0.error ?? "") }
+    }
+
+    /// Whether an error, as a trace writes it, is a task's cancellation (Swift's CancellationError).
+    static func isCancellation(_ error: String) -> Bool {
+        let domain = TraceComparison.errorIdentity(error)?.split(separator: " ").first.map(String.init)
+        return domain == "Swift.CancellationError" || error.hasPrefix("CancellationError")
     }
 
     /// Whether the program finalized before the end of the audio: the engine was asked to end a
