@@ -61,7 +61,7 @@ enum BenchRunCommand {
                 OptionSpec(
                     name: "word-times", value: nil,
                     help:
-                        "Transcribers ask for word times (audioTimeRange); off by default, as scoring does not use them and Whisper pays about 2.5x for them."
+                        "Transcribers ask for word times (audioTimeRange), kept with each record's final words (hypothesisWords); off by default, as scoring does not use them and Whisper pays about 2.5x for them."
                 ),
                 OptionSpec(
                     name: "share-decodes", value: nil,

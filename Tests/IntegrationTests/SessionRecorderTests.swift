@@ -191,7 +191,8 @@ struct SessionRecorderTests {
     }
 
     /// `bench --engine replay:DIR` over recorded audio scores the recording's own words with no
-    /// error; audio the cassettes never heard is an error of that utterance naming the folder.
+    /// error, at the recording's times exactly; audio the cassettes never heard is an error of that
+    /// utterance naming the folder.
     @Test(.enabled(if: canRun && PackageProgram.available("speech-harness")))
     func benchOverCassettesGivesTheRecordedWords() throws {
         let dir = try TemporaryDirectory()
@@ -225,7 +226,7 @@ struct SessionRecorderTests {
             "speech-harness",
             [
                 "bench", "--engine", "replay:" + cassettes, "--manifest", manifest, "--allow-outside-root",
-                "--normalizer", "none", "--out", out,
+                "--normalizer", "none", "--word-times", "--out", out,
             ], environment: [:])
         let records = try String(contentsOfFile: out + "/utterances.jsonl", encoding: .utf8).split(separator: "\n")
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -239,6 +240,24 @@ struct SessionRecorderTests {
                 #expect(record["error"] == nil && counts["hits"] ?? 0 > 0, "\(record)")
                 #expect(
                     counts["substitutions"] == 0 && counts["deletions"] == 0 && counts["insertions"] == 0, "\(record)")
+                // The words' times are the recording's, exactly (to the microsecond the trace keeps).
+                let trace = try String(contentsOfFile: cassettes + "/stream--\(id).jsonl", encoding: .utf8)
+                let recorded = trace.split(separator: "\n").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }.filter { $0["isFinal"] as? Bool == true }.flatMap { $0["runs"] as? [[String: Any]] ?? [] }
+                    .compactMap { run -> (String, Double, Double)? in
+                        guard let start = run["start"] as? Double, let duration = run["duration"] as? Double else {
+                            return nil
+                        }
+                        return (run["text"] as? String ?? "", start, start + duration)
+                    }
+                let replayed = (record["hypothesisWords"] as? [[String: Any]] ?? []).map {
+                    ($0["word"] as? String ?? "", $0["start"] as? Double ?? -1, $0["end"] as? Double ?? -1)
+                }
+                #expect(replayed.count == recorded.count && !recorded.isEmpty, "\(replayed) \(recorded)")
+                for (a, b) in zip(replayed, recorded) {
+                    #expect(a.0 == b.0 && abs(a.1 - b.1) < 1e-6 && abs(a.2 - b.2) < 1e-6, "\(a) against \(b)")
+                }
             }
         }
     }
