@@ -60,24 +60,11 @@ public struct UtteranceRecord: Codable, Sendable, Hashable {
     /// manifest gave an absolute path), so reports can link to it.
     public var audio: String?
     /// The final words with their audio times, when the run asked for word times (`--word-times`).
-    public var hypothesisWords: [HypothesisWord]?
+    public var hypothesisWords: [TimedWord]?
 
     public var key: String { UtteranceRecord.key(engine: engine, manifest: manifest, id: id) }
     public static func key(engine: String, manifest: String, id: String) -> String {
         "\(engine)\u{1F}\(manifest)\u{1F}\(id)"
-    }
-}
-
-/// A recognised word and where in the audio the engine put it (seconds).
-public struct HypothesisWord: Codable, Sendable, Hashable {
-    public var word: String
-    public var start: Double
-    public var end: Double
-
-    public init(word: String, start: Double, end: Double) {
-        self.word = word
-        self.start = start
-        self.end = end
     }
 }
 
@@ -177,8 +164,8 @@ public struct UtteranceRun: Sendable {
 
     struct Outcome: Sendable {
         var hypothesis: String
-        /// The final words' runs that carry a time range.
-        var words: [HypothesisWord]
+        /// The final words whose runs carry a time range.
+        var words: [TimedWord]
         var timeline: StreamingTimeline
         var computeSeconds: Double
         var wallSeconds: Double
@@ -264,13 +251,7 @@ public struct UtteranceRun: Sendable {
         virtualNow =
             pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
         collect(at: virtualNow)
-        let words = transcriber.publishedResults.filter(\.isFinal).flatMap { result in
-            result.text.runs.compactMap { run -> HypothesisWord? in
-                let word = String(result.text[run.range].characters).trimmingCharacters(in: .whitespaces)
-                guard !word.isEmpty, let range = run.audioTimeRange else { return nil }
-                return HypothesisWord(word: word, start: range.start.seconds, end: range.end.seconds)
-            }
-        }
+        let words = transcriber.publishedResults.filter(\.isFinal).flatMap { $0.text.timedWords() }
         let hypothesis = transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         let reference = (utterance.words ?? []).map {

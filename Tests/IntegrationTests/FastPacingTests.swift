@@ -117,17 +117,7 @@ struct FastPacingTests {
                 let feeding = Task {
                     let converter = try #require(AVAudioConverter(from: input.outputFormat(forBus: 0), to: format))
                     for await buffer in buffers {
-                        let capacity = AVAudioFrameCount(
-                            (Double(buffer.frameLength) * format.sampleRate / buffer.format.sampleRate).rounded(.up))
-                        let converted = try #require(AVAudioPCMBuffer(pcmFormat: format, frameCapacity: capacity))
-                        var given = false
-                        var error: NSError?
-                        _ = converter.convert(to: converted, error: &error) { _, status in
-                            defer { given = true }
-                            status.pointee = given ? .noDataNow : .haveData
-                            return given ? nil : buffer
-                        }
-                        inputBuilder.yield(AnalyzerInput(buffer: converted))
+                        inputBuilder.yield(AnalyzerInput(buffer: try Self.convert(buffer, with: converter, to: format)))
                     }
                 }
                 await stop.wait()
@@ -182,17 +172,7 @@ struct FastPacingTests {
                 // microphone kept waiting for the failed analyzer).
                 for await buffer in buffers {
                     heard += Double(buffer.frameLength) / buffer.format.sampleRate
-                    let capacity = AVAudioFrameCount(
-                        (Double(buffer.frameLength) * format.sampleRate / buffer.format.sampleRate).rounded(.up))
-                    let converted = try #require(AVAudioPCMBuffer(pcmFormat: format, frameCapacity: capacity))
-                    var given = false
-                    var error: NSError?
-                    _ = converter.convert(to: converted, error: &error) { _, status in
-                        defer { given = true }
-                        status.pointee = given ? .noDataNow : .haveData
-                        return given ? nil : buffer
-                    }
-                    inputBuilder.yield(AnalyzerInput(buffer: converted))
+                    inputBuilder.yield(AnalyzerInput(buffer: try Self.convert(buffer, with: converter, to: format)))
                 }
                 inputBuilder.finish()
                 #expect(heard > 3, "the tap heard \(heard) s")
@@ -205,6 +185,23 @@ struct FastPacingTests {
                 }
             }
         }
+    }
+
+    /// A tap buffer in the analyzer's format, as Apple's sample converts it (one input per call).
+    static func convert(
+        _ buffer: AVAudioPCMBuffer, with converter: AVAudioConverter, to format: AVAudioFormat
+    ) throws -> AVAudioPCMBuffer {
+        let capacity = AVAudioFrameCount(
+            (Double(buffer.frameLength) * format.sampleRate / buffer.format.sampleRate).rounded(.up))
+        let converted = try #require(AVAudioPCMBuffer(pcmFormat: format, frameCapacity: capacity))
+        var given = false
+        var error: NSError?
+        _ = converter.convert(to: converted, error: &error) { _, status in
+            defer { given = true }
+            status.pointee = given ? .noDataNow : .haveData
+            return given ? nil : buffer
+        }
+        return converted
     }
 
     /// When the app stops, the program holds at most the lead (1 s) of audio no recogniser has
