@@ -132,7 +132,7 @@ public struct UtteranceRun: Sendable {
             record.timeline = outcome.timeline
             record.measures = StreamingMeasures.measure(outcome.timeline)
         } catch {
-            record.error = "\(error)"
+            record.error = (error as? EngineError)?.describing(audio: audioPath) ?? "\(error)"
         }
         record.score(policy)
         return record

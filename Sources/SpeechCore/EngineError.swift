@@ -28,3 +28,12 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 }
+
+extension EngineError {
+    /// The error as a run over the file `audio` reports it: a replay's missing recording names
+    /// the file as well as the cassette folder (the engine itself sees only samples).
+    public func describing(audio path: String) -> String {
+        guard case .noRecording(let directory, let digest) = self else { return description }
+        return "replay: no recording in \(directory) of \(path) (the SHA-256 of its opening at 16 kHz is \(digest))"
+    }
+}

@@ -235,7 +235,9 @@ struct SessionRecorderTests {
             let id = record["id"] as? String ?? ""
             let counts = record["words"] as? [String: Int] ?? [:]
             if id == "003" {
-                #expect((record["error"] as? String)?.contains("no recording in \(cassettes)") == true, "\(record)")
+                #expect(
+                    (record["error"] as? String)?.contains("no recording in \(cassettes) of \(cards)/003.wav") == true,
+                    "\(record)")
             } else {
                 #expect(record["error"] == nil && counts["hits"] ?? 0 > 0, "\(record)")
                 #expect(
