@@ -156,6 +156,14 @@ public struct TraceComparison: Sendable, Equatable {
                         format: "median %@ latency %.3f s against %.3f s (%d and %d results; tolerance %.3f s)", kind,
                         ma, mb, la.count, lb.count, tolerances.latency))
             }
+            // The rules every module's results obey, whatever the engine: a rule one trace breaks
+            // and the other keeps is a difference a program would see.
+            let (ka, kb) = (ruleBreaks(ra), ruleBreaks(rb))
+            for rule in Set(ka.keys).symmetricDifference(kb.keys).sorted() {
+                add(
+                    .semantics, "\(clause).rules",
+                    "\(ka[rule] ?? kb[rule] ?? rule) in the \(ka[rule] != nil ? "first" : "second") only")
+            }
             // Time ranges on word runs follow the transcriber's options, whatever the engine.
             let timed = { (r: [SessionTrace.Result]) in r.contains { $0.runs?.contains { $0.start != nil } == true } }
             if !ra.isEmpty, !rb.isEmpty, timed(ra) != timed(rb) {
@@ -255,6 +263,34 @@ public struct TraceComparison: Sendable, Equatable {
         let parts = error.split(separator: " ", maxSplits: 2)
         guard parts.count == 3, parts[1].hasSuffix(":"), Int(parts[1].dropLast()) != nil else { return nil }
         return "\(parts[0]) \(parts[1].dropLast())"
+    }
+
+    /// The result rules a module's results break, each with its first instance: `isFinal` is
+    /// whether the results are finalized through the range's end; final results come in order
+    /// without overlapping; a transcriber's alternatives lead with its text.
+    static func ruleBreaks(_ results: [SessionTrace.Result]) -> [String: String] {
+        var broken: [String: String] = [:]
+        var lastFinalEnd = -Double.infinity
+        for result in results {
+            let end = result.start + result.duration
+            if result.isFinal != (result.finalizedThrough >= end - 1e-6), broken["isFinal"] == nil {
+                broken["isFinal"] =
+                    "a result over \(result.start)–\(end) s finalized through \(result.finalizedThrough) s says isFinal \(result.isFinal)"
+            }
+            if result.isFinal, result.duration > 0 {
+                if result.start < lastFinalEnd - 1e-6, broken["order"] == nil {
+                    broken["order"] =
+                        "a final result starting at \(result.start) s overlaps or precedes one ending at \(lastFinalEnd) s"
+                }
+                lastFinalEnd = max(lastFinalEnd, end)
+            }
+            if let alternatives = result.alternatives, let text = result.text,
+                alternatives.first != text, broken["alternatives"] == nil
+            {
+                broken["alternatives"] = "alternatives do not begin with the result's text ('\(text)')"
+            }
+        }
+        return broken
     }
 
     static func median(_ values: [Double]) -> Double? {

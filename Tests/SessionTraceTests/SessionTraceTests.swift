@@ -142,6 +142,21 @@ extension SessionTraceTests {
         #expect(loose.differences.map(\.clause).contains("results[0].finalizedThrough"))
     }
 
+    /// The rules every module's results obey (isFinal from the finalization time, final results in
+    /// order, alternatives led by the text): one broken in one trace only is semantics.
+    @Test func resultRulesBrokenInOneTraceOnly() throws {
+        let a = try Self.decode(Self.lines)
+        var lines = Self.lines
+        lines[2] = lines[2].replacingOccurrences(of: #""isFinal":true"#, with: #""isFinal":false"#)
+        let b = try Self.decode(lines)
+        let differences = TraceComparison.compare(a, b).differences.filter { $0.clause == "results[0].rules" }
+        #expect(
+            differences.map(\.description) == [
+                "semantics results[0].rules: a result over 0.2–1.2 s finalized through 1.2 s says isFinal false in the second only"
+            ])
+        #expect(TraceComparison.ruleBreaks(a.results).isEmpty)
+    }
+
     /// Errors both traces threw compare by NSError domain and code: another code is semantics;
     /// the same code in other words is reported only when asked for (platform).
     @Test func errorsCompareByDomainAndCode() throws {
