@@ -114,7 +114,8 @@ public struct TraceComparison: Sendable, Equatable {
             add(.semantics, "streams", "\(a.streams.count) result sequences against \(b.streams.count)")
         }
 
-        // Results, per module.
+        // Results, per module; how far each session's results must be final.
+        let (owedA, owedB) = (finalThrough(a), finalThrough(b))
         for module in sa.modules.map(\.index) {
             let ra = a.results.filter { $0.module == module }, rb = b.results.filter { $0.module == module }
             let clause = "results[\(module)]"
@@ -130,13 +131,13 @@ public struct TraceComparison: Sendable, Equatable {
             {
                 // After a normal finish everything given is final: falling short of that in one
                 // trace only is finality, a program would act on it; otherwise it is cadence.
-                let reached = { (trace: SessionTrace, result: SessionTrace.Result) in
-                    finalThrough(trace).map { result.finalizedThrough >= $0 - tolerances.seconds }
-                }
-                if let x = reached(a, last), let y = reached(b, other), x != y {
+                if let owedA, let owedB,
+                    (last.finalizedThrough >= owedA - tolerances.seconds)
+                        != (other.finalizedThrough >= owedB - tolerances.seconds)
+                {
                     add(
                         .semantics, "\(clause).finality",
-                        "after the session finished, results were final through \(last.finalizedThrough) s against \(other.finalizedThrough) s (audio given: \(finalThrough(a)!) s against \(finalThrough(b)!) s)"
+                        "after the session finished, results were final through \(last.finalizedThrough) s against \(other.finalizedThrough) s (audio given: \(owedA) s against \(owedB) s)"
                     )
                 } else {
                     add(
@@ -294,10 +295,7 @@ public struct TraceComparison: Sendable, Equatable {
     }
 
     static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        values.isEmpty ? nil : ErrorRateStatistics.percentile(values.sorted(), 0.5)
     }
 
     /// The calls that finish a session once its input is final.
