@@ -38,9 +38,9 @@ public struct ReplayEngine: RecognitionEngine {
     /// Whether the program finalized before the end of the audio: the engine was asked to end a
     /// result there, which a session that does not do so would not see.
     static func finalizesMidStream(_ trace: SessionTrace) -> Bool {
-        let seconds = Double(trace.session.audio.frames) / trace.session.audio.sampleRate
-        return trace.calls.contains {
-            $0.name == "finalize(through:)" && $0.outcome == .returned && $0.inputSeconds < seconds - 0.01
+        trace.calls.contains {
+            $0.name == "finalize(through:)" && $0.outcome == .returned
+                && $0.inputSeconds < trace.session.audio.seconds - 0.01
         }
     }
 
@@ -178,7 +178,7 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
             // Audio shorter than a block so far: only a recording of exactly this much audio fits.
             if candidates == nil { try identifyWhole() }
             // Finalizing before the end: a recording that finalized here too fits better.
-            let atEnd = candidates?.first.map { time.seconds >= Self.audioSeconds($0) - 0.01 } ?? true
+            let atEnd = candidates?.first.map { time.seconds >= $0.session.audio.seconds - 0.01 } ?? true
             if !atEnd, let list = candidates {
                 let fitting = list.filter { trace in
                     trace.calls.contains {
@@ -203,10 +203,6 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
     }
 
     func close() async {}
-
-    static func audioSeconds(_ trace: SessionTrace) -> Double {
-        Double(trace.session.audio.frames) / trace.session.audio.sampleRate
-    }
 
     /// Keeps the recordings whose first `count` tenths of a second are this audio's.
     private func narrow(to count: Int) throws {

@@ -27,6 +27,9 @@ public struct SessionTrace: Sendable, Equatable {
         public var sampleRate: Double
         public var channels: Int
         public var frames: Int
+
+        /// The recorded audio's length in seconds.
+        public var seconds: Double { Double(frames) / sampleRate }
     }
 
     public struct Module: Sendable, Equatable, Decodable {

@@ -313,7 +313,7 @@ public struct TraceComparison: Sendable, Equatable {
             finishing.outcome == .returned, !trace.calls.contains(where: { $0.name == "cancelAndFinishNow()" })
         else { return nil }
         if trace.session.input == .file {
-            return Double(trace.session.audio.frames) / trace.session.audio.sampleRate
+            return trace.session.audio.seconds
         }
         return trace.calls.map(\.inputSeconds).max()
     }

@@ -330,8 +330,7 @@ struct Recorder {
         // `openAfter` seconds is recorded as open (and no longer waited for).
         var endings: [String] = []
         for reader in readers { endings.append(await Self.ending(of: reader, within: openAfter)) }
-        let count = log.lines.filter { if case .result = $0 { return true } else { return false } }.count
-        log.append(.end(.init(results: count, streams: endings)))
+        log.append(.end(.init(results: log.resultCount, streams: endings)))
         return try log.encoded()
     }
 
