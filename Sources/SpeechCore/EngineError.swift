@@ -22,9 +22,7 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
             return "unknown engine '\(id)' (known engines: \(known.joined(separator: ", ")))"
         case .invalidConfiguration(let path, let reason): return "\(path): \(reason)"
         case .notInstalled(let engine, let locale): return "engine \(engine) has no assets installed for \(locale)"
-        case .noRecording(let directory, let digest):
-            return
-                "replay: no recording in \(directory) of this audio (the SHA-256 of its opening at 16 kHz is \(digest))"
+        case .noRecording: return describing(audio: "this audio")
         }
     }
 }
@@ -32,8 +30,8 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
 extension EngineError {
     /// The error as a run over the file `audio` reports it: a replay's missing recording names
     /// the file as well as the cassette folder (the engine itself sees only samples).
-    public func describing(audio path: String) -> String {
+    public func describing(audio: String) -> String {
         guard case .noRecording(let directory, let digest) = self else { return description }
-        return "replay: no recording in \(directory) of \(path) (the SHA-256 of its opening at 16 kHz is \(digest))"
+        return "replay: no recording in \(directory) of \(audio) (the SHA-256 of its opening at 16 kHz is \(digest))"
     }
 }
