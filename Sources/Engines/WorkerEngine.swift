@@ -228,6 +228,8 @@ actor WorkerChannel {
     }
     private var sessions: [Int: SessionState] = [:]
     private var failed = false
+    /// The first failure, named in the errors of the calls that come after it.
+    private var failure: WorkerFailure?
     private var nextSession = 0
     private var nextRequest = 0
     private var busy = false
@@ -262,8 +264,8 @@ actor WorkerChannel {
     }
 
     private func handshake() async throws {
-        try await write(["type": "hello", "protocol": configuration.protocolVersion])
-        let ready = try await reply(expecting: .ready, id: nil, session: nil).message
+        try await write(["type": "hello", "protocol": configuration.protocolVersion], session: nil)
+        let ready = try await reply(expecting: .ready, id: nil, session: nil, call: "hello").message
         version = min(configuration.protocolVersion, max(1, ready.protocolVersion ?? 1))
         loadSeconds = ready.loadSeconds
         reportsCPU = version >= 2 && ready.cpuTime == true
@@ -310,20 +312,22 @@ actor WorkerChannel {
         }
         await acquire()
         defer { release() }
-        try checkUsable()
+        try checkUsable(session: session)
         let header = try json(["type": "audio", "session": session, "start": start.seconds, "bytes": bytes.count])
         do {
             try process.send(header + Data("\n".utf8) + bytes)
         } catch {
-            throw await fail("the worker is not reading (\(process.exitDescription))")
+            throw await fail(.notReading, call: "audio", session: session)
         }
         // Without news the tentative text stands: protocol 2 repeats nothing.
         var update = HypothesisUpdate(volatile: sessions[session]?.volatile, computeSeconds: reportsCPU ? 0 : nil)
         update = WorkerSession.merge(update, takeNews(session))
         for event in process.receivedEvents() {
-            let message = try await decode(event)
+            let message = try await decode(event, call: "audio", session: session)
             guard message.type == .hypothesis, message.id == nil else {
-                throw await fail("expected news between requests, got '\(message.type)'")
+                throw await fail(
+                    .unexpectedReply("expected news between requests, got '\(message.type)'"), call: "audio",
+                    session: session)
             }
             if let other = message.session, other != session {
                 keepNews(message.update, for: other)
@@ -332,7 +336,7 @@ actor WorkerChannel {
             }
         }
         if process.writeFailed || !process.isRunning {
-            throw await fail("the worker stopped (\(process.exitDescription))")
+            throw await fail(.stopped, call: "audio", session: session)
         }
         sessions[session]?.volatile = update.volatile
         return update
@@ -366,8 +370,7 @@ actor WorkerChannel {
         let handlers = sessions.values.compactMap(\.failureHandler)
         guard !busy, !failed, !handlers.isEmpty else { return }
         for key in sessions.keys { sessions[key]?.failureHandler = nil }
-        await process.stop()  // reaped, so the message can give the exit status
-        let error = await fail("the worker stopped (\(process.exitDescription))")
+        let error = await fail(.stopped, call: nil, session: nil)
         for handler in handlers { handler(error) }
     }
 
@@ -393,7 +396,8 @@ actor WorkerChannel {
     private func request(session: Int, _ body: [String: Any], expecting type: WorkerReply.Kind) async throws -> Answer {
         await acquire()
         defer { release() }
-        try checkUsable()
+        try checkUsable(session: session)
+        let call = body["type"] as? String
         var body = body
         var id: Int?
         if version >= 2 {
@@ -401,19 +405,19 @@ actor WorkerChannel {
             id = nextRequest
             body["id"] = nextRequest
         }
-        try await write(body)
-        var answer = try await reply(expecting: type, id: id, session: session)
+        try await write(body, session: session)
+        var answer = try await reply(expecting: type, id: id, session: session, call: call)
         answer.update = WorkerSession.merge(takeNews(session), answer.update)
         if type == .hypothesis { sessions[session]?.volatile = answer.update.volatile }
         return answer
     }
 
-    private func write(_ body: [String: Any]) async throws {
+    private func write(_ body: [String: Any], session: Int?) async throws {
         let line = try json(body) + Data("\n".utf8)
         do {
             try process.send(line)
         } catch {
-            throw await fail("the worker is not reading (\(process.exitDescription))")
+            throw await fail(.notReading, call: body["type"] as? String, session: session)
         }
     }
 
@@ -421,17 +425,29 @@ actor WorkerChannel {
         try JSONSerialization.data(withJSONObject: body)
     }
 
-    private func checkUsable() throws {
-        if failed { throw EngineError.failed(engine: id, reason: "the worker failed earlier in this session") }
+    /// A call after a failure names it: which call the worker failed in, and how.
+    private func checkUsable(session: Int) throws {
+        if let failure {
+            throw EngineError.workerFailedEarlier(
+                engine: id, failure: failure, sameSession: failure.session == nil || failure.session == session)
+        }
+        if failed { throw EngineError.failed(engine: id, reason: "the worker was shut down") }
     }
 
     /// Waits for the reply of `type` (to request `id` in protocol 2), folding news for `session`
     /// into it and keeping other sessions' news for them.
-    private func reply(expecting type: WorkerReply.Kind, id: Int?, session: Int?) async throws -> Answer {
+    private func reply(
+        expecting type: WorkerReply.Kind, id: Int?, session: Int?, call: String?
+    ) async throws -> Answer {
         var news = HypothesisUpdate()
         while true {
-            guard let event = await nextEvent() else { throw await fail("no reply within \(configuration.timeout)") }
-            let message = try await decode(event)
+            guard let event = await nextEvent() else {
+                let seconds =
+                    Double(configuration.timeout.components.seconds)
+                    + Double(configuration.timeout.components.attoseconds) / 1e18
+                throw await fail(.noReply(seconds: seconds), call: call, session: session)
+            }
+            let message = try await decode(event, call: call, session: session)
             if version >= 2, message.id == nil, message.type == .hypothesis, type != .ready {
                 if let other = message.session, other != session {
                     keepNews(message.update, for: other)
@@ -440,27 +456,34 @@ actor WorkerChannel {
                 }
                 continue
             }
-            guard message.type == type else { throw await fail("expected a '\(type)' reply, got '\(message.type)'") }
+            guard message.type == type else {
+                throw await fail(
+                    .unexpectedReply("expected a '\(type)' reply, got '\(message.type)'"), call: call, session: session)
+            }
             if let id, message.id != id {
-                throw await fail("a reply to request \(message.id.map(String.init) ?? "none") where \(id) was due")
+                throw await fail(
+                    .unexpectedReply("a reply to request \(message.id.map(String.init) ?? "none") where \(id) was due"),
+                    call: call, session: session)
             }
             return Answer(message: message, update: WorkerSession.merge(news, message.update))
         }
     }
 
     /// A message from an event: errors and protocol violations become engine errors.
-    private func decode(_ event: WorkerProcess.Event) async throws -> WorkerReply {
+    /// `call` and `session`: the request being answered, named in a failure.
+    private func decode(_ event: WorkerProcess.Event, call: String?, session: Int?) async throws -> WorkerReply {
         switch event {
         case .closed:
-            throw await fail("the worker stopped (\(process.exitDescription))")
+            throw await fail(.stopped, call: call, session: session)
         case .oversized(let bytes):
-            throw await fail("a reply line over \(WorkerProcess.maximumLine) bytes (\(bytes)+)")
+            throw await fail(.oversizedReply(bytes: bytes), call: call, session: session)
         case .line(let text):
             let message: WorkerReply
             do {
                 message = try DecodingProblem.decode(WorkerReply.self, from: Data(text.utf8))
             } catch {
-                throw await fail("malformed reply (\(error)): \(text.prefix(200))")
+                throw await fail(
+                    .malformedReply(detail: "\(error)", text: String(text.prefix(200))), call: call, session: session)
             }
             if message.type == .error {
                 throw EngineError.failed(engine: id, reason: "worker error: \(message.message ?? "no message")")
@@ -484,13 +507,15 @@ actor WorkerChannel {
         }
     }
 
-    /// Stops a misbehaving worker and describes what happened, with its stderr tail.
-    private func fail(_ what: String) async -> EngineError {
+    /// Stops a misbehaving worker (reaped, so its exit status or signal can be read) and keeps
+    /// what happened, for this call's error and for every later call's.
+    private func fail(_ kind: WorkerFailure.Kind, call: String?, session: Int?) async -> EngineError {
         failed = true
         await process.stop()
-        let tail = process.stderrTail
-        return EngineError.failed(
-            engine: id, reason: what + (tail.isEmpty ? "" : "; worker stderr: …\(tail.suffix(600))"))
+        let failure = WorkerFailure(
+            kind: kind, call: call, session: session, exit: process.exit, stderrTail: process.stderrTail)
+        self.failure = failure
+        return EngineError.workerFailed(engine: id, failure: failure)
     }
 
     private func acquire() async {

@@ -10,7 +10,7 @@ import SpeechCore
 /// threads of their own, never on Swift's cooperative pool: a worker that stops reading fills the
 /// pipe and blocks only its writer thread, and the caller's timeout still fires.
 final class WorkerProcess: @unchecked Sendable {
-    static let maximumLine = 8 * 1024 * 1024
+    static let maximumLine = WorkerFailure.maximumLine
     static let stderrTailBytes = 4096
 
     enum Event: Sendable {
@@ -223,8 +223,11 @@ final class WorkerProcess: @unchecked Sendable {
 
     var isRunning: Bool { process.isRunning }
 
-    var exitDescription: String {
-        process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
+    /// How the process ended; nil while it runs.
+    var exit: WorkerFailure.Exit? {
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .uncaughtSignal
+            ? .signal(process.terminationStatus) : .status(process.terminationStatus)
     }
 
     /// Stops the worker (off the cooperative pool) and returns once it is gone.

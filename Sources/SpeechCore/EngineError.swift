@@ -11,6 +11,12 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A replaying engine has no recording of the audio it was given (`digest`: the SHA-256 of its
     /// opening at 16 kHz) in its cassette folder.
     case noRecording(directory: String, digest: String)
+    /// The engine's worker process failed on this call.
+    case workerFailed(engine: String, failure: WorkerFailure)
+    /// A call made after the worker process had failed: on an earlier call of the same session
+    /// or between its calls (`sameSession`), or on the call of another session that shared the
+    /// process.
+    case workerFailedEarlier(engine: String, failure: WorkerFailure, sameSession: Bool)
 
     public var description: String {
         switch self {
@@ -23,6 +29,11 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidConfiguration(let path, let reason): return "\(path): \(reason)"
         case .notInstalled(let engine, let locale): return "engine \(engine) has no assets installed for \(locale)"
         case .noRecording: return describing(audio: "this audio")
+        case .workerFailed(let engine, let failure): return "engine \(engine) failed: \(failure)"
+        case .workerFailedEarlier(let engine, let failure, let sameSession):
+            let when =
+                sameSession ? "earlier in this session" : "earlier, on another session's call it shared the worker with"
+            return "engine \(engine) failed: the worker failed \(when): \(failure)"
         }
     }
 }

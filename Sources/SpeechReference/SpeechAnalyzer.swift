@@ -502,8 +502,9 @@ public final actor SpeechAnalyzer {
         }
     }
 
-    /// Carries out actions in order; answers to waiters and the end of the session come last, so
-    /// that what the waiters waited for (published results, ended streams) is done when they resume.
+    /// Carries out actions in order; the end of the session and then the answers to waiters come
+    /// last, so that what the waiters waited for (published results, ended streams, engines closed
+    /// and resources given back) is done when they resume, however fast the engines close.
     private func execute(_ actions: [AnalyzerStateMachine.Action]) async {
         var work = actions
         var last: [AnalyzerStateMachine.Action] = []
@@ -528,10 +529,11 @@ public final actor SpeechAnalyzer {
                 for channel in channels { await channel.cancel(before: before, consumedEnd: consumed) }
             }
         }
+        if last.contains(where: { if case .finishSession = $0 { true } else { false } }) { await endSession() }
         for action in last {
             switch action {
             case .answer(let answer): give(answer)
-            case .finishSession: await endSession()
+            case .finishSession: break
             case .finalize, .cancelModules: await execute([action])
             }
         }
@@ -606,8 +608,8 @@ public final actor SpeechAnalyzer {
     /// session had already finished, and only its streams and engines are ended again.
     private func finishImmediately(_ ending: AnalyzerStateMachine.Ending?) async {
         for channel in channels { channel.endResults(throwing: failure) }
-        ending?.answers.forEach(give)
         await endSession()
+        ending?.answers.forEach(give)
     }
 
     /// Ends result streams, stops reading input, closes engines and gives back resources.

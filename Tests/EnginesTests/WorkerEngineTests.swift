@@ -51,7 +51,8 @@ struct WorkerEngineTests {
         arguments: [1, 2],
         [
             ("exit-at-start", "failing at start"), ("crash-mid", "crashing mid-utterance"),
-            ("garbage", "malformed reply (not valid JSON): this is not json"), ("oversized", "over 8388608 bytes"),
+            ("garbage", "(session 1) (not valid JSON): this is not json"),
+            ("oversized", "over 8388608 bytes"),
             ("error", "planted worker error"),
         ])
     func faultsBecomeEngineErrorsWithTheStderrTail(
@@ -135,12 +136,53 @@ struct WorkerEngineTests {
         while clock.sleeperCount < 1 { await Task.yield() }
         clock.advance(by: .seconds(5))
         let error = await #expect(throws: EngineError.self) { try await hanging.value }
+        // The failure names its kind, the call it came in and how the stopped worker ended.
+        guard case .workerFailed(_, let failure)? = error else {
+            Issue.record("not a worker failure: \(String(describing: error))")
+            return
+        }
+        // Protocol 1 waits for a reply to each audio request, protocol 2 first at finalize.
+        let call = protocolVersion == 1 ? "audio" : "finalize"
+        #expect(failure.kind == .noReply(seconds: 5) && failure.call == call && failure.session == 1)
+        // SIGTERM, or SIGKILL when the worker had not gone shortly after it.
+        #expect([.signal(SIGTERM), .signal(SIGKILL)].contains(failure.exit), "\(failure)")
+        #expect(failure.stderrTail.contains("hanging"), "\(failure)")
         #expect(
-            error.map { "\($0)".contains("no reply within") && "\($0)".contains("hanging") } == true,
-            "\(String(describing: error))")
+            "\(failure)".hasPrefix(
+                "no reply to '\(call)' (session 1) within 5.0 seconds; the worker was stopped (killed by"),
+            "\(failure)")
         // The next session gets a fresh worker.
         let again = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
         _ = try await again.accept(chunk, at: .zero)
+        await engine.shutdown()
+    }
+
+    /// A worker that crashed names its exit in every later call: the session's own calls say it
+    /// failed earlier in this session, a session sharing the process says it was another
+    /// session's call, so a bystander is never taken for a fault of its own.
+    @Test func laterCallsNameTheFailureAndWhoseCallItWas() async throws {
+        let engine = faultEngine("crash-mid", after: 2, protocolVersion: 1, maximumWorkers: 1)
+        let victim = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        let bystander = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        let error = await #expect(throws: EngineError.self) { try await feed(victim, count: 3) }
+        guard case .workerFailed(_, let failure)? = error else {
+            Issue.record("not a worker failure: \(String(describing: error))")
+            return
+        }
+        #expect(failure.kind == .stopped && failure.call == "audio" && failure.session == 1)
+        #expect(failure.exit == .status(9), "\(failure)")
+        let again = await #expect(throws: EngineError.self) {
+            _ = try await victim.finalize(through: MediaTime(value: 4_800, timescale: 16_000))
+        }
+        #expect(again == .workerFailedEarlier(engine: "fault-worker", failure: failure, sameSession: true))
+        let shared = await #expect(throws: EngineError.self) { try await feed(bystander, count: 1) }
+        #expect(shared == .workerFailedEarlier(engine: "fault-worker", failure: failure, sameSession: false))
+        #expect(
+            shared.map { "\($0)".contains("another session's call") && "\($0)".contains("exited with status 9") }
+                == true,
+            "\(String(describing: shared))")
+        await victim.close()
+        await bystander.close()
         await engine.shutdown()
     }
 

@@ -293,11 +293,11 @@ struct SessionRecorderTests {
             xml.contains("replay: no recording in \(cassettes) of this audio"), "no scenario was skipped for its audio")
     }
 
-    /// Recorded with real-time pacing, each result carries when it arrived; `bench` over the
-    /// cassette (simulated pacing, 100 ms chunks) gets each result at its recorded arrival, late by
-    /// less than a chunk (the audio reaches the buffer that produced it at the next chunk's end).
-    @Test(.enabled(if: canRun && PackageProgram.available("speech-harness")))
-    func aPacedRecordingKeepsItsLatencyInTheBench() throws {
+    /// Recorded with real-time pacing, every result carries when it arrived. How many results
+    /// PocketSphinx gives in real time depends on how busy the machine is, so only the form is
+    /// checked here; the replay of a recording's latency is checked on a committed one (below).
+    @Test(.enabled(if: canRun))
+    func aRealTimeRecordingStampsEveryResult() throws {
         let dir = try TemporaryDirectory()
         let cassettes = dir.path("cassettes")
         let record = try PackageProgram.run(
@@ -306,13 +306,28 @@ struct SessionRecorderTests {
             environment: ["SPEECH_HARNESS_ENGINE": "pocketsphinx"])
         #expect(record.status == 0, "\(record.output)")
         let trace = try String(contentsOfFile: cassettes + "/stream-volatile--001.jsonl", encoding: .utf8)
-        let recorded = trace.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }.filter { $0["type"] as? String == "result" }
-        let arrivals = recorded.compactMap { $0["arrival"] as? Double }
-        #expect(arrivals.count == recorded.count && !arrivals.isEmpty, "\(trace)")
+        let recorded = Self.results(trace)
+        #expect(!recorded.isEmpty && recorded.allSatisfy { $0["arrival"] is Double }, "\(trace)")
         let schema = try Self.validate(cassettes)
         #expect(schema.hasSuffix("problems 0\n"), "\(schema)")
+    }
+
+    /// A recording of PocketSphinx paced in real time, made once and committed
+    /// (Tests/Fixtures/session-traces/pocketsphinx-realtime): `bench` over it (simulated pacing,
+    /// 100 ms chunks) gets each result at its recorded arrival, late by less than a chunk (the
+    /// audio reaches the buffer that produced it at the next chunk's end). The bench's clock is
+    /// virtual, so this holds on any machine, however busy; the live figure is
+    /// `scripts/replay-latency`'s.
+    @Test(.enabled(if: canRun && PackageProgram.available("speech-harness")))
+    func aPacedRecordingKeepsItsLatencyInTheBench() throws {
+        let cassettes = SystemFixture.packageRoot + "/Tests/Fixtures/session-traces/pocketsphinx-realtime"
+        let trace = try String(contentsOfFile: cassettes + "/stream-volatile--001.jsonl", encoding: .utf8)
+        let recorded = Self.results(trace)
+        let arrivals = recorded.compactMap { $0["arrival"] as? Double }
+        #expect(arrivals.count == recorded.count && arrivals.count >= 3, "\(trace)")
+        let schema = try Self.validate(cassettes)
+        #expect(schema.hasSuffix("problems 0\n"), "\(schema)")
+        let dir = try TemporaryDirectory()
         let manifest = try dir.write(
             "m.jsonl", bytes: Array(#"{"id":"001","audio":"\#(Self.cards)","reference":"ten of clubs"}"#.utf8))
         let out = dir.path("bench")
@@ -330,6 +345,13 @@ struct SessionRecorderTests {
             #expect(time >= arrival - 0.01 && time < arrival + 0.11, "came at \(time) s, recorded at \(arrival) s")
         }
         #expect(events.map { $0["isFinal"] as? Bool } == recorded.map { $0["isFinal"] as? Bool })
+    }
+
+    /// The result lines of a trace, as JSON objects.
+    static func results(_ trace: String) -> [[String: Any]] {
+        trace.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "result" }
     }
 
     /// Round trip with a planted fault (debug builds, SPEECH_HARNESS_PLANTED_FAULT): the reference
