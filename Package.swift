@@ -151,6 +151,19 @@ let appleNamedProducts: [Product] = [
             // Records analysis sessions as traces through Apple's public API only (docs/session-traces.md).
             .executableTarget(name: "speech-harness-record", dependencies: ["Speech"]),
 
+            // Fuzzing (scripts/fuzz): each reader of outside files with its contract, and the binary
+            // libFuzzer drives (built with -sanitize=fuzzer,address -DFUZZING) or that replays inputs.
+            .target(
+                name: "FuzzChecks",
+                dependencies: [
+                    "AudioIO", "Corpus", "Conformance", "SessionTrace", "Engines", "MigrationLint", "HarnessCLI",
+                    "SpeechCore",
+                ], path: "Fuzz/FuzzChecks"),
+            .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+            .executableTarget(
+                name: "speech-harness-fuzz", dependencies: ["FuzzChecks", "CLibFuzzer"],
+                path: "Fuzz/speech-harness-fuzz"),
+
             // Helpers shared by the test targets.
             // What test code needs from the harness (virtual device, engine selection, scripted engine).
             .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines", "HarnessComposition"]),
@@ -196,6 +209,7 @@ let appleNamedProducts: [Product] = [
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
             .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI", "SpeechCore"]),
             .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "SpeechCore", "TestSupport"]),
+            .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TestSupport"]),
             // Real engines through the reference analyzer, on real audio.
             .testTarget(
                 name: "IntegrationTests",

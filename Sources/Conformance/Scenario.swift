@@ -219,7 +219,7 @@ public enum ScenarioCatalog {
     /// A file holds one scenario or an array of them. Problems name the file, the scenario (its
     /// id, or its place in the file) and the field: `f.json: scenario 'x', step 3, field 'value': …`.
     public static func load(path: String) throws -> [Scenario] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ScenarioError.unreadable(path: path) }
+        guard let data = FileContents.read(atPath: path) else { throw ScenarioError.unreadable(path: path) }
         guard let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             throw ScenarioError.invalid(path: path, reason: "not valid JSON")
         }

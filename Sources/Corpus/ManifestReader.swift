@@ -350,7 +350,7 @@ public enum ManifestReader {
     }
 
     static func readLines(_ path: String, into load: inout ManifestLoad) -> [String]? {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file"
             load.issues.append(ManifestIssue(file: path, line: 0, problem: .unreadableFile(reason)))
             return nil

@@ -113,7 +113,7 @@ public struct EngineScript: Sendable, Hashable, Codable {
     /// corpus manifest line (an object with `words`). A path may name one manifest line as `manifest.jsonl#utterance-id`.
     public static func load(path: String) throws -> EngineScript {
         let (file, id) = path.split(separator: "#", maxSplits: 1).map(String.init).splitPair
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let data = FileContents.read(atPath: file) else {
             throw EngineError.invalidScript(path: file, reason: "cannot read the file")
         }
         let text = String(decoding: data, as: UTF8.self)

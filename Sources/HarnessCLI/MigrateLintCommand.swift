@@ -1,6 +1,7 @@
 import Foundation
 import MigrationLint
 import Reports
+import SpeechCore
 
 /// `speech-harness migrate lint`: the migration lint over files and folders.
 enum MigrateLintCommand {
@@ -60,7 +61,7 @@ enum MigrateLintCommand {
         var sources: [LintSource] = []
         var unreadable = inputs.unreadable
         for file in inputs.swiftFiles {
-            guard let data = FileManager.default.contents(atPath: file) else {
+            guard let data = FileContents.read(atPath: file) else {
                 unreadable.append((file, "cannot read the file"))
                 continue
             }
@@ -84,7 +85,7 @@ enum MigrateLintCommand {
         }
         var baseline = LintBaseline(findings: [])
         if let file = arguments.value("baseline") {
-            guard let data = FileManager.default.contents(atPath: file) else {
+            guard let data = FileContents.read(atPath: file) else {
                 throw UsageError(message: "cannot read baseline '\(file)'", command: path)
             }
             baseline = try LintBaseline.decode(data, path: file)
@@ -197,7 +198,7 @@ struct LintInputs {
     /// or INFOPLIST_KEY_ settings; an XcodeGen spec with `type: application`.
     static func isAppEvidence(_ file: String) -> Bool {
         if file.hasSuffix(".plist") { return true }
-        guard let text = FileManager.default.contents(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
+        guard let text = FileContents.read(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
             return false
         }
         if file.hasSuffix(".yml") || file.hasSuffix(".yaml") {
@@ -210,20 +211,45 @@ struct LintInputs {
 
     struct Unreadable: Error { var message: String }
 
+    /// The usage-description keys of an Info.plist that have text values; other keys and values
+    /// of other types are passed over.
+    struct UsageDescriptions: Decodable {
+        var keys: [String: String] = [:]
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            for name in LintInputs.usageKeys {
+                if let value = try? container.decodeIfPresent(String.self, forKey: Key(stringValue: name)) {
+                    keys[name] = value
+                }
+            }
+        }
+    }
+
     /// Usage-description keys with a non-empty value, from a property list (XML or binary) or from
     /// `INFOPLIST_KEY_…` build settings in a project or xcconfig file.
     static func usageKeys(in file: String) -> Result<Set<String>, Unreadable> {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let data = FileContents.read(atPath: file) else {
             return .failure(Unreadable(message: "cannot read the file"))
         }
         if file.hasSuffix(".plist") {
-            guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
+            // PropertyListDecoder (XML or binary), not PropertyListSerialization, whose Linux
+            // parser leaks an error object on every malformed file.
+            do {
+                let found = try PropertyListDecoder().decode(UsageDescriptions.self, from: data).keys
+                return .success(Set(found.filter { $0.value.contains { !$0.isWhitespace } }.keys))
+            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+                return .failure(Unreadable(message: "the property list is not a dictionary"))
+            } catch {
                 return .failure(Unreadable(message: "not a property list"))
             }
-            guard let dictionary = plist as? [String: Any] else {
-                return .failure(Unreadable(message: "the property list is not a dictionary"))
-            }
-            return .success(Set(usageKeys.filter { ((dictionary[$0] as? String) ?? "").contains { !$0.isWhitespace } }))
         }
         let text = String(decoding: data, as: UTF8.self)
         return .success(Set(usageKeys.filter { text.contains("INFOPLIST_KEY_\($0)") }))

@@ -160,7 +160,7 @@ public struct SessionTrace: Sendable, Equatable {
 
     /// Reads a trace file.
     public static func read(path: String) throws(TraceError) -> SessionTrace {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(atPath: path) else {
             throw .unreadable(path: path, reason: "cannot read the file")
         }
         return try decode(data, path: path)

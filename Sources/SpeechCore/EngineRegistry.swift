@@ -120,7 +120,7 @@ public final class EngineRegistry: Sendable {
         if let id = environment["SPEECH_HARNESS_ENGINE"], !id.isEmpty { return id }
         struct Configuration: Decodable { var engine: String? }
         let file = directory + "/.speech-harness.json"
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        guard let data = FileContents.read(atPath: file) else { return nil }
         do {
             return try DecodingProblem.decode(Configuration.self, from: data).engine
         } catch {

@@ -1,0 +1,5 @@
+let s = """
+  unterminated \(
+#"raw"#
+/* /* nested */
+x.finalize(
