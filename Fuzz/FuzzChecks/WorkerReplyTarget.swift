@@ -1,7 +1,6 @@
+@_spi(Fuzzing) import Engines
 import Foundation
 import SpeechCore
-
-@testable import Engines
 
 extension FuzzTarget {
     /// A line a worker process writes: decoded at the boundary, then read as a hypothesis, as
@@ -10,8 +9,7 @@ extension FuzzTarget {
         name: "worker-reply", summary: "one line of a worker's output",
         seeds: ["Tests/Fixtures/fuzz/worker-reply/*"]
     ) { bytes, _ in
-        guard let message = try? DecodingProblem.decode(WorkerReply.self, from: Data(bytes)) else { return nil }
-        let update = message.update
+        guard let update = try? WorkerReplyReading.hypothesis(line: Data(bytes)) else { return nil }
         for segment in update.finalized + (update.volatile.map { [$0] } ?? []) {
             guard segment.range.start <= segment.range.end else { return "a segment that ends before it starts" }
         }

@@ -531,6 +531,15 @@ actor WorkerChannel {
     }
 }
 
+/// A worker's reply line as the worker channel reads it. The SPI is for the fuzz targets
+/// (Fuzz/FuzzChecks).
+@_spi(Fuzzing) public enum WorkerReplyReading {
+    /// The hypothesis a reply line carries; throws what the channel would call a malformed reply.
+    public static func hypothesis(line: Data) throws -> HypothesisUpdate {
+        try DecodingProblem.decode(WorkerReply.self, from: line).update
+    }
+}
+
 extension WorkerReply {
     /// The hypothesis this message carries (empty for other types).
     var update: HypothesisUpdate {

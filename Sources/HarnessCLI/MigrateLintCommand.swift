@@ -132,8 +132,8 @@ enum LintOutputFormat: String, CaseIterable, Sendable {
 }
 
 /// The files a lint run reads: Swift sources, and the usage-description keys of the app's
-/// property lists and build settings.
-struct LintInputs {
+/// property lists and build settings. The SPI is for the fuzz targets (Fuzz/FuzzChecks).
+@_spi(Fuzzing) public struct LintInputs {
     var swiftFiles: [String] = []
     var project = ProjectContext()
     var unreadable: [(String, String)] = []
@@ -196,7 +196,7 @@ struct LintInputs {
 
     /// Whether a file shows an app target: an Info.plist; a project with an application product
     /// or INFOPLIST_KEY_ settings; an XcodeGen spec with `type: application`.
-    static func isAppEvidence(_ file: String) -> Bool {
+    @_spi(Fuzzing) public static func isAppEvidence(_ file: String) -> Bool {
         if file.hasSuffix(".plist") { return true }
         guard let text = FileContents.read(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
             return false
@@ -209,7 +209,7 @@ struct LintInputs {
         return text.contains("com.apple.product-type.application") || text.contains("INFOPLIST_KEY_")
     }
 
-    struct Unreadable: Error { var message: String }
+    @_spi(Fuzzing) public struct Unreadable: Error { public var message: String }
 
     /// The usage-description keys of an Info.plist that have text values; other keys and values
     /// of other types are passed over.
@@ -235,7 +235,7 @@ struct LintInputs {
 
     /// Usage-description keys with a non-empty value, from a property list (XML or binary) or from
     /// `INFOPLIST_KEY_…` build settings in a project or xcconfig file.
-    static func usageKeys(in file: String) -> Result<Set<String>, Unreadable> {
+    @_spi(Fuzzing) public static func usageKeys(in file: String) -> Result<Set<String>, Unreadable> {
         guard let data = FileContents.read(atPath: file) else {
             return .failure(Unreadable(message: "cannot read the file"))
         }

@@ -69,7 +69,9 @@ struct RuleContext {
     let run: ProjectIndex?
     /// This file's place in `run`.
     var unitIndex = 0
-    var findings: [LintFinding] = []
+    private(set) var findings: [LintFinding] = []
+    /// `findings` as a set, so that a finding reported twice is kept once.
+    private var reported: Set<LintFinding> = []
 
     var tokens: [SwiftToken] { structure.tokens }
 
@@ -86,7 +88,7 @@ struct RuleContext {
         let finding = LintFinding(
             file: file, location: location, rule: rule, detail: detail, lineText: line.trimmingSpaces(), fix: fix,
             sourceLine: String(line))
-        if !findings.contains(finding) { findings.append(finding) }
+        if reported.insert(finding).inserted { findings.append(finding) }
     }
 
     func token(_ index: Int) -> SwiftToken? { index >= 0 && index < tokens.count ? tokens[index] : nil }
@@ -843,7 +845,11 @@ struct RuleContext {
 }
 
 extension Substring {
+    /// The line without its indentation and trailing blanks (a CR before the line end included).
     func trimmingSpaces() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+        guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }),
+            let last = lastIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" })
+        else { return "" }
+        return String(self[first...last])
     }
 }
