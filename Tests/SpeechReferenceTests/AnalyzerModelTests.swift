@@ -17,6 +17,10 @@ import Testing
 struct AnalyzerModelTests {
     static let traceSeed = ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_SEED"].flatMap(UInt64.init)
     static let sequences = Int(ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_SEQUENCES"] ?? "") ?? 10_000
+    /// The first seed; scripts/model-sequences runs the seeds in shards.
+    static let firstSeed = UInt64(ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_FIRST"] ?? "") ?? 0
+    /// Where the run's counts are written (tab-separated), for scripts/model-sequences.
+    static let reportPath = ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_REPORT"]
 
     /// What a waiting call ended with.
     enum Outcome: Equatable, CustomStringConvertible {
@@ -60,15 +64,39 @@ struct AnalyzerModelTests {
 
     @Test func randomSequencesHoldTheInvariants() async throws {
         var failures: [String] = []
+        var hangs = 0
+        var violations = 0
         let trace = ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_TRACE"] != nil
-        for seed in Self.traceSeed.map({ [$0] }) ?? Array(0..<UInt64(Self.sequences)) {
+        let seeds = Self.traceSeed.map { [$0] } ?? Array(Self.firstSeed..<Self.firstSeed + UInt64(Self.sequences))
+        for seed in seeds {
             if trace { FileHandle.standardError.write(Data("seed \(seed)\n".utf8)) }
-            if let problem = await runSequence(seed: seed) {
-                failures.append("seed \(seed): \(problem)")
-                if failures.count >= 5 { break }
-            }
+            guard let problem = await runSequence(seed: seed) else { continue }
+            if problem.isHang { hangs += 1 } else { violations += 1 }
+            if failures.count < 5 { failures.append("seed \(seed): \(problem.message)") }
         }
-        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        if let path = Self.reportPath {
+            let row =
+                "\(seeds.first ?? 0)\t\(seeds.count)\t\(violations)\t\(hangs)\n" + failures.map { "\($0)\n" }.joined()
+            try Data(row.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        #expect(
+            failures.isEmpty,
+            "\(violations) rule violations, \(hangs) hangs; first:\n\(failures.joined(separator: "\n"))")
+    }
+
+    /// A broken invariant. A hang is a caller still waiting once the analyzer has finished.
+    struct Problem: ExpressibleByStringInterpolation {
+        var message: String
+        var isHang = false
+        init(stringLiteral value: String) { message = value }
+        init(stringInterpolation: DefaultStringInterpolation) {
+            message = String(stringInterpolation: stringInterpolation)
+        }
+        static func hang(_ message: String) -> Problem {
+            var problem = Problem(stringLiteral: message)
+            problem.isHang = true
+            return problem
+        }
     }
 
     /// Starts a waiting call and returns once it is either registered with the analyzer or answered,
@@ -104,8 +132,8 @@ struct AnalyzerModelTests {
         }
     }
 
-    /// One random sequence; returns a description of the first broken invariant, or nil.
-    func runSequence(seed: UInt64) async -> String? {
+    /// One random sequence; returns the first broken invariant, or nil.
+    func runSequence(seed: UInt64) async -> Problem? {
         var rng = SeededGenerator(seed: seed &* 0x9E37_79B9 &+ 17)
         let wordCount = Int.random(in: 0...6, using: &rng)
         var cursor = 0.1
@@ -236,7 +264,7 @@ struct AnalyzerModelTests {
 
         // Invariant: nobody is left waiting, and every waiter resumed exactly once.
         if await analyzer.pendingWaiterCount != 0 {
-            return "\(await analyzer.pendingWaiterCount) callers still waiting after finishing"
+            return .hang("\(await analyzer.pendingWaiterCount) callers still waiting after finishing")
         }
         for (waiter, active) in registered {
             let result = await waiter.task.value
