@@ -24,7 +24,10 @@ let appleNamedProducts: [Product] = [
             .library(name: "Corpus", targets: ["Corpus"]),
             .library(name: "Metrics", targets: ["Metrics"]),
             .library(name: "DSP", targets: ["DSP"]),
-            .library(name: "Engines", targets: ["Engines"]),
+            .library(name: "EngineCore", targets: ["EngineCore"]),
+            .library(name: "PocketSphinx", targets: ["PocketSphinx"]),
+            .library(name: "DSPRecognizer", targets: ["DSPRecognizer"]),
+            .library(name: "Workers", targets: ["Workers"]),
             .library(name: "SpeechReference", targets: ["SpeechReference"]),
             .library(name: "MigrationLint", targets: ["MigrationLint"]),
             .executable(name: "speech-harness", targets: ["speech-harness"]),
@@ -69,9 +72,17 @@ let appleNamedProducts: [Product] = [
             .target(name: "UniformTypeIdentifiers"),
             // Signal processing and template recognition for the DSP engine: pure Swift, no I/O.
             .target(name: "DSP", dependencies: ["SpeechCore"]),
-            // Recognition engines behind SpeechCore's engine protocol.
-            .target(
-                name: "Engines", dependencies: ["SpeechCore", "DSP", "CPocketSphinx"], exclude: ["WorkerProtocol.md"]),
+            // Recognition engines behind SpeechCore's engine protocol, a module each, so that what
+            // uses one engine links no other. The core needs no C library and no other process: the
+            // scripted engine (exact words, times and faults) and the memoizing adapter.
+            .target(name: "EngineCore", dependencies: ["SpeechCore"]),
+            // PocketSphinx in process, on its own thread.
+            .target(name: "PocketSphinx", dependencies: ["SpeechCore", "CPocketSphinx"]),
+            // The DSP engine: the DSP module's template recogniser, with templates as assets.
+            .target(name: "DSPRecognizer", dependencies: ["SpeechCore", "DSP"]),
+            // Engines in other processes over the worker protocol (WorkerProtocol.md): Whisper, the
+            // faulty worker, any external engine.
+            .target(name: "Workers", dependencies: ["SpeechCore"], exclude: ["WorkerProtocol.md"]),
             // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets. It knows engines
             // only through SpeechCore's protocol and registry.
             // Planted faults for the mutation check exist in debug builds only (see PlantedFault.swift).
@@ -90,7 +101,10 @@ let appleNamedProducts: [Product] = [
             // `SpeechHarnessTesting` or the command line, so all of them know the same engine ids.
             .target(
                 name: "HarnessComposition",
-                dependencies: ["SpeechCore", "Engines", "StreamingPolicies", "Corpus", "VirtualDevice", "SessionTrace"]),
+                dependencies: [
+                    "SpeechCore", "EngineCore", "PocketSphinx", "DSPRecognizer", "Workers", "StreamingPolicies",
+                    "Corpus", "VirtualDevice", "SessionTrace",
+                ]),
             // `import Speech` on Linux: the reference plus the Apple names it is typed in.
             .target(
                 name: "Speech",
@@ -103,7 +117,8 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "Benchmark",
                 dependencies: [
-                    "SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "Engines", "SpeechReference", "Corpus", "Metrics",
+                    "SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "EngineCore", "SpeechReference", "Corpus",
+                    "Metrics",
                     "VirtualDevice",
                 ]),
             // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
@@ -117,7 +132,8 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "Conformance",
                 dependencies: [
-                    "SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "Engines", "SpeechReference", "LegacySpeech",
+                    "SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "EngineCore", "Workers", "SpeechReference",
+                    "LegacySpeech",
                     "VirtualDevice", "StreamingPolicies",
                 ],
                 resources: [.copy("Scenarios"), .copy("clauses.json")]),
@@ -135,7 +151,8 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "HarnessCLI",
                 dependencies: [
-                    "HarnessComposition", "SpeechCore", "AudioIO", "Corpus", "Engines", "SpeechReference", "AVFAudio",
+                    "HarnessComposition", "SpeechCore", "AudioIO", "Corpus", "EngineCore", "DSPRecognizer",
+                    "SpeechReference", "AVFAudio",
                     "CoreMedia", "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff",
                     "SessionTrace",
                 ]),
@@ -156,33 +173,37 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "FuzzChecks",
                 dependencies: [
-                    "AudioIO", "Corpus", "Conformance", "SessionTrace", "Engines", "MigrationLint", "HarnessCLI",
+                    "AudioIO", "Corpus", "Conformance", "SessionTrace", "EngineCore", "Workers", "MigrationLint",
+                    "HarnessCLI",
                     "SpeechCore",
                 ], path: "Fuzz/FuzzChecks"),
             .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
             .executableTarget(
-                name: "speech-harness-fuzz", dependencies: ["FuzzChecks", "CLibFuzzer"],
+                name: "speech-harness-fuzz", dependencies: ["FuzzChecks", "CLibFuzzer", "SpeechCore"],
                 path: "Fuzz/speech-harness-fuzz"),
 
             // Helpers shared by the test targets.
             // What test code needs from the harness (virtual device, engine selection, scripted engine).
-            .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "Engines", "HarnessComposition"]),
+            .target(name: "SpeechHarnessTesting", dependencies: ["VirtualDevice", "EngineCore", "HarnessComposition"]),
 
             .target(
-                name: "TestSupport", dependencies: ["SpeechReference", "SpeechCore", "AudioIO", "Engines"],
+                name: "TestSupport", dependencies: ["SpeechReference", "SpeechCore", "AudioIO"],
                 path: "Tests/TestSupport"),
             .testTarget(name: "SpeechCoreTests", dependencies: ["SpeechCore"]),
             .testTarget(name: "DSPTests", dependencies: ["DSP", "SpeechCore", "TestSupport", "AudioIO"]),
             .testTarget(
                 name: "LegacySpeechTests",
-                dependencies: ["Speech", "Engines", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO"]),
-            .testTarget(name: "StreamingPoliciesTests", dependencies: ["StreamingPolicies", "Engines", "SpeechCore"]),
+                dependencies: [
+                    "Speech", "EngineCore", "PocketSphinx", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO",
+                ]),
+            .testTarget(
+                name: "StreamingPoliciesTests", dependencies: ["StreamingPolicies", "EngineCore", "SpeechCore"]),
             .testTarget(
                 name: "HarnessCompositionTests",
                 dependencies: ["HarnessComposition", "SpeechCore", "TestSupport", "VirtualDevice"]),
             .testTarget(
                 name: "MigrationDiffTests",
-                dependencies: ["MigrationDiff", "Reports", "Engines", "SpeechCore", "TestSupport", "AudioIO"]),
+                dependencies: ["MigrationDiff", "Reports", "EngineCore", "SpeechCore", "TestSupport", "AudioIO"]),
             .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
             .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
             .testTarget(
@@ -190,7 +211,7 @@ let appleNamedProducts: [Product] = [
                 swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
             .testTarget(
                 name: "BenchmarkTests",
-                dependencies: ["Benchmark", "Reports", "Metrics", "Engines", "Corpus", "TestSupport", "CLibXML2"]),
+                dependencies: ["Benchmark", "Reports", "Metrics", "EngineCore", "Corpus", "TestSupport", "CLibXML2"]),
             .testTarget(
                 name: "ReportsTests",
                 dependencies: ["Reports", "Benchmark", "Metrics", "Conformance", "MigrationDiff", "TestSupport"]),
@@ -201,10 +222,12 @@ let appleNamedProducts: [Product] = [
             .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),
             .testTarget(
                 name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),
-            .testTarget(name: "EnginesTests", dependencies: ["TestSupport", "Engines", "SpeechCore"]),
+            .testTarget(name: "EngineCoreTests", dependencies: ["TestSupport", "EngineCore", "SpeechCore"]),
+            .testTarget(name: "PocketSphinxTests", dependencies: ["TestSupport", "PocketSphinx", "SpeechCore"]),
+            .testTarget(name: "WorkersTests", dependencies: ["TestSupport", "Workers", "SpeechCore"]),
             .testTarget(
                 name: "SpeechReferenceTests",
-                dependencies: ["TestSupport", "SpeechReference", "Engines", "SpeechCore", "CoreMedia", "AVFAudio"]),
+                dependencies: ["TestSupport", "SpeechReference", "EngineCore", "SpeechCore", "CoreMedia", "AVFAudio"]),
             .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
             .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI", "SpeechCore"]),
@@ -214,7 +237,8 @@ let appleNamedProducts: [Product] = [
             .testTarget(
                 name: "IntegrationTests",
                 dependencies: [
-                    "TestSupport", "SpeechReference", "LegacySpeech", "StreamingPolicies", "Engines", "DSP", "Corpus",
+                    "TestSupport", "SpeechReference", "LegacySpeech", "StreamingPolicies", "EngineCore", "PocketSphinx",
+                    "DSPRecognizer", "Workers", "DSP", "Corpus",
                     "AudioIO", "AVFAudio",
                     "CoreMedia", "VirtualDevice",
                 ]),

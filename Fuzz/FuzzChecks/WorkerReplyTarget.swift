@@ -1,6 +1,6 @@
-@_spi(Fuzzing) import Engines
 import Foundation
 import SpeechCore
+@_spi(Fuzzing) import Workers
 
 extension FuzzTarget {
     /// A line a worker process writes: decoded at the boundary, then read as a hypothesis, as

@@ -1,13 +1,14 @@
 import Foundation
 import FuzzChecks
+import SpeechCore
 
 /// The reader this process fuzzes: `SPEECH_HARNESS_FUZZ_TARGET` (`scripts/fuzz` sets it).
 enum FuzzEntry {
     static let target: FuzzTarget = {
-        let name = ProcessInfo.processInfo.environment["SPEECH_HARNESS_FUZZ_TARGET"] ?? ""
+        let name = HarnessSettings.fuzzTarget.text(in: HarnessEnvironment.process.variables) ?? ""
         guard let target = FuzzTarget.named(name) else {
             let known = FuzzTarget.all.map(\.name).joined(separator: ", ")
-            fatalError("SPEECH_HARNESS_FUZZ_TARGET='\(name)' names no target (known: \(known))")
+            fatalError("\(HarnessSettings.fuzzTarget.variable)='\(name)' names no target (known: \(known))")
         }
         return target
     }()

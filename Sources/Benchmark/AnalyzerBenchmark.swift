@@ -1,5 +1,5 @@
 import AVFAudio
-import Engines
+import EngineCore
 import Foundation
 import SpeechReference
 

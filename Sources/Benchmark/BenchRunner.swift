@@ -1,5 +1,5 @@
 import Corpus
-import Engines
+import EngineCore
 import Foundation
 import Metrics
 import SpeechCore
@@ -236,13 +236,13 @@ public struct BenchRunner: Sendable {
             }
             // A streaming policy's worker is the one under it; its memory is the policy's (the
             // policies sharing decodes share it).
-            guard let worker = engine.innermost as? WorkerEngine else { continue }
+            guard let processes = engine.processes else { continue }
             let usage: [Int]
-            if let known = stopped[worker.processesID] {
+            if let known = stopped[ObjectIdentifier(processes)] {
                 usage = known
             } else {
-                usage = await worker.shutdown()
-                stopped[worker.processesID] = usage
+                usage = await processes.shutdown()
+                stopped[ObjectIdentifier(processes)] = usage
             }
             if !usage.isEmpty {
                 let peaks = usage.map { String(format: "%.0f MiB", Double($0) / 1_048_576) }.joined(separator: ", ")

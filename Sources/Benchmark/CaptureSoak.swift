@@ -1,6 +1,5 @@
 @_spi(Harness) import AVFAudio
 import CoreMedia
-import Engines
 import Foundation
 import SpeechCore
 import SpeechReference

@@ -1,6 +1,5 @@
 import AudioIO
 import CoreMedia
-import Engines
 import Foundation
 import Metrics
 import SpeechCore

@@ -2,7 +2,6 @@ import AVFAudio
 import AudioIO
 import CoreMedia
 import Corpus
-import Engines
 import Foundation
 import Metrics
 import SpeechCore

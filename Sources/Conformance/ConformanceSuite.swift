@@ -1,4 +1,4 @@
-import Engines
+import EngineCore
 import Foundation
 import SpeechCore
 
@@ -75,7 +75,7 @@ public struct ConformanceSuite: Sendable {
             if let calls = shared.flatMap(MemoizingEngine.statistics(of:)) {
                 engineCalls(backend, calls.answeredFromMemory, calls.madeOnBase)
             }
-            await (shared?.innermost as? WorkerEngine)?.shutdown()
+            await shared?.shutdown()
         }
         return results
     }

@@ -1,7 +1,7 @@
 import AVFAudio
 import AudioIO
 import CoreMedia
-import Engines
+import EngineCore
 import Foundation
 import LegacySpeech
 import SpeechCore

@@ -1,9 +1,10 @@
 import AVFAudio
 import CoreMedia
-import Engines
+import EngineCore
 import Foundation
 import SpeechCore
 import SpeechReference
+import Workers
 
 /// How a scenario went on a backend.
 public enum ScenarioOutcome: Sendable, Hashable {
@@ -147,9 +148,9 @@ public struct ScenarioRunner: Sendable {
                     // A worker is a real process: waits for it are bounded by wall time, not by yields.
                     let execution = ScenarioExecution(
                         scenario: scenario, engine: watched, exact: isScripted,
-                        virtualTime: isScripted && !(engine.innermost is WorkerEngine))
+                        virtualTime: isScripted && engine.processes == nil)
                     let result = await execution.run()
-                    if sharedEngine == nil || isScripted { await (engine.innermost as? WorkerEngine)?.shutdown() }
+                    if sharedEngine == nil || isScripted { await engine.shutdown() }
                     return result
                 }
             }

@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// A mistake in how the tool was called: reported with usage, exit status 2.
 public struct UsageError: Error, CustomStringConvertible, Sendable {
     public var message: String
@@ -39,6 +41,15 @@ struct OptionSpec: Sendable {
         self.help = help
         self.repeatable = repeatable
         self.required = required
+    }
+
+    /// The option that sets `setting` for one run, its help made from the declaration.
+    init(setting: any SettingDescription) {
+        self.init(
+            name: setting.option ?? setting.key, value: "value",
+            help:
+                "\(setting.summary) Takes \(setting.allowed); default \(setting.defaultText) (sets \(setting.variable))."
+        )
     }
 
     /// An option whose value is one case of `type`.

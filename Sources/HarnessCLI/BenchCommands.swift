@@ -2,7 +2,6 @@ import AVFAudio
 import AudioIO
 import Benchmark
 import CoreMedia
-import Engines
 import Foundation
 import Metrics
 import SpeechCore

@@ -1,6 +1,5 @@
 import Benchmark
 import Corpus
-import Engines
 import Foundation
 import Metrics
 import Reports
@@ -68,22 +67,8 @@ enum BenchRunCommand {
                     help:
                         "Adapters over the same engine (streaming policies over one Whisper) share its answers to identical calls: a call already answered is not made again, and its answer keeps the CPU time measured then, so compute and simulated latencies are unchanged; wall times of answers from memory are not measurements."
                 ),
-                OptionSpec(
-                    name: "whisper-compute-type", kind: .choice(["int8", "int8_float32", "float32"]),
-                    help: "Whisper's CTranslate2 compute type (default int8; sets SPEECH_HARNESS_WHISPER_COMPUTE_TYPE)."
-                ),
-                OptionSpec(
-                    name: "whisper-beam", value: "n",
-                    help: "Whisper's beam size (default 1, greedy; sets SPEECH_HARNESS_WHISPER_BEAM_SIZE)."),
-                OptionSpec(
-                    name: "whisper-threads", value: "n",
-                    help: "CPU threads per Whisper worker (default 1; sets SPEECH_HARNESS_WHISPER_THREADS)."),
-                OptionSpec(
-                    name: "whisper-seed", value: "n",
-                    help:
-                        "Seed of Whisper's fallback sampling (default 0, so runs repeat; sets SPEECH_HARNESS_WHISPER_SEED)."
-                ),
-            ] + CorpusCommands.manifestOptionSpecs + pageOptionSpecs,
+            ] + whisperSettings.map(OptionSpec.init(setting:))
+                + CorpusCommands.manifestOptionSpecs + pageOptionSpecs,
             details:
                 "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. A record that cannot be written to the store (a full\ndisk) stops the run the same way: no utterance is started after it, the store keeps every whole\nrecord written before it, and the exit status is 3 (or the report's own error, naming the file,\nwhen the reports cannot be written either). Exit status otherwise: 0 clean, 1 gate breaches,\nfailed utterances or corpus problems, 2 usage error.",
             validate: { arguments throws(UsageError) in
@@ -256,21 +241,21 @@ enum BenchRunCommand {
         return outcome.storeFailure == nil ? status : 3
     }
 
+    /// The Whisper settings that have an option of `bench`.
+    static let whisperSettings = HarnessSettings.all.filter { $0.group == .whisper && $0.option != nil }
+
     /// The environment with the Whisper options in it: the Whisper engines are made from it, and
-    /// the programs and workers started from here inherit it. A bad value is a usage error.
+    /// the programs and workers started from here inherit it. A bad value is a usage error naming
+    /// the option.
     static func whisperEnvironment(_ arguments: ParsedArguments, command: String) throws -> HarnessEnvironment {
         var environment = HarnessEnvironment.current
-        for (option, variable) in [
-            ("whisper-compute-type", "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE"),
-            ("whisper-beam", "SPEECH_HARNESS_WHISPER_BEAM_SIZE"),
-            ("whisper-threads", "SPEECH_HARNESS_WHISPER_THREADS"), ("whisper-seed", "SPEECH_HARNESS_WHISPER_SEED"),
-        ] {
-            if let value = arguments.value(option) { environment = environment.setting(variable, to: value) }
-        }
-        do { _ = try WhisperWorker.Settings.fromEnvironment(environment.variables) } catch let EngineError.failed(
-            _, reason)
-        {
-            throw UsageError(message: reason, command: command)
+        for setting in whisperSettings {
+            guard let option = setting.option, let value = arguments.value(option) else { continue }
+            guard setting.accepts(value) else {
+                throw UsageError(
+                    message: "--\(option) '\(value)': expected \(setting.allowed)", command: command)
+            }
+            environment = environment.setting(setting.variable, to: value)
         }
         return environment
     }

@@ -1,5 +1,5 @@
 import Conformance
-import Engines
+import EngineCore
 import Foundation
 import Reports
 import SpeechCore

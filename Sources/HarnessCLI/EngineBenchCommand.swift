@@ -1,7 +1,6 @@
 import AudioIO
 import Benchmark
 import Corpus
-import Engines
 import Foundation
 import Metrics
 import SpeechCore

@@ -1,4 +1,3 @@
-import Engines
 import Foundation
 import SpeechCore
 

@@ -1,7 +1,7 @@
 import AudioIO
 import Corpus
 import DSP
-import Engines
+import DSPRecognizer
 import Foundation
 import SpeechCore
 

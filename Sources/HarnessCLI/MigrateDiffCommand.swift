@@ -1,5 +1,4 @@
 import Corpus
-import Engines
 import Foundation
 import MigrationDiff
 import Reports
@@ -135,7 +134,7 @@ enum MigrateDiffCommand {
                 problems.append("\(utterance.id): \(error)")
             }
         }
-        await (engine.innermost as? WorkerEngine)?.shutdown()
+        await engine.shutdown()
         return try report(
             diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root,
             arguments, console, path)

@@ -1,6 +1,5 @@
 import Benchmark
 import Corpus
-import Engines
 import Foundation
 import Metrics
 import SpeechCore
@@ -67,7 +66,7 @@ enum OverheadCommand {
         defer { alone.close() }
         let measurement = OverheadMeasurement(rounds: rounds, chunkMilliseconds: chunkMS)
         let (comparison, stop) = await measurement.run(work, engine: engine, alone: alone)
-        if let worker = engine.innermost as? WorkerEngine { _ = await worker.shutdown() }
+        await engine.shutdown()
         let audio = work.reduce(0) { $0 + $1.utterance.duration }
         console.out(report(comparison, engine: engine.name, alone: alone.command, utterances: work.count, audio: audio))
         if let stop {

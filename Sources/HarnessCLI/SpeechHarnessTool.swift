@@ -22,7 +22,7 @@ public enum SpeechHarnessTool {
     public static let version = "0.1.0"
 
     static let commands: [CommandSpec] =
-        CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + EnrollCommand.specs
+        CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + SettingsCommand.specs + EnrollCommand.specs
         + ConformanceCommand.specs + BenchRunCommand.specs
         + BenchCommands.specs + EngineBenchCommand.specs + OverheadCommand.specs + ScoreCommand.specs
         + MigrateLintCommand.specs
@@ -90,6 +90,11 @@ public enum SpeechHarnessTool {
             if parsed.wantsHelp {
                 console.out(spec.helpText())
                 return 0
+            }
+            // A configuration file that cannot be read would leave its settings silently unused.
+            if let problem = HarnessEnvironment.current.configurationProblem, spec.path != "settings" {
+                console.err("speech-harness \(spec.path): \(problem)")
+                return 2
             }
             return try await spec.run(parsed, console)
         } catch let error as UsageError {

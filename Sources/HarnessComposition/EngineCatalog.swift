@@ -1,8 +1,11 @@
-import Engines
+import DSPRecognizer
+import EngineCore
 import Foundation
+import PocketSphinx
 import SessionTrace
 import SpeechCore
 import StreamingPolicies
+import Workers
 
 /// Every engine a program can name, with its id, one-line summary and preference (lower is tried
 /// first when no engine is named): the scripted engine, PocketSphinx in four modes, the DSP
@@ -58,7 +61,7 @@ public enum EngineCatalog {
                 id: "fault-worker",
                 summary:
                     "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT)",
-                preference: 1_000, make: { FaultWorker.fromEnvironment() }))
+                preference: 1_000, make: { try FaultWorker.fromEnvironment() }))
     }
 
     /// Whisper under the streaming policies teams migrate from: `whisper-streaming-la2` (alias

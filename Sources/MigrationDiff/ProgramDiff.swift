@@ -64,9 +64,9 @@ public struct ProgramDiff: Sendable {
         process.arguments = Array(command.dropFirst())
         process.environment = HarnessEnvironment.current.variables.merging(
             [
-                "SPEECH_HARNESS_MICROPHONE": microphone, "SPEECH_HARNESS_MICROPHONE_PACING": "fast",
-                "SPEECH_HARNESS_MICROPHONE_END": "1",
-                "SPEECH_HARNESS_ENGINE": engine, APICallTrace.variable: path,
+                HarnessSettings.microphone.variable: microphone, HarnessSettings.microphonePacing.variable: "fast",
+                HarnessSettings.microphoneEnd.variable: "1",
+                HarnessSettings.engine.variable: engine, HarnessSettings.trace.variable: path,
             ].merging(environment) { $1 }
         ) { $1 }
         let output = Pipe()

@@ -26,10 +26,10 @@ public final class APICallTrace: Sendable {
         }
     }
 
-    public static let variable = "SPEECH_HARNESS_TRACE"
+    public static let variable = HarnessSettings.trace.variable
     /// The trace of this process; nil unless `SPEECH_HARNESS_TRACE` names a file.
-    public static let current: APICallTrace? = HarnessEnvironment.process[variable]
-        .flatMap { $0.isEmpty ? nil : APICallTrace(path: $0) }
+    public static let current: APICallTrace? = HarnessSettings.trace.text(in: HarnessEnvironment.process.variables)
+        .flatMap(APICallTrace.init(path:))
 
     public let path: String
     private let handle: Locked<FileHandle?>

@@ -17,13 +17,12 @@ public final class AssetStore: Sendable {
     public init(root: URL, maximumReservedLocales: Int? = nil) {
         self.root = root
         self.maximumReservedLocales =
-            maximumReservedLocales
-            ?? HarnessEnvironment.current["SPEECH_HARNESS_MAX_RESERVED_LOCALES"].flatMap(Int.init) ?? 5
+            maximumReservedLocales ?? HarnessEnvironment.current.valueOrStop(HarnessSettings.maximumReservedLocales)
     }
 
     public static let standard: AssetStore = {
         let environment = HarnessEnvironment.current.variables
-        if let path = environment["SPEECH_HARNESS_ASSETS"], !path.isEmpty {
+        if let path = HarnessSettings.assets.text(in: environment) {
             return AssetStore(root: URL(fileURLWithPath: path))
         }
         let cache =

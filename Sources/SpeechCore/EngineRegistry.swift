@@ -117,14 +117,11 @@ public final class EngineRegistry: Sendable {
         environment: [String: String] = HarnessEnvironment.current.variables,
         directory: String = FileManager.default.currentDirectoryPath
     ) throws(EngineError) -> String? {
-        if let id = environment["SPEECH_HARNESS_ENGINE"], !id.isEmpty { return id }
-        struct Configuration: Decodable { var engine: String? }
-        let file = directory + "/.speech-harness.json"
-        guard let data = FileContents.read(atPath: file) else { return nil }
+        if let id = HarnessSettings.engine.text(in: environment) { return id }
         do {
-            return try DecodingProblem.decode(Configuration.self, from: data).engine
+            return try ConfigurationFile.load(directory: directory)?.values[HarnessSettings.engine.variable]
         } catch {
-            throw .invalidConfiguration(path: file, reason: error.description)
+            throw .invalidConfiguration(path: error.path, reason: error.problem)
         }
     }
 

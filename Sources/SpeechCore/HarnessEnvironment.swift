@@ -6,11 +6,54 @@ import Foundation
 /// changes the process's own environment; library code reads ``current``, never `ProcessInfo`.
 public struct HarnessEnvironment: Sendable, Hashable {
     public var variables: [String: String]
+    /// The working directory's configuration file when it could not be read; programs that read
+    /// settings report it (``checked()``), and choosing the configured engine fails with it.
+    public var configurationProblem: ConfigurationFileError?
 
-    public init(_ variables: [String: String]) { self.variables = variables }
+    public init(_ variables: [String: String], configurationProblem: ConfigurationFileError? = nil) {
+        self.variables = variables
+        self.configurationProblem = configurationProblem
+    }
 
-    /// The process's environment as it was at the first use.
-    public static let process = HarnessEnvironment(ProcessInfo.processInfo.environment)
+    /// The process's environment as it was at the first use, with the settings of the working
+    /// directory's `.speech-harness.json` under the variables the environment does not set (so
+    /// child processes inherit them too).
+    public static let process = loading(
+        ProcessInfo.processInfo.environment, directory: FileManager.default.currentDirectoryPath)
+
+    /// `variables` with the settings of the configuration file in `directory` added beneath them.
+    public static func loading(_ variables: [String: String], directory: String) -> HarnessEnvironment {
+        do {
+            guard let file = try ConfigurationFile.load(directory: directory) else {
+                return HarnessEnvironment(variables)
+            }
+            var merged = variables
+            for (name, value) in file.values where (variables[name] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+            {
+                merged[name] = value
+            }
+            return HarnessEnvironment(merged)
+        } catch {
+            return HarnessEnvironment(variables, configurationProblem: error)
+        }
+    }
+
+    /// The value of `setting` in this environment (see ``Setting/value(in:)``).
+    public func value<Value>(_ setting: Setting<Value>) throws(SettingError) -> Value {
+        try setting.value(in: variables)
+    }
+
+    /// The value of `setting`, for code under Apple's API, which cannot throw: a bad value stops
+    /// the program with a message naming the setting (``stop(_:)``).
+    public func valueOrStop<Value>(_ setting: Setting<Value>) -> Value {
+        do { return try setting.value(in: variables) } catch { Self.stop(error) }
+    }
+
+    /// This environment, or the configuration file's problem.
+    public func checked() throws(ConfigurationFileError) -> HarnessEnvironment {
+        if let configurationProblem { throw configurationProblem }
+        return self
+    }
 
     /// The environment of the running command (the process's unless a caller set another).
     @TaskLocal public static var current = process

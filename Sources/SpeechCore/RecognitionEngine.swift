@@ -157,6 +157,9 @@ public protocol RecognitionEngine: Sendable {
     /// The files the engine needs for `locale`; nil when it needs none.
     func assetPackage(for locale: String) -> AssetPackage?
     func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession
+    /// The processes the engine keeps between sessions, or nil when it runs in this process
+    /// (`EngineProcesses`). Engine values that share processes return the same object.
+    var processes: (any EngineProcesses)? { get }
 }
 
 extension RecognitionEngine {

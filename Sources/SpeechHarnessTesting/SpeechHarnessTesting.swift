@@ -3,6 +3,6 @@
 // (`EngineSelection`, `EngineRegistry`, `ScriptedEngine`, `EngineScript`). Linking this product also
 // links the composition point, so every engine id works in the test program. Off Linux this
 // product is empty.
-@_exported import Engines
+@_exported import EngineCore
 @_exported import SpeechCore
 @_exported import VirtualDevice

@@ -1,4 +1,5 @@
 import Foundation
+import SpeechCore
 
 // The mutation check's faults and where each reaches the reference. They exist only in builds with
 // SPEECH_HARNESS_MUTATIONS (debug builds, where the tests run); release builds always get the
@@ -44,8 +45,20 @@ import Foundation
 
         /// The fault in force: the task's, else one named by `SPEECH_HARNESS_PLANTED_FAULT`, so that
         /// a separate Apple-style program (the session recorder) can be run with a fault planted.
+        private static let fromEnvironment: PlantedFault? = {
+            let setting = HarnessSettings.plantedFault
+            guard let name = setting.text(in: HarnessEnvironment.process.variables) else { return nil }
+            guard let fault = PlantedFault(rawValue: name) else {
+                HarnessEnvironment.stop(
+                    SettingError(
+                        variable: setting.variable, value: name,
+                        expected: "one of " + PlantedFault.allCases.map(\.rawValue).joined(separator: ", ")))
+            }
+            return fault
+        }()
+
         static var active: PlantedFault? {
-            current ?? ProcessInfo.processInfo.environment["SPEECH_HARNESS_PLANTED_FAULT"].flatMap(PlantedFault.init)
+            current ?? fromEnvironment
         }
     }
 #endif

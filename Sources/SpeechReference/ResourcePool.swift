@@ -14,7 +14,7 @@ public final class ResourcePool: Sendable {
     public init(limit: Int) { self.limit = limit }
 
     public static let shared = ResourcePool(
-        limit: HarnessEnvironment.process["SPEECH_HARNESS_MAX_ENGINE_INSTANCES"].flatMap(Int.init) ?? 4)
+        limit: HarnessEnvironment.process.valueOrStop(HarnessSettings.maximumEngineInstances))
 
     @TaskLocal public static var current: ResourcePool = .shared
 

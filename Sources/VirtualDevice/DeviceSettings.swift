@@ -103,90 +103,31 @@ public struct DeviceSettings: Sendable, Hashable {
     /// Settings for code under test, in place of the environment: `DeviceSettings.$override.withValue(…) { … }`.
     @TaskLocal public static var override: DeviceSettings?
 
-    /// The environment's names.
-    public enum Variable {
-        public static let microphone = "SPEECH_HARNESS_MICROPHONE"
-        public static let pacing = "SPEECH_HARNESS_MICROPHONE_PACING"
-        public static let lead = "SPEECH_HARNESS_MICROPHONE_LEAD"
-        public static let clockLead = "SPEECH_HARNESS_MICROPHONE_CLOCK_LEAD"
-        public static let end = "SPEECH_HARNESS_MICROPHONE_END"
-        public static let sampleRate = "SPEECH_HARNESS_MICROPHONE_RATE"
-        public static let channels = "SPEECH_HARNESS_MICROPHONE_CHANNELS"
-        public static let recordPermission = "SPEECH_HARNESS_RECORD_PERMISSION"
-        public static let authorization = "SPEECH_HARNESS_AUTHORIZATION"
-        public static let speaker = "SPEECH_HARNESS_SPEAKER"
-    }
-
-    /// Reads the settings from the environment. `SPEECH_HARNESS_MICROPHONE`: an audio file path,
-    /// `manifest.jsonl#id`, `silence` or `none` (the default: a machine without a microphone);
-    /// `…_PACING`: `realtime` (default) or `fast`; in fast pacing `…_LEAD`, the seconds of audio the
-    /// program may hold unconsumed once a recogniser takes it (1), and `…_CLOCK_LEAD`, the seconds
-    /// audio no recogniser takes may run ahead of wall time (10); `…_END`: `silence` (default), `stop`, or seconds
-    /// of silence before the engine stops; `…_RATE` (48000) and `…_CHANNELS` (1); the permissions
-    /// `SPEECH_HARNESS_RECORD_PERMISSION` and `SPEECH_HARNESS_AUTHORIZATION` (`authorized` by default);
-    /// `SPEECH_HARNESS_SPEAKER`, a WAV file the loudspeaker writes what was played to.
+    /// Reads the settings from the environment, as `HarnessSettings` declares them (the group
+    /// "The simulated device": the microphone's source, pacing, leads, end, rate and channels, the
+    /// two permissions, the speaker's file). A value a setting cannot take is an error naming it.
     public static func fromEnvironment(
         _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws(DeviceSettingsError) -> DeviceSettings {
-        func value(_ name: String) -> String? {
-            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-            return text
-        }
-        func permission(_ name: String) throws(DeviceSettingsError) -> PermissionState {
-            guard let text = value(name) else { return .authorized }
-            guard let state = PermissionState(setting: text) else {
-                throw DeviceSettingsError(
-                    variable: name, value: text, expected: "authorized, denied, restricted or notDetermined")
-            }
-            return state
-        }
+        typealias S = HarnessSettings
         var microphone = MicrophoneSettings(source: .none)
-        if let text = value(Variable.microphone) { microphone.source = source(text) }
-        if let text = value(Variable.pacing) {
-            guard let pacing = MicrophoneSettings.Pacing(rawValue: text.lowercased()) else {
-                throw DeviceSettingsError(variable: Variable.pacing, value: text, expected: "realtime or fast")
-            }
-            microphone.pacing = pacing
+        if let text = S.microphone.text(in: environment) { microphone.source = source(text) }
+        microphone.pacing =
+            MicrophoneSettings.Pacing(rawValue: try S.microphonePacing.value(in: environment)) ?? .realtime
+        microphone.fastPacing.recognitionLead = try S.microphoneLead.value(in: environment)
+        microphone.fastPacing.clockLead = try S.microphoneClockLead.value(in: environment)
+        switch try S.microphoneEnd.value(in: environment) {
+        case "silence": microphone.end = .silence
+        case "stop": microphone.end = .stopEngine(afterSilence: 0)
+        case let seconds: microphone.end = .stopEngine(afterSilence: Double(seconds) ?? 0)
         }
-        for (name, keyPath) in [
-            (Variable.lead, \FastPacing.recognitionLead), (Variable.clockLead, \FastPacing.clockLead),
-        ] {
-            guard let text = value(name) else { continue }
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                throw DeviceSettingsError(variable: name, value: text, expected: "seconds of audio (0 or more)")
-            }
-            microphone.fastPacing[keyPath: keyPath] = seconds
-        }
-        if let text = value(Variable.end) {
-            switch text.lowercased() {
-            case "silence": microphone.end = .silence
-            case "stop": microphone.end = .stopEngine(afterSilence: 0)
-            default:
-                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                    throw DeviceSettingsError(
-                        variable: Variable.end, value: text,
-                        expected: "silence, stop, or seconds of silence before stopping")
-                }
-                microphone.end = .stopEngine(afterSilence: seconds)
-            }
-        }
-        if let text = value(Variable.sampleRate) {
-            guard let rate = Double(text), rate >= 8_000, rate <= 192_000 else {
-                throw DeviceSettingsError(
-                    variable: Variable.sampleRate, value: text, expected: "a sample rate from 8000 to 192000 Hz")
-            }
-            microphone.sampleRate = rate
-        }
-        if let text = value(Variable.channels) {
-            guard let channels = Int(text), (1...8).contains(channels) else {
-                throw DeviceSettingsError(
-                    variable: Variable.channels, value: text, expected: "a channel count from 1 to 8")
-            }
-            microphone.channelCount = channels
-        }
+        microphone.sampleRate = try S.microphoneRate.value(in: environment)
+        microphone.channelCount = try S.microphoneChannels.value(in: environment)
         return DeviceSettings(
-            microphone: microphone, recordPermission: try permission(Variable.recordPermission),
-            speechAuthorization: try permission(Variable.authorization), speakerOutput: value(Variable.speaker))
+            microphone: microphone,
+            recordPermission: PermissionState(setting: try S.recordPermission.value(in: environment)) ?? .authorized,
+            speechAuthorization: PermissionState(setting: try S.authorization.value(in: environment)) ?? .authorized,
+            speakerOutput: S.speaker.text(in: environment))
     }
 
     /// `silence`, `none`, `manifest.jsonl#id`, or a file path.
@@ -208,21 +149,15 @@ public struct DeviceSettings: Sendable, Hashable {
     public static var current: DeviceSettings {
         if let override { return override }
         do {
-            return try fromEnvironment()
+            return try fromEnvironment(HarnessEnvironment.current.checked().variables)
         } catch {
             HarnessEnvironment.stop(error)
         }
     }
 }
 
-/// An environment variable of the simulated device that does not hold a value it can take.
-public struct DeviceSettingsError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var variable: String
-    public var value: String
-    public var expected: String
-
-    public var description: String { "\(variable)='\(value)': expected \(expected)" }
-}
+/// A setting of the simulated device that does not hold a value it can take.
+public typealias DeviceSettingsError = SettingError
 
 /// Permissions the running program has asked for: a request moves a state not yet determined to
 /// the user's answer for the rest of the process, as the system remembers it on a device. Tests

@@ -1,6 +1,6 @@
 @preconcurrency import CLibXML2
 import Corpus
-import Engines
+import EngineCore
 import Foundation
 import Metrics
 import SpeechCore

@@ -1,6 +1,5 @@
 import Corpus
 import Dispatch
-import Engines
 import Foundation
 import Metrics
 import SpeechCore

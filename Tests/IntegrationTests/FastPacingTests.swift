@@ -1,8 +1,9 @@
 @_spi(Harness) import AVFAudio
 import CoreMedia
-import Engines
+import EngineCore
 import Foundation
 import LegacySpeech
+import PocketSphinx
 import SpeechCore
 import SpeechReference
 import TestSupport

@@ -3,11 +3,13 @@ import AudioIO
 import CoreMedia
 import Corpus
 import DSP
-import Engines
+import DSPRecognizer
 import Foundation
+import PocketSphinx
 import SpeechCore
 import TestSupport
 import Testing
+import Workers
 
 @testable import SpeechReference
 

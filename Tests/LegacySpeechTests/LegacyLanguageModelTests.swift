@@ -1,6 +1,6 @@
 import AudioIO
-import Engines
 import Foundation
+import PocketSphinx
 import Speech
 import TestSupport
 import Testing

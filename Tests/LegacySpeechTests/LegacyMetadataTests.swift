@@ -1,5 +1,5 @@
 import AudioIO
-import Engines
+import EngineCore
 import Foundation
 import Speech
 import TestSupport

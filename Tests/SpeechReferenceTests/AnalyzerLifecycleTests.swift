@@ -1,6 +1,5 @@
 import AVFAudio
 import CoreMedia
-import Engines
 import Foundation
 import SpeechCore
 import Testing

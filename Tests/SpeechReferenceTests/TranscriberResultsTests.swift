@@ -1,6 +1,6 @@
 import AVFAudio
 import CoreMedia
-import Engines
+import EngineCore
 import Foundation
 import SpeechCore
 import Testing

@@ -1,4 +1,4 @@
-import Engines
+import EngineCore
 import SpeechCore
 import Testing
 

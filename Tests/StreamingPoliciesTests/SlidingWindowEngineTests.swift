@@ -1,4 +1,4 @@
-import Engines
+import EngineCore
 import Foundation
 import SpeechCore
 import Testing

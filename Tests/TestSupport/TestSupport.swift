@@ -1,5 +1,4 @@
 import AudioIO
-import Engines
 // Helpers shared by the test targets: temporary files, test signals, installed-fixture checks,
 // per-test resource pools, a thread-safe event log, running programs.
 import Foundation

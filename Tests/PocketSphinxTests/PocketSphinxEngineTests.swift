@@ -2,7 +2,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import Engines
+@testable import PocketSphinx
 
 /// PocketSphinx for real, on the pocketsphinx test clips (Debian's pocketsphinx-testdata).
 @Suite("PocketSphinx engine")

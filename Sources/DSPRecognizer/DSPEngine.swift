@@ -29,7 +29,7 @@ public struct DSPEngine: RecognitionEngine {
     /// `Corpus/build/dsp-templates` under the package root.
     public static var defaultTemplateDirectory: String {
         let environment = HarnessEnvironment.current.variables
-        if let path = environment["SPEECH_HARNESS_DSP_TEMPLATES"], !path.isEmpty { return path }
+        if let path = HarnessSettings.dspTemplates.text(in: environment) { return path }
         return PackageRoot.path + "/Corpus/build/dsp-templates"
     }
 

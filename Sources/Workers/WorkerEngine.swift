@@ -117,19 +117,14 @@ public struct WorkerEngine: RecognitionEngine {
     /// The protocol version the most recently started worker agreed to.
     public var negotiatedProtocol: Int? { get async { await pool.negotiatedProtocol } }
 
-    /// Stops the idle worker processes; returns the peak resident memory (bytes) of every process
-    /// the engine ran and has stopped since the last shutdown.
-    @discardableResult
-    public func shutdown() async -> [Int] { await pool.shutdown() }
-
-    /// The same for engine values that share their processes (copies, or adapters sharing decodes).
-    public var processesID: ObjectIdentifier { ObjectIdentifier(pool) }
+    /// The worker processes, shared by copies of this value and by adapters over it.
+    public var processes: (any EngineProcesses)? { pool }
 }
 
 /// The processes of one worker engine. A session gets an idle process to itself when there is one
 /// or one can be started (at most `maximum`); beyond that it shares the least busy process, whose
 /// calls then take turns (so a session that is never closed costs a process's turn, not a hang).
-actor WorkerPool {
+actor WorkerPool: EngineProcesses {
     let configuration: WorkerChannel.Configuration
     let maximum: Int
     private var channels: [WorkerChannel] = []
@@ -186,7 +181,7 @@ actor WorkerPool {
     }
 
     /// Stops the processes no session holds.
-    func shutdown() async -> [Int] {
+    public func shutdown() async -> [Int] {
         for channel in channels where leases[ObjectIdentifier(channel)] ?? 0 == 0 { await retire(channel) }
         defer { retiredPeaks = [] }
         return retiredPeaks

@@ -292,7 +292,7 @@ extension ScriptedEngine {
     public static func fromEnvironment(
         _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws -> ScriptedEngine {
-        guard let path = environment["SPEECH_HARNESS_SCRIPT"], !path.isEmpty else {
+        guard let path = HarnessSettings.script.text(in: environment) else {
             return ScriptedEngine(script: EngineScript(words: []))
         }
         return ScriptedEngine(script: try EngineScript.load(path: path))

@@ -2,7 +2,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import Engines
+@testable import EngineCore
 
 @Suite("Engine registry and scripts")
 struct EngineRegistryTests {
@@ -27,24 +27,6 @@ struct EngineRegistryTests {
             try EngineRegistry.configuredEngineID(environment: [:], directory: directory.path)
         } throws: { error in
             "\(error)" == "\(directory.path)/.speech-harness.json: field 'engine': expected a string, got a list"
-        }
-    }
-
-    /// Every Whisper setting that changes transcripts is in the engine's name; the default seed
-    /// keeps the name earlier runs used, so they stay comparable.
-    @Test func whisperSettingsNameTheEngine() throws {
-        #expect(try WhisperWorker.Settings.fromEnvironment([:]).names == ["tiny.en", "int8", "beam1", "t1"])
-        let chosen = try WhisperWorker.Settings.fromEnvironment([
-            "SPEECH_HARNESS_WHISPER_BEAM_SIZE": "5", "SPEECH_HARNESS_WHISPER_SEED": "7",
-            "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE": "float32",
-        ])
-        #expect(chosen.names == ["tiny.en", "float32", "beam5", "t1", "seed7"])
-        #expect(WhisperWorker.engine(settings: chosen).name == "whisper[tiny.en,float32,beam5,t1,seed7]")
-        #expect(throws: EngineError.self) {
-            try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_SEED": "-1"])
-        }
-        #expect(throws: EngineError.self) {
-            try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_COMPUTE_TYPE": "fp4"])
         }
     }
 

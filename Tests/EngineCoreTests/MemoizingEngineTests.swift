@@ -3,7 +3,7 @@ import SpeechCore
 import TestSupport
 import Testing
 
-@testable import Engines
+@testable import EngineCore
 
 @Suite("Memoizing engine")
 struct MemoizingEngineTests {

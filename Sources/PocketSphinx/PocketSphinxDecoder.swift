@@ -82,7 +82,8 @@ public struct PocketSphinxConfiguration: Sendable, Hashable {
 
     public static var defaultLogFile: String {
         let directory =
-            HarnessEnvironment.current["SPEECH_HARNESS_LOG_DIR"] ?? FileManager.default.temporaryDirectory.path
+            HarnessSettings.logDirectory.text(in: HarnessEnvironment.current.variables)
+            ?? FileManager.default.temporaryDirectory.path
         return directory + "/speech-harness-pocketsphinx.log"
     }
 

@@ -2,12 +2,30 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import Engines
+@testable import Workers
 
 /// The worker protocol with real processes: the fault worker for every failure mode, and the
 /// Whisper worker on real speech.
 @Suite("Worker engines")
 struct WorkerEngineTests {
+    /// Every Whisper setting that changes transcripts is in the engine's name; the default seed
+    /// keeps the name earlier runs used, so they stay comparable.
+    @Test func whisperSettingsNameTheEngine() throws {
+        #expect(try WhisperWorker.Settings.fromEnvironment([:]).names == ["tiny.en", "int8", "beam1", "t1"])
+        let chosen = try WhisperWorker.Settings.fromEnvironment([
+            "SPEECH_HARNESS_WHISPER_BEAM_SIZE": "5", "SPEECH_HARNESS_WHISPER_SEED": "7",
+            "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE": "float32",
+        ])
+        #expect(chosen.names == ["tiny.en", "float32", "beam5", "t1", "seed7"])
+        #expect(WhisperWorker.engine(settings: chosen).name == "whisper[tiny.en,float32,beam5,t1,seed7]")
+        #expect(throws: EngineError.self) {
+            try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_SEED": "-1"])
+        }
+        #expect(throws: EngineError.self) {
+            try WhisperWorker.Settings.fromEnvironment(["SPEECH_HARNESS_WHISPER_COMPUTE_TYPE": "fp4"])
+        }
+    }
+
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let ci = ProcessInfo.processInfo.environment["CI"] == "true"
@@ -42,6 +60,19 @@ struct WorkerEngineTests {
         await session.close()
         let peaks = await engine.shutdown()
         #expect(peaks.count == 1 && peaks[0] > 1_000_000, "one worker ran, and its peak memory was read: \(peaks)")
+    }
+
+    /// Code that owns an engine gives its processes back through the protocol: an adapter over a
+    /// worker has the worker's processes, and stopping them through the adapter stops the worker.
+    @Test func adaptersGiveBackTheWorkersProcesses() async throws {
+        let engine = faultEngine("ok")
+        let adapted = PassThrough(base: PassThrough(base: engine))
+        #expect(adapted.processes === engine.processes && engine.processes != nil)
+        let session = try await adapted.makeSession(EngineSessionConfiguration(locale: "en-US"))
+        try await feed(session, count: 1)
+        await session.close()
+        #expect(await adapted.shutdown().count == 1, "the worker under two adapters was stopped")
+        #expect(await engine.shutdown().isEmpty, "nothing was left running")
     }
 
     /// Every fault fails the session with a typed error quoting the worker's stderr, in both
@@ -274,4 +305,15 @@ struct WorkerEngineTests {
             }
         }
     }
+}
+
+/// The smallest adapter: what it does is its base's.
+private struct PassThrough: EngineAdapter {
+    let base: any RecognitionEngine
+    var id: String { base.id }
+    var capabilities: EngineCapabilities { base.capabilities }
+    func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+        try await base.makeSession(configuration)
+    }
+    func replacingBase(_ base: any RecognitionEngine) -> PassThrough { PassThrough(base: base) }
 }

@@ -1,0 +1,161 @@
+/// Every setting of the harness, declared once. Library code reads a setting through its
+/// declaration (`HarnessSettings.whisperBeamSize.value(in:)`), never by its variable's name; the
+/// command line makes its options for settings from the same declarations; docs/configuration.md's
+/// table is generated from ``all`` (`speech-harness settings --markdown`) and a test keeps the two
+/// equal.
+public enum HarnessSettings {
+    // MARK: Engine choice and assets
+
+    public static let engine = Setting<String?>(
+        "SPEECH_HARNESS_ENGINE", key: "engine", option: "engine", group: .engine,
+        allowed: "an engine id `speech-harness engines` lists",
+        defaultText: "the preferred installed engine for the locale",
+        summary: "The engine Apple-style code and commands use.")
+    public static let script = Setting<String?>(
+        "SPEECH_HARNESS_SCRIPT", key: "script", group: .engine,
+        allowed: "a script JSON file, or manifest.jsonl#id", defaultText: "an empty script",
+        summary: "What the scripted engine says: a script's words, or a corpus utterance's word times.")
+    public static let assets = Setting<String?>(
+        "SPEECH_HARNESS_ASSETS", key: "assets", group: .engine, allowed: "a folder",
+        defaultText: "$XDG_CACHE_HOME/speech-harness/assets, else ~/.cache/speech-harness/assets",
+        summary: "Where AssetInventory installs engine assets (models, templates).")
+    public static let maximumReservedLocales = Setting<Int>(
+        "SPEECH_HARNESS_MAX_RESERVED_LOCALES", key: "maxReservedLocales", group: .engine, range: 1...1_000,
+        default: 5, summary: "How many locales AssetInventory reserves at once (`maximumReservedLocales`).")
+    public static let maximumEngineInstances = Setting<Int>(
+        "SPEECH_HARNESS_MAX_ENGINE_INSTANCES", key: "maxEngineInstances", group: .engine, range: 1...1_000,
+        default: 4,
+        summary:
+            "How many distinct engine configurations analyzers hold at once before `insufficientResources` (read once per process)."
+    )
+    public static let dspTemplates = Setting<String?>(
+        "SPEECH_HARNESS_DSP_TEMPLATES", key: "dspTemplates", group: .engine, allowed: "a folder",
+        defaultText: "Corpus/build/dsp-templates under the package root",
+        summary: "Where the DSP engine's enrolled template files are.")
+
+    // MARK: The Whisper worker
+
+    public static let whisperComputeType = Setting<String>(
+        "SPEECH_HARNESS_WHISPER_COMPUTE_TYPE", key: "whisperComputeType", option: "whisper-compute-type",
+        group: .whisper, oneOf: ["int8", "int8_float32", "float32"], default: "int8",
+        summary: "Whisper's CTranslate2 compute type.")
+    public static let whisperBeamSize = Setting<Int>(
+        "SPEECH_HARNESS_WHISPER_BEAM_SIZE", key: "whisperBeamSize", option: "whisper-beam", group: .whisper,
+        range: 1...16, default: 1, summary: "Whisper's beam size (1: greedy).")
+    public static let whisperThreads = Setting<Int>(
+        "SPEECH_HARNESS_WHISPER_THREADS", key: "whisperThreads", option: "whisper-threads", group: .whisper,
+        range: 1...64, default: 1, summary: "CPU threads per Whisper worker process.")
+    public static let whisperSeed = Setting<Int>(
+        "SPEECH_HARNESS_WHISPER_SEED", key: "whisperSeed", option: "whisper-seed", group: .whisper,
+        range: 0...Int(UInt32.max), default: 0,
+        summary: "Seed of Whisper's fallback sampling, so runs repeat; a seed other than 0 is in the engine's name.")
+
+    // MARK: The faulty worker
+
+    public static let faultMode = Setting<String>(
+        "SPEECH_HARNESS_FAULT_MODE", key: "faultMode", group: .faultWorker,
+        oneOf: ["random", "exit-at-start", "crash-mid", "hang", "garbage", "oversized", "error", "ok"],
+        default: "random",
+        summary: "What `fault-worker` does: one fault on every session, or `random` faults at the rate below.")
+    public static let faultRate = Setting<Double>(
+        "SPEECH_HARNESS_FAULT_RATE", key: "faultRate", group: .faultWorker, range: 0...1, unit: "a share",
+        default: 0.1, summary: "The share of sessions `fault-worker` fails in `random` mode.")
+    public static let faultSeed = Setting<String>(
+        "SPEECH_HARNESS_FAULT_SEED", key: "faultSeed", group: .faultWorker, allowed: "any text", default: "0",
+        defaultText: "0",
+        summary: "Seed of the random faults, hashed with each session's audio: the same seed plants the same faults.",
+        parse: { $0 })
+    public static let faultTimeout = Setting<Double>(
+        "SPEECH_HARNESS_FAULT_TIMEOUT", key: "faultTimeout", group: .faultWorker, range: 0.001...3_600,
+        unit: "seconds", default: 5, summary: "How long a `fault-worker` call may stay silent before it counts as hung."
+    )
+
+    // MARK: The simulated device
+
+    public static let microphone = Setting<String?>(
+        "SPEECH_HARNESS_MICROPHONE", key: "microphone", group: .device,
+        allowed: "an audio file, manifest.jsonl#id, silence or none", defaultText: "none",
+        summary: "What the virtual microphone behind `AVAudioEngine.inputNode` hears; none: no input device.")
+    public static let microphonePacing = Setting<String>(
+        "SPEECH_HARNESS_MICROPHONE_PACING", key: "microphonePacing", group: .device, oneOf: ["realtime", "fast"],
+        default: "realtime",
+        summary: "Tap buffers at the pace of a device, or as fast as the program behind the tap takes them.")
+    public static let microphoneLead = Setting<Double>(
+        "SPEECH_HARNESS_MICROPHONE_LEAD", key: "microphoneLead", group: .device, range: 0...Double.infinity,
+        unit: "seconds", default: 1,
+        summary: "In fast pacing, the audio the program may hold unconsumed once a recogniser takes it.")
+    public static let microphoneClockLead = Setting<Double>(
+        "SPEECH_HARNESS_MICROPHONE_CLOCK_LEAD", key: "microphoneClockLead", group: .device,
+        range: 0...Double.infinity, unit: "seconds", default: 10,
+        summary: "In fast pacing, how far audio no recogniser takes may run ahead of wall time.")
+    public static let microphoneEnd = Setting<String>(
+        "SPEECH_HARNESS_MICROPHONE_END", key: "microphoneEnd", group: .device,
+        allowed: "silence, stop, or seconds of silence before the engine stops", default: "silence",
+        defaultText: "silence",
+        summary: "What the microphone does when its recording has played out.",
+        parse: { text in
+            ["silence", "stop"].contains(text.lowercased())
+                ? text.lowercased() : Double(text).flatMap { $0.isFinite && $0 >= 0 ? text : nil }
+        })
+    public static let microphoneRate = Setting<Double>(
+        "SPEECH_HARNESS_MICROPHONE_RATE", key: "microphoneRate", group: .device, range: 8_000...192_000,
+        unit: "a sample rate in Hz", default: 48_000, summary: "The microphone's hardware sample rate.")
+    public static let microphoneChannels = Setting<Int>(
+        "SPEECH_HARNESS_MICROPHONE_CHANNELS", key: "microphoneChannels", group: .device, range: 1...8, default: 1,
+        summary: "The microphone's hardware channel count.")
+    public static let recordPermission = Setting<String>(
+        "SPEECH_HARNESS_RECORD_PERMISSION", key: "recordPermission", group: .device,
+        oneOf: permissionWords, default: "authorized",
+        summary:
+            "Microphone access as the user left it (`granted` reads as authorized, `undetermined` as notDetermined).")
+    public static let authorization = Setting<String>(
+        "SPEECH_HARNESS_AUTHORIZATION", key: "authorization", group: .device, oneOf: permissionWords,
+        default: "authorized", summary: "Speech recognition authorization as the user left it.")
+    public static let speaker = Setting<String?>(
+        "SPEECH_HARNESS_SPEAKER", key: "speaker", group: .device, allowed: "a WAV file to write",
+        defaultText: "none (kept in memory)", summary: "Where the virtual loudspeaker writes what was played.")
+
+    /// The permission words, as `PermissionState(setting:)` reads them.
+    static let permissionWords = ["authorized", "granted", "denied", "restricted", "notDetermined", "undetermined"]
+
+    // MARK: Files and folders
+
+    public static let root = Setting<String?>(
+        "SPEECH_HARNESS_ROOT", key: "root", group: .files, allowed: "the package's folder",
+        defaultText:
+            "the working directory or a parent of the program that has scripts/workers, else the checkout the harness was built from",
+        summary: "Where the package's own files are: worker scripts, the Python environment, built corpora.")
+    public static let logDirectory = Setting<String?>(
+        "SPEECH_HARNESS_LOG_DIR", key: "logDirectory", group: .files, allowed: "a folder",
+        defaultText: "the temporary directory", summary: "Where PocketSphinx writes its log.")
+    public static let trace = Setting<String?>(
+        "SPEECH_HARNESS_TRACE", key: "trace", group: .files, allowed: "a file to write", defaultText: "none",
+        summary: "Records what the speech APIs showed the program, for `migrate diff` (read once per process).")
+
+    // MARK: Testing the harness
+
+    public static let plantedFault = Setting<String?>(
+        "SPEECH_HARNESS_PLANTED_FAULT", key: "plantedFault", group: .testing,
+        allowed: "a planted fault's name (debug builds only)", defaultText: "none",
+        summary: "Plants a rule violation in the reference, for the mutation check of a separate program.")
+    public static let fuzzTarget = Setting<String?>(
+        "SPEECH_HARNESS_FUZZ_TARGET", key: "fuzzTarget", group: .testing,
+        allowed: "a target `speech-harness-fuzz --list` names", defaultText: "none",
+        summary: "Which reader the libFuzzer build of `speech-harness-fuzz` fuzzes (scripts/fuzz sets it).")
+
+    /// Every setting, in the order of the settings table.
+    public static let all: [any SettingDescription] = [
+        engine, script, assets, maximumReservedLocales, maximumEngineInstances, dspTemplates,
+        whisperComputeType, whisperBeamSize, whisperThreads, whisperSeed,
+        faultMode, faultRate, faultSeed, faultTimeout,
+        microphone, microphonePacing, microphoneLead, microphoneClockLead, microphoneEnd, microphoneRate,
+        microphoneChannels, recordPermission, authorization, speaker,
+        root, logDirectory, trace,
+        plantedFault, fuzzTarget,
+    ]
+
+    /// The setting whose variable or configuration-file key is `name`.
+    public static func named(_ name: String) -> (any SettingDescription)? {
+        all.first { $0.variable == name || $0.key == name }
+    }
+}
