@@ -1,7 +1,7 @@
 import AVFAudio
 import EngineCore
 import Foundation
-import SpeechReference
+@_spi(Harness) import SpeechReference
 
 /// The analyzer throughput benchmark: synthetic 16 kHz buffers, a word every half second.
 public enum AnalyzerBenchmark {

@@ -2,7 +2,7 @@ import AVFAudio
 import CoreMedia
 import EngineCore
 import Foundation
-import SpeechReference
+@_spi(Harness) import SpeechReference
 
 /// Many short analyzer sessions in one process, to show that nothing accumulates: memory, file
 /// descriptors, analyzers or modules kept alive by a leaked task.

@@ -5,7 +5,7 @@ import Corpus
 import Foundation
 import Metrics
 import SpeechCore
-import SpeechReference
+@_spi(Harness) import SpeechReference
 
 /// How audio arrives during a benchmark.
 public enum Pacing: String, Sendable, Codable, CaseIterable {

@@ -3,9 +3,9 @@ import AudioIO
 import CoreMedia
 import EngineCore
 import Foundation
-import LegacySpeech
+@_spi(Harness) import LegacySpeech
 import SpeechCore
-import SpeechReference
+@_spi(Harness) import SpeechReference
 import VirtualDevice
 
 /// The legacy recogniser's run in a scenario: how results are received, whether partials are

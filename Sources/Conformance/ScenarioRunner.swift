@@ -3,7 +3,7 @@ import CoreMedia
 import EngineCore
 import Foundation
 import SpeechCore
-import SpeechReference
+@_spi(Harness) import SpeechReference
 import Workers
 
 /// How a scenario went on a backend.

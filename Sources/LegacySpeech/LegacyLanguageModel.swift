@@ -1,6 +1,6 @@
 import Foundation
 import SpeechCore
-import SpeechReference
+@_spi(Harness) import SpeechReference
 
 /// Something that adds itself to custom language model data (phrase counts, pronunciations,
 /// generators).

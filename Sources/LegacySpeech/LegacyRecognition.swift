@@ -292,7 +292,7 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     public static let serverAudioLimit: TimeInterval = 60
 
     public let locale: Locale
-    public let engine: any RecognitionEngine
+    @_spi(Harness) public let engine: any RecognitionEngine
     /// Harness extra: a request quota shared by the recognisers that hold it. Server requests
     /// beyond it fail at once with the "retry" error (203); on-device requests never count. Nil:
     /// no quota (the default).
@@ -350,7 +350,7 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     }
 
     /// The harness initialiser: this engine, whatever the configuration says.
-    public init(locale: Locale, engine: any RecognitionEngine) {
+    @_spi(Harness) public init(locale: Locale, engine: any RecognitionEngine) {
         self.locale = locale
         self.engine = engine
     }

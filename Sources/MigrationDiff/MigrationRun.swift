@@ -2,10 +2,10 @@ import AVFAudio
 import AudioIO
 import CoreMedia
 import Foundation
-import LegacySpeech
+@_spi(Harness) import LegacySpeech
 import Metrics
 import SpeechCore
-import SpeechReference
+@_spi(Harness) import SpeechReference
 
 /// Runs one audio file through the legacy SFSpeechRecognizer API and through SpeechAnalyzer with
 /// SpeechTranscriber, on the same engine and the same buffers, and traces what each shows an app.

@@ -106,7 +106,7 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
     }
 
     /// A dictation transcriber on a chosen engine (harness extension).
-    public convenience init(locale: Locale, preset: Preset, engine: any RecognitionEngine) {
+    @_spi(Harness) public convenience init(locale: Locale, preset: Preset, engine: any RecognitionEngine) {
         self.init(
             locale: locale, contentHints: preset.contentHints, transcriptionOptions: preset.transcriptionOptions,
             reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions, engine: engine,

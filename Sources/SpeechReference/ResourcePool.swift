@@ -7,7 +7,7 @@ import SpeechCore
 ///
 /// The default limit is 4, or `SPEECH_HARNESS_MAX_ENGINE_INSTANCES`. Tests use their own pool
 /// through ``ResourcePool/$current``.
-public final class ResourcePool: Sendable {
+@_spi(Harness) public final class ResourcePool: Sendable {
     public let limit: Int
     private let holders = Locked<[ObjectIdentifier: (keys: Set<String>, counted: Bool)]>([:])
 
@@ -61,7 +61,7 @@ actor ModelRetentionCache {
 
 extension SpeechModels {
     /// Engine configurations currently kept loaded (harness extension, for tests and diagnostics).
-    public static var retainedConfigurations: Set<String> {
+    @_spi(Harness) public static var retainedConfigurations: Set<String> {
         get async { await ModelRetentionCache.shared.retainedKeys }
     }
 }

@@ -3,7 +3,7 @@ import SpeechCore
 
 /// The file `SFCustomLanguageModelData.export(to:)` writes. Apple's export format is private;
 /// here it is JSON, read back by `SFSpeechLanguageModel.prepareCustomLanguageModel`.
-public struct CustomLanguageModelExport: Codable, Sendable, Hashable {
+@_spi(Harness) public struct CustomLanguageModelExport: Codable, Sendable, Hashable {
     public struct Pronunciation: Codable, Sendable, Hashable {
         public var grapheme: String
         public var phonemes: [String]

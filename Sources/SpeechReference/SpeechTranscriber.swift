@@ -96,7 +96,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     }
 
     /// A transcriber on a chosen engine (harness extension; Apple's initialisers use the default engine).
-    public convenience init(locale: Locale, preset: Preset, engine: any RecognitionEngine) {
+    @_spi(Harness) public convenience init(locale: Locale, preset: Preset, engine: any RecognitionEngine) {
         self.init(
             locale: locale, transcriptionOptions: preset.transcriptionOptions,
             reportingOptions: preset.reportingOptions,
@@ -104,7 +104,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     }
 
     /// A transcriber with explicit options on a chosen engine (harness extension).
-    public convenience init(
+    @_spi(Harness) public convenience init(
         locale: Locale, transcriptionOptions: Set<TranscriptionOption>, reportingOptions: Set<ReportingOption>,
         attributeOptions: Set<ResultAttributeOption>, engine: any RecognitionEngine
     ) {
@@ -160,7 +160,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     }
 
     /// The engine behind this transcriber (harness extension).
-    public var engine: (any RecognitionEngine)? { channel.engine }
+    @_spi(Harness) public var engine: (any RecognitionEngine)? { channel.engine }
 
     public static var isAvailable: Bool { !LocaleSupport.engines().isEmpty }
     public static var supportedLocales: [Locale] { get async { LocaleSupport.supported() } }
@@ -181,11 +181,11 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
 
     /// Everything published so far, in order (harness extension: lets a benchmark timestamp results
     /// the moment a call returns, without a concurrent reader).
-    public var publishedResults: [Result] { channel.broadcast.published }
+    @_spi(Harness) public var publishedResults: [Result] { channel.broadcast.published }
 
     /// Whether the results stream has ended, and with which error (harness extension).
-    public var streamFinished: Bool { channel.broadcast.isFinished }
-    public var streamError: (any Error)? { channel.broadcast.terminationError }
+    @_spi(Harness) public var streamFinished: Bool { channel.broadcast.isFinished }
+    @_spi(Harness) public var streamError: (any Error)? { channel.broadcast.terminationError }
 }
 
 extension SpeechTranscriber: ModuleChannelOwner {}

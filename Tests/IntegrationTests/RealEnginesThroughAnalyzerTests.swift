@@ -11,7 +11,7 @@ import TestSupport
 import Testing
 import Workers
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 /// Real engines behind SpeechTranscriber, on a digit string assembled from Asterisk's real
 /// recordings of single digits, so every word's true time is known.

@@ -1,7 +1,8 @@
 import AudioIO
 import Foundation
+@_spi(Harness) import LegacySpeech
 import PocketSphinx
-import Speech
+@_spi(Harness) import Speech
 import TestSupport
 import Testing
 

@@ -1,7 +1,8 @@
 import AudioIO
 import EngineCore
 import Foundation
-import Speech
+@_spi(Harness) import LegacySpeech
+@_spi(Harness) import Speech
 import TestSupport
 import Testing
 import VirtualDevice

@@ -1,6 +1,7 @@
 import EngineCore
 import Foundation
-import Speech
+@_spi(Harness) import LegacySpeech
+@_spi(Harness) import Speech
 import TestSupport
 import Testing
 

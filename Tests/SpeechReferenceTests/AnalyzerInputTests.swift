@@ -5,7 +5,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 @Suite("Analyzer input, formats and the volatile range", .isolatedResources)
 struct AnalyzerInputTests {

@@ -4,7 +4,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 @Suite("AssetInventory", .isolatedResources)
 struct AssetInventoryTests {

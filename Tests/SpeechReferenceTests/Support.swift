@@ -5,7 +5,7 @@ import Foundation
 import SpeechCore
 @_exported import TestSupport
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 /// Builders shared by the analyzer tests.
 enum Fixture {

@@ -5,7 +5,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 @Suite("Transcriber results", .isolatedResources)
 struct TranscriberResultsTests {

@@ -3,7 +3,7 @@ import AudioIO
 // per-test resource pools, a thread-safe event log, running programs.
 import Foundation
 import SpeechCore
-import SpeechReference
+@_spi(Harness) import SpeechReference
 import Testing
 
 /// Temporary files for a test, removed when the value goes away.
