@@ -63,16 +63,26 @@ struct TranscriptionSettings: Sendable, Hashable {
     static let normalVolatileInterval = MediaTime(value: 1, timescale: 2)
 }
 
-/// How a channel labels what it publishes: Apple's rules, or one broken by the mutation check.
-struct PublishingRules: Equatable, Sendable {
-    /// A final result's finalisation time is at least its end, so it reads as final; broken, it is
-    /// the result's start.
-    var finalResultsCarryTheirEnd = true
-    /// Word runs carry time ranges only when `audioTimeRange` was asked for; broken, always.
-    var timesOnlyWhenAsked = true
+#if SPEECH_HARNESS_MUTATIONS
+    /// How a channel labels what it publishes: Apple's rules, or one broken by the mutation check.
+    struct PublishingRules: Equatable, Sendable {
+        /// A final result's finalisation time is at least its end, so it reads as final; broken, it
+        /// is the result's start.
+        var finalResultsCarryTheirEnd = true
+        /// Word runs carry time ranges only when `audioTimeRange` was asked for; broken, always.
+        var timesOnlyWhenAsked = true
 
-    static let documented = PublishingRules()
-}
+        static let documented = PublishingRules()
+    }
+#else
+    /// How a channel labels what it publishes: Apple's rules, as constants in a release build.
+    struct PublishingRules: Equatable, Sendable {
+        var finalResultsCarryTheirEnd: Bool { true }
+        var timesOnlyWhenAsked: Bool { true }
+
+        static let documented = PublishingRules()
+    }
+#endif
 
 /// A transcriber's engine session and result publishing: turns engine hypotheses into results with
 /// Apple's rules (isFinal from the finalisation time; volatile text replaced, or revoked by an empty

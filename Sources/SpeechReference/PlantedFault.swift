@@ -2,8 +2,10 @@ import Foundation
 import SpeechCore
 
 // The mutation check's faults and where each reaches the reference. They exist only in builds with
-// SPEECH_HARNESS_MUTATIONS (debug builds, where the tests run); release builds always get the
-// documented behaviour, and the analyzer actor has no fault branch in either.
+// SPEECH_HARNESS_MUTATIONS (debug builds, where the tests run). A release build has none of them:
+// the state machine's and the channels' rules are constants there, and the analyzer actor has no
+// fault branch. In a debug build the actor has one: it keeps both volatile-range handlers when the
+// machine answers `.callBoth` (the fault `handlerNotReplaced`).
 
 #if SPEECH_HARNESS_MUTATIONS
     /// Deliberate rule violations the reference can be made to commit, one at a time, so that the
@@ -69,8 +71,8 @@ import SpeechCore
 enum FaultPlan {
     /// The state machine's rules for an analyzer created now.
     static var sessionRules: AnalyzerStateMachine.Rules {
-        var rules = AnalyzerStateMachine.Rules.documented
         #if SPEECH_HARNESS_MUTATIONS
+            var rules = AnalyzerStateMachine.Rules.documented
             switch PlantedFault.active {
             case .inputEndFinishes: rules.inputEndKeepsSessionOpen = false
             case .errorReachesOneWaiter: rules.errorReachesEveryWaiter = false
@@ -86,21 +88,25 @@ enum FaultPlan {
                 .finalResultsMislabeled, .timeAttributeAlwaysSet:
                 break
             }
+            return rules
+        #else
+            return .documented
         #endif
-        return rules
     }
 
     /// The publishing rules for a transcriber's channel created now.
     static var publishingRules: PublishingRules {
-        var rules = PublishingRules.documented
         #if SPEECH_HARNESS_MUTATIONS
+            var rules = PublishingRules.documented
             switch PlantedFault.active {
             case .finalResultsMislabeled: rules.finalResultsCarryTheirEnd = false
             case .timeAttributeAlwaysSet: rules.timesOnlyWhenAsked = false
             default: break
             }
+            return rules
+        #else
+            return .documented
         #endif
-        return rules
     }
 
     /// The channel a module created now gives the analyzer: its own, or a faulty wrapper of it.

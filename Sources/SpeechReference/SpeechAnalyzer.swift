@@ -282,15 +282,17 @@ public final actor SpeechAnalyzer {
         switch machine.handlerChange() {
         case .replace:
             volatileHandler = handler
-        case .callBoth:
-            guard let old = volatileHandler, let new = handler else {
-                volatileHandler = handler
-                return
-            }
-            volatileHandler = {
-                old($0, $1, $2)
-                new($0, $1, $2)
-            }
+        #if SPEECH_HARNESS_MUTATIONS
+            case .callBoth:
+                guard let old = volatileHandler, let new = handler else {
+                    volatileHandler = handler
+                    return
+                }
+                volatileHandler = {
+                    old($0, $1, $2)
+                    new($0, $1, $2)
+                }
+        #endif
         }
     }
 
