@@ -211,7 +211,10 @@ let appleNamedProducts: [Product] = [
                 swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
             .testTarget(
                 name: "BenchmarkTests",
-                dependencies: ["Benchmark", "Reports", "Metrics", "EngineCore", "Corpus", "TestSupport", "CLibXML2"]),
+                dependencies: [
+                    "Benchmark", "Reports", "Metrics", "EngineCore", "PocketSphinx", "Corpus", "TestSupport",
+                    "CLibXML2",
+                ]),
             .testTarget(
                 name: "ReportsTests",
                 dependencies: ["Reports", "Benchmark", "Metrics", "Conformance", "MigrationDiff", "TestSupport"]),

@@ -16,30 +16,45 @@ public class AVAudioBuffer: NSObject, @unchecked Sendable {
 public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     public let frameCapacity: AVAudioFrameCount
     private var storedLength: AVAudioFrameCount = 0
-    private let channelBuffers: [UnsafeMutableRawPointer]
-    private let floatPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    private let int16Pointers: UnsafeMutablePointer<UnsafeMutablePointer<Int16>>
-    private let int32Pointers: UnsafeMutablePointer<UnsafeMutablePointer<Int32>>
+    /// The samples in the format's layout; made the first time they are needed: a buffer filled
+    /// whole by `replaceFrames(with:at: 0)` and read only through `pcmBuffer` never has any.
+    private var storage: Storage?
 
     /// Frames of valid audio; at most `frameCapacity` (larger values are clamped).
     public var frameLength: AVAudioFrameCount {
         get { storedLength }
         set {
-            storedLength = min(newValue, frameCapacity)
-            if let frames = unchanged?.frameCount, frames != Int(storedLength) { unchanged = nil }
+            let length = min(newValue, frameCapacity)
+            if let frames = unchanged?.frameCount, frames != Int(length) {
+                _ = materialized()
+                unchanged = nil
+            }
+            storedLength = length
         }
     }
 
     /// The frames as last written whole by `replaceFrames(with:at: 0)`, kept while nothing else can
     /// have changed them: no raw pointer has been handed out. `pcmBuffer` then returns them as
-    /// they are, so audio crosses from the harness to an engine with one copy, not two.
+    /// they are, and they reach the storage only if someone asks for it, so audio crosses from the
+    /// harness to an engine without being copied here.
     private var unchanged: PCMBuffer?
     private var pointersHandedOut = false
 
     /// Raw access to the storage: from now on only the storage says what the buffer holds.
-    private func handOutPointers() {
+    private func handOutPointers() -> Storage {
+        let storage = materialized()
         pointersHandedOut = true
         unchanged = nil
+        return storage
+    }
+
+    /// The storage, holding what the buffer holds.
+    private func materialized() -> Storage {
+        if let storage { return storage }
+        let made = Storage(format: format, frameCapacity: frameCapacity)
+        storage = made
+        if let unchanged { write(unchanged, at: 0, into: made) }
+        return made
     }
 
     /// The fast-paced microphone's leases on the audio this buffer holds (see `CaptureFlow`):
@@ -75,49 +90,25 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     public init?(pcmFormat format: AVAudioFormat, frameCapacity: AVAudioFrameCount) {
         guard format.bytesPerSample > 0 else { return nil }
         self.frameCapacity = frameCapacity
-        let channels = Int(format.channelCount)
-        let buffers = format.isInterleaved ? 1 : channels
-        let samplesPerBuffer = Int(frameCapacity) * (format.isInterleaved ? channels : 1)
-        channelBuffers = (0..<buffers).map { _ in
-            let raw = UnsafeMutableRawPointer.allocate(
-                byteCount: max(1, samplesPerBuffer * format.bytesPerSample), alignment: 16)
-            raw.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, samplesPerBuffer * format.bytesPerSample))
-            return raw
-        }
-        floatPointers = .allocate(capacity: max(1, buffers))
-        int16Pointers = .allocate(capacity: max(1, buffers))
-        int32Pointers = .allocate(capacity: max(1, buffers))
-        for (i, raw) in channelBuffers.enumerated() {
-            floatPointers[i] = raw.assumingMemoryBound(to: Float.self)
-            int16Pointers[i] = raw.assumingMemoryBound(to: Int16.self)
-            int32Pointers[i] = raw.assumingMemoryBound(to: Int32.self)
-        }
         super.init(format: format)
-    }
-
-    deinit {
-        channelBuffers.forEach { $0.deallocate() }
-        floatPointers.deallocate()
-        int16Pointers.deallocate()
-        int32Pointers.deallocate()
     }
 
     /// Float32 samples, one pointer per channel buffer; nil unless the format is Float32.
     public var floatChannelData: UnsafePointer<UnsafeMutablePointer<Float>>? {
-        handOutPointers()
-        return format.commonFormat == .pcmFormatFloat32 ? UnsafePointer(floatPointers) : nil
+        let storage = handOutPointers()
+        return format.commonFormat == .pcmFormatFloat32 ? UnsafePointer(storage.floatPointers) : nil
     }
 
     /// Int16 samples, one pointer per channel buffer; nil unless the format is Int16.
     public var int16ChannelData: UnsafePointer<UnsafeMutablePointer<Int16>>? {
-        handOutPointers()
-        return format.commonFormat == .pcmFormatInt16 ? UnsafePointer(int16Pointers) : nil
+        let storage = handOutPointers()
+        return format.commonFormat == .pcmFormatInt16 ? UnsafePointer(storage.int16Pointers) : nil
     }
 
     /// Int32 samples, one pointer per channel buffer; nil unless the format is Int32.
     public var int32ChannelData: UnsafePointer<UnsafeMutablePointer<Int32>>? {
-        handOutPointers()
-        return format.commonFormat == .pcmFormatInt32 ? UnsafePointer(int32Pointers) : nil
+        let storage = handOutPointers()
+        return format.commonFormat == .pcmFormatInt32 ? UnsafePointer(storage.int32Pointers) : nil
     }
 
     // MARK: Bridging to SpeechCore
@@ -126,7 +117,10 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     public var pcmBuffer: PCMBuffer? {
         if let unchanged { return unchanged }
         guard let audioFormat = format.audioFormat else { return nil }
+        let storage = materialized()
+        let floatPointers = storage.floatPointers, int16Pointers = storage.int16Pointers
         let channels = Int(format.channelCount), frames = Int(frameLength), step = stride
+        SampleCopies.record(frames * channels, at: "buffer-readback")
         switch format.commonFormat {
         case .pcmFormatFloat32:
             let planes = (0..<channels).map { c -> [Float] in
@@ -157,29 +151,79 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     /// Writes `buffer`'s frames starting at frame `offset` (converting Float32/Int16 as needed) and
     /// extends `frameLength` to cover them.
     public func replaceFrames(with buffer: PCMBuffer, at offset: Int) throws {
-        let channels = Int(format.channelCount), step = stride
+        let channels = Int(format.channelCount)
         guard buffer.format.channelCount == channels, offset + buffer.frameCount <= Int(frameCapacity) else {
             throw AVAudioBufferError.doesNotFit(frames: buffer.frameCount, channels: buffer.format.channelCount)
         }
+        guard [.pcmFormatFloat32, .pcmFormatInt16].contains(format.commonFormat) else {
+            throw AVAudioBufferError.unsupportedSampleType(format.commonFormat)
+        }
+        if !pointersHandedOut && offset == 0 && buffer.frameCount >= Int(frameLength)
+            && buffer.format == format.audioFormat
+        {
+            // The whole buffer, exactly: kept as it is; the storage, if any, is rewritten only
+            // when asked for.
+            storage = nil
+            unchanged = buffer
+            storedLength = AVAudioFrameCount(buffer.frameCount)
+            return
+        }
+        write(buffer, at: offset, into: materialized())
+        unchanged = nil
+        frameLength = AVAudioFrameCount(max(Int(frameLength), offset + buffer.frameCount))
+    }
+
+    private func write(_ buffer: PCMBuffer, at offset: Int, into storage: Storage) {
+        let step = stride
         switch format.commonFormat {
         case .pcmFormatFloat32:
             for (c, plane) in buffer.floatChannels.enumerated() {
-                let base = floatPointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
+                let base = storage.floatPointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
                 for (i, x) in plane.enumerated() { base[(offset + i) * step] = x }
             }
         case .pcmFormatInt16:
             for (c, plane) in buffer.int16Channels.enumerated() {
-                let base = int16Pointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
+                let base = storage.int16Pointers[format.isInterleaved ? 0 : c] + (format.isInterleaved ? c : 0)
                 for (i, x) in plane.enumerated() { base[(offset + i) * step] = x }
             }
         default:
-            throw AVAudioBufferError.unsupportedSampleType(format.commonFormat)
+            return
         }
-        frameLength = AVAudioFrameCount(max(Int(frameLength), offset + buffer.frameCount))
-        // Kept only when it is exactly what reading the storage back would give.
-        unchanged =
-            !pointersHandedOut && offset == 0 && Int(frameLength) == buffer.frameCount
-                && buffer.format == format.audioFormat ? buffer : nil
+        SampleCopies.record(buffer.frameCount * buffer.format.channelCount, at: "buffer-storage")
+    }
+
+    /// The memory behind the channel pointers: zeroed, one block per channel (one when interleaved).
+    private final class Storage {
+        let channelBuffers: [UnsafeMutableRawPointer]
+        let floatPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+        let int16Pointers: UnsafeMutablePointer<UnsafeMutablePointer<Int16>>
+        let int32Pointers: UnsafeMutablePointer<UnsafeMutablePointer<Int32>>
+
+        init(format: AVAudioFormat, frameCapacity: AVAudioFrameCount) {
+            let channels = Int(format.channelCount)
+            let buffers = format.isInterleaved ? 1 : channels
+            let bytes = max(1, Int(frameCapacity) * (format.isInterleaved ? channels : 1) * format.bytesPerSample)
+            channelBuffers = (0..<buffers).map { _ in
+                let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+                raw.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+                return raw
+            }
+            floatPointers = .allocate(capacity: max(1, buffers))
+            int16Pointers = .allocate(capacity: max(1, buffers))
+            int32Pointers = .allocate(capacity: max(1, buffers))
+            for (i, raw) in channelBuffers.enumerated() {
+                floatPointers[i] = raw.assumingMemoryBound(to: Float.self)
+                int16Pointers[i] = raw.assumingMemoryBound(to: Int16.self)
+                int32Pointers[i] = raw.assumingMemoryBound(to: Int32.self)
+            }
+        }
+
+        deinit {
+            channelBuffers.forEach { $0.deallocate() }
+            floatPointers.deallocate()
+            int16Pointers.deallocate()
+            int32Pointers.deallocate()
+        }
     }
 }
 

@@ -14,7 +14,8 @@ public struct AudioChunk: Sendable, Hashable {
 }
 
 /// Streams a file from disk as mono chunks of a fixed duration, optionally resampled, holding only
-/// one read block and one chunk in memory.
+/// one read block and one chunk in memory. Without resampling each chunk is one read, decoded
+/// straight into the chunk's samples; with it, the converter's output is sliced into chunks.
 ///
 /// Chunk `k` covers output frames `⌊k·d·r⌉ ..< ⌊(k+1)·d·r⌉` (d the chunk duration, r the output rate),
 /// so chunk start times are exact and never drift even when `d·r` is not a whole number of samples.
@@ -24,7 +25,8 @@ public final class AudioChunker {
     public let outputRate: Double
     private let converter: SampleRateConverter?
     private let readBlock: Int
-    private var pending: [Float] = []
+    /// Resampled samples not yet in a chunk (a slice, so taking a chunk moves no samples).
+    private var pending: ArraySlice<Float> = []
     private var pendingStart: Int64 = 0
     private var chunkIndex: Int64 = 0
     private var inputDone = false
@@ -71,34 +73,57 @@ public final class AudioChunker {
         let start = boundary(chunkIndex)
         let end = boundary(chunkIndex + 1)
         let wanted = Int(end - start)
-        while pending.count < wanted && !inputDone {
-            try fill()
+        let samples: [Float]
+        if converter == nil {
+            samples = try read(wanted)
+        } else {
+            while pending.count < wanted && !inputDone {
+                try fill()
+            }
+            samples = Array(pending.prefix(wanted))
+            pending = pending.dropFirst(samples.count)
+            SampleCopies.record(samples.count, at: "chunk")
         }
-        guard !pending.isEmpty else { return nil }
-        let take = min(wanted, pending.count)
-        let samples = Array(pending[0..<take])
-        pending.removeFirst(take)
+        guard !samples.isEmpty else { return nil }
         let chunk = AudioChunk(
             startFrame: pendingStart, startTime: MediaTime(sampleIndex: pendingStart, sampleRate: outputRate),
             samples: samples, sampleRate: outputRate)
-        pendingStart += Int64(take)
+        pendingStart += Int64(samples.count)
         chunkIndex += 1
         return chunk
     }
 
+    /// Up to `count` samples read from the file as they are (fewer only at its end).
+    private func read(_ count: Int) throws -> [Float] {
+        guard !inputDone else { return [] }
+        var samples = try checked(reader.readMono(maxFrames: count)) ?? []
+        while samples.count < count, let more = try checked(reader.readMono(maxFrames: count - samples.count)) {
+            samples += more
+            SampleCopies.record(more.count, at: "chunk")
+        }
+        if samples.count < count { inputDone = true }
+        return samples
+    }
+
+    /// Resamples the next block into `pending`.
     private func fill() throws {
-        let block = try reader.readMono(maxFrames: readBlock)
-        if block == nil { inputDone = true }
-        let input = block ?? []
-        // NaN or ±Inf would poison every engine and resampler downstream: stop at the first one.
-        if let bad = input.firstIndex(where: { !$0.isFinite }) {
+        let block = try checked(reader.readMono(maxFrames: readBlock))
+        let output = try converter!.process(block ?? [], endOfInput: inputDone)
+        pending.append(contentsOf: output)
+        SampleCopies.record(output.count, at: "chunk")
+    }
+
+    /// `block`, counted, unless it holds NaN or ±Inf, which would poison every engine and resampler
+    /// downstream: reading stops at the first one.
+    private func checked(_ block: [Float]?) throws -> [Float]? {
+        guard let block else {
+            inputDone = true
+            return nil
+        }
+        if let bad = block.firstIndex(where: { !$0.isFinite }) {
             throw AudioIOError.nonFiniteSamples(path: reader.path, frame: framesRead + Int64(bad))
         }
-        framesRead += Int64(input.count)
-        if let converter {
-            pending.append(contentsOf: try converter.process(input, endOfInput: inputDone))
-        } else {
-            pending.append(contentsOf: input)
-        }
+        framesRead += Int64(block.count)
+        return block
     }
 }

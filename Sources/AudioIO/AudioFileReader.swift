@@ -46,11 +46,11 @@ public struct RawAudioFormat: Sendable, Hashable {
 public enum DownmixPolicy: Sendable {
     case averageStereo
 
-    func mono(_ channels: [[Float]], path: String) throws -> [Float] {
-        switch channels.count {
-        case 1: return channels[0]
-        case 2: return zip(channels[0], channels[1]).map { ($0 + $1) * 0.5 }
-        default: throw AudioIOError.unsupportedChannelLayout(path: path, channels: channels.count)
+    /// `frames` interleaved frames of `channels` channels mixed down in one pass.
+    func mono(interleaved: [Float], frames: Int, channels: Int, path: String) throws -> [Float] {
+        switch channels {
+        case 2: return (0..<frames).map { (interleaved[2 * $0] + interleaved[2 * $0 + 1]) * 0.5 }
+        default: throw AudioIOError.unsupportedChannelLayout(path: path, channels: channels)
         }
     }
 }
@@ -138,11 +138,13 @@ public final class AudioFileReader {
             return nil
         }
         framesDelivered += Int64(got)
+        SampleCopies.record(got * channels, at: "decode")
         var planar = [[Float]](repeating: [], count: channels)
         for c in 0..<channels {
             planar[c].reserveCapacity(got)
             for i in 0..<got { planar[c].append(interleavedScratch[i * channels + c]) }
         }
+        SampleCopies.record(got * channels, at: "deinterleave")
         return PCMBuffer(format: info.format, channels: planar)
     }
 
@@ -151,8 +153,36 @@ public final class AudioFileReader {
         if info.format.channelCount > 2 {
             throw AudioIOError.unsupportedChannelLayout(path: path, channels: info.format.channelCount)
         }
-        guard let buffer = try read(maxFrames: maxFrames) else { return nil }
-        return try policy.mono(buffer.floatChannels, path: path)
+        guard let handle else { return nil }
+        precondition(maxFrames > 0)
+        let channels = info.format.channelCount
+        let got: Int
+        var mono: [Float]
+        if channels == 1 {
+            // libsndfile decodes straight into the samples handed on: the one copy of a read.
+            mono = [Float](unsafeUninitializedCapacity: maxFrames) { out, count in
+                count = Int(sf_readf_float(handle, out.baseAddress, sf_count_t(maxFrames)))
+            }
+            got = mono.count
+        } else {
+            if interleavedScratch.count < maxFrames * channels {
+                interleavedScratch = [Float](repeating: 0, count: maxFrames * channels)
+            }
+            got = interleavedScratch.withUnsafeMutableBufferPointer {
+                Int(sf_readf_float(handle, $0.baseAddress, sf_count_t(maxFrames)))
+            }
+            mono = try policy.mono(interleaved: interleavedScratch, frames: got, channels: channels, path: path)
+        }
+        if got == 0 {
+            if framesDelivered < info.frameCount {
+                throw AudioIOError.truncated(
+                    path: path, reason: "data ends at frame \(framesDelivered) of \(info.frameCount)")
+            }
+            return nil
+        }
+        framesDelivered += Int64(got)
+        SampleCopies.record(got, at: "decode")
+        return mono
     }
 
     /// Moves to `frame` (0 is the start).

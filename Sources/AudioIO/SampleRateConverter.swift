@@ -82,6 +82,8 @@ public final class SampleRateConverter {
             }
             offset += Int(data.input_frames_used)
             result.append(contentsOf: output[0..<Int(data.output_frames_gen)])
+            // The conversion writes new samples, and gathering them copies them once more.
+            SampleCopies.record(2 * Int(data.output_frames_gen), at: "resample")
             let inputLeft = offset < input.count
             if !inputLeft && (!endOfInput || data.output_frames_gen == 0) { break }
             if inputLeft && data.input_frames_used == 0 && data.output_frames_gen == 0 { break }

@@ -50,7 +50,9 @@ public struct PCMBuffer: Sendable, Hashable {
     public var floatChannels: [[Float]] {
         switch samples {
         case .float32(let c): return c
-        case .int16(let c): return c.map { $0.map { Float($0) / 32768 } }
+        case .int16(let c):
+            SampleCopies.record(frameCount * c.count, at: "convert")
+            return c.map { $0.map { Float($0) / 32768 } }
         }
     }
 
@@ -58,7 +60,9 @@ public struct PCMBuffer: Sendable, Hashable {
     public var int16Channels: [[Int16]] {
         switch samples {
         case .int16(let c): return c
-        case .float32(let c): return c.map(PCMBuffer.int16)
+        case .float32(let c):
+            SampleCopies.record(frameCount * c.count, at: "convert")
+            return c.map(PCMBuffer.int16)
         }
     }
 

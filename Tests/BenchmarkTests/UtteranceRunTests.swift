@@ -2,6 +2,7 @@ import Corpus
 import Dispatch
 import Foundation
 import Metrics
+import PocketSphinx
 import SpeechCore
 import TestSupport
 import Testing
@@ -68,5 +69,28 @@ struct UtteranceRunTests {
                 "finalize engine thread", "finalize, resumed engine thread", "close engine thread",
             ])
         #expect(!EngineThread.mayBlock)
+    }
+
+    /// A bench utterance's samples are copied twice on their way to PocketSphinx: by the decoder
+    /// (libsndfile writing the chunk's samples) and into the engine's own Int16. The chunker, the
+    /// AVAudioPCMBuffer and the analyzer hand them on without copying.
+    @Test func samplesReachTheEngineWithTwoCopies() async throws {
+        let clip = "/usr/share/pocketsphinx/test/data/cards/001.wav"
+        try #require(FileManager.default.fileExists(atPath: clip), "pocketsphinx-testdata is not installed")
+        let dir = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: clip, toPath: dir.path("001.wav"))
+        let manifest = try dir.write(
+            "manifest.jsonl", bytes: Array(#"{"id":"001","audio":"001.wav","reference":"ten of clubs"}"#.utf8) + [10])
+        let load = ManifestReader.load(path: manifest)
+        let utterance = try #require(load.utterances.first)
+        let meter = SampleCopyMeter()
+        let run = UtteranceRun(engine: PocketSphinxEngine(), policy: ScoringPolicy(normalizer: .english))
+        let record = await SampleCopies.$meter.withValue(meter) {
+            await run.run(utterance, audioPath: dir.path("001.wav"), manifest: manifest)
+        }
+        #expect(record.error == nil)
+        let frames = 17_526
+        #expect(meter.byPlace == ["decode": frames, "convert": frames], "\(meter.byPlace)")
+        #expect(meter.copiesPerSample(of: frames) == 2)
     }
 }
