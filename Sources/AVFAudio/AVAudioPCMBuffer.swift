@@ -114,8 +114,16 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     // MARK: Bridging to SpeechCore
 
     /// The valid frames as a SpeechCore buffer (planar); nil for sample types the harness does not carry.
+    /// Read back from the storage once, then kept while nothing can change the storage (no
+    /// pointer handed out), so a buffer yielded again and again is not copied again.
     public var pcmBuffer: PCMBuffer? {
         if let unchanged { return unchanged }
+        let read = readBack()
+        if !pointersHandedOut { unchanged = read }
+        return read
+    }
+
+    private func readBack() -> PCMBuffer? {
         guard let audioFormat = format.audioFormat else { return nil }
         let storage = materialized()
         let floatPointers = storage.floatPointers, int16Pointers = storage.int16Pointers
