@@ -124,21 +124,8 @@ public final class AudioFileReader {
         guard let handle else { return nil }
         precondition(maxFrames > 0)
         let channels = info.format.channelCount
-        if interleavedScratch.count < maxFrames * channels {
-            interleavedScratch = [Float](repeating: 0, count: maxFrames * channels)
-        }
-        let got = interleavedScratch.withUnsafeMutableBufferPointer {
-            Int(sf_readf_float(handle, $0.baseAddress, sf_count_t(maxFrames)))
-        }
-        if got == 0 {
-            if framesDelivered < info.frameCount {
-                throw AudioIOError.truncated(
-                    path: path, reason: "data ends at frame \(framesDelivered) of \(info.frameCount)")
-            }
-            return nil
-        }
-        framesDelivered += Int64(got)
-        SampleCopies.record(got * channels, at: "decode")
+        let got = readInterleaved(handle, maxFrames: maxFrames)
+        guard try delivered(got, samples: got * channels) else { return nil }
         var planar = [[Float]](repeating: [], count: channels)
         for c in 0..<channels {
             planar[c].reserveCapacity(got)
@@ -165,24 +152,34 @@ public final class AudioFileReader {
             }
             got = mono.count
         } else {
-            if interleavedScratch.count < maxFrames * channels {
-                interleavedScratch = [Float](repeating: 0, count: maxFrames * channels)
-            }
-            got = interleavedScratch.withUnsafeMutableBufferPointer {
-                Int(sf_readf_float(handle, $0.baseAddress, sf_count_t(maxFrames)))
-            }
+            got = readInterleaved(handle, maxFrames: maxFrames)
             mono = try policy.mono(interleaved: interleavedScratch, frames: got, channels: channels, path: path)
         }
-        if got == 0 {
+        return try delivered(got, samples: got) ? mono : nil
+    }
+
+    /// Up to `maxFrames` frames, interleaved, into the scratch buffer; how many were read.
+    private func readInterleaved(_ handle: OpaquePointer, maxFrames: Int) -> Int {
+        let samples = maxFrames * info.format.channelCount
+        if interleavedScratch.count < samples { interleavedScratch = [Float](repeating: 0, count: samples) }
+        return interleavedScratch.withUnsafeMutableBufferPointer {
+            Int(sf_readf_float(handle, $0.baseAddress, sf_count_t(maxFrames)))
+        }
+    }
+
+    /// Counts `frames` just read (`samples` samples decoded); false at the end of the data, and
+    /// an error when it ends before the header said.
+    private func delivered(_ frames: Int, samples: Int) throws -> Bool {
+        if frames == 0 {
             if framesDelivered < info.frameCount {
                 throw AudioIOError.truncated(
                     path: path, reason: "data ends at frame \(framesDelivered) of \(info.frameCount)")
             }
-            return nil
+            return false
         }
-        framesDelivered += Int64(got)
-        SampleCopies.record(got, at: "decode")
-        return mono
+        framesDelivered += Int64(frames)
+        SampleCopies.record(samples, at: "decode")
+        return true
     }
 
     /// Moves to `frame` (0 is the start).
