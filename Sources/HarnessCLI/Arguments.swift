@@ -45,11 +45,15 @@ struct OptionSpec: Sendable {
 
     /// The option that sets `setting` for one run, its help made from the declaration.
     init(setting: any SettingDescription) {
+        let kind: Kind =
+            switch setting.kind {
+            case .oneOf(let words): .choice(words)
+            case .wholeNumber(let range): .integer("n", range)
+            case .number, .text: .text("value")
+            }
         self.init(
-            name: setting.option ?? setting.key, value: "value",
-            help:
-                "\(setting.summary) Takes \(setting.allowed); default \(setting.defaultText) (sets \(setting.variable))."
-        )
+            name: setting.option ?? setting.key, kind: kind,
+            help: "\(setting.summary) Default \(setting.defaultText) (sets \(setting.variable)).")
     }
 
     /// An option whose value is one case of `type`.

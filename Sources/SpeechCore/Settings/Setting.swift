@@ -10,6 +10,7 @@ public struct Setting<Value: Sendable>: Sendable, SettingDescription {
     public let allowed: String
     public let defaultText: String
     public let summary: String
+    public let kind: SettingKind
     /// The value when the setting is not given (nil for optional settings, whose `Value` is an
     /// optional: a path that is not given means "none").
     public let defaultValue: Value
@@ -17,9 +18,10 @@ public struct Setting<Value: Sendable>: Sendable, SettingDescription {
 
     public init(
         _ variable: String, key: String, option: String? = nil, group: SettingGroup, allowed: String,
-        default defaultValue: Value, defaultText: String, summary: String,
+        default defaultValue: Value, defaultText: String, summary: String, kind: SettingKind = .text,
         parse: @escaping @Sendable (String) -> Value?
     ) {
+        self.kind = kind
         self.variable = variable
         self.key = key
         self.option = option
@@ -62,8 +64,18 @@ public protocol SettingDescription: Sendable {
     var allowed: String { get }
     var defaultText: String { get }
     var summary: String { get }
+    /// What kind of value it takes, for the command line's option.
+    var kind: SettingKind { get }
     /// Whether `text` is a value the setting can take.
     func accepts(_ text: String) -> Bool
+}
+
+/// What kind of value a setting takes.
+public enum SettingKind: Sendable, Equatable {
+    case text
+    case oneOf([String])
+    case wholeNumber(ClosedRange<Int>)
+    case number(ClosedRange<Double>)
 }
 
 /// Where a setting acts, for the settings table.
@@ -127,7 +139,7 @@ extension Setting where Value == String {
         self.init(
             variable, key: key, option: option, group: group,
             allowed: "one of " + words.joined(separator: ", "), default: defaultValue,
-            defaultText: defaultValue, summary: summary,
+            defaultText: defaultValue, summary: summary, kind: .oneOf(words),
             parse: { text in words.first { $0.lowercased() == text.lowercased() } })
     }
 }
@@ -141,7 +153,7 @@ extension Setting where Value == Int {
         self.init(
             variable, key: key, option: option, group: group,
             allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)", default: defaultValue,
-            defaultText: String(defaultValue), summary: summary,
+            defaultText: String(defaultValue), summary: summary, kind: .wholeNumber(range),
             parse: { Int($0).flatMap { range.contains($0) ? $0 : nil } })
     }
 }
@@ -156,7 +168,7 @@ extension Setting where Value == Double {
         self.init(
             variable, key: key, option: option, group: group,
             allowed: "\(unit) from \(Self.number(range.lowerBound))\(upper)", default: defaultValue,
-            defaultText: Self.number(defaultValue), summary: summary,
+            defaultText: Self.number(defaultValue), summary: summary, kind: .number(range),
             parse: { Double($0).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } })
     }
 
