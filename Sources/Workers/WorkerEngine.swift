@@ -259,7 +259,7 @@ actor WorkerChannel {
     }
 
     private func handshake() async throws {
-        try await write(["type": "hello", "protocol": configuration.protocolVersion], session: nil)
+        try await write(WorkerRequestLine(.hello(protocolVersion: configuration.protocolVersion)), session: nil)
         let ready = try await reply(expecting: .ready, id: nil, session: nil, call: "hello").message
         version = min(configuration.protocolVersion, max(1, ready.protocolVersion ?? 1))
         loadSeconds = ready.loadSeconds
@@ -271,7 +271,7 @@ actor WorkerChannel {
     /// Asks the worker to exit and stops it; returns its peak resident memory, when known.
     func shutdown() async -> Int? {
         let peak = process.peakResidentBytes
-        try? process.send(#"{"type":"shutdown"}"#)
+        if let line = try? WorkerRequestLine(.shutdown).encoded() { try? process.send(line + Data("\n".utf8)) }
         await process.stop()
         failed = true
         return peak
@@ -283,11 +283,10 @@ actor WorkerChannel {
         sessions[session] = SessionState()
         _ = try await request(
             session: session,
-            [
-                "type": "start", "session": session, "locale": configuration.locale,
-                "partials": configuration.reportsPartialResults, "alternatives": configuration.maximumAlternatives,
-                "contextualStrings": configuration.contextualStrings, "wordTimes": configuration.wordTimes,
-            ],
+            .start(
+                session: session, locale: configuration.locale, partials: configuration.reportsPartialResults,
+                alternatives: configuration.maximumAlternatives, contextualStrings: configuration.contextualStrings,
+                wordTimes: configuration.wordTimes),
             expecting: .started)
         return session
     }
@@ -299,16 +298,14 @@ actor WorkerChannel {
         if version == 1 {
             return try await request(
                 session: session,
-                [
-                    "type": "audio", "session": session, "start": start.seconds,
-                    "samples": bytes.base64EncodedString(),
-                ], expecting: .hypothesis
+                .audioInline(session: session, start: start.seconds, samples: bytes.base64EncodedString()),
+                expecting: .hypothesis
             ).update
         }
         await acquire()
         defer { release() }
         try checkUsable(session: session)
-        let header = try json(["type": "audio", "session": session, "start": start.seconds, "bytes": bytes.count])
+        let header = try WorkerRequestLine(.audio(session: session, start: start.seconds, bytes: bytes.count)).encoded()
         do {
             try process.send(header + Data("\n".utf8) + bytes)
         } catch {
@@ -339,20 +336,20 @@ actor WorkerChannel {
 
     func finalize(session: Int, through time: MediaTime) async throws -> HypothesisUpdate {
         try await request(
-            session: session, ["type": "finalize", "session": session, "through": time.seconds], expecting: .hypothesis
+            session: session, .finalize(session: session, through: time.seconds), expecting: .hypothesis
         ).update
     }
 
     func cancel(session: Int, before time: MediaTime) async throws -> HypothesisUpdate {
         try await request(
-            session: session, ["type": "cancel", "session": session, "before": time.seconds], expecting: .hypothesis
+            session: session, .cancel(session: session, before: time.seconds), expecting: .hypothesis
         ).update
     }
 
     func end(session: Int) async throws {
         sessions[session]?.failureHandler = nil
         defer { sessions[session] = nil }
-        _ = try await request(session: session, ["type": "end", "session": session], expecting: .ended)
+        _ = try await request(session: session, .end(session: session), expecting: .ended)
     }
 
     func setFailureHandler(_ handler: @escaping @Sendable (any Error) -> Void, session: Int) {
@@ -388,36 +385,29 @@ actor WorkerChannel {
 
     /// Sends one request for `session` and waits for its reply (and, in protocol 2, the news
     /// before it).
-    private func request(session: Int, _ body: [String: Any], expecting type: WorkerReply.Kind) async throws -> Answer {
+    private func request(session: Int, _ body: WorkerRequest, expecting type: WorkerReply.Kind) async throws -> Answer {
         await acquire()
         defer { release() }
         try checkUsable(session: session)
-        let call = body["type"] as? String
-        var body = body
         var id: Int?
         if version >= 2 {
             nextRequest += 1
             id = nextRequest
-            body["id"] = nextRequest
         }
-        try await write(body, session: session)
-        var answer = try await reply(expecting: type, id: id, session: session, call: call)
+        try await write(WorkerRequestLine(body, id: id), session: session)
+        var answer = try await reply(expecting: type, id: id, session: session, call: body.type)
         answer.update = WorkerSession.merge(takeNews(session), answer.update)
         if type == .hypothesis { sessions[session]?.volatile = answer.update.volatile }
         return answer
     }
 
-    private func write(_ body: [String: Any], session: Int?) async throws {
-        let line = try json(body) + Data("\n".utf8)
+    private func write(_ line: WorkerRequestLine, session: Int?) async throws {
+        let data = try line.encoded() + Data("\n".utf8)
         do {
-            try process.send(line)
+            try process.send(data)
         } catch {
-            throw await fail(.notReading, call: body["type"] as? String, session: session)
+            throw await fail(.notReading, call: line.request.type, session: session)
         }
-    }
-
-    private func json(_ body: [String: Any]) throws -> Data {
-        try JSONSerialization.data(withJSONObject: body)
     }
 
     /// A call after a failure names it: which call the worker failed in, and how.

@@ -144,9 +144,6 @@ final class WorkerProcess: @unchecked Sendable {
         }
     }
 
-    /// Queues one JSON line for the worker.
-    func send(_ line: String) throws { try send(Data((line + "\n").utf8)) }
-
     /// Queues bytes for the worker; fails once an earlier write has failed (the worker is gone).
     func send(_ data: Data) throws {
         let failed = outbox.withLock { box -> Bool in

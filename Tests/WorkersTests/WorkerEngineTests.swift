@@ -1,5 +1,6 @@
 import Foundation
 import SpeechCore
+import TestSupport
 import Testing
 
 @testable import Workers
@@ -316,4 +317,50 @@ private struct PassThrough: EngineAdapter {
         try await base.makeSession(configuration)
     }
     func replacingBase(_ base: any RecognitionEngine) -> PassThrough { PassThrough(base: base) }
+}
+
+/// WorkerProtocol.md and the types agree: every request the document shows is read into a typed
+/// request and written back as the same JSON, every request type is shown, and every complete
+/// reply it shows decodes as a reply.
+@Suite("Worker protocol document")
+struct WorkerProtocolDocumentTests {
+    static let document = SystemFixture.packageRoot + "/Sources/Workers/WorkerProtocol.md"
+
+    /// Every `{"type": …}` object, in backticks or in a fenced json block, that is whole JSON
+    /// (an example with an ellipsis in it is prose).
+    static func examples() throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: document, encoding: .utf8)
+        let inline = try NSRegularExpression(pattern: "`(\\{\"type\":[^`]*\\})`")
+        let fenced = try NSRegularExpression(pattern: "```json\\n(\\{\"type\":[^`]*\\})\\n```")
+        return [inline, fenced].flatMap { pattern in
+            pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+                let json = (text as NSString).substring(with: $0.range(at: 1))
+                return try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            }
+        }
+    }
+
+    @Test func documentedRequestsAreTheTypes() throws {
+        let requests = try Self.examples().filter {
+            ["hello", "start", "audio", "finalize", "cancel", "end", "shutdown"].contains($0["type"] as? String)
+        }
+        var shown: Set<String> = []
+        for example in requests {
+            let data = try JSONSerialization.data(withJSONObject: example)
+            let line = try JSONDecoder().decode(WorkerRequestLine.self, from: data)
+            shown.insert(line.request.type)
+            let written = try JSONSerialization.jsonObject(with: line.encoded()) as? NSDictionary
+            #expect(written == example as NSDictionary, "\(example)")
+        }
+        #expect(shown == ["hello", "start", "audio", "finalize", "cancel", "end", "shutdown"])
+    }
+
+    @Test func documentedRepliesDecode() throws {
+        let replies = try Self.examples().filter { WorkerReply.Kind(rawValue: $0["type"] as? String ?? "") != nil }
+        #expect(Set(replies.compactMap { $0["type"] as? String }).isSuperset(of: ["ready", "started", "ended"]))
+        for example in replies {
+            let data = try JSONSerialization.data(withJSONObject: example)
+            #expect(throws: Never.self, "\(example)") { try JSONDecoder().decode(WorkerReply.self, from: data) }
+        }
+    }
 }
