@@ -3,7 +3,7 @@ import Foundation
 
 /// The audio the scenarios give a real engine, as 16 kHz mono float WAV files (the samples exactly), so that a replaying
 /// backend's cassettes can hold it: record these files on the platform (speech-harness-record),
-/// and `conformance --backend replay:DIR` answers the scenarios from those recordings.
+/// and `conformance --engine replay:DIR` answers the scenarios from those recordings.
 public enum ConformanceAudio {
     /// Writes `noise.wav` (10 s of the generated noise most scenarios stream, as a step generates
     /// it) and `speech-<digits>.wav` for each distinct list of spoken digits (the legacy and live

@@ -28,6 +28,8 @@ struct OptionSpec: Sendable {
     var repeatable = false
     /// The command cannot run without it (checked before it runs).
     var required = false
+    /// Other names that mean the same option (kept so that older command lines still work).
+    var aliases: [String] = []
 
     /// A flag, or an option taking text named `value`.
     init(name: String, value: String?, help: String, repeatable: Bool = false, required: Bool = false) {
@@ -35,12 +37,16 @@ struct OptionSpec: Sendable {
             name: name, kind: value.map(Kind.text) ?? .flag, help: help, repeatable: repeatable, required: required)
     }
 
-    init(name: String, kind: Kind, help: String, repeatable: Bool = false, required: Bool = false) {
+    init(
+        name: String, kind: Kind, help: String, repeatable: Bool = false, required: Bool = false,
+        aliases: [String] = []
+    ) {
         self.name = name
         self.kind = kind
         self.help = help
         self.repeatable = repeatable
         self.required = required
+        self.aliases = aliases
     }
 
     /// The option that sets `setting` for one run, its help made from the declaration.
@@ -160,6 +166,7 @@ struct CommandSpec: Sendable {
             (
                 "  --\(option.name)" + (option.placeholder.map { " <\($0)>" } ?? ""),
                 option.help + (option.required ? " (required)" : "") + (option.repeatable ? " (repeatable)" : "")
+                    + option.aliases.map { " (also --\($0))" }.joined()
             )
         }
         let width = cells.map(\.0.count).max()! + 2
@@ -223,9 +230,10 @@ struct ParsedArguments: Sendable {
                 parsed.wantsHelp = true
                 continue
             }
-            guard let option = spec.options.first(where: { $0.name == name }) else {
+            guard let option = spec.options.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
                 throw UsageError(message: "unknown option '--\(name)'", command: spec.path)
             }
+            name = option.name
             guard let placeholder = option.placeholder else {
                 if inlineValue != nil { throw UsageError(message: "--\(name) takes no value", command: spec.path) }
                 parsed.flags.insert(name)

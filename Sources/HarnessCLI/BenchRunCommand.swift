@@ -17,11 +17,9 @@ enum BenchRunCommand {
             summary: "Measure engines on manifests: WER/CER with intervals, latency, stability, speed.",
             options: [
                 OptionSpec(
-                    name: "engine", value: "id", help: "Engine to run (repeatable; see 'speech-harness engines').",
-                    repeatable: true),
-                OptionSpec(
-                    name: "backend", value: "id",
-                    help: "Same as --engine; adapters such as whisper-streaming are backends too.", repeatable: true),
+                    name: "engine", kind: .text("id"),
+                    help: "Engine to run, adapters such as whisper-streaming included (see 'speech-harness engines').",
+                    repeatable: true, aliases: ["backend"]),
                 OptionSpec(
                     name: "manifest", value: "file", help: "Manifest to run on (any supported format).",
                     repeatable: true, required: true),
@@ -72,7 +70,7 @@ enum BenchRunCommand {
             details:
                 "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. A record that cannot be written to the store (a full\ndisk) stops the run the same way: no utterance is started after it, the store keeps every whole\nrecord written before it, and the exit status is 3 (or the report's own error, naming the file,\nwhen the reports cannot be written either). Exit status otherwise: 0 clean, 1 gate breaches,\nfailed utterances or corpus problems, 2 usage error.",
             validate: { arguments throws(UsageError) in
-                guard !(arguments.all("engine") + arguments.all("backend")).isEmpty else {
+                guard !arguments.all("engine").isEmpty else {
                     throw arguments.usage("give at least one --engine")
                 }
             },
@@ -174,7 +172,7 @@ enum BenchRunCommand {
 
     static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let command = "bench"
-        let engines = arguments.all("engine") + arguments.all("backend"), manifests = arguments.all("manifest")
+        let engines = arguments.all("engine"), manifests = arguments.all("manifest")
         for id in engines where !EngineRegistry.shared.knows(id) {
             throw UsageError(
                 message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",

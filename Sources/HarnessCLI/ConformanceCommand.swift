@@ -12,8 +12,9 @@ enum ConformanceCommand {
             summary: "Run the conformance scenarios (one per documented clause or more) against backends.",
             options: [
                 OptionSpec(
-                    name: "backend", value: "id",
-                    help: "Engine behind the reference analyzer (repeatable; default scripted).", repeatable: true),
+                    name: "engine", kind: .text("id"),
+                    help: "Engine behind the reference analyzer, adapters included (default scripted).",
+                    repeatable: true, aliases: ["backend"]),
                 OptionSpec(name: "filter", value: "text", help: "Only scenarios whose id or clause contains the text."),
                 OptionSpec(name: "scenarios", value: "dir", help: "Scenario folder (default: the built-in scenarios)."),
                 OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here."),
@@ -21,7 +22,7 @@ enum ConformanceCommand {
                 OptionSpec(
                     name: "write-audio", value: "dir",
                     help:
-                        "Write the audio the scenarios give real engines (16 kHz WAV) here and stop: record it with speech-harness-record to make cassettes for --backend replay:DIR."
+                        "Write the audio the scenarios give real engines (16 kHz WAV) here and stop: record it with speech-harness-record to make cassettes for --engine replay:DIR."
                 ),
                 OptionSpec(
                     name: "html", value: "file",
@@ -47,7 +48,7 @@ enum ConformanceCommand {
             for file in try ConformanceAudio.write(to: directory, scenarios: suite.scenarios) { console.out(file) }
             return 0
         }
-        let backends = arguments.all("backend").isEmpty ? ["scripted"] : arguments.all("backend")
+        let backends = arguments.all("engine").isEmpty ? ["scripted"] : arguments.all("engine")
         for id in backends where !EngineRegistry.shared.knows(id) {
             throw UsageError(
                 message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
