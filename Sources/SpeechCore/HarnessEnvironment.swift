@@ -43,9 +43,11 @@ public struct HarnessEnvironment: Sendable, Hashable {
         try setting.value(in: variables)
     }
 
-    /// The value of `setting`, for code under Apple's API, which cannot throw: a bad value stops
-    /// the program with a message naming the setting (``stop(_:)``).
+    /// The value of `setting`, for code under Apple's API, which cannot throw: a bad value, or a
+    /// configuration file that cannot be read, stops the program with a message naming it
+    /// (``stop(_:)``).
     public func valueOrStop<Value>(_ setting: Setting<Value>) -> Value {
+        if let configurationProblem { Self.stop(configurationProblem) }
         do { return try setting.value(in: variables) } catch { Self.stop(error) }
     }
 
