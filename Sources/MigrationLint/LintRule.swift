@@ -109,7 +109,9 @@ extension LintRule {
         """,
         nonexistentResultType.id: """
         `SpeechTranscriptionResult` and `DictationTranscriptionResult` never shipped. Code naming them
-        does not compile against the real SDK; the result types are nested in their modules.
+        does not compile against the real SDK; the result types are nested in their modules. Reported
+        only where the name would be Speech's: in a file that imports Speech (or a module that
+        re-exports it), and not when the project declares a type of that name itself.
         """,
         resultTranscription.id: """
         Legacy results carried `bestTranscription`/`transcription`; the new results carry `text`, an

@@ -343,7 +343,7 @@ struct RuleContext {
         for (index, token) in tokens.enumerated() {
             if token.kind == .identifier,
                 ["SpeechTranscriptionResult", "DictationTranscriptionResult"].contains(token.text),
-                self.token(index - 1)?.is(".") != true
+                self.token(index - 1)?.is(".") != true, namesSpeechType(token.text)
             {
                 let shipped =
                     token.text == "SpeechTranscriptionResult"
@@ -367,7 +367,7 @@ struct RuleContext {
     /// sequence (`for try await r in transcriber.results`) and names declared with a result type.
     /// An app's own `memo.transcription` is not one.
     var transcriberResultNames: Set<String> {
-        let resultTypes: Set<String> = ["SpeechTranscriptionResult", "DictationTranscriptionResult"]
+        let resultTypes = Set(["SpeechTranscriptionResult", "DictationTranscriptionResult"].filter(namesSpeechType))
         var names: Set<String> = []
         for block in structure.blocks where block.kind == .loop {
             let header = block.header
@@ -390,6 +390,32 @@ struct RuleContext {
             }
         }
         return names
+    }
+
+    // MARK: Names in scope
+
+    /// Whether `name`, written in this file, would be the Speech framework's: the file sees Speech
+    /// (imports it, or the module re-exports it) and the project declares no type of that name.
+    func namesSpeechType(_ name: String) -> Bool {
+        let declared = run?.declaredTypes.contains(name) ?? ProjectIndex.declaredTypes(tokens).contains(name)
+        return !declared && (importsSpeech || run?.reexportsSpeech == true)
+    }
+
+    /// Whether the file imports Speech (`import Speech`, `@preconcurrency import Speech`,
+    /// `import struct Speech.SpeechTranscriber`…).
+    var importsSpeech: Bool {
+        tokens.indices.contains { tokens[$0].is("import") && Self.importedModule(tokens, at: $0) == "Speech" }
+    }
+
+    /// The module an `import` declaration at `index` (or the attribute before it) names.
+    static func importedModule(_ tokens: [SwiftToken], at index: Int) -> String? {
+        var cursor = index
+        while cursor < tokens.count, tokens[cursor].kind == .attribute { cursor += 1 }
+        guard cursor < tokens.count, tokens[cursor].is("import") else { return nil }
+        cursor += 1
+        let kinds = ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let", "actor"]
+        if cursor < tokens.count, kinds.contains(tokens[cursor].text) { cursor += 1 }
+        return cursor < tokens.count && tokens[cursor].kind == .identifier ? tokens[cursor].text : nil
     }
 
     // MARK: Progress

@@ -25,6 +25,12 @@ final class ProjectIndex: Sendable {
     let units: [Unit]
     /// What finishes an analyzer, per unit (same order as `units`).
     let finishers: [RuleContext.AnalyzerFinishers]
+    /// The type names the run's files declare (`struct`, `class`, `enum`, `actor`, `protocol`,
+    /// `typealias`): where the project has its own type of a name, that name is not Apple's.
+    let declaredTypes: Set<String>
+    /// Whether a file of the run re-exports Speech (`@_exported import Speech`), so that every file
+    /// of the module sees its names.
+    let reexportsSpeech: Bool
 
     init(_ sources: [LintSource]) {
         let units = sources.map { source -> Unit in
@@ -35,6 +41,14 @@ final class ProjectIndex: Sendable {
                 problems: tokenized.problems)
         }
         self.units = units
+        declaredTypes = Set(units.flatMap { Self.declaredTypes($0.structure.tokens) })
+        reexportsSpeech = units.contains { unit in
+            unit.structure.tokens.indices.contains { index in
+                let tokens = unit.structure.tokens
+                return tokens[index].kind == .attribute && tokens[index].text == "@_exported"
+                    && RuleContext.importedModule(tokens, at: index + 1) == "Speech"
+            }
+        }
         // Two rounds: a handler closure written in one file may call a helper that finishes the
         // analyzer in its own file, which the first round finds.
         var finishers = units.map { RuleContext(unit: $0, index: nil).analyzerFinishers() }
@@ -47,6 +61,15 @@ final class ProjectIndex: Sendable {
             }
         }
         self.finishers = finishers
+    }
+
+    static func declaredTypes(_ tokens: [SwiftToken]) -> [String] {
+        tokens.indices.compactMap { index in
+            guard ["struct", "class", "enum", "actor", "protocol", "typealias"].contains(tokens[index].text),
+                tokens[index].kind == .identifier, index + 1 < tokens.count, tokens[index + 1].kind == .identifier
+            else { return nil }
+            return tokens[index + 1].text
+        }
     }
 
     /// A context for rules over unit `index`, able to look at the others.

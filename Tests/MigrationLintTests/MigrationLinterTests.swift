@@ -57,11 +57,30 @@ struct MigrationLinterTests {
 
     @Test func draftAPIsThatNeverShipped() {
         let source = #"""
+            import Speech
             try await transcriber.allocate(locale: locale)
             func show(_ result: SpeechTranscriptionResult) { print("final: \(result.transcription)") }
             let plain = String(result.text.characters)
             """#
         #expect(Self.rules(source) == ["allocate-locale", "nonexistent-result-type", "result-transcription"])
+    }
+
+    /// A rule about Apple's names applies where they are Apple's: in a file that sees Speech, and
+    /// not to a type the project declares itself (an app's own `SpeechTranscriptionResult`).
+    @Test func appleNamesOnlyWhereTheyResolveToApples() {
+        let use = #"func show(_ result: SpeechTranscriptionResult) { print(result.transcription) }"#
+        #expect(Self.rules(use).isEmpty, "no import of Speech: not Apple's name")
+        #expect(Self.rules("import Speech\n" + use) == ["nonexistent-result-type", "result-transcription"])
+        #expect(
+            Self.rules("@preconcurrency import Speech\n" + use) == ["nonexistent-result-type", "result-transcription"])
+        let own = LintSource(file: "Model.swift", text: "struct SpeechTranscriptionResult { var transcription = \"\" }")
+        let user = LintSource(file: "View.swift", text: "import Speech\n" + use)
+        #expect(MigrationLinter.lint([own, user], project: Self.plist).isEmpty, "the project's own type")
+        let reexport = LintSource(file: "Exports.swift", text: "@_exported import Speech")
+        let plain = LintSource(file: "View.swift", text: use)
+        #expect(
+            MigrationLinter.lint([reexport, plain], project: Self.plist).map(\.rule.id)
+                == ["nonexistent-result-type", "result-transcription"], "the module re-exports Speech")
     }
 
     /// Only a transcriber's results lack `.transcription`; an app's own models may well have one
