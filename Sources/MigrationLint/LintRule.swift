@@ -13,7 +13,8 @@ public struct LintRule: Hashable, Sendable {
 
     /// Every rule, in report order.
     public static let all: [LintRule] = [
-        legacyAPI, allocateLocale, betaAssetAPI, nonexistentResultType, resultTranscription, progressIteration,
+        legacyAPI, allocateLocale, betaAssetAPI, betaPreset, nonexistentResultType, resultTranscription,
+        progressIteration,
         discardedInputContinuation,
         inputFinishedWithoutAnalyzerFinish, unownedReservationRelease, unguardedBestFormat, untrackedResultTask,
         exactLocaleMatch,
@@ -32,6 +33,11 @@ public struct LintRule: Hashable, Sendable {
         id: "beta-asset-api", summary: "uses an AssetInventory name from the beta SDK that did not ship",
         hint:
             "the shipped names are `reservedLocales`, `maximumReservedLocales` and `release(reservedLocale:)` (which returns whether it released)"
+    )
+    public static let betaPreset = LintRule(
+        id: "beta-preset", summary: "uses a SpeechTranscriber preset name from the beta SDK that did not ship",
+        hint:
+            "the shipped presets are `.transcription`, `.transcriptionWithAlternatives`, `.timeIndexedTranscriptionWithAlternatives`, `.progressiveTranscription` and `.timeIndexedProgressiveTranscription`"
     )
     public static let nonexistentResultType = LintRule(
         id: "nonexistent-result-type", summary: "names a result type the Speech framework does not have",
@@ -106,6 +112,13 @@ extension LintRule {
         The shipped SDK has `reservedLocales`, `maximumReservedLocales` and `release(reservedLocale:)`;
         code with the beta names does not compile against it. Each finding carries the replacement as a
         fix. A loop that releases every reserved locale is also checked by unowned-reservation-release.
+        """,
+        betaPreset.id: """
+        The first beta's presets `.offlineTranscription` and `.progressiveLiveTranscription` became
+        `.transcription` and `.progressiveTranscription`; code with the beta names does not compile
+        against the shipped SDK (Apple's own overview in the interface still shows the first). Reported
+        where the name is a preset: after `preset:` or `Preset.`, in a file that sees Speech, unless
+        the project declares a member of that name itself. Each finding carries the replacement as a fix.
         """,
         nonexistentResultType.id: """
         `SpeechTranscriptionResult` and `DictationTranscriptionResult` never shipped. Code naming them

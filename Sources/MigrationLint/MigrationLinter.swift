@@ -45,6 +45,7 @@ public enum MigrationLinter {
             context.legacyAPI()
             context.allocateLocale()
             context.betaAssetNames()
+            context.betaPresetNames()
             context.resultTypes()
             context.progressIteration()
             context.inputContinuations()
@@ -334,6 +335,37 @@ struct RuleContext {
                 report(
                     .betaAssetAPI, at: first.location, "AssetInventory.\(written) → AssetInventory.\(replacement)",
                     fix: fix)
+            }
+        }
+    }
+
+    /// The first beta's preset names and the shipped ones.
+    static let betaPresets = [
+        "offlineTranscription": "transcription", "progressiveLiveTranscription": "progressiveTranscription",
+    ]
+
+    mutating func betaPresetNames() {
+        guard importsSpeech || run?.reexportsSpeech == true else { return }
+        for index in tokens.indices where tokens[index].kind == .identifier && token(index - 1)?.is(".") == true {
+            guard let shipped = Self.betaPresets[tokens[index].text] else { continue }
+            let afterLabel = token(index - 2)?.is(":") == true && token(index - 3)?.is("preset") == true
+            guard afterLabel || token(index - 2)?.is("Preset") == true, !projectDeclaresMember(tokens[index].text)
+            else { continue }
+            let name = tokens[index]
+            report(
+                .betaPreset, at: name.location, ".\(name.text) → .\(shipped)",
+                fix: LintFix(
+                    start: name.location.column, end: name.location.column + name.text.count, replacement: shipped))
+        }
+    }
+
+    /// Whether a file of the run declares a member called `name` (`case`, `let`, `var`, `func`).
+    func projectDeclaresMember(_ name: String) -> Bool {
+        let units = run.map { $0.units.map(\.structure.tokens) } ?? [tokens]
+        return units.contains { tokens in
+            tokens.indices.dropFirst().contains {
+                tokens[$0].text == name && tokens[$0].kind == .identifier
+                    && ["case", "let", "var", "func"].contains(tokens[$0 - 1].text)
             }
         }
     }
