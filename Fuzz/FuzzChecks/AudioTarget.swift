@@ -2,7 +2,8 @@ import AudioIO
 import SpeechCore
 
 extension FuzzTarget {
-    /// Audio through libsndfile: the header is read, then every frame, as the bench reads a file.
+    /// Audio through libsndfile: the header is read, then every frame, in the file's channels and
+    /// as the bench streams it (mono chunks of 100 ms at the file's rate).
     static let audio = FuzzTarget(
         name: "audio", summary: "an audio file (any container libsndfile knows), read to its end",
         seeds: ["Tests/Fixtures/fuzz/audio/*", "/usr/share/pocketsphinx/test/data/cards/*.wav"]
@@ -10,15 +11,21 @@ extension FuzzTarget {
         let path = scratch.write("input.wav", bytes)
         do {
             let reader = try AudioFileReader(path: path)
-            var frames = 0
             // A header may promise any length; what is read is bounded by what the file holds.
+            let bound = bytes.count * 8 + 4096
+            var frames = 0
             while let buffer = try reader.read(maxFrames: 4096) {
                 frames += buffer.frameCount
-                if frames > bytes.count * 8 + 4096 {
-                    return "read \(frames) frames from \(bytes.count) bytes"
-                }
+                if frames > bound { return "read \(frames) frames from \(bytes.count) bytes" }
             }
-            return nil
+            guard reader.info.format.channelCount <= 2 else { return nil }
+            let chunker = try AudioChunker(path: path, chunkMilliseconds: 100)
+            var streamed = 0
+            while let chunk = try chunker.next() {
+                streamed += chunk.samples.count
+                if streamed > bound { return "streamed \(streamed) samples from \(bytes.count) bytes" }
+            }
+            return streamed == frames ? nil : "streamed \(streamed) samples of \(frames) frames"
         } catch let error as AudioIOError {
             return naming(path, error)
         } catch {

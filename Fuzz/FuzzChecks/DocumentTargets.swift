@@ -33,7 +33,7 @@ extension FuzzTarget {
         }
     }
 
-    /// `.speech-harness.json`, the project's engine choice.
+    /// `.speech-harness.json`: every setting by its key, read strictly (`ConfigurationFile`).
     static let configuration = FuzzTarget(
         name: "configuration", summary: "a .speech-harness.json",
         seeds: ["Tests/Fixtures/fuzz/configuration/*"]

@@ -70,9 +70,9 @@ public final class AudioChunker {
 
     /// The next chunk, or nil after the last one.
     public func next() throws -> AudioChunk? {
-        let start = boundary(chunkIndex)
-        let end = boundary(chunkIndex + 1)
-        let wanted = Int(end - start)
+        // At a rate so low that a chunk is shorter than a sample, some chunks hold none: skip them.
+        while boundary(chunkIndex + 1) == boundary(chunkIndex) { chunkIndex += 1 }
+        let wanted = Int(boundary(chunkIndex + 1) - boundary(chunkIndex))
         let samples: [Float]
         if converter == nil {
             samples = try read(wanted)
