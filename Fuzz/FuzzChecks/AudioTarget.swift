@@ -3,7 +3,7 @@ import SpeechCore
 
 extension FuzzTarget {
     /// Audio through libsndfile: the header is read, then every frame, in the file's channels and
-    /// as the bench streams it (mono chunks of 100 ms at the file's rate).
+    /// as the bench streams it (mono chunks of 100 ms at the file's rate, and resampled to 16 kHz).
     static let audio = FuzzTarget(
         name: "audio", summary: "an audio file (any container libsndfile knows), read to its end",
         seeds: ["Tests/Fixtures/fuzz/audio/*", "/usr/share/pocketsphinx/test/data/cards/*.wav"]
@@ -25,7 +25,15 @@ extension FuzzTarget {
                 streamed += chunk.samples.count
                 if streamed > bound { return "streamed \(streamed) samples from \(bytes.count) bytes" }
             }
-            return streamed == frames ? nil : "streamed \(streamed) samples of \(frames) frames"
+            guard streamed == frames else { return "streamed \(streamed) samples of \(frames) frames" }
+            // And resampled to 16 kHz, as the bench gives most engines their audio.
+            let resampling = try AudioChunker(path: path, chunkMilliseconds: 100, sampleRate: 16_000)
+            var resampled = 0
+            while let chunk = try resampling.next() {
+                resampled += chunk.samples.count
+                if resampled > bound * 256 { return "resampled \(resampled) samples from \(bytes.count) bytes" }
+            }
+            return nil
         } catch let error as AudioIOError {
             return naming(path, error)
         } catch {
