@@ -40,8 +40,8 @@ extension FuzzTarget {
         let findings = MigrationLinter.lint(source: text, file: "Input.swift")
         guard !findings.isEmpty else { return nil }
         // Any of Unicode's line ends may count as one (a bound, not the count).
-        let lines =
-            1 + text.unicodeScalars.filter { $0.properties.isWhitespace && $0.value >= 0x0A && $0.value != 0x20 }.count
+        let lineEnds: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+        let lines = 1 + text.unicodeScalars.reduce(0) { $0 + (lineEnds.contains($1.value) ? 1 : 0) }
         for finding in findings
         where finding.file != "Input.swift" || finding.location.line < 1 || finding.location.line > lines {
             return "a finding outside the file: \(finding)"
