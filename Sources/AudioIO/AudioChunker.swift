@@ -55,7 +55,7 @@ public final class AudioChunker {
         } catch AudioIOError.conversionFailed(let reason) {
             throw AudioIOError.invalidFormat(path: path, reason: reason)
         }
-        readBlock = max(1024, Int(inputRate * Double(chunkMilliseconds) / 1000))
+        readBlock = min(Self.largestRead, max(1024, Int(inputRate * Double(chunkMilliseconds) / 1000)))
     }
 
     /// First output frame of chunk `k`.
@@ -93,11 +93,17 @@ public final class AudioChunker {
         return chunk
     }
 
+    /// The most frames asked of libsndfile at once: a header may claim any rate, and memory is
+    /// taken for what is asked, not for what the file holds.
+    static let largestRead = 1 << 16
+
     /// Up to `count` samples read from the file as they are (fewer only at its end).
     private func read(_ count: Int) throws -> [Float] {
         guard !inputDone else { return [] }
-        var samples = try checked(reader.readMono(maxFrames: count)) ?? []
-        while samples.count < count, let more = try checked(reader.readMono(maxFrames: count - samples.count)) {
+        var samples = try checked(reader.readMono(maxFrames: min(count, Self.largestRead))) ?? []
+        while samples.count < count,
+            let more = try checked(reader.readMono(maxFrames: min(count - samples.count, Self.largestRead)))
+        {
             samples += more
             SampleCopies.record(more.count, at: "chunk")
         }
