@@ -24,7 +24,7 @@ enum SettingsCommand {
         if let problem = environment.configurationProblem { console.err("speech-harness settings: \(problem)") }
         var status: Int32 = environment.configurationProblem == nil ? 0 : 1
         for setting in HarnessSettings.all {
-            let given = environment.variables[setting.variable].flatMap { $0.isEmpty ? nil : $0 }
+            let given = setting.givenText(in: environment.variables)
             var line = "\(setting.variable) (\(setting.key)\(setting.option.map { ", --\($0)" } ?? "")): "
             if let given {
                 let valid = setting.accepts(given)

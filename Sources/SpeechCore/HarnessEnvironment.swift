@@ -28,8 +28,7 @@ public struct HarnessEnvironment: Sendable, Hashable {
                 return HarnessEnvironment(variables)
             }
             var merged = variables
-            for (name, value) in file.values where (variables[name] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
-            {
+            for (name, value) in file.values where HarnessSettings.named(name)?.givenText(in: variables) == nil {
                 merged[name] = value
             }
             return HarnessEnvironment(merged)

@@ -43,8 +43,7 @@ public struct Setting<Value: Sendable>: Sendable, SettingDescription {
 
     /// The value given in `variables` (blank counts as not given), else nil.
     public func given(in variables: [String: String]) throws(SettingError) -> Value? {
-        guard let text = variables[variable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        return try parse(text)
+        try givenText(in: variables).map { text throws(SettingError) in try parse(text) }
     }
 
     public func accepts(_ text: String) -> Bool { reader(text) != nil }
@@ -179,7 +178,12 @@ extension Setting where Value == Double {
 
 extension Setting where Value == String? {
     /// The text given in `variables`, trimmed; nil when not given (such a setting takes any text).
-    public func text(in variables: [String: String]) -> String? {
+    public func text(in variables: [String: String]) -> String? { givenText(in: variables) }
+}
+
+extension SettingDescription {
+    /// The text `variables` give the setting, trimmed; blank counts as not given.
+    public func givenText(in variables: [String: String]) -> String? {
         guard let text = variables[variable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         return text
     }
