@@ -21,6 +21,10 @@ public struct CaptureSoak: Sendable {
         public var checkpoints: [Checkpoint]
         public var finalText: String
         public var peakPendingSeconds: Double
+        /// The most unconsumed audio once the recogniser set the pace (see `CaptureFlow.peakPendingWhilePaced`).
+        public var peakPacedSeconds: Double
+        /// The pace's bound on it: the microphone's recognition lead.
+        public var leadSeconds: Double
         public var wallSeconds: Double
     }
 
@@ -86,7 +90,9 @@ public struct CaptureSoak: Sendable {
                     }
                     if heard >= audioSeconds { break }
                 }
-                let peak = audioEngine.microphoneFlow?.peakPending ?? 0
+                let flow = audioEngine.microphoneFlow
+                let peak = flow?.peakPending ?? 0, paced = flow?.peakPendingWhilePaced ?? 0
+                let lead = flow?.pacing.recognitionLead ?? 0
                 audioEngine.stop()
                 input.removeTap(onBus: 0)
                 bufferSink.finish()
@@ -95,6 +101,7 @@ public struct CaptureSoak: Sendable {
                 try await analyzer.finalizeAndFinishThroughEndOfInput()
                 return Report(
                     checkpoints: checkpoints, finalText: try await finals.value, peakPendingSeconds: peak,
+                    peakPacedSeconds: paced, leadSeconds: lead,
                     wallSeconds: started.duration(to: clock.now).seconds)
             }
         }

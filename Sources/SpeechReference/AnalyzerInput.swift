@@ -1,4 +1,4 @@
-@_spi(Harness) import AVFAudio
+import AVFAudio
 import CoreMedia
 import Foundation
 import SpeechCore
@@ -19,7 +19,6 @@ public struct AnalyzerInput: @unchecked Sendable {
     public init(buffer: AVAudioPCMBuffer, bufferStartTime: CMTime?) {
         self.buffer = buffer
         self.bufferStartTime = bufferStartTime
-        buffer.handedToRecognition()
     }
 }
 

@@ -1,8 +1,13 @@
 import CoreMedia
 import SpeechCore
 
-/// The rules of one analysis session, as a value type with no tasks, continuations or engines:
-/// the ``SpeechAnalyzer`` actor feeds it events and carries out the actions it returns.
+/// The rules of one analysis session, and everything that waits on it, as a value type with no
+/// tasks or engines: the ``SpeechAnalyzer`` actor feeds it events and carries out, in order, the
+/// action each event returns.
+///
+/// It is generic over what waits so that tests can use plain values: `Waiter` is a suspended
+/// call (a continuation in the actor), `Watcher` a harness task waiting for a point of the
+/// session, `Handler` the volatile range handler.
 ///
 /// Rules it encodes (from Apple's documentation):
 /// - Input is admitted in time order; a buffer starting before the end of the previous one is
@@ -15,57 +20,12 @@ import SpeechCore
 ///   once: with success if its condition was met, else with the session's error or cancellation.
 /// - The volatile range is nil before input, runs from the finalised time to the end of consumed
 ///   audio, and its start never moves backwards.
-struct AnalyzerStateMachine {
+struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
     typealias WaiterID = Int
+    /// A module, as the actor names it (its channel's identity).
+    typealias ModuleID = ObjectIdentifier
 
-    #if SPEECH_HARNESS_MUTATIONS
-        /// The rules the machine follows: Apple's documented ones, or one of them broken on purpose so
-        /// the conformance suite can show that it notices (the mutation check; see ``Mutations``).
-        struct Rules: Equatable, Sendable {
-            /// A buffer starting before the end of earlier input is `audioDisordered`; broken, it is
-            /// taken as continuing from that end.
-            var rejectsOverlappingInput = true
-            /// The end of an input sequence leaves the session running; broken, it finishes it.
-            var inputEndKeepsSessionOpen = true
-            /// Only the current input sequence's end counts; broken, a replaced sequence's end does too.
-            var onlyCurrentInputEnds = true
-            /// An error reaches every waiter; broken, only the first, and the others return normally.
-            var errorReachesEveryWaiter = true
-            /// The volatile range's start never moves back; broken, each start change is preceded by a
-            /// report of a range from zero.
-            var volatileStartOnlyMovesForward = true
-            /// A buffer must be in a format every module accepts; broken, any PCM buffer is analysed.
-            var rejectsUnacceptedFormats = true
-            /// Past the limit on engine configurations, starting analysis fails; broken, the limit is
-            /// not checked.
-            var enforcesResourceLimit = true
-            /// A new volatile range handler replaces the old one; broken, both are called.
-            var replacesVolatileHandler = true
-            /// `analyzeSequence` returns where its last buffer ends; broken, where that buffer starts.
-            var analyzeReturnsLastBufferEnd = true
-            /// Cancelling a waiting call's task cancels that call only; broken, it finishes the session.
-            var cancellingAWaiterCancelsOnlyIt = true
-
-            static let documented = Rules()
-        }
-    #else
-        /// The documented rules as constants: a release build has no way to break them, and the
-        /// checks on them fold away.
-        struct Rules: Equatable, Sendable {
-            var rejectsOverlappingInput: Bool { true }
-            var inputEndKeepsSessionOpen: Bool { true }
-            var onlyCurrentInputEnds: Bool { true }
-            var errorReachesEveryWaiter: Bool { true }
-            var volatileStartOnlyMovesForward: Bool { true }
-            var rejectsUnacceptedFormats: Bool { true }
-            var enforcesResourceLimit: Bool { true }
-            var replacesVolatileHandler: Bool { true }
-            var analyzeReturnsLastBufferEnd: Bool { true }
-            var cancellingAWaiterCancelsOnlyIt: Bool { true }
-
-            static let documented = Rules()
-        }
-    #endif
+    typealias Rules = SessionRules
 
     let rules: Rules
 
@@ -73,40 +33,116 @@ struct AnalyzerStateMachine {
         self.rules = rules
     }
 
-    enum Outcome: Equatable {
+    // MARK: Actions
+
+    /// How a waiting call ends.
+    enum Outcome {
         case success
         /// The session finished before the waiter's condition was met.
         case cancelled
-        /// The session failed; the waiter gets the session's error.
-        case failed
+        /// The session failed with this error.
+        case failed(SessionFailure)
     }
 
-    /// What a caller hears: carried out at once, with no engine work.
-    enum Answer: Equatable {
-        case resume(WaiterID, Outcome)
-        case volatileRangeChanged(TimeRange, changedStart: Bool, changedEnd: Bool)
+    /// Resume a waiting call.
+    struct Resume {
+        var waiter: Waiter
+        var outcome: Outcome
     }
 
-    /// What an event of the running session asks the analyzer to do.
-    enum Action: Equatable {
-        case answer(Answer)
-        /// Finalise every module through the time, then report ``finalizeCompleted(through:)``.
-        case finalize(through: MediaTime, waiters: [WaiterID])
-        /// Tell modules to drop results before the time.
-        case cancelModules(before: MediaTime)
-        /// End result streams (with the failure if any), stop taking input, close engines.
-        case finishSession
+    /// Call the volatile range handlers.
+    struct RangeReport {
+        var range: TimeRange
+        var changedStart: Bool
+        var changedEnd: Bool
+        var handlers: [Handler]
+    }
 
-        static func resume(_ id: WaiterID, _ outcome: Outcome) -> Action { .answer(.resume(id, outcome)) }
-        static func volatileRangeChanged(_ range: TimeRange, changedStart: Bool, changedEnd: Bool) -> Action {
-            .answer(.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd))
+    /// The session ends: end the result streams (with the failure, if any), stop reading input,
+    /// close the engines and give back their resources; only then resume these waiters, so that
+    /// what they waited for is done when they return.
+    struct Ending {
+        var failure: SessionFailure?
+        var resumes: [Resume]
+    }
+
+    /// What becomes due after an event, in the order to carry it out: report volatile range
+    /// changes, resume the waiters whose condition holds, finalise the modules through a time
+    /// (whose completion is the event ``finalizeCompleted(through:)`` or ``finalizeFailed(_:)``),
+    /// then end the session.
+    struct Progress {
+        var reports: [RangeReport] = []
+        var resumes: [Resume] = []
+        var finalize: MediaTime?
+        var ending: Ending?
+
+        /// Whether any of it needs the engines (it then runs behind engine work already queued).
+        var needsEngines: Bool { finalize != nil || ending != nil }
+        var isEmpty: Bool { reports.isEmpty && resumes.isEmpty && !needsEngines }
+
+        /// `first`, then `then`. When either ends the session, every resume goes after the end.
+        static func + (first: Progress, then: Progress) -> Progress {
+            var sum = first
+            sum.reports += then.reports
+            sum.resumes += then.resumes
+            if let time = then.finalize { sum.finalize = sum.finalize.map { MediaTime.maximum($0, time) } ?? time }
+            if let ending = first.ending ?? then.ending {
+                let endings = [first.ending, then.ending].compactMap { $0 }
+                sum.ending = Ending(failure: ending.failure, resumes: sum.resumes + endings.flatMap(\.resumes))
+                sum.resumes = []
+            }
+            return sum
         }
     }
 
-    /// The session ends now, without waiting for queued engine work: answer these, then end the
-    /// result streams and close the engines.
-    struct Ending: Equatable {
-        var answers: [Answer]
+    /// What to do with a buffer the input sequence yielded.
+    enum AdmitAction {
+        /// Have the modules analyse it; then report ``consumed(_:modulesFinalized:)``.
+        case analyze(TimeRange)
+        /// Stop reading this sequence: the session has finished, or another input replaced it.
+        case stopReading
+        /// The buffer fails the session (its format or time).
+        case fail(Ending)
+    }
+
+    /// What the reader of an input sequence does once its buffer is analysed.
+    enum ReadAction: Equatable {
+        /// Read on; `lastEnd` is what `analyzeSequence` returns if the sequence ends here.
+        case readOn(lastEnd: MediaTime)
+        /// Stop reading: the session failed meanwhile.
+        case stopReading
+    }
+
+    /// What a call waiting on the session (`finalize`, `finish`, ...) gets at once.
+    enum RequestAction {
+        /// The call is answered now.
+        case resume(Resume)
+        /// The call waits; carry this out (it may start a finalise or end the session).
+        case wait(Progress)
+    }
+
+    /// What `cancelAnalysis(before:)` does.
+    enum CancelAction {
+        case none
+        /// Tell the modules to drop results before the time, then carry out the rest.
+        case cancelModules(before: MediaTime, then: Progress)
+    }
+
+    /// What cancelling a waiting call's task does.
+    enum WaiterCancelledAction {
+        /// The call was answered already.
+        case none
+        /// End that call with cancellation.
+        case resume(Resume)
+        /// End that call, then the session.
+        case resumeAndEnd(Resume, Ending)
+    }
+
+    /// What a harness task asking to watch for a point of the session gets.
+    enum WatchAction {
+        /// The point has been reached: resume it now.
+        case resume(Watcher)
+        case wait
     }
 
     /// Whether a buffer's format is one every module accepts.
@@ -115,24 +151,19 @@ struct AnalyzerStateMachine {
         case rejected(got: String, accepted: String)
     }
 
-    /// What setting a volatile range handler does to the one already set.
-    enum HandlerChange: Equatable {
-        case replace
-        #if SPEECH_HARNESS_MUTATIONS
-            /// Keep the old handler beside the new one (the planted fault `handlerNotReplaced`).
-            case callBoth
-        #endif
-    }
-
-    /// What cancelling one waiting call's task does.
-    enum WaiterCancellation: Equatable {
-        /// End that call with cancellation (unless its answer has already been given).
-        case answer(Answer)
-        /// End that call, then the session.
-        case end(Answer, Ending)
+    /// A point of the session a harness task waits for.
+    enum Watch {
+        /// More than this many calls have registered as waiters.
+        case registered(after: Int)
+        /// Audio through the time has been consumed.
+        case consumed(through: MediaTime)
+        /// No engine work is queued or running and the readers of these input sequences have stopped.
+        case settled(inputsEnded: [Int])
     }
 
     enum Phase: Equatable { case active, finished, failed }
+
+    // MARK: State
 
     private enum Condition: Equatable {
         case finalize(MediaTime)
@@ -142,7 +173,15 @@ struct AnalyzerStateMachine {
         case finalizing(MediaTime)
     }
 
+    private struct Pending {
+        let id: WaiterID
+        var condition: Condition
+        let waiter: Waiter
+    }
+
     private(set) var phase: Phase = .active
+    /// Why the session failed (set with phase `.failed`).
+    private(set) var failure: SessionFailure?
     /// End of audio admitted for analysis (reserved before the engines see it).
     private(set) var admittedEnd: MediaTime?
     /// End of audio the modules have analysed.
@@ -152,9 +191,20 @@ struct AnalyzerStateMachine {
     /// The input sequence currently feeding the analyzer (0: none yet).
     private(set) var inputGeneration = 0
     private(set) var currentInputEnded = false
-    private var waiters: [(id: WaiterID, condition: Condition)] = []
-    private var nextWaiterID = 0
+    /// Waiter ids in the order their calls registered (answered at once or not).
+    private(set) var registrations: [WaiterID] = []
+    /// Input sequences whose reader has stopped: at their end, replaced, or with the session.
+    private(set) var readersStopped: Set<Int> = []
+    /// The one table of waiting calls.
+    private var waiters: [Pending] = []
+    private var watchers: [(id: Int, watch: Watch, watcher: Watcher)] = []
+    private var handlers: [Handler] = []
+    /// Where admitted audio ended when each module joined (modules added mid-stream).
+    private var joinedAt: [ModuleID: MediaTime] = [:]
+    private var nextID = 0
     private var reportedRange: TimeRange?
+    private var endOfInputFinalized = false
+    private var failuresAnswered = 0
 
     var isFinished: Bool { phase != .active }
 
@@ -165,7 +215,35 @@ struct AnalyzerStateMachine {
         return TimeRange(start: start, end: end)
     }
 
+    /// Calls waiting on the session.
     var pendingWaiters: Int { waiters.count }
+
+    /// Whether the waiter `id` is still unanswered.
+    func isWaiting(_ id: WaiterID) -> Bool { waiters.contains { $0.id == id } }
+
+    /// A fresh id for a waiter or a watcher, taken before it registers so that its task's
+    /// cancellation handler can name it.
+    mutating func newID() -> Int {
+        nextID += 1
+        return nextID
+    }
+
+    // MARK: Modules and handlers
+
+    /// The session's modules are now `modules`: those new to it count as joining where admitted
+    /// audio ends (they analyse only what comes after).
+    mutating func modulesJoined(_ modules: [ModuleID]) {
+        for module in modules where joinedAt[module] == nil { joinedAt[module] = admittedEnd ?? .zero }
+    }
+
+    /// A new volatile range handler replaces the old one (nil: none).
+    mutating func setVolatileHandler(_ handler: Handler?) {
+        if !rules.replacesVolatileHandler, let handler, !handlers.isEmpty {
+            handlers.append(handler)
+        } else {
+            handlers = handler.map { [$0] } ?? []
+        }
+    }
 
     // MARK: Input
 
@@ -176,275 +254,297 @@ struct AnalyzerStateMachine {
         return inputGeneration
     }
 
-    /// Checks a buffer's format and place in time. Returns its range, or nil when the session no
-    /// longer takes input.
+    /// A buffer from the input sequence of `generation`: checks its format and place in time.
     mutating func admit(
-        start: MediaTime?, duration: MediaTime, format: FormatMatch = .accepted
-    )
-        throws(SFSpeechError) -> TimeRange?
-    {
-        guard phase == .active else { return nil }
+        generation: Int, start: MediaTime?, duration: MediaTime, format: FormatMatch = .accepted
+    ) -> AdmitAction {
+        guard phase == .active, generation == inputGeneration else { return .stopReading }
         if case .rejected(let got, let accepted) = format, rules.rejectsUnacceptedFormats {
-            throw SFSpeechError(.unexpectedAudioFormat, "got \(got), modules accept \(accepted)")
+            return .fail(fail(SFSpeechError(.unexpectedAudioFormat, "got \(got), modules accept \(accepted)"))!)
         }
         let previousEnd = admittedEnd ?? .zero
         let begin = start ?? previousEnd
         guard begin.isNumeric, duration.isNumeric, !(duration < .zero) else {
-            throw SFSpeechError(.audioDisordered, "buffer start \(begin) or duration \(duration) is not a valid time")
+            let error = SFSpeechError(
+                .audioDisordered, "buffer start \(begin) or duration \(duration) is not a valid time")
+            return .fail(fail(error)!)
         }
         var start = begin
         if let end = admittedEnd, begin < end {
             guard !rules.rejectsOverlappingInput else {
-                throw SFSpeechError(
+                let error = SFSpeechError(
                     .audioDisordered,
                     "buffer starts at \(begin.seconds) s, before the end of earlier input at \(end.seconds) s")
+                return .fail(fail(error)!)
             }
             start = end
         }
         let range = TimeRange(start: start, duration: duration)
         admittedEnd = range.end
-        return range
+        return .analyze(range)
     }
 
-    /// The modules have analysed `range`; `modulesFinalized` is how far all of them are final.
-    mutating func consumed(_ range: TimeRange, modulesFinalized: MediaTime?) -> [Action] {
-        guard phase == .active else { return [] }
+    /// The modules have analysed `range`; `modulesFinalized` is how far each is final.
+    mutating func consumed(_ range: TimeRange, modulesFinalized: [(ModuleID, MediaTime)]) -> Progress {
+        guard phase == .active else { return Progress() }
         consumedEnd = MediaTime.maximum(consumedEnd ?? range.end, range.end)
-        if let modulesFinalized { finalizedThrough = MediaTime.maximum(finalizedThrough, modulesFinalized) }
+        // A module added mid-stream counts as final up to where it joined.
+        let final = modulesFinalized.map { MediaTime.maximum($0.1, joinedAt[$0.0] ?? .zero) }.min()
+        if let final { finalizedThrough = MediaTime.maximum(finalizedThrough, final) }
         return rangeReport() + wake()
     }
 
+    /// The buffer of `range` has been analysed (or the session ended meanwhile).
+    func readOn(after range: TimeRange) -> ReadAction {
+        guard phase != .failed else { return .stopReading }
+        return .readOn(lastEnd: rules.analyzeReturnsLastBufferEnd ? range.end : range.start)
+    }
+
     /// The input sequence of `generation` ended (all of it consumed).
-    mutating func inputEnded(generation: Int) -> [Action] {
-        guard phase == .active, generation == inputGeneration || !rules.onlyCurrentInputEnds else { return [] }
+    mutating func inputEnded(generation: Int) -> Progress {
+        guard phase == .active, generation == inputGeneration || !rules.onlyCurrentInputEnds else { return Progress() }
         currentInputEnded = true
         return rules.inputEndKeepsSessionOpen ? wake() : finishing(.cancel)
     }
 
-    /// Where `analyzeSequence` says its input ended, given its last buffer.
-    func reportedEnd(ofLastBuffer range: TimeRange) -> MediaTime {
-        rules.analyzeReturnsLastBufferEnd ? range.end : range.start
-    }
+    /// The reader of the input sequence of `generation` stopped reading it.
+    mutating func readerStopped(_ generation: Int) { readersStopped.insert(generation) }
 
     /// Whether starting analysis checks the limit on engine configurations.
     func checksResourceLimit(optionsIgnoreLimits: Bool) -> Bool {
         !optionsIgnoreLimits && rules.enforcesResourceLimit
     }
 
-    /// Setting a volatile range handler.
-    func handlerChange() -> HandlerChange {
-        #if SPEECH_HARNESS_MUTATIONS
-            rules.replacesVolatileHandler ? .replace : .callBoth
-        #else
-            .replace
-        #endif
-    }
-
     // MARK: Requests
 
-    /// `finalize(through:)`; the returned id is resumed by a later action unless the request is
-    /// already answered in the returned actions.
-    mutating func requestFinalize(through time: MediaTime?) -> (WaiterID, [Action]) {
-        let id = newID()
+    /// `finalize(through:)`, by the call `id`.
+    mutating func requestFinalize(through time: MediaTime?, id: WaiterID, waiter: Waiter) -> RequestAction {
+        registrations.append(id)
         switch phase {
-        case .failed: return (id, [.answer(failed(id))])
+        case .failed: return .resume(failed(waiter))
         case .finished:
             let satisfied = time.map { $0 <= finalizedThrough } ?? true
-            return (id, [.resume(id, satisfied ? .success : .cancelled)])
+            return .resume(Resume(waiter: waiter, outcome: satisfied ? .success : .cancelled))
         case .active: break
         }
-        guard let target = time ?? consumedEnd else { return (id, [.resume(id, .success)]) }
-        if target <= finalizedThrough && consumedEnd != nil { return (id, [.resume(id, .success)]) }
-        waiters.append((id, .finalize(target)))
-        return (id, wake())
+        guard let target = time ?? consumedEnd else { return .resume(Resume(waiter: waiter, outcome: .success)) }
+        if target <= finalizedThrough && consumedEnd != nil {
+            return .resume(Resume(waiter: waiter, outcome: .success))
+        }
+        waiters.append(Pending(id: id, condition: .finalize(target), waiter: waiter))
+        return .wait(wake())
     }
 
-    /// `finish(after:)`.
-    mutating func requestFinish(after time: MediaTime) -> (WaiterID, [Action]) {
-        let id = newID()
+    /// `finish(after:)`, by the call `id`.
+    mutating func requestFinish(after time: MediaTime, id: WaiterID, waiter: Waiter) -> RequestAction {
+        registrations.append(id)
         switch phase {
-        case .failed: return (id, [.answer(failed(id))])
-        case .finished: return (id, [.resume(id, (consumedEnd.map { time <= $0 } ?? false) ? .success : .cancelled)])
+        case .failed: return .resume(failed(waiter))
+        case .finished:
+            let consumed = consumedEnd.map { time <= $0 } ?? false
+            return .resume(Resume(waiter: waiter, outcome: consumed ? .success : .cancelled))
         case .active: break
         }
-        waiters.append((id, .finish(time)))
-        return (id, wake())
+        waiters.append(Pending(id: id, condition: .finish(time), waiter: waiter))
+        return .wait(wake())
     }
 
-    /// `finalizeAndFinishThroughEndOfInput()`.
-    mutating func requestFinishAtEndOfInput() -> (WaiterID, [Action]) {
-        let id = newID()
+    /// `finalizeAndFinishThroughEndOfInput()`, by the call `id`.
+    mutating func requestFinishAtEndOfInput(id: WaiterID, waiter: Waiter) -> RequestAction {
+        registrations.append(id)
         switch phase {
-        case .failed: return (id, [.answer(failed(id))])
-        case .finished: return (id, [.resume(id, .cancelled)])
+        case .failed: return .resume(failed(waiter))
+        case .finished: return .resume(Resume(waiter: waiter, outcome: .cancelled))
         case .active: break
         }
-        waiters.append((id, .endOfInput))
-        return (id, wake())
+        waiters.append(Pending(id: id, condition: .endOfInput, waiter: waiter))
+        return .wait(wake())
     }
 
     /// A finalise carried out for `through`: results before it are published.
-    mutating func finalizeCompleted(through time: MediaTime) -> [Action] {
-        guard phase != .failed else { return [] }
+    mutating func finalizeCompleted(through time: MediaTime) -> Progress {
+        guard phase != .failed else { return Progress() }
         finalizedThrough = MediaTime.maximum(finalizedThrough, time)
-        var actions = phase == .active ? rangeReport() : []
-        waiters.removeAll { waiter in
-            guard case .finalizing(let target) = waiter.condition, target <= finalizedThrough else { return false }
-            actions.append(.resume(waiter.id, .success))
+        var progress = phase == .active ? rangeReport() : Progress()
+        waiters.removeAll { pending in
+            guard case .finalizing(let target) = pending.condition, target <= finalizedThrough else { return false }
+            progress.resumes.append(Resume(waiter: pending.waiter, outcome: .success))
             return true
         }
-        guard phase == .active else { return actions }
+        guard phase == .active else { return progress }
         // The finalise that finalizeAndFinishThroughEndOfInput started ends the session.
-        if endOfInputFinalized { return actions + finishing(.normal) }
-        return actions + wake()
+        if endOfInputFinalized { return progress + finishing(.normal) }
+        return progress + wake()
     }
 
-    /// A finalise could not be carried out: an error fails the session; after finishing, its
-    /// waiters are cancelled.
-    mutating func finalizeFailed() -> [Action] {
-        if phase == .active { return finishing(.failure) }
+    /// A finalise could not be carried out: the error fails an active session; after finishing,
+    /// the finalise's waiters are cancelled (or get the session's error).
+    mutating func finalizeFailed(_ error: any Error) -> Progress {
+        if phase == .active { return Progress(ending: fail(error)) }
         let finalizing = waiters.filter { if case .finalizing = $0.condition { true } else { false } }
         waiters.removeAll { if case .finalizing = $0.condition { true } else { false } }
-        return finalizing.map { phase == .failed ? .answer(failed($0.id)) : .resume($0.id, .cancelled) }
+        var progress = Progress()
+        for pending in finalizing {
+            let cancelled = Resume(waiter: pending.waiter, outcome: .cancelled)
+            progress.resumes.append(phase == .failed ? failed(pending.waiter) : cancelled)
+        }
+        return progress
     }
 
     /// `cancelAnalysis(before:)`.
-    mutating func cancel(before time: MediaTime) -> [Action] {
-        guard phase == .active else { return [] }
+    mutating func cancel(before time: MediaTime) -> CancelAction {
+        guard phase == .active else { return .none }
         let limit = consumedEnd.map { MediaTime.minimum(time, $0) } ?? .zero
-        var actions: [Action] = [.cancelModules(before: time)]
+        var progress = Progress()
         if limit > finalizedThrough {
             finalizedThrough = limit
-            actions += rangeReport()
+            progress = rangeReport()
         }
-        return actions + wake()
+        return .cancelModules(before: time, then: progress + wake())
     }
 
-    /// `cancelAndFinishNow()`: pending waiters are cancelled, the session finishes. Nil when it
-    /// has already finished.
-    mutating func cancelAndFinish() -> Ending? {
-        guard phase == .active else { return nil }
-        return Ending(answers: finish(.cancel))
+    /// `cancelAndFinishNow()`: pending waiters are cancelled and the session ends. After it has
+    /// finished, an ending that resumes nothing (the streams and engines are ended again).
+    mutating func cancelAndFinish() -> Ending {
+        guard phase == .active else { return Ending(failure: failure, resumes: []) }
+        return finish(.cancel)
     }
 
-    /// An error in the analyzer or a module: the session fails and every waiter gets the error.
-    /// Nil when it has already finished.
-    mutating func fail() -> Ending? {
+    /// An error in the analyzer, a module or the input: the session fails and every waiter gets
+    /// the error. Nil when it has already finished.
+    mutating func fail(_ error: any Error) -> Ending? {
         guard phase == .active else { return nil }
-        return Ending(answers: finish(.failure))
+        failure = SessionFailure(error)
+        return finish(.failure)
     }
 
     /// The task of waiting call `id` was cancelled: that call ends with cancellation.
-    mutating func waiterCancelled(_ id: WaiterID) -> WaiterCancellation {
-        waiters.removeAll { $0.id == id }
-        let answer = Answer.resume(id, .cancelled)
-        guard !rules.cancellingAWaiterCancelsOnlyIt, let ending = cancelAndFinish() else { return .answer(answer) }
-        return .end(answer, ending)
+    mutating func waiterCancelled(_ id: WaiterID) -> WaiterCancelledAction {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return .none }
+        let resume = Resume(waiter: waiters.remove(at: index).waiter, outcome: .cancelled)
+        guard !rules.cancellingAWaiterCancelsOnlyIt, phase == .active else { return .resume(resume) }
+        return .resumeAndEnd(resume, finish(.cancel))
+    }
+
+    // MARK: Watchers
+
+    /// A harness task watches for `watch`.
+    mutating func watch(_ watch: Watch, id: Int, watcher: Watcher, engineIdle: Bool) -> WatchAction {
+        guard !holds(watch, engineIdle: engineIdle) else { return .resume(watcher) }
+        watchers.append((id, watch, watcher))
+        return .wait
+    }
+
+    /// The watchers whose point has been reached, taken out of the table.
+    mutating func dueWatchers(engineIdle: Bool) -> [Watcher] {
+        let (due, waiting) = (
+            watchers.filter { holds($0.watch, engineIdle: engineIdle) },
+            watchers.filter { !holds($0.watch, engineIdle: engineIdle) }
+        )
+        watchers = waiting
+        return due.map(\.watcher)
+    }
+
+    /// The task of watcher `id` was cancelled: it is resumed now (nil if it already was).
+    mutating func watcherCancelled(_ id: Int) -> Watcher? {
+        guard let index = watchers.firstIndex(where: { $0.id == id }) else { return nil }
+        return watchers.remove(at: index).watcher
+    }
+
+    private func holds(_ watch: Watch, engineIdle: Bool) -> Bool {
+        switch watch {
+        case .registered(let count): registrations.count > count
+        case .consumed(let time): isFinished || (consumedEnd.map { $0 >= time } ?? false)
+        case .settled(let generations): isFinished || (engineIdle && readersStopped.isSuperset(of: generations))
+        }
     }
 
     // MARK: Internals
 
-    private var endOfInputFinalized = false
-    private var failuresAnswered = 0
-
     /// A waiter's answer in a failed session: the failure (only the first one, when that rule is broken).
-    private mutating func failed(_ id: WaiterID) -> Answer {
+    private mutating func failed(_ waiter: Waiter) -> Resume {
         failuresAnswered += 1
-        return .resume(id, rules.errorReachesEveryWaiter || failuresAnswered == 1 ? .failed : .success)
+        let reaches = rules.errorReachesEveryWaiter || failuresAnswered == 1
+        return Resume(
+            waiter: waiter, outcome: reaches ? .failed(failure ?? SessionFailure(CancellationError())) : .success)
     }
 
-    private mutating func newID() -> WaiterID {
-        nextWaiterID += 1
-        return nextWaiterID
-    }
-
-    private mutating func rangeReport() -> [Action] {
-        guard let range = volatileRange, range != reportedRange else { return [] }
+    private mutating func rangeReport() -> Progress {
+        guard let range = volatileRange, range != reportedRange else { return Progress() }
         let changedStart = reportedRange.map { $0.start != range.start } ?? true
         let changedEnd = reportedRange.map { $0.end != range.end } ?? true
         reportedRange = range
-        let report = Action.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd)
+        var progress = Progress()
         if !rules.volatileStartOnlyMovesForward && changedStart && range.start > .zero {
-            return [
-                .volatileRangeChanged(
-                    TimeRange(start: .zero, end: range.end), changedStart: changedStart, changedEnd: changedEnd),
-                report,
-            ]
+            progress.reports.append(
+                RangeReport(
+                    range: TimeRange(start: .zero, end: range.end), changedStart: changedStart, changedEnd: changedEnd,
+                    handlers: handlers))
         }
-        return [report]
+        progress.reports.append(
+            RangeReport(range: range, changedStart: changedStart, changedEnd: changedEnd, handlers: handlers))
+        return progress
     }
 
     /// Starts whatever pending requests the current state allows.
-    private mutating func wake() -> [Action] {
-        guard phase == .active else { return [] }
-        var actions: [Action] = []
-        var finalizeTargets: [(WaiterID, MediaTime)] = []
+    private mutating func wake() -> Progress {
+        guard phase == .active else { return Progress() }
+        var progress = Progress()
+        var answered: Set<WaiterID> = []
         var finishNow = false
         let endOfInputReached = currentInputEnded && inputGeneration > 0 && !endOfInputFinalized
-        var convertedEndOfInput = false
         for index in waiters.indices {
-            let waiter = waiters[index]
-            switch waiter.condition {
+            let pending = waiters[index]
+            switch pending.condition {
             case .finalize(let target):
                 if target <= finalizedThrough, consumedEnd != nil {
-                    actions.append(.resume(waiter.id, .success))
-                    waiters[index].condition = .finalizing(.zero)  // removed below
+                    progress.resumes.append(Resume(waiter: pending.waiter, outcome: .success))
+                    answered.insert(pending.id)
                 } else if let consumed = consumedEnd, target <= consumed {
-                    finalizeTargets.append((waiter.id, target))
                     waiters[index].condition = .finalizing(target)
+                    progress.finalize = MediaTime.maximum(progress.finalize ?? target, target)
                 }
             case .finish(let target):
                 if let consumed = consumedEnd, target <= consumed { finishNow = true }
             case .endOfInput:
                 if endOfInputReached {
-                    convertedEndOfInput = true
                     let through = consumedEnd ?? .zero
                     waiters[index].condition = .finalizing(through)
-                    finalizeTargets.append((waiter.id, through))
+                    progress.finalize = MediaTime.maximum(progress.finalize ?? through, through)
+                    endOfInputFinalized = true
                 }
             case .finalizing:
                 break
             }
         }
-        // Waiters answered at once are dropped; those being finalised stay until it completes.
-        let answered = Set(
-            actions.compactMap { action -> WaiterID? in
-                if case .answer(.resume(let id, _)) = action { return id }
-                return nil
-            })
+        // Waiters answered at once leave the table; those being finalised stay until it completes.
         waiters.removeAll { answered.contains($0.id) }
-        if convertedEndOfInput { endOfInputFinalized = true }
-        if let through = finalizeTargets.map(\.1).max() {
-            actions.append(.finalize(through: through, waiters: finalizeTargets.map(\.0)))
-        }
-        if finishNow {
-            // Resolve finish waiters whose time is consumed; the rest are cancelled by finishing.
-            actions += finishing(.normal)
-        }
-        return actions
+        // Finish waiters whose time is consumed succeed; the rest are cancelled by finishing.
+        return finishNow ? progress + finishing(.normal) : progress
     }
 
     private enum FinishKind { case normal, cancel, failure }
 
-    /// Finishing while events are being handled: the answers, then the end of the session.
-    private mutating func finishing(_ kind: FinishKind) -> [Action] {
-        finish(kind).map(Action.answer) + [.finishSession]
+    /// Finishing while an event is handled.
+    private mutating func finishing(_ kind: FinishKind) -> Progress {
+        Progress(ending: finish(kind))
     }
 
-    /// Ends the session; returns the answers to the waiters it settles.
-    private mutating func finish(_ kind: FinishKind) -> [Answer] {
+    /// Ends the session, settling the waiters it can (a finalise under way answers its own when
+    /// a normal finish leaves it to complete).
+    private mutating func finish(_ kind: FinishKind) -> Ending {
         phase = kind == .failure ? .failed : .finished
-        var answers: [Answer] = []
-        var kept: [(id: WaiterID, condition: Condition)] = []
-        for waiter in waiters {
+        var resumes: [Resume] = []
+        var kept: [Pending] = []
+        for pending in waiters {
             let outcome: Outcome
-            switch (kind, waiter.condition) {
+            switch (kind, pending.condition) {
             case (.failure, _):
-                answers.append(failed(waiter.id))
+                resumes.append(failed(pending.waiter))
                 continue
             case (.normal, .finalizing):
                 // A finalise under way completes first; finalizeCompleted answers it.
-                kept.append(waiter)
+                kept.append(pending)
                 continue
             case (_, .finish(let target)):
                 outcome = (consumedEnd.map { target <= $0 } ?? false) ? .success : .cancelled
@@ -453,9 +553,81 @@ struct AnalyzerStateMachine {
             case (_, .endOfInput):
                 outcome = .cancelled
             }
-            answers.append(.resume(waiter.id, outcome))
+            resumes.append(Resume(waiter: pending.waiter, outcome: outcome))
         }
         waiters = kept
-        return answers
+        return Ending(failure: failure, resumes: resumes)
     }
 }
+
+/// The error a session failed with, as a value the machine keeps and its actions carry.
+struct SessionFailure: @unchecked Sendable {
+    let error: any Error
+    init(_ error: any Error) { self.error = error }
+}
+
+#if SPEECH_HARNESS_MUTATIONS
+    /// The rules an analysis session follows: Apple's documented ones, or one of them broken on purpose so
+    /// the conformance suite can show that it notices (the mutation check; see ``Mutations``).
+    struct SessionRules: Equatable, Sendable {
+        /// A buffer starting before the end of earlier input is `audioDisordered`; broken, it is
+        /// taken as continuing from that end.
+        var rejectsOverlappingInput = true
+        /// The end of an input sequence leaves the session running; broken, it finishes it.
+        var inputEndKeepsSessionOpen = true
+        /// Only the current input sequence's end counts; broken, a replaced sequence's end does too.
+        var onlyCurrentInputEnds = true
+        /// An error reaches every waiter; broken, only the first, and the others return normally.
+        var errorReachesEveryWaiter = true
+        /// The volatile range's start never moves back; broken, each start change is preceded by a
+        /// report of a range from zero.
+        var volatileStartOnlyMovesForward = true
+        /// A buffer must be in a format every module accepts; broken, any PCM buffer is analysed.
+        var rejectsUnacceptedFormats = true
+        /// Past the limit on engine configurations, starting analysis fails; broken, the limit is
+        /// not checked.
+        var enforcesResourceLimit = true
+        /// A new volatile range handler replaces the old one; broken, both are called.
+        var replacesVolatileHandler = true
+        /// `analyzeSequence` returns where its last buffer ends; broken, where that buffer starts.
+        var analyzeReturnsLastBufferEnd = true
+        /// Cancelling a waiting call's task cancels that call only; broken, it finishes the session.
+        var cancellingAWaiterCancelsOnlyIt = true
+
+        static let documented = SessionRules()
+    }
+#else
+    /// The documented rules as constants: a release build has no way to break them, and the
+    /// checks on them fold away.
+    struct SessionRules: Equatable, Sendable {
+        var rejectsOverlappingInput: Bool { true }
+        var inputEndKeepsSessionOpen: Bool { true }
+        var onlyCurrentInputEnds: Bool { true }
+        var errorReachesEveryWaiter: Bool { true }
+        var volatileStartOnlyMovesForward: Bool { true }
+        var rejectsUnacceptedFormats: Bool { true }
+        var enforcesResourceLimit: Bool { true }
+        var replacesVolatileHandler: Bool { true }
+        var analyzeReturnsLastBufferEnd: Bool { true }
+        var cancellingAWaiterCancelsOnlyIt: Bool { true }
+
+        static let documented = SessionRules()
+    }
+#endif
+
+// Comparable actions, for the machine's table tests (with plain values for what waits).
+extension SessionFailure: Equatable {
+    static func == (a: SessionFailure, b: SessionFailure) -> Bool {
+        String(reflecting: a.error) == String(reflecting: b.error)
+    }
+}
+extension AnalyzerStateMachine.Outcome: Equatable {}
+extension AnalyzerStateMachine.Resume: Equatable where Waiter: Equatable {}
+extension AnalyzerStateMachine.RangeReport: Equatable where Handler: Equatable {}
+extension AnalyzerStateMachine.Ending: Equatable where Waiter: Equatable {}
+extension AnalyzerStateMachine.Progress: Equatable where Waiter: Equatable, Handler: Equatable {}
+extension AnalyzerStateMachine.AdmitAction: Equatable where Waiter: Equatable {}
+extension AnalyzerStateMachine.RequestAction: Equatable where Waiter: Equatable, Handler: Equatable {}
+extension AnalyzerStateMachine.CancelAction: Equatable where Waiter: Equatable, Handler: Equatable {}
+extension AnalyzerStateMachine.WaiterCancelledAction: Equatable where Waiter: Equatable {}
+extension AnalyzerStateMachine.WatchAction: Equatable where Watcher: Equatable {}

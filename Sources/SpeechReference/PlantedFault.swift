@@ -3,9 +3,8 @@ import SpeechCore
 
 // The mutation check's faults and where each reaches the reference. They exist only in builds with
 // SPEECH_HARNESS_MUTATIONS (debug builds, where the tests run). A release build has none of them:
-// the state machine's and the channels' rules are constants there, and the analyzer actor has no
-// fault branch. In a debug build the actor has one: it keeps both volatile-range handlers when the
-// machine answers `.callBoth` (the fault `handlerNotReplaced`).
+// the session's and the channels' rules are constants there. The analyzer actor has no fault
+// branch in either build: a broken rule changes only what the state machine tells it to do.
 
 #if SPEECH_HARNESS_MUTATIONS
     /// Deliberate rule violations the reference can be made to commit, one at a time, so that the
@@ -70,9 +69,9 @@ import SpeechCore
 /// SPEECH_HARNESS_MUTATIONS every answer is the documented behaviour and no wrapper exists.
 enum FaultPlan {
     /// The state machine's rules for an analyzer created now.
-    static var sessionRules: AnalyzerStateMachine.Rules {
+    static var sessionRules: SessionRules {
         #if SPEECH_HARNESS_MUTATIONS
-            var rules = AnalyzerStateMachine.Rules.documented
+            var rules = SessionRules.documented
             switch PlantedFault.active {
             case .inputEndFinishes: rules.inputEndKeepsSessionOpen = false
             case .errorReachesOneWaiter: rules.errorReachesEveryWaiter = false

@@ -1,4 +1,4 @@
-@_spi(Harness) import AVFAudio
+import AVFAudio
 import CoreMedia
 import Foundation
 import SpeechCore
@@ -34,30 +34,31 @@ public final actor SpeechAnalyzer {
         }
     }
 
-    /// A unit of engine work, run in order by ``drain()``.
+    /// The session's state machine, holding every waiting call and watcher and the volatile
+    /// range handler.
+    typealias Machine = AnalyzerStateMachine<
+        CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>, VolatileRangeHandler
+    >
+    typealias VolatileRangeHandler = (CMTimeRange, Bool, Bool) -> Void
+
+    /// A unit of engine work, run in order by ``runJobs()`` so that engines never see overlapping calls.
     private enum Job {
         case process(AnalyzerInputPayload, TimeRange, [any ModuleChannel], CheckedContinuation<Void, Never>?)
-        case actions([AnalyzerStateMachine.Action])
+        case cancelModules(before: MediaTime)
+        case carryOut(Machine.Progress)
     }
 
-    private(set) var machine: AnalyzerStateMachine
+    private(set) var machine: Machine
     private var channels: [any ModuleChannel] = []
     private var moduleList: [any SpeechModule] = []
-    /// Where consumed audio ended when each channel joined (modules added mid-stream).
-    private var joinedAt: [ObjectIdentifier: MediaTime] = [:]
     private var opened: Set<ObjectIdentifier> = []
     private var analysisContext: AnalysisContext
-    private var volatileHandler: ((CMTimeRange, Bool, Bool) -> Void)?
-    private(set) var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
-    private var failure: (any Error)?
     private var jobs: [Job] = []
     private var draining = false
     private var inputTask: Task<Void, Never>?
-    /// The last buffer read from the input: whose virtual microphone, if any, is told when the session ends.
-    private var lastInputBuffer: AVAudioPCMBuffer?
+    /// How far recognition has got with the input being read; stopped when the session ends.
+    private var recognition: RecognitionProgress?
     private var holdsResources = false
-    /// What harness tasks watch for (see SpeechAnalyzer+Observation.swift).
-    var observation = AnalyzerObservation()
     private let options: Options
     private let pool: ResourcePool
 
@@ -86,12 +87,14 @@ public final actor SpeechAnalyzer {
     where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
         self.options = options ?? Options(priority: .medium, modelRetention: .whileInUse)
         self.analysisContext = context
-        self.volatileHandler = handler
         self.pool = ResourcePool.current
         self.moduleList = modules
         self.channels = modules.compactMap { ($0 as? ModuleChannelOwner)?.moduleChannel }
-        self.machine = AnalyzerStateMachine(rules: FaultPlan.sessionRules)
+        var machine = Machine(rules: FaultPlan.sessionRules)
+        machine.setVolatileHandler(handler)
+        machine.modulesJoined(channels.map(ObjectIdentifier.init))
         let generation = input == nil ? 0 : machine.startInput()
+        self.machine = machine
         // A module belongs to the first analyzer that takes it.
         for channel in channels { _ = channel.claim(by: ObjectIdentifier(self)) }
         guard let input else { return }
@@ -145,11 +148,7 @@ public final actor SpeechAnalyzer {
         try acquire(for: newChannels)
         let kept = Set(newChannels.map { ObjectIdentifier($0) })
         let removed = channels.filter { !kept.contains(ObjectIdentifier($0)) }
-        let now = machine.admittedEnd ?? .zero
-        for channel in newChannels
-        where joinedAt[ObjectIdentifier(channel)] == nil && !channels.contains(where: { $0 === channel }) {
-            joinedAt[ObjectIdentifier(channel)] = now
-        }
+        machine.modulesJoined(newChannels.map(ObjectIdentifier.init))
         channels = newChannels
         moduleList = newModules
         for channel in removed {
@@ -176,7 +175,7 @@ public final actor SpeechAnalyzer {
         in audioFormat: AVAudioFormat?,
         withProgressReadyHandler progressReadyHandler: sending ((Progress) -> Void)?
     ) async throws {
-        if let failure { throw failure }
+        if let failure = machine.failure { throw failure.error }
         guard !machine.isFinished else { return }
         try acquireResources()
         let progress = Progress(totalUnitCount: Int64(max(1, channels.count)))
@@ -194,7 +193,7 @@ public final actor SpeechAnalyzer {
     /// audio already taken from it is still analysed; the rest of it is not read.
     public func start<InputSequence>(inputSequence: InputSequence) async throws
     where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
-        if let failure { throw failure }
+        if let failure = machine.failure { throw failure.error }
         guard !machine.isFinished else { return }
         try acquireResources()
         let generation = machine.startInput()
@@ -218,13 +217,13 @@ public final actor SpeechAnalyzer {
     /// its last buffer (nil when it had none). The session is not finished.
     public func analyzeSequence<InputSequence>(_ inputSequence: InputSequence) async throws -> CMTime?
     where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
-        if let failure { throw failure }
+        if let failure = machine.failure { throw failure.error }
         guard !machine.isFinished else { return nil }
         try acquireResources()
         let generation = machine.startInput()
         inputTask = nil
         let last = try await consume(inputSequence, generation: generation)
-        if let failure { throw failure }
+        if let failure = machine.failure { throw failure.error }
         return last
     }
 
@@ -238,14 +237,12 @@ public final actor SpeechAnalyzer {
     /// Waits until audio through `through` is consumed, then makes its results final. Nil: what has
     /// been consumed. Returns at once for times already final.
     public func finalize(through: CMTime?) async throws {
-        let (id, actions) = machine.requestFinalize(through: through)
-        try await wait(id, actions)
+        try await wait { machine, id, waiter in machine.requestFinalize(through: through, id: id, waiter: waiter) }
     }
 
     /// Finishes the session once audio through `after` is consumed; results streams end.
     public func finish(after: CMTime) async throws {
-        let (id, actions) = machine.requestFinish(after: after)
-        try await wait(id, actions)
+        try await wait { machine, id, waiter in machine.requestFinish(after: after, id: id, waiter: waiter) }
     }
 
     public func finalizeAndFinish(through: CMTime) async throws {
@@ -256,19 +253,25 @@ public final actor SpeechAnalyzer {
     /// Waits for the input sequence (or its replacement) to end and be consumed, then finalises
     /// everything and finishes.
     public func finalizeAndFinishThroughEndOfInput() async throws {
-        let (id, actions) = machine.requestFinishAtEndOfInput()
-        try await wait(id, actions)
+        try await wait { machine, id, waiter in machine.requestFinishAtEndOfInput(id: id, waiter: waiter) }
     }
 
     /// Drops pending results for audio before `before`.
     public func cancelAnalysis(before: CMTime) {
-        perform(machine.cancel(before: before))
+        switch machine.cancel(before: before) {
+        case .none: break
+        case .cancelModules(let time, let then):
+            report(then.reports)
+            enqueue(.cancelModules(before: time))
+            var rest = then
+            rest.reports = []
+            if !rest.isEmpty { enqueue(.carryOut(rest)) }
+        }
     }
 
     /// Cancels pending work and finishes now, even before any input.
     public func cancelAndFinishNow() async {
-        let actions = machine.cancelAndFinish()
-        await finishImmediately(actions)
+        await end(machine.cancelAndFinish())
     }
 
     // MARK: Volatile range
@@ -279,21 +282,7 @@ public final actor SpeechAnalyzer {
     public func setVolatileRangeChangedHandler(
         _ handler: sending ((_ range: CMTimeRange, _ changedStart: Bool, _ changedEnd: Bool) -> Void)?
     ) {
-        switch machine.handlerChange() {
-        case .replace:
-            volatileHandler = handler
-        #if SPEECH_HARNESS_MUTATIONS
-            case .callBoth:
-                guard let old = volatileHandler, let new = handler else {
-                    volatileHandler = handler
-                    return
-                }
-                volatileHandler = {
-                    old($0, $1, $2)
-                    new($0, $1, $2)
-                }
-        #endif
-        }
+        machine.setVolatileHandler(handler)
     }
 
     // MARK: Formats
@@ -355,49 +344,53 @@ public final actor SpeechAnalyzer {
     where S.Element == AnalyzerInput {
         var lastEnd: CMTime?
         defer {
-            observation.readerStopped(generation)
+            machine.readerStopped(generation)
             wakeWatchers()
         }
+        let progress = RecognitionProgress()
+        recognition = progress
         do {
-            for try await input in sequence {
-                // However it ends, the virtual microphone behind the buffer may go on; if the
-                // session ended with it, no more of its audio will be read.
-                defer {
-                    input.buffer.consumedByRecognition()
-                    if machine.isFinished { input.buffer.recognitionStopped() }
+            for try await input in RecognitionFeed(base: sequence, progress: progress) {
+                guard let range = await admit(input, generation: generation) else { return lastEnd }
+                await analyze(input.buffer, range: range)
+                switch machine.readOn(after: range) {
+                case .readOn(let end): lastEnd = end
+                case .stopReading: return lastEnd
                 }
-                lastInputBuffer = input.buffer
-                guard !machine.isFinished, generation == machine.inputGeneration else { return lastEnd }
-                guard let range = await feed(input) else { return lastEnd }
-                lastEnd = machine.reportedEnd(ofLastBuffer: range)
             }
         } catch {
             // A failing input sequence fails the session like any analysis error.
-            if !machine.isFinished { await failSession(error) }
+            await failSession(error)
             throw error
         }
-        perform(machine.inputEnded(generation: generation))
+        carryOutNow(machine.inputEnded(generation: generation))
         return lastEnd
     }
 
-    /// Checks and queues one buffer, returning once the modules have analysed it.
-    private func feed(_ input: AnalyzerInput) async -> TimeRange? {
+    /// Asks the machine where a buffer goes; nil: read no further.
+    private func admit(_ input: AnalyzerInput, generation: Int) async -> TimeRange? {
         guard let pcm = input.buffer.pcmBuffer else {
-            await failSession(
-                SFSpeechError(
-                    .unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported"))
-            return nil
-        }
-        let duration = MediaTime(sampleIndex: Int64(pcm.frameCount), sampleRate: pcm.format.sampleRate)
-        let admitted: TimeRange?
-        do {
-            admitted = try machine.admit(start: input.bufferStartTime, duration: duration, format: match(pcm.format))
-        } catch {
+            let error = SFSpeechError(
+                .unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported")
             await failSession(error)
             return nil
         }
-        guard let range = admitted else { return nil }
-        let payload = AnalyzerInputPayload(buffer: pcm)
+        let duration = MediaTime(sampleIndex: Int64(pcm.frameCount), sampleRate: pcm.format.sampleRate)
+        let action = machine.admit(
+            generation: generation, start: input.bufferStartTime, duration: duration, format: match(pcm.format))
+        switch action {
+        case .analyze(let range): return range
+        case .stopReading: return nil
+        case .fail(let ending):
+            await end(ending)
+            return nil
+        }
+    }
+
+    /// Has the modules analyse one buffer, returning once they have: at once when no engine work
+    /// is queued, else in its turn.
+    private func analyze(_ buffer: AVAudioPCMBuffer, range: TimeRange) async {
+        guard let pcm = buffer.pcmBuffer else { return }
         let targets = channels
         if !draining && jobs.isEmpty {
             // Nothing queued: run the job here, then whatever arrived meanwhile.
@@ -406,14 +399,13 @@ public final actor SpeechAnalyzer {
             await runJobs()
         } else {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                enqueue(.process(payload, range, targets, done))
+                enqueue(.process(AnalyzerInputPayload(buffer: pcm), range, targets, done))
             }
         }
-        return machine.isFinished && failure != nil ? nil : range
     }
 
     /// Whether every module accepts `format` as it is (true when there are no modules).
-    private func match(_ format: AudioFormat) -> AnalyzerStateMachine.FormatMatch {
+    private func match(_ format: AudioFormat) -> Machine.FormatMatch {
         let accepted = Self.commonFormats(channels)
         guard !channels.isEmpty, !accepted.contains(where: { Self.same($0, format) }) else { return .accepted }
         return .rejected(got: "\(format)", accepted: accepted.map(\.description).joined(separator: " or "))
@@ -424,37 +416,35 @@ public final actor SpeechAnalyzer {
         return try AudioFileInputSequence(file: file, format: target)
     }
 
-    // MARK: Internals: jobs and actions
+    // MARK: Internals: engine work
 
     /// Whether engine work is queued or running.
-    var hasEngineWork: Bool { draining || !jobs.isEmpty }
+    private var engineIdle: Bool { !draining && jobs.isEmpty }
 
     private func enqueue(_ job: Job) {
         jobs.append(job)
         guard !draining else { return }
         draining = true
         // Where the caller's work prefers an engine thread, the queue's work runs there too.
-        Task(executorPreference: EngineThread.current) { await self.drain() }
+        Task(executorPreference: EngineThread.current) { await self.runJobs() }
     }
 
     /// Runs queued jobs one at a time, in order.
-    private func drain() async {
-        await runJobs()
-    }
-
     private func runJobs() async {
         defer {
             draining = false
             wakeWatchers()
         }
         while !jobs.isEmpty {
-            let job = jobs.removeFirst()
-            switch job {
+            switch jobs.removeFirst() {
             case .process(let payload, let range, let targets, let done):
                 await process(payload.buffer, range: range, targets: targets)
                 done?.resume()
-            case .actions(let actions):
-                await execute(actions)
+            case .cancelModules(let before):
+                let consumed = machine.consumedEnd ?? before
+                for channel in channels { await channel.cancel(before: before, consumedEnd: consumed) }
+            case .carryOut(let progress):
+                await carryOut(progress)
             }
         }
     }
@@ -467,161 +457,137 @@ public final actor SpeechAnalyzer {
                 try await channel.process(buffer, at: range.start, end: range.end)
             }
         } catch {
-            if !machine.isFinished { await failSession(error) }
+            await failSession(error)
             return
         }
-        await execute(machine.consumed(range, modulesFinalized: modulesFinalized()))
+        let finalized = channels.map { (ObjectIdentifier($0), $0.finalizedThrough) }
+        await carryOut(machine.consumed(range, modulesFinalized: finalized))
         wakeWatchers()
     }
 
-    /// How far every current module is final (a module added mid-stream counts from when it joined).
-    private func modulesFinalized() -> MediaTime? {
-        guard !channels.isEmpty else { return nil }
-        return channels.map { MediaTime.maximum($0.finalizedThrough, joinedAt[ObjectIdentifier($0)] ?? .zero) }.min()
+    /// Carries out what an event in a caller's task made due: volatile range reports at once;
+    /// the rest at once too, unless it needs the engines, when it waits behind their queued work.
+    private func carryOutNow(_ progress: Machine.Progress) {
+        report(progress.reports)
+        guard progress.needsEngines else { return resume(progress.resumes) }
+        var rest = progress
+        rest.reports = []
+        enqueue(.carryOut(rest))
     }
 
-    /// Actions from a caller's task. Volatile-range reports go out at once, in the order the
-    /// machine made them; engine work goes through the job queue (answers to waiters after it);
-    /// answers needing no engine work are given at once.
-    private func perform(_ actions: [AnalyzerStateMachine.Action]) {
-        var rest: [AnalyzerStateMachine.Action] = []
-        var needsQueue = false
-        for action in actions {
-            switch action {
-            case .answer(.volatileRangeChanged(let range, let changedStart, let changedEnd)):
-                give(.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd))
-            case .answer(.resume):
-                rest.append(action)
-            case .finalize, .cancelModules, .finishSession:
-                needsQueue = true
-                rest.append(action)
-            }
+    /// Carries out what became due, in the machine's order, from engine work.
+    private func carryOut(_ progress: Machine.Progress) async {
+        report(progress.reports)
+        resume(progress.resumes)
+        if let through = progress.finalize {
+            // The finalise's completion comes before what the event left to do (its ending).
+            let completion = await finalizeModules(through: through)
+            return await carryOut(completion + Machine.Progress(ending: progress.ending))
         }
-        if needsQueue {
-            enqueue(.actions(rest))
-        } else {
-            for case .answer(let answer) in rest { give(answer) }
-        }
-    }
-
-    /// Carries out actions in order; the end of the session and then the answers to waiters come
-    /// last, so that what the waiters waited for (published results, ended streams, engines closed
-    /// and resources given back) is done when they resume, however fast the engines close.
-    private func execute(_ actions: [AnalyzerStateMachine.Action]) async {
-        var work = actions
-        var last: [AnalyzerStateMachine.Action] = []
-        var next = 0
-        while next < work.count {
-            let action = work[next]
-            next += 1
-            switch action {
-            case .answer(.volatileRangeChanged(let range, let changedStart, let changedEnd)):
-                give(.volatileRangeChanged(range, changedStart: changedStart, changedEnd: changedEnd))
-            case .answer(.resume), .finishSession:
-                last.append(action)
-            case .finalize(let through, _):
-                for followUp in await finalizeModules(through: through) {
-                    switch followUp {
-                    case .answer, .finishSession: last.append(followUp)
-                    case .finalize, .cancelModules: work.append(followUp)
-                    }
-                }
-            case .cancelModules(let before):
-                let consumed = machine.consumedEnd ?? before
-                for channel in channels { await channel.cancel(before: before, consumedEnd: consumed) }
-            }
-        }
-        if last.contains(where: { if case .finishSession = $0 { true } else { false } }) { await endSession() }
-        for action in last {
-            switch action {
-            case .answer(let answer): give(answer)
-            case .finishSession: break
-            case .finalize, .cancelModules: await execute([action])
-            }
-        }
+        if let ending = progress.ending { await end(ending) }
     }
 
     /// Finalises every module through `through`; returns what the machine makes of the outcome.
-    private func finalizeModules(through: MediaTime) async -> [AnalyzerStateMachine.Action] {
+    private func finalizeModules(through: MediaTime) async -> Machine.Progress {
         do {
             let consumed = machine.consumedEnd ?? through
-            for channel in channels where !machine.isFinished || failure == nil {
+            for channel in channels where machine.failure == nil {
                 try await channel.finalize(through: through, consumedEnd: consumed)
             }
             return machine.finalizeCompleted(through: through)
         } catch {
-            if machine.isFinished { return machine.finalizeFailed() }
-            failure = error
-            let answers = machine.fail()?.answers ?? []
-            await endSession()
-            return answers.map(AnalyzerStateMachine.Action.answer)
+            return machine.finalizeFailed(error)
         }
     }
 
-    /// Resumes a waiting call, or reports a volatile range change.
-    private func give(_ answer: AnalyzerStateMachine.Answer) {
-        switch answer {
-        case .resume(let id, let outcome):
-            guard let continuation = waiting.removeValue(forKey: id) else { return }
-            switch outcome {
-            case .success: continuation.resume()
-            case .cancelled: continuation.resume(throwing: CancellationError())
-            case .failed: continuation.resume(throwing: failure ?? CancellationError())
+    private func report(_ reports: [Machine.RangeReport]) {
+        for report in reports {
+            for handler in report.handlers { handler(report.range, report.changedStart, report.changedEnd) }
+        }
+    }
+
+    private func resume(_ resumes: [Machine.Resume]) {
+        for resume in resumes {
+            switch resume.outcome {
+            case .success: resume.waiter.resume()
+            case .cancelled: resume.waiter.resume(throwing: CancellationError())
+            case .failed(let failure): resume.waiter.resume(throwing: failure.error)
             }
-        case .volatileRangeChanged(let range, let changedStart, let changedEnd):
-            volatileHandler?(range, changedStart, changedEnd)
         }
     }
 
-    /// Registers a waiter and carries out the machine's actions for it.
-    private func wait(_ id: Int, _ actions: [AnalyzerStateMachine.Action]) async throws {
+    // MARK: Internals: waiting calls
+
+    /// Registers the calling task as a waiter through `request` and carries out what it makes due.
+    private func wait(
+        _ request: (inout Machine, Machine.WaiterID, CheckedContinuation<Void, any Error>) -> Machine.RequestAction
+    ) async throws {
+        let id = machine.newID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                waiting[id] = continuation
-                observation.registered(id)
+                switch request(&machine, id, continuation) {
+                case .resume(let resume): self.resume([resume])
+                case .wait(let progress): carryOutNow(progress)
+                }
                 wakeWatchers()
-                perform(actions)
             }
         } onCancel: {
             Task { await self.cancelWaiter(id) }
         }
     }
 
-    private func cancelWaiter(_ id: Int) async {
+    private func cancelWaiter(_ id: Machine.WaiterID) async {
         switch machine.waiterCancelled(id) {
-        case .answer(let answer):
-            give(answer)
-        case .end(let answer, let ending):
-            give(answer)
-            await finishImmediately(ending)
+        case .none: break
+        case .resume(let resume): self.resume([resume])
+        case .resumeAndEnd(let resume, let ending):
+            self.resume([resume])
+            await end(ending)
         }
+    }
+
+    /// Wakes the harness tasks whose point of the session has been reached.
+    func wakeWatchers() {
+        for watcher in machine.dueWatchers(engineIdle: engineIdle) { watcher.resume() }
+    }
+
+    /// Returns once the session reaches `watch`, or when the calling task is cancelled.
+    func watch(_ watch: Machine.Watch) async {
+        guard !Task.isCancelled else { return }
+        let id = machine.newID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if case .resume(let watcher) = machine.watch(
+                    watch, id: id, watcher: continuation, engineIdle: engineIdle)
+                {
+                    watcher.resume()
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWatcher(id) }
+        }
+    }
+
+    private func cancelWatcher(_ id: Int) {
+        machine.watcherCancelled(id)?.resume()
     }
 
     // MARK: Internals: ending
 
     /// An error ends the session: every waiter and every result stream gets it.
     private func failSession(_ error: any Error) async {
-        guard !machine.isFinished else { return }
-        failure = error
-        await finishImmediately(machine.fail())
+        guard let ending = machine.fail(error) else { return }
+        await end(ending)
     }
 
-    /// Finishes without waiting for queued engine work (cancellation and errors); nil: the
-    /// session had already finished, and only its streams and engines are ended again.
-    private func finishImmediately(_ ending: AnalyzerStateMachine.Ending?) async {
-        for channel in channels { channel.endResults(throwing: failure) }
-        await endSession()
-        ending?.answers.forEach(give)
-    }
-
-    /// Ends result streams, stops reading input, closes engines and gives back resources.
-    private func endSession() async {
+    /// Ends result streams, stops reading input, closes engines and gives back resources; then
+    /// resumes the waiters the ending settles.
+    private func end(_ ending: Machine.Ending) async {
         inputTask = nil
-        // Input the program still yields will not be read: a virtual microphone feeding it must
-        // not wait for this analyzer any more.
-        lastInputBuffer?.recognitionStopped()
-        lastInputBuffer = nil
-        for channel in channels { channel.endResults(throwing: failure) }
+        // Input the program still yields will not be read: whatever produces it must not wait
+        // for this analyzer any more.
+        recognition?.stop()
+        for channel in channels { channel.endResults(throwing: ending.failure?.error) }
         if holdsResources {
             await ModelRetentionCache.shared.used(
                 Set(channels.compactMap(\.resourceKey)), retention: options.modelRetention)
@@ -629,6 +595,7 @@ public final actor SpeechAnalyzer {
             holdsResources = false
         }
         for channel in channels { await channel.close() }
+        resume(ending.resumes)
         wakeWatchers()
     }
 
@@ -649,14 +616,9 @@ public final actor SpeechAnalyzer {
         let id = ObjectIdentifier(channel)
         guard !opened.contains(id) else { return }
         try await channel.open(context: analysisContext) { [weak self] error in
-            Task { await self?.engineFailed(error) }
+            Task { await self?.failSession(error) }
         }
         opened.insert(id)
-    }
-
-    /// An engine failed between calls: the same as a call failing.
-    private func engineFailed(_ error: any Error) async {
-        if !machine.isFinished { await failSession(error) }
     }
 }
 

@@ -7,12 +7,16 @@ import SpeechCore
 /// (``CaptureLease/consumed()``), or when nothing holds it any more. The microphone waits, as
 /// ``FastPacing`` decides, for leases to settle before it delivers more.
 public final class CaptureFlow: @unchecked Sendable {
-    private let pacing: FastPacing
+    /// The rule this microphone is paced by.
+    public let pacing: FastPacing
     /// Guards everything below; waiters sleep on it.
     private let condition = NSCondition()
     private var progress: FastPacing.Progress
     private var stopped = false
     private var peak: Double = 0
+    private var pacedPeak: Double = 0
+    /// Whether the last decision to deliver was made while a recogniser set the pace.
+    private var deliveringPaced = false
 
     public init(pacing: FastPacing) {
         self.pacing = pacing
@@ -24,6 +28,7 @@ public final class CaptureFlow: @unchecked Sendable {
         condition.lock()
         progress.pending += end - start
         peak = max(peak, progress.pending)
+        if deliveringPaced { pacedPeak = max(pacedPeak, progress.pending) }
         condition.unlock()
         return CaptureLease(flow: self, seconds: end - start, end: end)
     }
@@ -35,7 +40,9 @@ public final class CaptureFlow: @unchecked Sendable {
         defer { condition.unlock() }
         while !stopped {
             switch pacing.decide(start: start, end: end, progress: progress, now: Self.now()) {
-            case .deliver: return true
+            case .deliver:
+                deliveringPaced = progress.attached && !progress.recognitionStopped
+                return true
             case .awaitRecognition: condition.wait()
             case .sleep(let seconds): _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
             }
@@ -65,6 +72,15 @@ public final class CaptureFlow: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return peak
+    }
+
+    /// The most audio the program held unconsumed just after a delivery made while a recogniser
+    /// set the pace (seconds): at most the recognition lead, or one buffer when a buffer is longer.
+    /// Unlike ``peakPending``, it does not depend on how soon the recogniser first took audio.
+    public var peakPendingWhilePaced: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        return pacedPeak
     }
 
     /// Seconds of delivered audio held and not yet consumed.

@@ -4,36 +4,74 @@ import Testing
 @testable import SpeechReference
 
 /// The session rules as a table: events in, actions out, one documented clause per test. The
-/// analyzer actor only carries these actions out, so its behaviour follows from them.
+/// analyzer actor only carries these actions out, so its behaviour follows from them. Waiters and
+/// watchers are plain numbers here, handlers names.
 @Suite("Analyzer state machine")
 struct AnalyzerStateMachineTests {
-    typealias Machine = AnalyzerStateMachine
+    typealias Machine = AnalyzerStateMachine<Int, Int, String>
+    typealias Progress = Machine.Progress
 
     static func t(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 16_000) }
     static func range(_ start: Double, _ end: Double) -> TimeRange { TimeRange(start: t(start), end: t(end)) }
 
+    static func report(
+        _ start: Double, _ end: Double, start changedStart: Bool, end changedEnd: Bool, to handlers: [String] = []
+    ) -> Machine.RangeReport {
+        Machine.RangeReport(
+            range: range(start, end), changedStart: changedStart, changedEnd: changedEnd, handlers: handlers)
+    }
+
+    static func resume(_ id: Int, _ outcome: Machine.Outcome) -> Machine.Resume {
+        Machine.Resume(waiter: id, outcome: outcome)
+    }
+
+    static let failure = SessionFailure(SFSpeechError(.moduleOutputFailed, "engine crashed"))
+
     /// A session that has consumed audio from 0 to `seconds`, in one piece, with nothing final.
     static func consuming(_ seconds: Double) -> Machine {
         var machine = Machine()
-        _ = machine.startInput()
-        _ = try! machine.admit(start: .zero, duration: t(seconds))
-        _ = machine.consumed(range(0, seconds), modulesFinalized: nil)
+        let generation = machine.startInput()
+        _ = machine.admit(generation: generation, start: .zero, duration: t(seconds))
+        _ = machine.consumed(range(0, seconds), modulesFinalized: [])
         return machine
     }
 
     // MARK: input
 
-    @Test func inputIsAdmittedInTimeOrderAndMayLeaveGaps() throws {
+    @Test func inputIsAdmittedInTimeOrderAndMayLeaveGaps() {
         var machine = Machine()
-        #expect(try machine.admit(start: nil, duration: Self.t(1)) == Self.range(0, 1))
-        // A later start skips audio; an earlier one is disordered.
-        #expect(try machine.admit(start: Self.t(2), duration: Self.t(1)) == Self.range(2, 3))
-        #expect(throws: SFSpeechError.self) { try machine.admit(start: Self.t(2.5), duration: Self.t(1)) }
-        #expect(throws: SFSpeechError.self) { try machine.admit(start: Self.t(4), duration: Self.t(-1)) }
+        let input = machine.startInput()
+        #expect(machine.admit(generation: input, start: nil, duration: Self.t(1)) == .analyze(Self.range(0, 1)))
+        // A later start skips audio.
+        #expect(machine.admit(generation: input, start: Self.t(2), duration: Self.t(1)) == .analyze(Self.range(2, 3)))
         #expect(machine.admittedEnd == Self.t(3))
-        // A finished session takes no more input, without an error.
-        _ = machine.cancelAndFinish()
-        #expect(try machine.admit(start: nil, duration: Self.t(1)) == nil)
+        // An earlier one is disordered, and fails the session.
+        guard case .fail(let ending) = machine.admit(generation: input, start: Self.t(2.5), duration: Self.t(1)) else {
+            Issue.record("overlapping input was admitted")
+            return
+        }
+        #expect((ending.failure?.error as? SFSpeechError)?.code == .audioDisordered)
+        #expect(machine.phase == .failed)
+        // A finished session reads no more input, without another error.
+        #expect(machine.admit(generation: input, start: nil, duration: Self.t(1)) == .stopReading)
+    }
+
+    @Test func aBufferWithNoValidTimeIsDisordered() {
+        var machine = Machine()
+        let input = machine.startInput()
+        guard case .fail(let ending) = machine.admit(generation: input, start: Self.t(4), duration: Self.t(-1)) else {
+            Issue.record("a negative duration was admitted")
+            return
+        }
+        #expect((ending.failure?.error as? SFSpeechError)?.code == .audioDisordered)
+    }
+
+    @Test func aReplacedSequenceIsReadNoFurther() {
+        var machine = Machine()
+        let first = machine.startInput()
+        _ = machine.startInput()
+        #expect(machine.admit(generation: first, start: nil, duration: Self.t(1)) == .stopReading)
+        #expect(machine.admittedEnd == nil)
     }
 
     // MARK: volatile range
@@ -43,21 +81,56 @@ struct AnalyzerStateMachineTests {
         #expect(machine.volatileRange == nil)
         _ = machine.startInput()
         #expect(
-            machine.consumed(Self.range(0, 1), modulesFinalized: nil)
-                == [.volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true)])
+            machine.consumed(Self.range(0, 1), modulesFinalized: [])
+                == Progress(reports: [Self.report(0, 1, start: true, end: true)]))
         #expect(
-            machine.consumed(Self.range(1, 2), modulesFinalized: nil)
-                == [.volatileRangeChanged(Self.range(0, 2), changedStart: false, changedEnd: true)])
+            machine.consumed(Self.range(1, 2), modulesFinalized: [])
+                == Progress(reports: [Self.report(0, 2, start: false, end: true)]))
         #expect(
             machine.finalizeCompleted(through: Self.t(1.5))
-                == [.volatileRangeChanged(Self.range(1.5, 2), changedStart: true, changedEnd: false)])
+                == Progress(reports: [Self.report(1.5, 2, start: true, end: false)]))
         // Cancelling before a time already final changes nothing but the modules' work.
-        #expect(machine.cancel(before: Self.t(1)) == [.cancelModules(before: Self.t(1))])
+        #expect(machine.cancel(before: Self.t(1)) == .cancelModules(before: Self.t(1), then: Progress()))
         #expect(machine.volatileRange == Self.range(1.5, 2))
-        // Modules that finalise on their own move the start with the end.
+    }
+
+    @Test func modulesFinalisingOnTheirOwnMoveTheStartWithTheEnd() {
+        var machine = Machine()
+        _ = machine.startInput()
+        let module = ObjectIdentifier(Machine.self as Any.Type)
+        machine.modulesJoined([module])
         #expect(
-            machine.consumed(Self.range(2, 3), modulesFinalized: Self.t(2.5))
-                == [.volatileRangeChanged(Self.range(2.5, 3), changedStart: true, changedEnd: true)])
+            machine.consumed(Self.range(0, 3), modulesFinalized: [(module, Self.t(2.5))])
+                == Progress(reports: [Self.report(2.5, 3, start: true, end: true)]))
+    }
+
+    @Test func aModuleAddedMidStreamCountsAsFinalUpToWhereItJoined() {
+        var machine = Machine()
+        let input = machine.startInput()
+        let first = ObjectIdentifier(Int.self as Any.Type), late = ObjectIdentifier(String.self as Any.Type)
+        machine.modulesJoined([first])
+        _ = machine.admit(generation: input, start: nil, duration: Self.t(2))
+        _ = machine.consumed(Self.range(0, 2), modulesFinalized: [(first, Self.t(2))])
+        machine.modulesJoined([first, late])
+        _ = machine.admit(generation: input, start: nil, duration: Self.t(1))
+        // The late module has finalised nothing of its own, but joined at 2 s.
+        #expect(
+            machine.consumed(Self.range(2, 3), modulesFinalized: [(first, Self.t(3)), (late, .zero)])
+                == Progress(reports: [Self.report(2, 3, start: false, end: true)]))
+    }
+
+    @Test func aNewVolatileRangeHandlerReplacesTheOld() {
+        var machine = Machine()
+        machine.setVolatileHandler("first")
+        machine.setVolatileHandler("second")
+        _ = machine.startInput()
+        #expect(
+            machine.consumed(Self.range(0, 1), modulesFinalized: [])
+                == Progress(reports: [Self.report(0, 1, start: true, end: true, to: ["second"])]))
+        machine.setVolatileHandler(nil)
+        #expect(
+            machine.consumed(Self.range(1, 2), modulesFinalized: [])
+                == Progress(reports: [Self.report(0, 2, start: false, end: true)]))
     }
 
     // MARK: finalize(through:)
@@ -65,38 +138,29 @@ struct AnalyzerStateMachineTests {
     @Test func finalizeWaitsUntilItsTimeIsConsumed() {
         var machine = Machine()
         _ = machine.startInput()
-        let (id, now) = machine.requestFinalize(through: Self.t(2))
-        #expect(now.isEmpty)
+        let id = machine.newID()
+        #expect(machine.requestFinalize(through: Self.t(2), id: id, waiter: id) == .wait(Progress()))
         #expect(
-            machine.consumed(Self.range(0, 1), modulesFinalized: nil) == [
-                .volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true)
-            ])
+            machine.consumed(Self.range(0, 1), modulesFinalized: [])
+                == Progress(reports: [Self.report(0, 1, start: true, end: true)]))
         #expect(
-            machine.consumed(Self.range(1, 2), modulesFinalized: nil)
-                == [
-                    .volatileRangeChanged(Self.range(0, 2), changedStart: false, changedEnd: true),
-                    .finalize(through: Self.t(2), waiters: [id]),
-                ])
+            machine.consumed(Self.range(1, 2), modulesFinalized: [])
+                == Progress(reports: [Self.report(0, 2, start: false, end: true)], finalize: Self.t(2)))
         #expect(
             machine.finalizeCompleted(through: Self.t(2))
-                == [
-                    .volatileRangeChanged(Self.range(2, 2), changedStart: true, changedEnd: false),
-                    .resume(id, .success),
-                ])
+                == Progress(reports: [Self.report(2, 2, start: true, end: false)], resumes: [Self.resume(id, .success)])
+        )
         #expect(machine.pendingWaiters == 0)
     }
 
     @Test func finalizeOfATimeAlreadyFinalOrOfNothingReturnsAtOnce() {
         var machine = Self.consuming(2)
         _ = machine.finalizeCompleted(through: Self.t(1.5))
-        let (early, earlyActions) = machine.requestFinalize(through: Self.t(1))
-        #expect(earlyActions == [.resume(early, .success)])
+        #expect(machine.requestFinalize(through: Self.t(1), id: 1, waiter: 1) == .resume(Self.resume(1, .success)))
         // nil means what has been consumed.
-        let (consumed, consumedActions) = machine.requestFinalize(through: nil)
-        #expect(consumedActions == [.finalize(through: Self.t(2), waiters: [consumed])])
+        #expect(machine.requestFinalize(through: nil, id: 2, waiter: 2) == .wait(Progress(finalize: Self.t(2))))
         var fresh = Machine()
-        let (nothing, nothingActions) = fresh.requestFinalize(through: nil)
-        #expect(nothingActions == [.resume(nothing, .success)])
+        #expect(fresh.requestFinalize(through: nil, id: 3, waiter: 3) == .resume(Self.resume(3, .success)))
     }
 
     // MARK: end of input
@@ -111,15 +175,14 @@ struct AnalyzerStateMachineTests {
 
     @Test func finalizeAndFinishThroughEndOfInputFinalisesThenFinishes() {
         var machine = Self.consuming(1)
-        let (id, now) = machine.requestFinishAtEndOfInput()
-        #expect(now.isEmpty)
-        #expect(machine.inputEnded(generation: 1) == [.finalize(through: Self.t(1), waiters: [id])])
+        #expect(machine.requestFinishAtEndOfInput(id: 1, waiter: 1) == .wait(Progress()))
+        #expect(machine.inputEnded(generation: 1) == Progress(finalize: Self.t(1)))
+        // The call returns after the session has ended.
         #expect(
             machine.finalizeCompleted(through: Self.t(1))
-                == [
-                    .volatileRangeChanged(Self.range(1, 1), changedStart: true, changedEnd: false),
-                    .resume(id, .success), .finishSession,
-                ])
+                == Progress(
+                    reports: [Self.report(1, 1, start: true, end: false)],
+                    ending: Machine.Ending(failure: nil, resumes: [Self.resume(1, .success)])))
         #expect(machine.phase == .finished)
     }
 
@@ -127,9 +190,16 @@ struct AnalyzerStateMachineTests {
         var machine = Self.consuming(1)
         let first = machine.inputGeneration
         let second = machine.startInput()
-        let (id, _) = machine.requestFinishAtEndOfInput()
+        _ = machine.requestFinishAtEndOfInput(id: 1, waiter: 1)
         #expect(machine.inputEnded(generation: first).isEmpty)
-        #expect(machine.inputEnded(generation: second) == [.finalize(through: Self.t(1), waiters: [id])])
+        #expect(machine.inputEnded(generation: second) == Progress(finalize: Self.t(1)))
+    }
+
+    @Test func anAnalysedBufferTellsTheReaderWhereTheSequenceEnds() {
+        var machine = Self.consuming(2)
+        #expect(machine.readOn(after: Self.range(1, 2)) == .readOn(lastEnd: Self.t(2)))
+        _ = machine.fail(Self.failure.error)
+        #expect(machine.readOn(after: Self.range(1, 2)) == .stopReading)
     }
 
     // MARK: finish(after:)
@@ -137,118 +207,171 @@ struct AnalyzerStateMachineTests {
     @Test func finishAfterATimeFinishesOnceThatAudioIsConsumed() {
         var machine = Machine()
         _ = machine.startInput()
-        let (id, now) = machine.requestFinish(after: Self.t(1))
-        #expect(now.isEmpty)
+        #expect(machine.requestFinish(after: Self.t(1), id: 1, waiter: 1) == .wait(Progress()))
         #expect(
-            machine.consumed(Self.range(0, 1), modulesFinalized: nil)
-                == [
-                    .volatileRangeChanged(Self.range(0, 1), changedStart: true, changedEnd: true),
-                    .resume(id, .success), .finishSession,
-                ])
+            machine.consumed(Self.range(0, 1), modulesFinalized: [])
+                == Progress(
+                    reports: [Self.report(0, 1, start: true, end: true)],
+                    ending: Machine.Ending(failure: nil, resumes: [Self.resume(1, .success)])))
         // After finishing: a time that was consumed succeeds, a later one is cancelled.
-        let (consumed, consumedActions) = machine.requestFinish(after: Self.t(0.5))
-        #expect(consumedActions == [.resume(consumed, .success)])
-        let (late, lateActions) = machine.requestFinish(after: Self.t(5))
-        #expect(lateActions == [.resume(late, .cancelled)])
+        #expect(machine.requestFinish(after: Self.t(0.5), id: 2, waiter: 2) == .resume(Self.resume(2, .success)))
+        #expect(machine.requestFinish(after: Self.t(5), id: 3, waiter: 3) == .resume(Self.resume(3, .cancelled)))
     }
 
     // MARK: finishing resumes every waiter once
 
     @Test func cancelAndFinishNowCancelsWhatIsPending() {
         var machine = Self.consuming(1)
-        let (pending, _) = machine.requestFinalize(through: Self.t(5))
-        let (end, _) = machine.requestFinishAtEndOfInput()
+        _ = machine.requestFinalize(through: Self.t(5), id: 1, waiter: 1)
+        _ = machine.requestFinishAtEndOfInput(id: 2, waiter: 2)
         #expect(
             machine.cancelAndFinish()
-                == Machine.Ending(answers: [.resume(pending, .cancelled), .resume(end, .cancelled)]))
+                == Machine.Ending(failure: nil, resumes: [Self.resume(1, .cancelled), Self.resume(2, .cancelled)]))
         #expect(machine.phase == .finished)
-        // Finishing happens once.
-        #expect(machine.cancelAndFinish() == nil)
-        #expect(machine.fail() == nil)
+        // Finishing happens once: later, nothing is left to resume, and an error changes nothing.
+        #expect(machine.cancelAndFinish() == Machine.Ending(failure: nil, resumes: []))
+        #expect(machine.fail(Self.failure.error) == nil)
+        #expect(machine.failure == nil)
     }
 
     @Test func anErrorFailsEveryWaiterAndEveryLaterRequest() {
         var machine = Self.consuming(1)
-        let (a, _) = machine.requestFinalize(through: Self.t(5))
-        let (b, _) = machine.requestFinish(after: Self.t(9))
-        #expect(machine.fail() == Machine.Ending(answers: [.resume(a, .failed), .resume(b, .failed)]))
+        _ = machine.requestFinalize(through: Self.t(5), id: 1, waiter: 1)
+        _ = machine.requestFinish(after: Self.t(9), id: 2, waiter: 2)
+        let failed = Machine.Outcome.failed(Self.failure)
+        #expect(
+            machine.fail(Self.failure.error)
+                == Machine.Ending(failure: Self.failure, resumes: [Self.resume(1, failed), Self.resume(2, failed)]))
         #expect(machine.phase == .failed)
-        let (c, actions) = machine.requestFinalize(through: Self.t(0.5))
-        #expect(actions == [.resume(c, .failed)])
-        let (e, endActions) = machine.requestFinishAtEndOfInput()
-        #expect(endActions == [.resume(e, .failed)])
+        #expect(machine.requestFinalize(through: Self.t(0.5), id: 3, waiter: 3) == .resume(Self.resume(3, failed)))
+        #expect(machine.requestFinishAtEndOfInput(id: 4, waiter: 4) == .resume(Self.resume(4, failed)))
         // A finalise that cannot be carried out while active is such an error.
         var other = Self.consuming(1)
-        let (d, _) = other.requestFinalize(through: Self.t(1))
-        #expect(other.finalizeFailed() == [.resume(d, .failed), .finishSession])
+        _ = other.requestFinalize(through: Self.t(1), id: 5, waiter: 5)
+        #expect(
+            other.finalizeFailed(Self.failure.error)
+                == Progress(ending: Machine.Ending(failure: Self.failure, resumes: [Self.resume(5, failed)])))
     }
 
     @Test func aFinaliseUnderWayCompletesBeforeANormalFinishAnswersIt() {
         var machine = Self.consuming(2)
-        let (finalize, started) = machine.requestFinalize(through: Self.t(2))
-        #expect(started == [.finalize(through: Self.t(2), waiters: [finalize])])
-        let (finish, finishing) = machine.requestFinish(after: Self.t(1))
+        #expect(machine.requestFinalize(through: Self.t(2), id: 1, waiter: 1) == .wait(Progress(finalize: Self.t(2))))
         // The finish resolves; the finalise stays pending until its work completes.
-        #expect(finishing == [.resume(finish, .success), .finishSession])
-        #expect(machine.finalizeCompleted(through: Self.t(2)) == [.resume(finalize, .success)])
+        #expect(
+            machine.requestFinish(after: Self.t(1), id: 2, waiter: 2)
+                == .wait(Progress(ending: Machine.Ending(failure: nil, resumes: [Self.resume(2, .success)]))))
+        #expect(machine.finalizeCompleted(through: Self.t(2)) == Progress(resumes: [Self.resume(1, .success)]))
+    }
+
+    @Test func aFinaliseFailingAfterTheFinishCancelsItsWaiter() {
+        var machine = Self.consuming(2)
+        _ = machine.requestFinalize(through: Self.t(2), id: 1, waiter: 1)
+        _ = machine.requestFinish(after: Self.t(1), id: 2, waiter: 2)
+        #expect(machine.finalizeFailed(Self.failure.error) == Progress(resumes: [Self.resume(1, .cancelled)]))
+    }
+
+    // MARK: cancelling a waiting call
+
+    @Test func cancellingOneWaiterEndsOnlyThatCall() {
+        var machine = Self.consuming(1)
+        _ = machine.requestFinalize(through: Self.t(5), id: 1, waiter: 1)
+        _ = machine.requestFinalize(through: Self.t(6), id: 2, waiter: 2)
+        #expect(machine.waiterCancelled(1) == .resume(Self.resume(1, .cancelled)))
+        #expect(machine.pendingWaiters == 1)
+        #expect(!machine.isFinished)
+        // A call answered already has nothing left to cancel.
+        #expect(machine.waiterCancelled(1) == .none)
+        // The other waiter is still answered by what it waits for.
+        #expect(machine.cancelAndFinish() == Machine.Ending(failure: nil, resumes: [Self.resume(2, .cancelled)]))
+    }
+
+    // MARK: watchers
+
+    @Test func aWatcherWaitsInTheTableUntilItsPointIsReached() {
+        var machine = Machine()
+        let input = machine.startInput()
+        #expect(machine.watch(.consumed(through: Self.t(1)), id: 10, watcher: 10, engineIdle: true) == .wait)
+        #expect(machine.watch(.registered(after: 0), id: 11, watcher: 11, engineIdle: true) == .wait)
+        #expect(machine.watch(.settled(inputsEnded: [input]), id: 12, watcher: 12, engineIdle: true) == .wait)
+        _ = machine.consumed(Self.range(0, 1), modulesFinalized: [])
+        #expect(machine.dueWatchers(engineIdle: true) == [10])
+        _ = machine.requestFinalize(through: Self.t(5), id: 1, waiter: 1)
+        #expect(machine.dueWatchers(engineIdle: true) == [11])
+        // Settled needs the reader stopped and the engines idle.
+        machine.readerStopped(input)
+        #expect(machine.dueWatchers(engineIdle: false) == [])
+        #expect(machine.dueWatchers(engineIdle: true) == [12])
+        #expect(machine.registrations == [1])
+        #expect(machine.isWaiting(1))
+        // A cancelled watcher leaves the table once.
+        #expect(machine.watch(.consumed(through: Self.t(9)), id: 13, watcher: 13, engineIdle: true) == .wait)
+        #expect(machine.watcherCancelled(13) == 13)
+        #expect(machine.watcherCancelled(13) == nil)
+        #expect(machine.watch(.consumed(through: Self.t(0.5)), id: 14, watcher: 14, engineIdle: true) == .resume(14))
     }
 
     // MARK: each rule, broken, changes what the machine does
 
     /// The mutation check breaks rules by giving the machine other rules: each broken rule must
     /// change the actions of the case that shows the documented one.
-    @Test func eachBrokenRuleChangesTheOutcome() throws {
+    @Test func eachBrokenRuleChangesTheOutcome() {
         var rules = Machine.Rules.documented
         rules.rejectsOverlappingInput = false
         var overlapping = Machine(rules: rules)
-        _ = try overlapping.admit(start: .zero, duration: Self.t(3))
-        #expect(try overlapping.admit(start: Self.t(2.5), duration: Self.t(1)) == Self.range(3, 4))
+        _ = overlapping.startInput()
+        _ = overlapping.admit(generation: 1, start: .zero, duration: Self.t(3))
+        #expect(overlapping.admit(generation: 1, start: Self.t(2.5), duration: Self.t(1)) == .analyze(Self.range(3, 4)))
 
         rules = .documented
         rules.inputEndKeepsSessionOpen = false
         var ending = Machine(rules: rules)
         _ = ending.startInput()
-        #expect(ending.inputEnded(generation: 1) == [.finishSession])
+        #expect(ending.inputEnded(generation: 1) == Progress(ending: Machine.Ending(failure: nil, resumes: [])))
         #expect(ending.isFinished)
 
         rules = .documented
         rules.onlyCurrentInputEnds = false
         var replaced = Machine(rules: rules)
         _ = replaced.startInput()
-        _ = replaced.consumed(Self.range(0, 1), modulesFinalized: nil)
+        _ = replaced.consumed(Self.range(0, 1), modulesFinalized: [])
         _ = replaced.startInput()
-        let (id, _) = replaced.requestFinishAtEndOfInput()
-        #expect(replaced.inputEnded(generation: 1) == [.finalize(through: Self.t(1), waiters: [id])])
+        _ = replaced.requestFinishAtEndOfInput(id: 1, waiter: 1)
+        #expect(replaced.inputEnded(generation: 1) == Progress(finalize: Self.t(1)))
 
         rules = .documented
         rules.errorReachesEveryWaiter = false
         var failing = Machine(rules: rules)
         _ = failing.startInput()
-        let (a, _) = failing.requestFinalize(through: Self.t(5))
-        let (b, _) = failing.requestFinish(after: Self.t(5))
-        #expect(failing.fail() == Machine.Ending(answers: [.resume(a, .failed), .resume(b, .success)]))
+        _ = failing.requestFinalize(through: Self.t(5), id: 1, waiter: 1)
+        _ = failing.requestFinish(after: Self.t(5), id: 2, waiter: 2)
+        #expect(
+            failing.fail(Self.failure.error)
+                == Machine.Ending(
+                    failure: Self.failure, resumes: [Self.resume(1, .failed(Self.failure)), Self.resume(2, .success)]))
 
         rules = .documented
         rules.volatileStartOnlyMovesForward = false
         var backwards = Machine(rules: rules)
         _ = backwards.startInput()
-        _ = backwards.consumed(Self.range(0, 2), modulesFinalized: nil)
+        _ = backwards.consumed(Self.range(0, 2), modulesFinalized: [])
         #expect(
             backwards.finalizeCompleted(through: Self.t(1.5))
-                == [
-                    .volatileRangeChanged(Self.range(0, 2), changedStart: true, changedEnd: false),
-                    .volatileRangeChanged(Self.range(1.5, 2), changedStart: true, changedEnd: false),
-                ])
+                == Progress(reports: [
+                    Self.report(0, 2, start: true, end: false), Self.report(1.5, 2, start: true, end: false),
+                ]))
 
         rules = .documented
         rules.rejectsUnacceptedFormats = false
         var anyFormat = Machine(rules: rules)
+        _ = anyFormat.startInput()
         let rejected = Machine.FormatMatch.rejected(got: "8 kHz", accepted: "16 kHz")
-        #expect(try anyFormat.admit(start: nil, duration: Self.t(1), format: rejected) == Self.range(0, 1))
+        #expect(
+            anyFormat.admit(generation: 1, start: nil, duration: Self.t(1), format: rejected)
+                == .analyze(Self.range(0, 1)))
 
         rules = .documented
         rules.analyzeReturnsLastBufferEnd = false
-        #expect(Machine(rules: rules).reportedEnd(ofLastBuffer: Self.range(1, 2)) == Self.t(1))
+        #expect(Machine(rules: rules).readOn(after: Self.range(1, 2)) == .readOn(lastEnd: Self.t(1)))
 
         rules = .documented
         rules.enforcesResourceLimit = false
@@ -256,56 +379,46 @@ struct AnalyzerStateMachineTests {
 
         rules = .documented
         rules.replacesVolatileHandler = false
-        #expect(Machine(rules: rules).handlerChange() == .callBoth)
+        var twoHandlers = Machine(rules: rules)
+        twoHandlers.setVolatileHandler("old")
+        twoHandlers.setVolatileHandler("new")
+        _ = twoHandlers.startInput()
+        #expect(
+            twoHandlers.consumed(Self.range(0, 1), modulesFinalized: [])
+                == Progress(reports: [Self.report(0, 1, start: true, end: true, to: ["old", "new"])]))
 
         rules = .documented
         rules.cancellingAWaiterCancelsOnlyIt = false
         var cancelling = Machine(rules: rules)
         _ = cancelling.startInput()
-        let (first, _) = cancelling.requestFinalize(through: Self.t(5))
-        let (second, _) = cancelling.requestFinalize(through: Self.t(6))
+        _ = cancelling.requestFinalize(through: Self.t(5), id: 1, waiter: 1)
+        _ = cancelling.requestFinalize(through: Self.t(6), id: 2, waiter: 2)
         #expect(
-            cancelling.waiterCancelled(first)
-                == .end(.resume(first, .cancelled), Machine.Ending(answers: [.resume(second, .cancelled)])))
+            cancelling.waiterCancelled(1)
+                == .resumeAndEnd(
+                    Self.resume(1, .cancelled), Machine.Ending(failure: nil, resumes: [Self.resume(2, .cancelled)])))
     }
 
     // MARK: the rules the actor asks about
 
-    @Test func aBufferNoModuleAcceptsIsUnexpectedAudioFormat() throws {
+    @Test func aBufferNoModuleAcceptsIsUnexpectedAudioFormat() {
         var machine = Machine()
+        let input = machine.startInput()
         let rejected = Machine.FormatMatch.rejected(got: "8 kHz mono", accepted: "16 kHz mono")
-        #expect {
-            try machine.admit(start: nil, duration: Self.t(1), format: rejected)
-        } throws: { error in
-            let speechError = error as? SFSpeechError
-            return speechError?.code == .unexpectedAudioFormat
-                && speechError?.message == "got 8 kHz mono, modules accept 16 kHz mono"
+        guard
+            case .fail(let ending) = machine.admit(generation: input, start: nil, duration: Self.t(1), format: rejected)
+        else {
+            Issue.record("a buffer in a rejected format was admitted")
+            return
         }
+        let error = ending.failure?.error as? SFSpeechError
+        #expect(error?.code == .unexpectedAudioFormat)
+        #expect(error?.message == "got 8 kHz mono, modules accept 16 kHz mono")
         #expect(machine.admittedEnd == nil)
-        #expect(try machine.admit(start: nil, duration: Self.t(1), format: .accepted) == Self.range(0, 1))
-    }
-
-    @Test func analyzeSequenceReportsTheEndOfItsLastBuffer() {
-        #expect(Machine().reportedEnd(ofLastBuffer: Self.range(1, 2)) == Self.t(2))
     }
 
     @Test func theResourceLimitHoldsUnlessTheOptionsWaiveIt() {
         #expect(Machine().checksResourceLimit(optionsIgnoreLimits: false))
         #expect(!Machine().checksResourceLimit(optionsIgnoreLimits: true))
-    }
-
-    @Test func aNewVolatileRangeHandlerReplacesTheOld() {
-        #expect(Machine().handlerChange() == .replace)
-    }
-
-    @Test func cancellingOneWaiterEndsOnlyThatCall() {
-        var machine = Self.consuming(1)
-        let (first, _) = machine.requestFinalize(through: Self.t(5))
-        let (second, _) = machine.requestFinalize(through: Self.t(6))
-        #expect(machine.waiterCancelled(first) == .answer(.resume(first, .cancelled)))
-        #expect(machine.pendingWaiters == 1)
-        #expect(!machine.isFinished)
-        // The other waiter is still answered by what it waits for.
-        #expect(machine.cancelAndFinish() == Machine.Ending(answers: [.resume(second, .cancelled)]))
     }
 }
