@@ -118,14 +118,17 @@ let appleNamedProducts: [Product] = [
                 name: "Benchmark",
                 dependencies: [
                     "SpeechCore", "AudioIO", "AVFAudio", "CoreMedia", "EngineCore", "SpeechReference", "Corpus",
-                    "Metrics",
+                    "Metrics", "Records",
                     "VirtualDevice",
                 ]),
+            // What runs produce, as values: utterance records, bench summaries and gates, conformance
+            // outcomes. Reports read them without linking any engine.
+            .target(name: "Records", dependencies: ["SpeechCore", "Metrics"]),
             // JUnit XML (libxml2), Markdown, HTML with SVG charts, sclite trn files.
             .target(
                 name: "Reports",
                 dependencies: [
-                    "Benchmark", "Metrics", "Conformance", "MigrationLint", "MigrationDiff", "SessionTrace", "CLibXML2",
+                    "Records", "Metrics", "MigrationLint", "MigrationDiff", "SessionTrace", "CLibXML2",
                 ],
                 resources: [.copy("junit.xsd")]),
             // Declarative conformance scenarios, tied to documented clauses, and their runner.
@@ -134,7 +137,7 @@ let appleNamedProducts: [Product] = [
                 dependencies: [
                     "SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "EngineCore", "Workers", "SpeechReference",
                     "LegacySpeech",
-                    "VirtualDevice", "StreamingPolicies",
+                    "VirtualDevice", "StreamingPolicies", "Records",
                 ],
                 resources: [.copy("Scenarios"), .copy("clauses.json")]),
             // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
@@ -207,17 +210,22 @@ let appleNamedProducts: [Product] = [
             .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
             .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
             .testTarget(
-                name: "ConformanceTests", dependencies: ["Conformance", "SpeechReference", "Reports", "TestSupport"],
+                name: "ConformanceTests",
+                dependencies: ["Records", "Conformance", "SpeechReference", "Reports", "TestSupport"],
                 swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
             .testTarget(
                 name: "BenchmarkTests",
                 dependencies: [
+                    "Records",
                     "Benchmark", "Reports", "Metrics", "EngineCore", "PocketSphinx", "Corpus", "TestSupport",
                     "CLibXML2",
                 ]),
+            .testTarget(name: "RecordsTests", dependencies: ["Records", "Metrics", "SpeechCore", "TestSupport"]),
             .testTarget(
                 name: "ReportsTests",
-                dependencies: ["Reports", "Benchmark", "Metrics", "Conformance", "MigrationDiff", "TestSupport"]),
+                dependencies: [
+                    "Records", "Reports", "Benchmark", "Metrics", "Conformance", "MigrationDiff", "TestSupport",
+                ]),
             .testTarget(
                 name: "AVFAudioTests",
                 dependencies: ["TestSupport", "AVFAudio", "CoreMedia", "VirtualDevice", "AudioIO", "SpeechCore"]),
@@ -233,7 +241,7 @@ let appleNamedProducts: [Product] = [
                 dependencies: ["TestSupport", "SpeechReference", "EngineCore", "SpeechCore", "CoreMedia", "AVFAudio"]),
             .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
-            .testTarget(name: "HarnessCLITests", dependencies: ["HarnessCLI", "SpeechCore"]),
+            .testTarget(name: "HarnessCLITests", dependencies: ["Records", "HarnessCLI", "SpeechCore"]),
             .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "SpeechCore", "TestSupport"]),
             .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TestSupport"]),
             // Real engines through the reference analyzer, on real audio.

@@ -2,6 +2,7 @@ import Corpus
 import EngineCore
 import Foundation
 import Metrics
+import Records
 import SpeechCore
 
 /// Which share of the work this process does: utterance `k` of a manifest belongs to shard
@@ -86,19 +87,6 @@ public struct BenchPlan: Sendable {
     /// The policy `utterance` is scored with.
     public func policy(for utterance: Utterance) -> ScoringPolicy {
         utterance.task == "digits" ? digitsPolicy ?? policy : policy
-    }
-}
-
-/// A problem that stopped part of a run (not an utterance's own failure).
-public struct BenchIssue: Codable, Sendable, Hashable {
-    public var engine: String?
-    public var manifest: String
-    public var message: String
-
-    public init(engine: String?, manifest: String, message: String) {
-        self.engine = engine
-        self.manifest = manifest
-        self.message = message
     }
 }
 

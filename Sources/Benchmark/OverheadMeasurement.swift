@@ -1,5 +1,6 @@
 import Corpus
 import Metrics
+import Records
 import SpeechCore
 
 /// Measures the harness's overhead over an engine: every utterance decoded by the engine alone

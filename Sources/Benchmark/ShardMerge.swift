@@ -1,4 +1,5 @@
 import Foundation
+import Records
 
 /// Combines the outputs of sharded `bench` runs into one: every shard's records (the first of
 /// any repeated record), the problems each shard reported, optionally only the utterances other

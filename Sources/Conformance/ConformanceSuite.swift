@@ -1,15 +1,12 @@
 import EngineCore
 import Foundation
+import Records
 import SpeechCore
 
 /// Runs a set of scenarios on backends and checks that every clause has a scenario.
 public struct ConformanceSuite: Sendable {
-    public struct Result: Sendable {
-        public var backend: String
-        public var scenario: Scenario
-        public var outcome: ScenarioOutcome
-        public var seconds: Double
-    }
+    /// A scenario's outcome on a backend (the record reports read).
+    public typealias Result = ConformanceRecord
 
     public var scenarios: [Scenario]
     public var clauses: [Clause]
@@ -69,7 +66,7 @@ public struct ConformanceSuite: Sendable {
                 let elapsed = start.duration(to: clock.now)
                 results.append(
                     Result(
-                        backend: backend, scenario: scenario, outcome: outcome,
+                        backend: backend, scenario: Result.Scenario(scenario), outcome: outcome,
                         seconds: elapsed.seconds))
             }
             if let calls = shared.flatMap(MemoizingEngine.statistics(of:)) {

@@ -4,6 +4,7 @@ import CoreMedia
 import EngineCore
 import Foundation
 @_spi(Harness) import LegacySpeech
+import Records
 import SpeechCore
 @_spi(Harness) import SpeechReference
 import VirtualDevice

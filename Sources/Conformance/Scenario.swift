@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import SpeechCore
 
 /// A declarative conformance scenario: modules, an engine script, a timeline of API calls and
@@ -159,15 +160,6 @@ public struct Scenario: Decodable, Sendable, Hashable {
     public var exact: [ExactOnlyExpectation]?
 }
 
-/// A documented rule a scenario checks.
-public struct Clause: Codable, Sendable, Hashable {
-    public var id: String
-    /// Where the rule is documented (seed file and section, or the interface file).
-    public var source: String
-    /// The rule in our words.
-    public var rule: String
-}
-
 /// Why a scenario file could not be used.
 public enum ScenarioError: Error, CustomStringConvertible, Sendable {
     case unreadable(path: String)
@@ -255,5 +247,12 @@ public enum ScenarioCatalog {
         let field = DecodingProblem(path: Array(keys), problem: problem.problem)
         if !keys.isEmpty { parts.append("field '\(field.field)'") }
         return (parts + [problem.problem]).joined(separator: ": ")
+    }
+}
+
+extension ConformanceRecord.Scenario {
+    /// What a record keeps of a scenario.
+    public init(_ scenario: Scenario) {
+        self.init(id: scenario.id, clause: scenario.clause, title: scenario.title)
     }
 }

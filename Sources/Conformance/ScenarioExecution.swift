@@ -2,6 +2,7 @@ import AVFAudio
 import CoreMedia
 import EngineCore
 import Foundation
+import Records
 import SpeechCore
 @_spi(Harness) import SpeechReference
 

@@ -2,17 +2,10 @@ import AVFAudio
 import CoreMedia
 import EngineCore
 import Foundation
+import Records
 import SpeechCore
 @_spi(Harness) import SpeechReference
 import Workers
-
-/// How a scenario went on a backend.
-public enum ScenarioOutcome: Sendable, Hashable {
-    case passed
-    case failed([String])
-    case skipped(String)
-    case error(String)
-}
 
 /// Runs scenarios against the reference analyzer on an engine: `scripted` (exact expectations
 /// included) or any registered engine (engine-independent expectations only).

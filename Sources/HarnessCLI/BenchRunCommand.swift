@@ -2,6 +2,7 @@ import Benchmark
 import Corpus
 import Foundation
 import Metrics
+import Records
 import Reports
 import SpeechCore
 

@@ -1,6 +1,6 @@
-import Benchmark
 import Foundation
 import Metrics
+import Records
 
 /// Turns benchmark records and summaries into the files a run leaves behind.
 public enum BenchReports {

@@ -1,11 +1,11 @@
-import Conformance
 import Foundation
+import Records
 
 /// Conformance results as JUnit: a suite per backend, a case per scenario with classname
 /// `conformance.<backend>.<clause area>`, the clause as a property.
 public enum ConformanceReport {
     public static func junit(
-        _ results: [ConformanceSuite.Result], coverageProblems: [String], clauses: [Clause]
+        _ results: [ConformanceRecord], coverageProblems: [String], clauses: [Clause]
     ) -> JUnitReport {
         let now = Date()
         let rules = Dictionary(uniqueKeysWithValues: clauses.map { ($0.id, $0) })
@@ -50,7 +50,7 @@ extension ConformanceReport {
     /// A clause × backend grid (pass, skip with its reason, fail), then every scenario that did not
     /// pass with what went wrong. Static HTML: no script needed to read it.
     public static func html(
-        _ results: [ConformanceSuite.Result], backends: [String], coverageProblems: [String], clauses: [Clause],
+        _ results: [ConformanceRecord], backends: [String], coverageProblems: [String], clauses: [Clause],
         links: [ReportLink], page: String
     ) -> String {
         let e = HTMLReport.escape

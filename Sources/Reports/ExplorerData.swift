@@ -1,6 +1,6 @@
-import Benchmark
 import Foundation
 import Metrics
+import Records
 
 /// What the report pages' scripts read: every utterance once, and each engine's run of it, in a
 /// compact JSON form (arrays for the many small things: alignment steps, events, word spans).

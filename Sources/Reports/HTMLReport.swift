@@ -1,6 +1,6 @@
-import Benchmark
 import Foundation
 import Metrics
+import Records
 
 /// A self-contained HTML page (no external assets) with SVG charts: WER with 95% intervals per
 /// tier (one small chart each), latency distributions, speed; sortable tables.

@@ -1,5 +1,5 @@
-import Benchmark
 import Foundation
+import Records
 
 /// Finds each utterance's clip for the report pages: a link relative to the report folder, or,
 /// when asked, the file itself inlined so the page travels alone.

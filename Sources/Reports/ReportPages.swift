@@ -1,6 +1,6 @@
-import Benchmark
 import Foundation
 import Metrics
+import Records
 
 /// A page of the report folder, for the navigation every page carries.
 public struct ReportLink: Sendable, Hashable {

@@ -1,6 +1,6 @@
-import Benchmark
 import Foundation
 import Metrics
+import Records
 
 /// This run against a baseline run, utterance by utterance: records are matched by engine,
 /// manifest and id, and an utterance has changed when its word errors did.

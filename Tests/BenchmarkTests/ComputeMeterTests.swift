@@ -2,6 +2,7 @@ import Corpus
 import Dispatch
 import Foundation
 import Metrics
+import Records
 import SpeechCore
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import TestSupport
 import Testing
 

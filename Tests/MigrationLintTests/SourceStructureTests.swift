@@ -1,4 +1,5 @@
 import MigrationLint
+import Records
 import Testing
 
 /// The block shapes the rules rely on: functions, types (with extension names), loops and catch

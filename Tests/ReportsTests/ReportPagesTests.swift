@@ -2,6 +2,7 @@ import Conformance
 import Foundation
 import Metrics
 import MigrationDiff
+import Records
 import TestSupport
 import Testing
 

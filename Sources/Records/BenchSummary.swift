@@ -137,28 +137,21 @@ public struct BenchResults: Codable, Sendable {
 }
 
 extension BenchResults {
-    /// The whole of a run from its records: summaries, gate and baseline checks, breakdowns and
-    /// engine comparisons. `plan` is nil for merged runs.
-    public static func assemble(
-        records: [UtteranceRecord], issues: [BenchIssue], gates: GateConfiguration?, plan: BenchPlan?,
-        peakRSSBytes: Int?, workerPeakMemory: [String: [Int]]? = nil, createdAt: Date = Date()
-    ) -> BenchResults {
-        let summaries = BenchSummary.summarize(records, peakRSSBytes: peakRSSBytes)
-        let regressions = gates?.regressions(summaries, records: records) ?? (failures: [], notInBaseline: [])
-        let policies = Set(records.map(\.policy)).sorted()
-        var results = BenchResults(
-            createdAt: ISO8601DateFormatter().string(from: createdAt),
-            policy: policies.isEmpty ? plan?.policy.name ?? "" : policies.joined(separator: ", "),
-            pacing: plan?.pacing.rawValue ?? "merged", shard: plan?.shard.description ?? "merged",
-            summaries: summaries, issues: issues, gateFailures: (gates?.check(summaries) ?? []) + regressions.failures,
-            breakdowns: BenchBreakdown.make(records), comparisons: BenchComparison.make(records),
-            notInBaseline: gates?.baseline == nil ? nil : regressions.notInBaseline)
-        results.workerPeakMemory = workerPeakMemory.flatMap { $0.isEmpty ? nil : $0 }
-        return results
-    }
-
     /// No gate failed, no utterance failed, and nothing stopped part of the run.
     public var isClean: Bool {
         gateFailures.isEmpty && issues.isEmpty && summaries.allSatisfy { $0.failedUtterances == 0 }
+    }
+}
+
+/// A problem that stopped part of a run (not an utterance's own failure).
+public struct BenchIssue: Codable, Sendable, Hashable {
+    public var engine: String?
+    public var manifest: String
+    public var message: String
+
+    public init(engine: String?, manifest: String, message: String) {
+        self.engine = engine
+        self.manifest = manifest
+        self.message = message
     }
 }

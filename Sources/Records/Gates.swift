@@ -109,13 +109,19 @@ public struct GateConfiguration: Codable, Sendable {
         return failures
     }
 
-    /// Breaches of the baseline rules, and the engine × manifest pairs the baseline lacks.
+    /// Where the baseline run's records are (nil without a baseline).
+    public var baselineRecordsPath: String? {
+        guard let baseline else { return nil }
+        let directory = baseline.directory.hasPrefix("/") ? baseline.directory : folder + "/" + baseline.directory
+        return directory + "/utterances.jsonl"
+    }
+
+    /// Breaches of the baseline rules, given the baseline run's records, and the engine ×
+    /// manifest pairs the baseline lacks.
     public func regressions(
-        _ summaries: [BenchSummary], records: [UtteranceRecord]
+        _ summaries: [BenchSummary], records: [UtteranceRecord], baselineRecords old: [UtteranceRecord]
     ) -> (failures: [GateFailure], notInBaseline: [String]) {
         guard let baseline else { return ([], []) }
-        let directory = baseline.directory.hasPrefix("/") ? baseline.directory : folder + "/" + baseline.directory
-        let old = RecordStore(path: directory + "/utterances.jsonl").records()
         let oldSummaries = Dictionary(BenchSummary.summarize(old).map { ("\($0.engine)\u{1F}\($0.manifest)", $0) }) {
             a, _ in a
         }
@@ -197,6 +203,14 @@ public struct GateFailure: Codable, Sendable, Hashable, CustomStringConvertible 
     public var metric: String
     public var value: Double
     public var bound: String
+
+    public init(engine: String, manifest: String, metric: String, value: Double, bound: String) {
+        self.engine = engine
+        self.manifest = manifest
+        self.metric = metric
+        self.value = value
+        self.bound = bound
+    }
 
     public var description: String {
         "\(engine) on \(manifest): \(metric) = \(String(format: "%.4g", value)), required \(bound)"
