@@ -33,6 +33,8 @@ public final class AudioChunker {
     private var framesRead: Int64 = 0
 
     /// - Parameters:
+    ///   - path: the audio file.
+    ///   - raw: the format of a headerless file; nil for files with a header.
     ///   - chunkMilliseconds: duration of every chunk but possibly the last.
     ///   - sampleRate: output rate; nil keeps the file's rate.
     ///   - quality: libsamplerate converter used when resampling.

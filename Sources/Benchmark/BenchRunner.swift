@@ -70,7 +70,7 @@ public struct BenchPlan: Sendable {
     /// Whether transcribers ask for word times (see ``UtteranceRun/wordTimes``).
     public var wordTimes = false
     /// Whether adapters over the same engine share its answers to identical calls
-    /// (``MemoizingEngine/sharingInnermost(_:)``): a call already answered is not made again and
+    /// (`MemoizingEngine.sharingInnermost(_:)`): a call already answered is not made again and
     /// its answer keeps the CPU time measured then, so compute figures and the latencies simulated
     /// from them are unchanged, while the wall time of a call answered from memory is not a
     /// measurement. (With more than one job, two adapters on one utterance at once may both make it.)

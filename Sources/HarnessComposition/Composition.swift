@@ -2,9 +2,9 @@ import Corpus
 import SpeechCore
 import VirtualDevice
 
-/// The program's composition point, run once by SpeechCore's ``ProgramComposition`` the first time
+/// The program's composition point, run once by SpeechCore's `ProgramComposition` the first time
 /// a program reads the engine registry or plays a corpus utterance on the virtual microphone.
-/// Nothing here may read ``EngineRegistry/shared``'s ids (that would wait on this very call).
+/// Nothing here may read `EngineRegistry.shared`'s ids (that would wait on this very call).
 @_cdecl("speech_harness_composition")
 public func speechHarnessComposition() {
     EngineCatalog.register(into: .shared)

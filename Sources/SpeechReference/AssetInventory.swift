@@ -4,7 +4,7 @@ import SpeechCore
 /// Installs and tracks the assets modules need, and the app's locale reservations.
 ///
 /// Assets here are real files (engine models, templates, descriptors) copied from a local source
-/// into ``AssetStore`` with checksums; reservations persist in the store and are shared by processes.
+/// into `AssetStore` with checksums; reservations persist in the store and are shared by processes.
 public final class AssetInventory {
     /// How far a module's assets are: ordered unsupported < supported < downloading < installed.
     public enum Status: Int, Comparable, Hashable, Sendable {

@@ -21,7 +21,7 @@ public final class AssetInputSequenceProvider: @unchecked Sendable {
 
 /// Analyzer input from a live source. On Linux there is no microphone; a file played at real speed
 /// stands in for one: each chunk becomes available when its last sample would have been recorded,
-/// by the given clock (a ``VirtualClock`` in tests, the continuous clock for live pacing).
+/// by the given clock (a `VirtualClock` in tests, the continuous clock for live pacing).
 public final class CaptureInputSequenceProvider<C: Clock>: @unchecked Sendable where C.Duration == Duration {
     public let file: AVAudioFile
     public let analyzerFormat: AVAudioFormat?

@@ -5,9 +5,10 @@ import SpeechCore
 
 /// Runs modules (transcribers, a detector) over audio and controls the analysis session.
 ///
-/// The rules live in ``AnalyzerStateMachine``; this actor owns what the rules cannot: the input
-/// tasks, the continuations of waiting callers, and the engine work, which it runs one job at a
-/// time in order (``Job``) so that engines never see overlapping calls.
+/// The session's rules and everything that waits on it (callers, harness watchers, the volatile
+/// range handler) live in a state machine (`AnalyzerStateMachine`); this actor carries out the
+/// action each event gets, in order, and owns what a value cannot: the input tasks, the engines
+/// and their work, which it runs one job at a time so that engines never see overlapping calls.
 public final actor SpeechAnalyzer {
     /// How the analyzer runs.
     public struct Options: Sendable, Equatable {
