@@ -154,7 +154,7 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "HarnessCLI",
                 dependencies: [
-                    "HarnessComposition", "SpeechCore", "AudioIO", "Corpus", "EngineCore", "DSPRecognizer",
+                    "HarnessComposition", "SpeechCore", "AudioIO", "Corpus", "EngineCore", "DSPRecognizer", "Workers",
                     "SpeechReference", "AVFAudio",
                     "CoreMedia", "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff",
                     "SessionTrace",
@@ -241,7 +241,7 @@ let appleNamedProducts: [Product] = [
                 dependencies: ["TestSupport", "SpeechReference", "EngineCore", "SpeechCore", "CoreMedia", "AVFAudio"]),
             .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
-            .testTarget(name: "HarnessCLITests", dependencies: ["Records", "HarnessCLI", "SpeechCore"]),
+            .testTarget(name: "HarnessCLITests", dependencies: ["Workers", "Records", "HarnessCLI", "SpeechCore"]),
             .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "SpeechCore", "TestSupport"]),
             .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TestSupport"]),
             // Real engines through the reference analyzer, on real audio.

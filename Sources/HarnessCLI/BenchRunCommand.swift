@@ -5,6 +5,7 @@ import Metrics
 import Records
 import Reports
 import SpeechCore
+import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -165,10 +166,10 @@ enum BenchRunCommand {
         )
     }
 
-    /// Runs the bench under the environment its Whisper options make.
+    /// Runs the bench with the Whisper settings its options choose (typed, over the environment's).
     static func bench(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        let environment = try whisperEnvironment(arguments, command: "bench")
-        return try await HarnessEnvironment.$current.withValue(environment) { try await run(arguments, console) }
+        let settings = try whisperSettings(arguments, command: "bench")
+        return try await WhisperWorker.Settings.$chosen.withValue(settings) { try await run(arguments, console) }
     }
 
     static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
@@ -243,20 +244,28 @@ enum BenchRunCommand {
     /// The Whisper settings that have an option of `bench`.
     static let whisperSettings = HarnessSettings.all.filter { $0.group == .whisper && $0.option != nil }
 
-    /// The environment with the Whisper options in it: the Whisper engines are made from it, and
-    /// the programs and workers started from here inherit it. A bad value is a usage error naming
-    /// the option.
-    static func whisperEnvironment(_ arguments: ParsedArguments, command: String) throws -> HarnessEnvironment {
-        var environment = HarnessEnvironment.current
-        for setting in whisperSettings {
-            guard let option = setting.option, let value = arguments.value(option) else { continue }
-            guard setting.accepts(value) else {
-                throw UsageError(
-                    message: "--\(option) '\(value)': expected \(setting.allowed)", command: command)
-            }
-            environment = environment.setting(setting.variable, to: value)
+    /// The Whisper settings of this run: the environment's (and `.speech-harness.json`'s), with
+    /// each `--whisper-*` option given in its place. A bad value is a usage error naming the option.
+    static func whisperSettings(_ arguments: ParsedArguments, command: String) throws -> WhisperWorker.Settings {
+        var settings: WhisperWorker.Settings
+        do {
+            settings = try WhisperWorker.Settings.fromEnvironment()
+        } catch {
+            throw UsageError(message: error.description, command: command)
         }
-        return environment
+        func chosen<Value>(_ setting: Setting<Value>) throws -> Value? {
+            guard let option = setting.option, let text = arguments.value(option) else { return nil }
+            do {
+                return try setting.parse(text)
+            } catch {
+                throw UsageError(message: "--\(option) '\(text)': expected \(setting.allowed)", command: command)
+            }
+        }
+        if let value = try chosen(HarnessSettings.whisperComputeType) { settings.computeType = value }
+        if let value = try chosen(HarnessSettings.whisperBeamSize) { settings.beamSize = value }
+        if let value = try chosen(HarnessSettings.whisperThreads) { settings.threads = value }
+        if let value = try chosen(HarnessSettings.whisperSeed) { settings.seed = value }
+        return settings
     }
 
     static func finish(

@@ -55,7 +55,7 @@ public enum EngineCatalog {
                 summary:
                     "Whisper tiny.en (faster-whisper; int8, beam 1, 1 thread unless SPEECH_HARNESS_WHISPER_* say otherwise) in a pool of worker processes",
                 preference: 10,
-                make: { WhisperWorker.engine(settings: try .fromEnvironment()) }))
+                make: { WhisperWorker.engine(settings: try .current()) }))
         registry.register(
             EngineRegistry.Entry(
                 id: "fault-worker",
@@ -80,7 +80,7 @@ public enum EngineCatalog {
                         "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
                         + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
                     preference: 15,
-                    make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .fromEnvironment()), id: id) }))
+                    make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .current()), id: id) }))
         }
         registry.register(
             EngineRegistry.Entry(
@@ -92,7 +92,7 @@ public enum EngineCatalog {
                     var policy = LocalAgreementPolicy()
                     policy.repeatRule = .aligned
                     return WhisperStyleEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()), policy: policy,
+                        base: WhisperWorker.engine(settings: try .current()), policy: policy,
                         id: "whisper-streaming-la2-aligned")
                 }))
         registry.register(
@@ -103,7 +103,7 @@ public enum EngineCatalog {
                 preference: 17,
                 make: {
                     ConfirmationEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisperkit-stream")
+                        base: WhisperWorker.engine(settings: try .current()), id: "whisperkit-stream")
                 }))
         registry.register(
             EngineRegistry.Entry(
@@ -112,7 +112,7 @@ public enum EngineCatalog {
                 preference: 16,
                 make: {
                     SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()), id: "whisper-cpp-stream")
+                        base: WhisperWorker.engine(settings: try .current()), id: "whisper-cpp-stream")
                 }))
         registry.register(
             EngineRegistry.Entry(
@@ -122,7 +122,7 @@ public enum EngineCatalog {
                 preference: 18,
                 make: {
                     SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()),
+                        base: WhisperWorker.engine(settings: try .current()),
                         policy: SlidingWindowPolicy(step: 0, blockOverlap: .continued),
                         id: "whisper-cpp-stream-vad")
                 }))
@@ -134,7 +134,7 @@ public enum EngineCatalog {
                 preference: 18,
                 make: {
                     SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .fromEnvironment()),
+                        base: WhisperWorker.engine(settings: try .current()),
                         policy: SlidingWindowPolicy(step: 0, blockOverlap: .shown),
                         id: "whisper-cpp-stream-vad-blocks")
                 }))

@@ -19,6 +19,16 @@ public enum WhisperWorker {
 
         public init() {}
 
+        /// Settings a program chose for the Whisper engines made in this task (the command line's
+        /// `--whisper-*` options): they take the place of the environment's.
+        @TaskLocal public static var chosen: Settings?
+
+        /// The settings for an engine made now: the chosen ones, else the environment's.
+        public static func current() throws(EngineError) -> Settings {
+            if let chosen { return chosen }
+            return try fromEnvironment()
+        }
+
         /// The settings the environment gives (`HarnessSettings.whisperComputeType`,
         /// `whisperBeamSize`, `whisperThreads`, `whisperSeed`; what `--whisper-compute-type`,
         /// `--whisper-beam`, `--whisper-threads` and `--whisper-seed` set). A bad value is an engine
