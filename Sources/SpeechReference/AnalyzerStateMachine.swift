@@ -82,6 +82,8 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
 
         /// `first`, then `then`. When either ends the session, every resume goes after the end.
         static func + (first: Progress, then: Progress) -> Progress {
+            if then.isEmpty { return first }
+            if first.isEmpty { return then }
             var sum = first
             sum.reports += then.reports
             sum.resumes += then.resumes
@@ -437,6 +439,7 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
 
     /// The watchers whose point has been reached, taken out of the table.
     mutating func dueWatchers(engineIdle: Bool) -> [Watcher] {
+        guard !watchers.isEmpty else { return [] }
         let (due, waiting) = (
             watchers.filter { holds($0.watch, engineIdle: engineIdle) },
             watchers.filter { !holds($0.watch, engineIdle: engineIdle) }

@@ -6,8 +6,9 @@ import SpeechCore
 /// fast-paced virtual microphone, through the buffers' capture leases) keeps pace with the
 /// pulls. The analyzer reads its input through one and stops it when the session ends; it
 /// knows nothing of what is behind the buffers.
-struct RecognitionFeed<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == AnalyzerInput {
+struct RecognitionFeed<Base: AsyncSequence & Sendable>: AsyncSequence where Base.Element == AnalyzerInput {
     typealias Element = AnalyzerInput
+    typealias Failure = Base.Failure
 
     let base: Base
     let progress: RecognitionProgress
@@ -21,12 +22,17 @@ struct RecognitionFeed<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable 
             self.progress = progress
         }
 
-        func next() async throws -> AnalyzerInput? {
+        /// Pulled in the reader's isolation (the analyzer's), so a pull costs no executor hop.
+        func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Base.Failure) -> AnalyzerInput? {
             // Asking for the next buffer means the last one has been analysed.
             progress.consumedLast()
-            let input = try await base.next()
+            let input = try await base.next(isolation: actor)
             if let input { progress.pulled(input.buffer) }
             return input
+        }
+
+        func next() async throws -> AnalyzerInput? {
+            try await next(isolation: nil)
         }
 
         // The reader stopped (the sequence ended, or the session did): its last buffer is done.
@@ -39,32 +45,29 @@ struct RecognitionFeed<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable 
 }
 
 /// How far recognition has got with one input sequence's buffers: the last buffer pulled, and
-/// whether the recogniser has stopped for good.
-final class RecognitionProgress: Sendable {
-    private let state = Locked<(last: AVAudioPCMBuffer?, stopped: Bool)>((nil, false))
+/// whether the recogniser has stopped for good. Used only in the analyzer's isolation (its reader
+/// pulls there and its session ends there), so it needs no lock.
+final class RecognitionProgress {
+    private var last: AVAudioPCMBuffer?
+    private var stopped = false
 
     /// The buffer is on its way to recognition.
     fileprivate func pulled(_ buffer: AVAudioPCMBuffer) {
         buffer.handedToRecognition()
-        state.withLock { $0.last = buffer }
+        last = buffer
     }
 
     /// The last buffer pulled has been analysed (once).
     fileprivate func consumedLast() {
-        let (last, stopped) = state.withLock { state in
-            defer { state.last = nil }
-            return (state.last, state.stopped)
-        }
-        last?.consumedByRecognition()
-        if stopped { last?.recognitionStopped() }
+        guard let buffer = last else { return }
+        last = nil
+        buffer.consumedByRecognition()
+        if stopped { buffer.recognitionStopped() }
     }
 
     /// The recogniser has finished: what produced the buffers must not wait for it any more.
     func stop() {
-        let last = state.withLock { state in
-            state.stopped = true
-            return state.last
-        }
+        stopped = true
         last?.recognitionStopped()
     }
 }

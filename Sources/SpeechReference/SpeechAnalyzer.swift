@@ -352,8 +352,8 @@ public final actor SpeechAnalyzer {
         recognition = progress
         do {
             for try await input in RecognitionFeed(base: sequence, progress: progress) {
-                guard let range = await admit(input, generation: generation) else { return lastEnd }
-                await analyze(input.buffer, range: range)
+                guard let (range, samples) = await admit(input, generation: generation) else { return lastEnd }
+                await analyze(samples, range: range)
                 switch machine.readOn(after: range) {
                 case .readOn(let end): lastEnd = end
                 case .stopReading: return lastEnd
@@ -368,8 +368,8 @@ public final actor SpeechAnalyzer {
         return lastEnd
     }
 
-    /// Asks the machine where a buffer goes; nil: read no further.
-    private func admit(_ input: AnalyzerInput, generation: Int) async -> TimeRange? {
+    /// Asks the machine where a buffer goes, returning its range and samples; nil: read no further.
+    private func admit(_ input: AnalyzerInput, generation: Int) async -> (TimeRange, PCMBuffer)? {
         guard let pcm = input.buffer.pcmBuffer else {
             let error = SFSpeechError(
                 .unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported")
@@ -380,7 +380,7 @@ public final actor SpeechAnalyzer {
         let action = machine.admit(
             generation: generation, start: input.bufferStartTime, duration: duration, format: match(pcm.format))
         switch action {
-        case .analyze(let range): return range
+        case .analyze(let range): return (range, pcm)
         case .stopReading: return nil
         case .fail(let ending):
             await end(ending)
@@ -390,8 +390,7 @@ public final actor SpeechAnalyzer {
 
     /// Has the modules analyse one buffer, returning once they have: at once when no engine work
     /// is queued, else in its turn.
-    private func analyze(_ buffer: AVAudioPCMBuffer, range: TimeRange) async {
-        guard let pcm = buffer.pcmBuffer else { return }
+    private func analyze(_ pcm: PCMBuffer, range: TimeRange) async {
         let targets = channels
         if !draining && jobs.isEmpty {
             // Nothing queued: run the job here, then whatever arrived meanwhile.
