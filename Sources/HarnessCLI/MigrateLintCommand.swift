@@ -25,6 +25,9 @@ enum MigrateLintCommand {
                     help: "What standard output holds: text findings (default), or one SARIF 2.1.0 log."),
                 OptionSpec(name: "rules", value: nil, help: "List the rules and exit."),
                 OptionSpec(
+                    name: "markdown", value: nil,
+                    help: "With --rules: the rule table of docs/lint-rules.md, each rule with its reasoning."),
+                OptionSpec(
                     name: "explain", value: "rule",
                     help: "Print one rule's reasoning, what it follows before deciding, and its fix; then exit."),
             ],
@@ -42,13 +45,18 @@ enum MigrateLintCommand {
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         if arguments.has("rules") {
-            for rule in LintRule.all { console.out("\(rule.id): \(rule.summary)\n    fix: \(rule.hint)") }
+            if arguments.has("markdown") {
+                console.out(LintRules.markdown())
+                return 0
+            }
+            for rule in LintRules.descriptors { console.out("\(rule.id): \(rule.summary)\n    fix: \(rule.hint)") }
             return 0
         }
         if let id = arguments.value("explain") {
-            guard let rule = LintRule.named(id) else {
+            guard let rule = LintRules.named(id) else {
                 throw UsageError(
-                    message: "no rule '\(id)'; the rules are \(LintRule.all.map(\.id).joined(separator: ", "))",
+                    message:
+                        "no rule '\(id)'; the rules are \(LintRules.descriptors.map(\.id).joined(separator: ", "))",
                     command: path)
             }
             console.out("\(rule.id): \(rule.summary)\n\n\(rule.explanation)\n\nfix: \(rule.hint)")
@@ -107,14 +115,14 @@ enum MigrateLintCommand {
         }
         let summary = { (text: String) in sarif ? console.err(text) : console.out(text) }
         if let reason = inputs.project.usageRuleSkipReason {
-            summary("note: [\(LintRule.missingUsageDescription.id)] not applied: \(reason)")
+            summary("note: [\(LintRules.missingUsageDescription.id)] not applied: \(reason)")
         }
         summary(
             "\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
                 + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
                 + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
         if let junit = arguments.value("junit") {
-            let skipped = inputs.project.usageRuleSkipReason.map { [LintRule.missingUsageDescription.id: $0] } ?? [:]
+            let skipped = inputs.project.usageRuleSkipReason.map { [LintRules.missingUsageDescription.id: $0] } ?? [:]
             try JUnitWriter.write(
                 LintReport.junit(
                     files: inputs.swiftFiles, new: new, accepted: accepted, unreadable: unreadable,

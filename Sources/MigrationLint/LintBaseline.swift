@@ -13,12 +13,7 @@ public struct LintBaseline: Codable, Sendable, Equatable {
 
         /// What a finding must have to be accepted by this entry.
         var key: String {
-            fingerprint
-                ?? LintFinding(
-                    file: file, location: SourceLocation(line: 0, column: 0),
-                    rule: LintRule(id: rule, summary: "", hint: ""),
-                    detail: "", lineText: line
-                ).fingerprint
+            fingerprint ?? LintFinding.fingerprint(file: file, rule: rule, lineText: line)
         }
     }
 

@@ -15,7 +15,7 @@ public enum LintReport {
         let newByPlace = Dictionary(grouping: new) { "\($0.file)\u{1F}\($0.rule.id)" }
         let acceptedByPlace = Dictionary(grouping: accepted) { "\($0.file)\u{1F}\($0.rule.id)" }
         for file in files {
-            for rule in LintRule.all where rule != .unreadableSource {
+            for rule in LintRules.descriptors where rule != LintRules.unreadableSource {
                 let found = newByPlace["\(file)\u{1F}\(rule.id)"] ?? []
                 let baselined = acceptedByPlace["\(file)\u{1F}\(rule.id)"]?.count ?? 0
                 let outcome: JUnitReport.Outcome =
@@ -30,11 +30,11 @@ public enum LintReport {
                         classname: classname(file), name: rule.id, seconds: 0,
                         properties: [("hint", rule.hint), ("baselined", String(baselined))], outcome: outcome))
             }
-            let lexical = newByPlace["\(file)\u{1F}\(LintRule.unreadableSource.id)"] ?? []
+            let lexical = newByPlace["\(file)\u{1F}\(LintRules.unreadableSource.id)"] ?? []
             if !lexical.isEmpty {
                 cases.append(
                     JUnitReport.Case(
-                        classname: classname(file), name: LintRule.unreadableSource.id, seconds: 0,
+                        classname: classname(file), name: LintRules.unreadableSource.id, seconds: 0,
                         outcome: .error(
                             message: lexical[0].detail,
                             details: lexical.map { "\($0.location): \($0.detail)" }.joined(separator: "\n"))))
@@ -43,7 +43,7 @@ public enum LintReport {
         for (file, reason) in unreadable {
             cases.append(
                 JUnitReport.Case(
-                    classname: classname(file), name: LintRule.unreadableSource.id, seconds: 0,
+                    classname: classname(file), name: LintRules.unreadableSource.id, seconds: 0,
                     outcome: .error(message: reason, details: reason)))
         }
         return JUnitReport(

@@ -14,7 +14,7 @@ public enum SARIFLog {
     public static func make(
         new: [LintFinding], accepted: [LintFinding], unreadable: [(file: String, reason: String)]
     ) -> [String: Any] {
-        let rules = LintRule.all
+        let rules = LintRules.descriptors
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let driver: [String: Any] = [
             "name": "speech-harness migrate lint",
@@ -22,7 +22,7 @@ public enum SARIFLog {
                 [
                     "id": rule.id, "shortDescription": ["text": rule.summary],
                     "fullDescription": ["text": rule.explanation], "help": ["text": rule.hint],
-                    "defaultConfiguration": ["level": rule == .unreadableSource ? "error" : "warning"],
+                    "defaultConfiguration": ["level": rule == LintRules.unreadableSource ? "error" : "warning"],
                 ] as [String: Any]
             },
         ]
@@ -53,7 +53,7 @@ public enum SARIFLog {
         var result: [String: Any] = [
             "ruleId": finding.rule.id,
             "ruleIndex": ruleIndex[finding.rule.id] ?? 0,
-            "level": finding.rule == .unreadableSource ? "error" : "warning",
+            "level": finding.rule == LintRules.unreadableSource ? "error" : "warning",
             "message": ["text": "\(finding.rule.summary): \(finding.detail)"],
             "locations": [
                 ["physicalLocation": ["artifactLocation": ["uri": uri(finding.file)], "region": region]]

@@ -313,7 +313,7 @@ struct MigrationLinterTests {
             MigrationLinter.lint(
                 [LintSource(file: "Old.swift", text: old), LintSource(file: "New.swift", text: new + extra)],
                 project: Self.plist
-            ).filter { $0.rule == .legacyAPI }
+            ).filter { $0.rule.id == "legacy-api" }
         }
         #expect(files("").isEmpty)
         let unrelated = { (source: String) in source.replacingOccurrences(of: ": Transcribing", with: "") }
@@ -324,7 +324,7 @@ struct MigrationLinterTests {
                     LintSource(file: "New.swift", text: unrelated(new)),
                 ],
                 project: Self.plist
-            ).filter { $0.rule == .legacyAPI }.count == 1)
+            ).filter { $0.rule.id == "legacy-api" }.count == 1)
         let sideBySide = "\nstruct Picker { let a = NewEngine(); let b = OldEngine() }"
         #expect(
             MigrationLinter.lint(
@@ -332,7 +332,7 @@ struct MigrationLinterTests {
                     LintSource(file: "Old.swift", text: unrelated(old)),
                     LintSource(file: "New.swift", text: unrelated(new) + sideBySide),
                 ], project: Self.plist
-            ).filter { $0.rule == .legacyAPI }.isEmpty)
+            ).filter { $0.rule.id == "legacy-api" }.isEmpty)
     }
 
     /// An exact identifier comparison of a locale the code wrote (a constant, passed down by every

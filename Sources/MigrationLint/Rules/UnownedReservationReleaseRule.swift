@@ -1,10 +1,49 @@
-/// The reservation rule: release a locale only where this code created the reservation.
-/// `reserve(locale:)` returns true only when it made a new reservation; another feature may hold
-/// an existing one, and releasing that takes its assets away.
-extension RuleContext {
+/// A locale reservation released where this code may not own it.
+struct UnownedReservationReleaseRule: LintRule {
+    static let id = "unowned-reservation-release"
+    static let summary = "releases a locale reservation without checking that this code created it"
+    static let hint =
+        "release only when `AssetInventory.reserve(locale:)` returned true for this owner; another feature may hold the reservation"
+    static let explanation = """
+        `AssetInventory.reserve(locale:)` returns true only when it created the reservation. If another
+        feature already held it, releasing it here takes the locale's assets from that feature. A
+        release must run only for reservations this code made.
+        The rule accepts a release under a condition on reserve's result or on a name that records it:
+        a Bool assigned from it, a flag set to true or a collection filled (insert, append) only where
+        it returned true, including after `guard … reserve(…) else`. Iterating such a collection
+        (`for locale in reserved`, `reserved.forEach`) counts as consulting it. A collection filled
+        whether or not the reservation was created records nothing and does not count.
+        """
+
+    static func check(_ file: LintedFile) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let owners = file.reservationOwnershipNames()
+        for index in file.tokens.indices
+        where
+            (file.matches(index, ["release", "(", "reservedLocale", ":"])
+            || file.matches(index, ["deallocate", "(", "locale", ":"]))
+            && file.token(index - 1)?.is("func") != true
+        {
+            if file.releaseIsOwned(index, owners: owners) { continue }
+            let call = file.tokens[index].text == "release" ? "release(reservedLocale:)" : "deallocate(locale:)"
+            let place = file.structure.enclosingFunction(of: index).map { " in \($0.name)()" } ?? ""
+            let followed =
+                owners.isEmpty
+                ? "nothing in this file keeps what reserve(locale:) returned"
+                : "ownership is kept in \(owners.sorted().joined(separator: ", ")), and this release neither tests nor iterates it"
+            findings.append(
+                file.finding(
+                    Self.self, at: file.tokens[index].location,
+                    "\(call)\(place) not conditioned on a reservation this code made; \(followed)"))
+        }
+        return findings
+    }
+}
+
+extension LintedFile {
     /// Names that record ownership: Bools bound to what `reserve(locale:)` returned, and flags and
     /// collections set or filled only where it (or such a Bool) was true.
-    func reservationOwnershipNames() -> Set<String> {
+    fileprivate func reservationOwnershipNames() -> Set<String> {
         var names: Set<String> = []
         let reserves = tokens.indices.filter {
             matches($0, ["reserve", "(", "locale", ":"]) && token($0 - 1)?.is("func") != true
@@ -41,7 +80,7 @@ extension RuleContext {
     }
 
     /// Receivers of `.insert(`/`.append(` and targets of `= true` in `range`.
-    private func ownershipRecords(in range: Range<Int>) -> Set<String> {
+    fileprivate func ownershipRecords(in range: Range<Int>) -> Set<String> {
         var names: Set<String> = []
         for inner in range {
             if matches(inner, [".", "insert", "("]) || matches(inner, [".", "append", "("]),
@@ -59,7 +98,7 @@ extension RuleContext {
     /// True when the release at `position` runs only for owned reservations: under a condition on
     /// an ownership name (or on `reserve` itself), or while iterating an ownership collection
     /// (`for locale in owned`, `owned.forEach { … }`).
-    func releaseIsOwned(_ position: Int, owners: Set<String>) -> Bool {
+    fileprivate func releaseIsOwned(_ position: Int, owners: Set<String>) -> Bool {
         let mentionsOwner = { (range: Range<Int>) in
             range.contains { owners.contains(self.tokens[$0].text) || self.tokens[$0].is("reserve") }
         }
@@ -71,27 +110,6 @@ extension RuleContext {
             if token(before)?.is("(") == true { before -= 1 }
             return token(before)?.is("forEach") == true && token(before - 1)?.is(".") == true
                 && receiverName(beforeDot: before - 1).map(owners.contains) == true
-        }
-    }
-
-    mutating func reservationRelease() {
-        let owners = reservationOwnershipNames()
-        for index in tokens.indices
-        where
-            (matches(index, ["release", "(", "reservedLocale", ":"])
-            || matches(index, ["deallocate", "(", "locale", ":"]))
-            && token(index - 1)?.is("func") != true
-        {
-            if releaseIsOwned(index, owners: owners) { continue }
-            let call = tokens[index].text == "release" ? "release(reservedLocale:)" : "deallocate(locale:)"
-            let place = structure.enclosingFunction(of: index).map { " in \($0.name)()" } ?? ""
-            let followed =
-                owners.isEmpty
-                ? "nothing in this file keeps what reserve(locale:) returned"
-                : "ownership is kept in \(owners.sorted().joined(separator: ", ")), and this release neither tests nor iterates it"
-            report(
-                .unownedReservationRelease, at: tokens[index].location,
-                "\(call)\(place) not conditioned on a reservation this code made; \(followed)")
         }
     }
 }

@@ -24,7 +24,7 @@ final class ProjectIndex: Sendable {
 
     let units: [Unit]
     /// What finishes an analyzer, per unit (same order as `units`).
-    let finishers: [RuleContext.AnalyzerFinishers]
+    let finishers: [AnalyzerFinishers]
     /// The type names the run's files declare (`struct`, `class`, `enum`, `actor`, `protocol`,
     /// `typealias`): where the project has its own type of a name, that name is not Apple's.
     let declaredTypes: Set<String>
@@ -46,16 +46,16 @@ final class ProjectIndex: Sendable {
             unit.structure.tokens.indices.contains { index in
                 let tokens = unit.structure.tokens
                 return tokens[index].kind == .attribute && tokens[index].text == "@_exported"
-                    && RuleContext.importedModule(tokens, at: index + 1) == "Speech"
+                    && LintedFile.importedModule(tokens, at: index + 1) == "Speech"
             }
         }
         // Two rounds: a handler closure written in one file may call a helper that finishes the
         // analyzer in its own file, which the first round finds.
-        var finishers = units.map { RuleContext(unit: $0, index: nil).analyzerFinishers() }
+        var finishers = units.map { LintedFile(unit: $0, index: nil).analyzerFinishers() }
         for _ in 0..<2 {
             let handlers = Self.finishingHandlers(units, finishers)
             finishers = zip(units, finishers).map { unit, current in
-                var next = RuleContext(unit: unit, index: nil).analyzerFinishers(handlers: handlers)
+                var next = LintedFile(unit: unit, index: nil).analyzerFinishers(handlers: handlers)
                 next.handlers.formUnion(current.handlers)
                 return next
             }
@@ -72,11 +72,9 @@ final class ProjectIndex: Sendable {
         }
     }
 
-    /// A context for rules over unit `index`, able to look at the others.
-    func context(_ index: Int, project: ProjectContext = ProjectContext()) -> RuleContext {
-        var context = RuleContext(unit: units[index], index: self, project: project)
-        context.unitIndex = index
-        return context
+    /// Unit `index` as the rules read it, able to look at the others.
+    func file(_ index: Int, project: ProjectContext = ProjectContext()) -> LintedFile {
+        LintedFile(unit: units[index], index: self, unitIndex: index, project: project)
     }
 
     // MARK: handlers passed in
@@ -117,14 +115,14 @@ final class ProjectIndex: Sendable {
 
     /// Closure-typed names (`onFailure: (Error) -> Void`) that some file calls and every binding
     /// of which, in the whole run, finishes or cancels an analyzer.
-    static func finishingHandlers(_ units: [Unit], _ finishers: [RuleContext.AnalyzerFinishers]) -> Set<String> {
+    static func finishingHandlers(_ units: [Unit], _ finishers: [AnalyzerFinishers]) -> Set<String> {
         var names: Set<String> = []
-        for unit in units { names.formUnion(RuleContext(unit: unit, index: nil).closureTypedNames()) }
+        for unit in units { names.formUnion(LintedFile(unit: unit, index: nil).closureTypedNames()) }
         return names.filter { name in
             let bindings = bindings(of: name, in: units)
             return !bindings.isEmpty
                 && bindings.allSatisfy { binding in
-                    RuleContext(unit: units[binding.unit], index: nil).finishesAnalyzer(
+                    LintedFile(unit: units[binding.unit], index: nil).finishesAnalyzer(
                         binding.body, finishers[binding.unit])
                 }
         }

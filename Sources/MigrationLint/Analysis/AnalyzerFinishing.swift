@@ -1,89 +1,20 @@
-/// The input-stream rules: a discarded continuation, and input ended with nothing to finish the
-/// analyzer. Ending the input does not end the session (only `finalizeAndFinishThroughEndOfInput()`
-/// waits for it), so every path that ends the input must also finish or cancel the analyzer, or run
-/// after the analyzer's own error already finished it. Dropping the reference is not enough: the
-/// pending results are never finalized, and the analysis task may keep the analyzer alive.
-extension RuleContext {
-    /// Names holding the continuation of an `AsyncStream<AnalyzerInput>`.
-    func inputContinuationNames() -> (names: Set<String>, discarded: [Int], others: Set<String>) {
-        var names: Set<String> = []
-        var discarded: [Int] = []
-        var others: Set<String> = []
-        for index in tokens.indices {
-            // Continuations of streams of anything else (`AsyncStream<AVAudioPCMBuffer>`): a
-            // capture pipeline's, which may end without the analyzer's input ending.
-            if let name = otherContinuation(at: index) { others.insert(name) }
-            // let (sequence, continuation) = AsyncStream<AnalyzerInput>.makeStream()
-            //                              or AsyncStream.makeStream(of: AnalyzerInput.self)
-            if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", ".", "makeStream"])
-                || matches(index, ["AsyncStream", ".", "makeStream", "(", "of", ":", "AnalyzerInput"]),
-                token(index - 1)?.is("=") == true, token(index - 2)?.is(")") == true,
-                let open = structure.partner[index - 2]
-            {
-                let parts = ((open + 1)..<(index - 2)).filter { !tokens[$0].is(",") }
-                if parts.count == 2 {
-                    if tokens[parts[1]].is("_") {
-                        discarded.append(parts[1])
-                    } else {
-                        names.insert(tokens[parts[1]].text)
-                    }
-                }
-            }
-            // var continuation: AsyncStream<AnalyzerInput>.Continuation
-            if matches(index, [":", "AsyncStream", "<", "AnalyzerInput", ">", ".", "Continuation"]),
-                let name = token(index - 1), name.kind == .identifier
-            {
-                names.insert(name.text)
-            }
-            // AsyncStream<AnalyzerInput> { continuation in … }
-            if matches(index, ["AsyncStream", "<", "AnalyzerInput", ">", "{"]), let name = token(index + 5),
-                name.kind == .identifier, token(index + 6)?.is("in") == true
-            {
-                names.insert(name.text)
-            }
-        }
-        let input = propagatingAssignments(names)
-        return (input, discarded, others.subtracting(input))
-    }
+/// What finishes or cancels an analyzer, followed across functions, stored closures, handlers
+/// passed in and callers. Ending the input does not end the session (only
+/// `finalizeAndFinishThroughEndOfInput()` waits for it), so the input rules ask this whether a
+/// path that ends the input also ends the analysis, or runs after the analyzer's own error ended it.
+/// What finishes an analyzer in this file: its finish and cancel calls, and calls of functions
+/// or stored closures whose bodies make one, followed to any depth.
+struct AnalyzerFinishers {
+    /// Names holding an analyzer, for telling its errors from others.
+    var analyzers: Set<String>
+    /// Functions and stored closures (by name) that finish or cancel an analyzer.
+    var helpers: Set<String> = []
+    /// Closure-typed names whose every binding in the run, wherever written, finishes or
+    /// cancels an analyzer (``ProjectIndex/finishingHandlers(_:_:)``).
+    var handlers: Set<String> = []
+}
 
-    /// The name declared at `index` as the continuation of a stream whose element is not
-    /// `AnalyzerInput`: `c: AsyncStream<T>.Continuation`, `let (s, c) = AsyncStream<T>.makeStream()`
-    /// or `AsyncStream.makeStream(of: T.self)`.
-    func otherContinuation(at index: Int) -> String? {
-        let streams = ["AsyncStream", "AsyncThrowingStream"]
-        guard streams.contains(tokens[index].text) else { return nil }
-        var element: String?
-        if matches(index + 1, ["<"]), let type = token(index + 2), type.kind == .identifier { element = type.text }
-        if matches(index + 1, [".", "makeStream", "(", "of", ":"]), let type = token(index + 6) { element = type.text }
-        guard let element, element != "AnalyzerInput" else { return nil }
-        if token(index - 1)?.is(":") == true, let name = token(index - 2), name.kind == .identifier,
-            (index..<min(tokens.count, index + 8)).contains(where: { tokens[$0].is("Continuation") })
-        {
-            return name.text
-        }
-        if token(index - 1)?.is("=") == true, token(index - 2)?.is(")") == true, let open = structure.partner[index - 2]
-        {
-            let parts = ((open + 1)..<(index - 2)).filter { !tokens[$0].is(",") }
-            if parts.count == 2, tokens[parts[1]].kind == .identifier, !tokens[parts[1]].is("_") {
-                return tokens[parts[1]].text
-            }
-        }
-        return nil
-    }
-
-    /// `names` plus the targets of one round of `self.x = y` / `x = y` with `y` among them.
-    func propagatingAssignments(_ names: Set<String>) -> Set<String> {
-        var result = names
-        for index in tokens.indices where tokens[index].is("=") {
-            if let value = token(index + 1), names.contains(value.text), let target = token(index - 1),
-                target.kind == .identifier
-            {
-                result.insert(target.text)
-            }
-        }
-        return result
-    }
-
+extension LintedFile {
     /// Names holding a `SpeechAnalyzer`: declared with that type, or made by its initializer.
     func analyzerNames() -> Set<String> {
         var names: Set<String> = []
@@ -102,16 +33,17 @@ extension RuleContext {
         return propagatingAssignments(names)
     }
 
-    /// What finishes an analyzer in this file: its finish and cancel calls, and calls of functions
-    /// or stored closures whose bodies make one, followed to any depth.
-    struct AnalyzerFinishers {
-        /// Names holding an analyzer, for telling its errors from others.
-        var analyzers: Set<String>
-        /// Functions and stored closures (by name) that finish or cancel an analyzer.
-        var helpers: Set<String> = []
-        /// Closure-typed names whose every binding in the run, wherever written, finishes or
-        /// cancels an analyzer (``ProjectIndex/finishingHandlers(_:_:)``).
-        var handlers: Set<String> = []
+    /// `names` plus the targets of one round of `self.x = y` / `x = y` with `y` among them.
+    func propagatingAssignments(_ names: Set<String>) -> Set<String> {
+        var result = names
+        for index in tokens.indices where tokens[index].is("=") {
+            if let value = token(index + 1), names.contains(value.text), let target = token(index - 1),
+                target.kind == .identifier
+            {
+                result.insert(target.text)
+            }
+        }
+        return result
     }
 
     func analyzerFinishers(handlers: Set<String> = []) -> AnalyzerFinishers {
@@ -236,43 +168,6 @@ extension RuleContext {
         }
     }
 
-    mutating func inputContinuations() {
-        let (names, discarded, others) = inputContinuationNames()
-        for index in discarded {
-            report(
-                .discardedInputContinuation, at: tokens[index].location,
-                "`_` in place of the continuation of AsyncStream<AnalyzerInput>.makeStream()")
-        }
-        let mentionsAnalyzerInput = tokens.contains { $0.text == "AnalyzerInput" }
-        guard mentionsAnalyzerInput else { return }
-        let finishers = run?.finishers[unitIndex] ?? analyzerFinishers()
-        for index in tokens.indices where matches(index, [".", "finish", "(", ")"]) {
-            guard let receiver = receiverName(beforeDot: index), !others.contains(receiver) else { continue }
-            let lowered = receiver.lowercased()
-            guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder")
-            else { continue }
-            if isAfterAnalyzerError(index, finishers) { continue }
-            guard let function = structure.enclosingFunction(of: index) else {
-                if !finishesAnalyzer(0..<tokens.count, finishers) {
-                    report(
-                        .inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location,
-                        "\(receiver).finish() with no analyzer finish in this file")
-                }
-                continue
-            }
-            if finishesAnalyzer(function.body, finishers) { continue }
-            var visited: Set<String> = []
-            let callers = followCallers(of: function.name, from: index, finishers, visited: &visited)
-            if !callers.finished {
-                let handlers = handlerTrail(in: function.body)
-                report(
-                    .inputFinishedWithoutAnalyzerFinish, at: tokens[index + 1].location,
-                    "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(handlers)\(callers.trail)"
-                )
-            }
-        }
-    }
-
     /// What became of the handler closures `body` calls (`onFailure(error)`): where a closure is
     /// passed for each in the files linted, and that it does not finish the analyzer, or that none
     /// is passed. Empty when the body calls none.
@@ -323,7 +218,7 @@ extension RuleContext {
         var finished = true
         var steps: [String] = []
         for (unit, site, receiver) in sites {
-            let caller = unit == unitIndex ? self : run!.context(unit, project: project)
+            let caller = unit == unitIndex ? self : run!.file(unit, project: project)
             let callerFinishers = unit == unitIndex ? finishers : run!.finishers[unit]
             let line = caller.tokens[site].location.line
             let place = unit == unitIndex ? "line \(line)" : "\(caller.file):\(line)"

@@ -1,0 +1,70 @@
+/// One finding: where, which rule, what exactly.
+public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var location: SourceLocation
+    public var rule: LintRuleDescriptor
+    /// What this occurrence is, e.g. "SFSpeechRecognizer".
+    public var detail: String
+    /// The source line, trimmed: the baseline matches on it so findings survive line shifts.
+    public var lineText: String
+    /// A mechanical fix, when there is one (a renamed API).
+    public var fix: LintFix?
+    /// The whole source line, for reports that count columns in characters rather than bytes.
+    public var sourceLine: String
+
+    public init(
+        file: String, location: SourceLocation, rule: LintRuleDescriptor, detail: String, lineText: String,
+        fix: LintFix? = nil,
+        sourceLine: String? = nil
+    ) {
+        self.file = file
+        self.location = location
+        self.rule = rule
+        self.detail = detail
+        self.lineText = lineText
+        self.fix = fix
+        self.sourceLine = sourceLine ?? lineText
+    }
+
+    /// The 1-based column of `byteColumn` on this finding's line counted in Unicode scalars.
+    public func scalarColumn(_ byteColumn: Int) -> Int {
+        let bytes = Array(sourceLine.utf8.prefix(max(0, byteColumn - 1)))
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.count + 1
+    }
+
+    /// What identifies the finding across edits elsewhere in the file: its file, rule and the
+    /// trimmed text of its line, hashed (FNV-1a, 64 bits, hex). Two findings on equal lines share it;
+    /// the baseline counts them.
+    public var fingerprint: String { Self.fingerprint(file: file, rule: rule.id, lineText: lineText) }
+
+    /// The fingerprint of a finding of rule `rule` on a line reading `lineText` in `file`.
+    static func fingerprint(file: String, rule: String, lineText: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(file)\u{1F}\(rule)\u{1F}\(lineText)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    public var description: String {
+        let fixIt =
+            fix.map { "\n    fix-it: replace with `\($0.replacement)` at \(location.line):\($0.start)-\($0.end)" } ?? ""
+        return
+            "\(file):\(location.line):\(location.column): warning: [\(rule.id)] \(rule.summary): \(detail)\n    fix: \(rule.hint)\(fixIt)"
+    }
+}
+
+/// A replacement of one span of one line: columns `start..<end` of the finding's line (1-based,
+/// in UTF-8 bytes like the finding's location) become `replacement`.
+public struct LintFix: Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+    public var replacement: String
+
+    public init(start: Int, end: Int, replacement: String) {
+        self.start = start
+        self.end = end
+        self.replacement = replacement
+    }
+}

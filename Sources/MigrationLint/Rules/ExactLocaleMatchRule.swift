@@ -1,0 +1,232 @@
+/// Locale support decided by exact equality against the transcriber's lists.
+struct ExactLocaleMatchRule: LintRule {
+    static let id = "exact-locale-match"
+    static let summary = "checks locale support by exact equality"
+    static let hint =
+        "use `await SpeechTranscriber.supportedLocale(equivalentTo:)`; `contains` rejects usable regional equivalents"
+    static let explanation = """
+        `supportedLocales.contains(locale)`, and comparing identifier strings
+        (`map { $0.identifier(.bcp47) }.contains(…)`, `contains(where: { … == … })`), match exactly, so
+        a bare "fr" or en_US with a region override fails against the list.
+        `supportedLocale(equivalentTo:)` finds the usable equivalent. The rule follows the compared
+        locale first: a constant written in the code, or a locale `supportedLocale(equivalentTo:)`
+        returned, compares as written; a parameter is followed to every caller (three deep).
+        """
+
+    /// What a finding says of the compared locale's source.
+    static func followed(_ source: (safe: Bool, trail: String)?) -> String {
+        source.map { "followed: \($0.trail)" } ?? "followed: where the locale comes from is not evident in the files"
+    }
+
+    static func check(_ file: LintedFile) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let lists: Set<String> = ["supportedLocales", "installedLocales"]
+        // Names bound to a locale list or to its identifiers:
+        // `let all = await SpeechTranscriber.supportedLocales`,
+        // `let ids = await Set(SpeechTranscriber.installedLocales.map { $0.identifier(.bcp47) })`.
+        var bound: Set<String> = []
+        // `SpeechTranscriber.supportedLocales`, not an app's own `Self.supportedLocales`.
+        let isTranscriberList = { (index: Int) in
+            lists.contains(file.tokens[index].text) && file.token(index - 1)?.is(".") == true
+                && ["SpeechTranscriber", "DictationTranscriber"].contains(file.token(index - 2)?.text ?? "")
+        }
+        for index in file.tokens.indices where isTranscriberList(index) {
+            if let name = file.assignedName(at: index) { bound.insert(name) }
+        }
+        // The list a `.contains` at `dot` is called on: a bound name, the qualified list itself, or
+        // a parenthesised expression holding it (`(await SpeechTranscriber.installedLocales)`).
+        let listReceiver = { (dot: Int) -> String? in
+            var index = dot - 1
+            while let mark = file.token(index), mark.is("?") || mark.is("!") { index -= 1 }
+            guard let token = file.token(index) else { return nil }
+            if token.kind == .identifier {
+                return bound.contains(token.text) || isTranscriberList(index) ? token.text : nil
+            }
+            guard token.is(")"), let open = file.structure.partner[index], open < index,
+                let list = ((open + 1)..<index).first(where: isTranscriberList)
+            else { return nil }
+            return "(\(file.tokens[list].text))"
+        }
+        // Names this file binds from `supportedLocale(equivalentTo:)`: already the usable equivalent.
+        let resolved = Set(
+            file.tokens.indices.filter {
+                file.tokens[$0].is("supportedLocale") && file.matches($0 + 1, ["(", "equivalentTo"])
+            }
+            .compactMap(file.assignedName(at:)))
+        // `supported.contains(where: { $0.identifier(.bcp47) == locale.identifier(.bcp47) })` and
+        // `installed.contains { $0 == locale }`: exact, unless the other side is a constant or resolved.
+        for index in file.tokens.indices
+        where file.matches(index, [".", "contains", "(", "where", ":", "{"])
+            || file.matches(index, [".", "contains", "{"])
+        {
+            let open = file.tokens[index + 2].is("{") ? index + 2 : index + 5
+            guard let receiver = listReceiver(index), let close = file.structure.partner[open],
+                let equals = ((open + 1)..<close).first(where: { file.tokens[$0].is("==") })
+            else { continue }
+            // The element is `$0`, or the closure's one parameter (`{ candidate in … }`).
+            var left = open + 1
+            var element = "$0"
+            if file.token(open + 2)?.is("in") == true {
+                element = file.tokens[open + 1].text
+                left = open + 3
+            }
+            let other = file.tokens[left].text == element ? equals + 1 : left
+            let source = file.localeSource(at: other)
+            if file.tokens[other].text == element || source?.safe == true { continue }
+            findings.append(
+                file.finding(
+                    Self.self, at: file.tokens[index + 1].location,
+                    "\(receiver).contains { … == … } compares locales or their identifiers exactly; \(Self.followed(source))"
+                ))
+        }
+        for index in file.tokens.indices
+        where file.matches(index, [".", "contains", "("]) && !file.matches(index + 3, ["where", ":"]) {
+            // The argument is one of the lists' own elements (`$0`), or a locale already resolved.
+            if let close = file.structure.partner[index + 2], close > index + 3,
+                let first = file.token(index + 3),
+                first.is("$0") || resolved.contains(first.text) && file.token(index + 4)?.is(".") == true
+                    || resolved.contains(first.text) && index + 4 == close
+            {
+                continue
+            }
+            let source = file.localeSource(at: index + 3)
+            if source?.safe == true { continue }
+            if let receiver = listReceiver(index) {
+                findings.append(
+                    file.finding(
+                        Self.self, at: file.tokens[index + 1].location,
+                        "\(receiver).contains(…); \(Self.followed(source))"))
+                continue
+            }
+            // `supported.map { $0.identifier(.bcp47) }.contains(…)`: identifier strings compared exactly.
+            guard let close = file.token(index - 1), close.is("}") || close.is(")"),
+                let open = file.structure.partner[index - 1],
+                file.matches(open - 2, [".", "map"]) || file.matches(open - 3, [".", "map", "("]) && close.is("}"),
+                ((open + 1)..<(index - 1)).contains(where: { file.tokens[$0].is("identifier") })
+            else { continue }
+            let dot = file.tokens[open - 1].is("map") ? open - 2 : open - 3
+            guard let receiver = listReceiver(dot) else { continue }
+            findings.append(
+                file.finding(
+                    Self.self, at: file.tokens[index + 1].location,
+                    "\(receiver).map { $0.identifier(…) }.contains(…) compares identifier strings exactly; \(Self.followed(source))"
+                ))
+        }
+        return findings
+    }
+}
+
+extension LintedFile {
+    /// Where the locale written at `argument` comes from, when that can be told: a constant
+    /// (`Locale.ja`, `Self.locale`, `Locale(identifier: "ja_JP")`), which an exact comparison
+    /// matches as written, or a value the caller passes for a parameter, followed through every call
+    /// of the function in the run (three calls deep). `safe` when every source is a constant or a
+    /// locale `supportedLocale(equivalentTo:)` resolved.
+    fileprivate func localeSource(at argument: Int, depth: Int = 0) -> (safe: Bool, trail: String)? {
+        // A type's static member: a constant the code wrote.
+        if Self.isConstantLocale(tokens, at: argument) { return (true, "a constant") }
+        guard let name = token(argument), name.kind == .identifier else { return nil }
+        // A stored property initialised with a constant and never assigned again.
+        if structure.enclosingTypeName(of: argument) != nil, isConstantProperty(name.text) {
+            return (true, "a constant property")
+        }
+        guard let function = structure.enclosingFunction(of: argument), let run, depth < 3 else { return nil }
+        // Bound in the function from what `supportedLocale(equivalentTo:)` returned.
+        let resolvedHere = (function.body.lowerBound..<argument).contains { index in
+            tokens[index].text == name.text
+                && (token(index - 1)?.is("let") == true || token(index - 1)?.is("var") == true)
+                && (index..<min(argument, index + 12)).contains {
+                    tokens[$0].is("supportedLocale") && matches($0 + 1, ["(", "equivalentTo"])
+                }
+        }
+        if resolvedHere { return (true, "resolved by supportedLocale(equivalentTo:)") }
+        // A local: every value it is given (`var chosen = locale`, `chosen = fallback`, `for
+        // fallback in Self.fallbacks`) must be safe.
+        let body = function.body.lowerBound..<argument
+        let values = body.compactMap { index -> Int? in
+            guard tokens[index].text == name.text, token(index + 1)?.is("=") == true, token(index + 2)?.is("=") != true
+            else { return nil }
+            return index + 2
+        }
+        let loops = body.filter {
+            tokens[$0].text == name.text && token($0 - 1)?.is("for") == true && token($0 + 1)?.is("in") == true
+        }
+        if !values.isEmpty || !loops.isEmpty {
+            for value in values {
+                // `x = y`, `var x = try await y`.
+                var start = value
+                while let word = token(start), word.is("try") || word.is("await") { start += 1 }
+                guard start != argument, let source = localeSource(at: start, depth: depth + 1) else { return nil }
+                if !source.safe { return source }
+            }
+            guard loops.allSatisfy({ Self.isConstantLocale(tokens, at: $0 + 2) }) else { return nil }
+            return (true, "every value given to \(name.text) is a constant")
+        }
+        // A parameter of the enclosing function: `func installed(locale: Locale)`.
+        let header = structure.statementStart(of: function.body.lowerBound - 1)..<(function.body.lowerBound - 1)
+        guard
+            let parameter = header.first(where: {
+                tokens[$0].text == name.text && token($0 + 1)?.is(":") == true
+                    && (token($0 - 1)?.is("(") == true || token($0 - 1)?.is(",") == true
+                        || token($0 - 2)?.is("(") == true || token($0 - 2)?.is(",") == true)
+            })
+        else { return nil }
+        let label = token(parameter - 1).map { $0.kind == .identifier ? $0.text : name.text } ?? name.text
+        var sawCall = false
+        for (number, unit) in run.units.enumerated() {
+            let other = number == unitIndex ? self : run.file(number, project: project)
+            for site in unit.structure.tokens.indices
+            where unit.structure.tokens[site].text == function.name && other.matches(site + 1, ["("])
+                && other.token(site - 1)?.is("func") != true
+            {
+                guard let close = unit.structure.partner[site + 1],
+                    let labelled = ((site + 2)..<close).first(where: {
+                        other.tokens[$0].text == label && other.token($0 + 1)?.is(":") == true
+                    })
+                else { continue }
+                sawCall = true
+                let value = labelled + 2
+                if Self.isConstantLocale(other.tokens, at: value) { continue }
+                let upstream = other.localeSource(at: value, depth: depth + 1)
+                if upstream?.safe == true { continue }
+                var end = value
+                while end < close, !other.tokens[end].is(",") {
+                    end =
+                        other.tokens[end].is("(") || other.tokens[end].is("[")
+                        ? (unit.structure.partner[end] ?? close) + 1 : end + 1
+                }
+                let written = (value..<min(end, value + 8)).map { other.tokens[$0].text }.joined()
+                let place =
+                    "\(function.name)() is called with \(written) at \(other.file):\(other.tokens[site].location.line)"
+                return (false, upstream.map { "\(place); \($0.trail)" } ?? place)
+            }
+        }
+        return sawCall ? (true, "every caller passes a constant") : nil
+    }
+
+    /// `private var locale = Locale(identifier: "en-US")` in a type's body, with no other
+    /// assignment to it in the file.
+    fileprivate func isConstantProperty(_ name: String) -> Bool {
+        guard isStoredProperty(name) else { return false }
+        let assignments = tokens.indices.filter {
+            tokens[$0].text == name && token($0 + 1)?.is("=") == true && token($0 + 2)?.is("=") != true
+        }
+        guard assignments.count == 1, let only = assignments.first,
+            token(only - 1)?.is("var") == true || token(only - 1)?.is("let") == true
+        else { return false }
+        return Self.isConstantLocale(tokens, at: only + 2)
+    }
+
+    /// `Locale.ja`, `Self.locale`, `SpokenWordTranscriber.locale`, `Locale(identifier: "ja_JP")`:
+    /// a locale written in the code, not the user's (`Locale.current`, `.autoupdatingCurrent`).
+    fileprivate static func isConstantLocale(_ tokens: [SwiftToken], at index: Int) -> Bool {
+        guard index + 2 < tokens.count, tokens[index].kind == .identifier else { return false }
+        let first = tokens[index].text
+        guard first == "Self" || ProjectIndex.isTypeName(first) else { return false }
+        if tokens[index + 1].is("."), tokens[index + 2].kind == .identifier {
+            return !["current", "autoupdatingCurrent", "init"].contains(tokens[index + 2].text)
+        }
+        return first == "Locale" && tokens[index + 1].is("(") && index + 4 < tokens.count
+            && tokens[index + 2].is("identifier") && tokens[index + 4].kind == .string
+    }
+}

@@ -1,0 +1,59 @@
+/// The analyzer's input ended on a path that never finishes or cancels the analyzer.
+struct InputFinishWithoutAnalyzerFinishRule: LintRule {
+    static let id = "input-finish-without-analyzer-finish"
+    static let summary = "ends the input stream without finishing the analyzer"
+    static let hint =
+        "after `continuation.finish()`, await `analyzer.finalizeAndFinishThroughEndOfInput()` (or `cancelAndFinishNow()`); ending the stream alone does not finish analysis"
+    static let explanation = """
+        Ending the input stream (`continuation.finish()`) does not end the analysis session: the
+        analyzer may be given another input sequence, so it waits. A path that ends the input must also
+        end the session with a finish or cancel call (finalizeAndFinishThroughEndOfInput,
+        finalizeAndFinish, finish(after:), cancelAndFinishNow). Setting the analyzer to nil is not
+        enough: pending results are never finalized, and the running analysis may keep it alive.
+        Before reporting, the rule follows: calls to functions and to closures stored on the type whose
+        bodies make such a call (to any depth); closures passed in for a handler (`onFailure:`) from
+        any file, which must all make one; the callers of the function that ends the input, in its
+        own type and, across the files linted, on receivers whose type is evident (a local made with
+        `Type(…)`, a stored property or a parameter of that type), each of which must finish or
+        cancel the analyzer, before or after the call (followed up to four callers deep); and `catch`
+        clauses whose `do` only runs the analyzer or iterates its results, where the analyzer's
+        error has already finished the session. The finding names the path it followed and where it
+        stopped; a function nothing in the files calls is reported.
+        """
+
+    static func check(_ file: LintedFile) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let (names, _, others) = file.inputContinuationNames()
+        let mentionsAnalyzerInput = file.tokens.contains { $0.text == "AnalyzerInput" }
+        guard mentionsAnalyzerInput else { return [] }
+        let finishers = file.run?.finishers[file.unitIndex] ?? file.analyzerFinishers()
+        for index in file.tokens.indices where file.matches(index, [".", "finish", "(", ")"]) {
+            guard let receiver = file.receiverName(beforeDot: index), !others.contains(receiver) else { continue }
+            let lowered = receiver.lowercased()
+            guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder")
+            else { continue }
+            if file.isAfterAnalyzerError(index, finishers) { continue }
+            guard let function = file.structure.enclosingFunction(of: index) else {
+                if !file.finishesAnalyzer(0..<file.tokens.count, finishers) {
+                    findings.append(
+                        file.finding(
+                            Self.self, at: file.tokens[index + 1].location,
+                            "\(receiver).finish() with no analyzer finish in this file"))
+                }
+                continue
+            }
+            if file.finishesAnalyzer(function.body, finishers) { continue }
+            var visited: Set<String> = []
+            let callers = file.followCallers(of: function.name, from: index, finishers, visited: &visited)
+            if !callers.finished {
+                let handlers = file.handlerTrail(in: function.body)
+                findings.append(
+                    file.finding(
+                        Self.self, at: file.tokens[index + 1].location,
+                        "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(handlers)\(callers.trail)"
+                    ))
+            }
+        }
+        return findings
+    }
+}

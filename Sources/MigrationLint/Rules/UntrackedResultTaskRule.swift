@@ -1,0 +1,31 @@
+/// A task consuming results that nothing keeps.
+struct UntrackedResultTaskRule: LintRule {
+    static let id = "untracked-result-task"
+    static let summary = "consumes results in a Task nobody keeps"
+    static let hint =
+        "store the task and cancel or await it on teardown, or use `async let` / a task group so its errors have an owner"
+    static let explanation = """
+        A `Task { for try await r in transcriber.results … }` that nothing stores cannot be cancelled on
+        teardown, and its error is lost. Store it, await it, or use structured concurrency.
+        """
+
+    static func check(_ file: LintedFile) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        for index in file.tokens.indices where file.tokens[index].is("Task") {
+            var cursor = index + 1
+            if file.matches(cursor, [".", "detached"]) { cursor += 2 }
+            if file.token(cursor)?.is("(") == true { cursor = (file.structure.partner[cursor] ?? cursor) + 1 }
+            guard file.token(cursor)?.is("{") == true, let close = file.structure.partner[cursor] else { continue }
+            let body = (cursor + 1)..<close
+            let consumesResults = body.contains { file.matches($0, [".", "results"]) }
+            guard consumesResults else { continue }
+            let start = file.structure.statementStart(of: index)
+            let discarded = start == index || file.matches(start, ["_", "="])
+            if discarded {
+                findings.append(
+                    file.finding(Self.self, at: file.tokens[index].location, "Task { … .results … } is not stored"))
+            }
+        }
+        return findings
+    }
+}
