@@ -35,8 +35,8 @@ public struct LegacyExpectations: Codable, Sendable, Hashable {
     public var final: Bool?
     /// Partial results were delivered (true) or none (false).
     public var partials: Bool?
-    /// The error the task ended with, as `domain:code`; absent: none.
-    public var error: String?
+    /// The error the task ended with; absent: none.
+    public var error: ExpectedError?
     /// Task states seen over the run only move forward (starting, running, finishing or
     /// canceling, completed) and end at completed.
     public var statesInOrder: Bool?
@@ -44,6 +44,14 @@ public struct LegacyExpectations: Codable, Sendable, Hashable {
     public var delegateOrder: Bool?
     /// `didFinishSuccessfully`'s value.
     public var successfully: Bool?
+}
+
+/// An error by its domain and code, as `NSError` carries them: `{"domain": "kLSRErrorDomain", "code": 301}`.
+public struct ExpectedError: Codable, Sendable, Hashable, CustomStringConvertible {
+    public var domain: String
+    public var code: Int
+
+    public var description: String { "\(domain):\(code)" }
 }
 
 /// A capture scenario: the speech played by the virtual microphone, tapped in the hardware format,
@@ -200,8 +208,11 @@ struct LegacyScenarioExecution {
             problems.append(
                 wanted ? "no partial results" : "\(partials) partial results with shouldReportPartialResults off")
         }
-        let error = observer.error.withLock { $0 }.map { "\($0.domain):\($0.code)" }
-        if error != expect.error { problems.append("error \(error ?? "none"), expected \(expect.error ?? "none")") }
+        let error = observer.error.withLock { $0 }.map { ExpectedError(domain: $0.domain, code: $0.code) }
+        if error != expect.error {
+            problems.append(
+                "error \(error.map(\.description) ?? "none"), expected \(expect.error.map(\.description) ?? "none")")
+        }
         if expect.statesInOrder ?? true {
             let order: [SFSpeechRecognitionTaskState] = [.starting, .running, .finishing, .canceling, .completed]
             let ranks = states.compactMap { order.firstIndex(of: $0) }

@@ -7,9 +7,9 @@ import SpeechCore
 ///
 /// Steps (``ScenarioStep``) run in order. A call step with `"async": true` starts the call under
 /// its `ref` and moves on; a later `{"do": "await", "ref": …}` checks how it ended. `expect` on a
-/// call is `returns`, `cancelled` or `fails:<code>` (an SFSpeechError code, `engine` or `usage`);
-/// `exact:` before it makes it hold on the scripted engine only, as do the expectations listed
-/// under `exact`. Everything else holds on every backend.
+/// call is `"returns"`, `"cancelled"` or `{"fails": {"domain": …, "code": …}}`; `"exact": true`
+/// beside it makes it hold on the scripted engine only, as do the expectations listed under
+/// `exact`. Everything else holds on every backend. docs/scenario.schema.json describes the format.
 public struct Scenario: Decodable, Sendable, Hashable {
     public struct Expectations: Decodable, Sendable, Hashable {
         /// Final text of module 0 (normalised by spaces) when the scenario ends.

@@ -123,7 +123,7 @@ final class ScenarioExecution: @unchecked Sendable {
         analyzer = SpeechAnalyzer(modules: modules)
         await installHandler()
         for (index, step) in scenario.steps.enumerated() {
-            await perform(step, index: index + 1)
+            await step.action.perform(in: self, at: StepPlace(index: index + 1, kind: step.kind))
         }
         input?.continuation.finish()
         await analyzer.cancelAndFinishNow()
@@ -182,20 +182,20 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     /// Records a problem when an expectation that applies on this backend is not met.
-    func check(_ expectation: Expectation?, _ outcome: CallOutcome, step: ScenarioStep, index: Int) {
+    func check(_ expectation: Expectation?, _ outcome: CallOutcome, at place: StepPlace) {
         guard let expectation, exact || !expectation.exactOnly else { return }
         if outcome.description != expectation.outcome.description {
-            problems.append("step \(index) (\(step.kind)): expected \(expectation.outcome), got \(outcome)")
+            problems.append("step \(place.index) (\(place.kind)): expected \(expectation.outcome), got \(outcome)")
         }
     }
 
     /// Makes a call: in place, checked against its expectation, or started under its name and left
     /// running until the analyzer has registered it as a waiter (or it has ended).
     func call(
-        _ call: ScenarioStep.Call, step: ScenarioStep, index: Int, _ body: @escaping @Sendable () async throws -> Void
+        _ call: ScenarioStep.Call, at place: StepPlace, _ body: @escaping @Sendable () async throws -> Void
     ) async {
         guard let name = call.startedAs else {
-            check(call.expect, await Self.describe(body), step: step, index: index)
+            check(call.expect, await Self.describe(body), at: place)
             return
         }
         let analyzer = self.analyzer!
@@ -214,129 +214,22 @@ final class ScenarioExecution: @unchecked Sendable {
             group.cancelAll()
         }
         let registration = await analyzer.waitersRegistered > before ? before + 1 : nil
-        pending[name.isEmpty ? "step\(index)" : name] = (task, finished, registration)
-    }
-
-    func perform(_ step: ScenarioStep, index: Int) async {
-        let analyzer = self.analyzer!
-        switch step {
-        case .feed(let audio, let how): await feed(audio, how, step: step, index: index)
-        case .feedAsync(let audio, let waits, let expect):
-            await feedAsync(audio, waits: waits, expect: expect, step: step, index: index)
-        case .analyze(let audio, let expect): await analyze(audio, expect: expect, step: step, index: index)
-        case .startInput(let expect): await startInput(expect: expect, step: step, index: index)
-        case .endPreviousInput: end(previousInput)
-        case .endInput: end(input)
-        case .finalize(let through, let how):
-            let time = Self.time(through)
-            await call(how, step: step, index: index) { try await analyzer.finalize(through: time) }
-        case .finish(let after, let how):
-            let time = Self.time(after) ?? .zero
-            await call(how, step: step, index: index) { try await analyzer.finish(after: time) }
-        case .finalizeAndFinish(let through, let how):
-            let time = Self.time(through) ?? .zero
-            await call(how, step: step, index: index) { try await analyzer.finalizeAndFinish(through: time) }
-        case .finishAtEndOfInput(let how):
-            await call(how, step: step, index: index) { try await analyzer.finalizeAndFinishThroughEndOfInput() }
-        case .cancelBefore(let before): await analyzer.cancelAnalysis(before: Self.time(before) ?? .zero)
-        case .cancelAndFinishNow: await analyzer.cancelAndFinishNow()
-        case .addModule(let kind, let locale, let how):
-            await addModule(kind, locale: locale, how, step: step, index: index)
-        case .removeModule(let position, let how):
-            var all = modules
-            if let position, all.indices.contains(position) { all.remove(at: position) }
-            let kept = all
-            await call(how, step: step, index: index) { try await analyzer.setModules(kept) }
-        case .await(let name, let expect): await awaitCall(name, expect: expect, step: step, index: index)
-        case .checkPending(let name): await checkPending(name, index: index)
-        case .cancelTask(let name):
-            guard let entry = pending[name] else {
-                return problems.append("step \(index): nothing pending as '\(name)'")
-            }
-            entry.task.cancel()
-        case .markHandler: handlerMark = ranges.calls.count
-        case .replaceHandler:
-            handlerGeneration += 1
-            replacedAt = ranges.calls.count
-            await installHandler()
-        case .checkHandler(let check): checkHandler(check, index: index, property: await analyzer.volatileRange)
-        case .checkAttributes(let check, let module, let exactOnly):
-            guard exact || !exactOnly, transcribers.indices.contains(module) else { return }
-            checkAttributes(check, of: transcribers[module], index: index)
-        case .checkModuleCount(let wanted):
-            let count = await analyzer.modules.count
-            if count != wanted { problems.append("step \(index): \(count) modules, expected \(wanted)") }
-        case .checkReserved(let wanted):
-            let count = await AssetInventory.reservedLocales.count
-            if count != wanted { problems.append("step \(index): \(count) reserved locales, expected \(wanted)") }
-        case .checkVolatileRange(let check):
-            checkVolatileRange(check, range: await analyzer.volatileRange, index: index)
-        case .checkStreams(let module, let wanted):
-            guard transcribers.indices.contains(module) else { return }
-            let state = streamState(transcribers[module])
-            if state != wanted {
-                problems.append(
-                    "step \(index): stream of module \(module) is \(state.rawValue), expected \(wanted.rawValue)")
-            }
-        case .checkResults(let expected):
-            guard exact, let transcriber = transcribers.first else { return }
-            let text = finalText(transcriber)
-            if text != expected { problems.append("step \(index): final text \"\(text)\", expected \"\(expected)\"") }
-        case .reserve(let locale, let expect):
-            let outcome = await Self.describeValue {
-                String(try await AssetInventory.reserve(locale: Locale(identifier: locale)))
-            }
-            check(expect, outcome, step: step, index: index)
-        case .release(let locale, let expect):
-            let released = await AssetInventory.release(reservedLocale: Locale(identifier: locale))
-            check(expect, .answer(String(released)), step: step, index: index)
-        case .status(let expect):
-            check(expect, .answer("\(await AssetInventory.status(forModules: modules))"), step: step, index: index)
-        case .installRequest(let expect):
-            let modules = self.modules
-            let outcome = await Self.describeValue {
-                guard let request = try await AssetInventory.assetInstallationRequest(supporting: modules) else {
-                    return "nil"
-                }
-                try await request.downloadAndInstall()
-                return "installed"
-            }
-            check(expect, outcome, step: step, index: index)
-        case .setContext(let how):
-            let context = AnalysisContext()
-            context.contextualStrings[.general] = ["harness"]
-            await call(how, step: step, index: index) { try await analyzer.setContext(context) }
-        case .prepare(let how):
-            await call(how, step: step, index: index) { try await analyzer.prepareToAnalyze(in: Self.format) }
-        case .bestFormat(let expect):
-            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules)
-            check(expect, .answer(format == nil ? "nil" : "format"), step: step, index: index)
-        case .useModuleElsewhere(let position, let how):
-            guard modules.indices.contains(position) else {
-                return problems.append("step \(index): no module \(position)")
-            }
-            let module = modules[position], other = SpeechAnalyzer(modules: [])
-            await call(how, step: step, index: index) { try await other.setModules([module]) }
-            await other.cancelAndFinishNow()
-        }
+        pending[name.isEmpty ? "step\(place.index)" : name] = (task, finished, registration)
     }
 
     /// A finite input sequence of generated audio, through `analyzeSequence`.
-    func feed(_ audio: ScenarioStep.Audio, _ how: ScenarioStep.Call, step: ScenarioStep, index: Int) async {
+    func feed(_ audio: ScenarioStep.Audio, _ how: ScenarioStep.Call, at place: StepPlace) async {
         let analyzer = self.analyzer!, stream = Self.sequence(buffers(audio))
-        await call(how, step: step, index: index) { _ = try await analyzer.analyzeSequence(stream) }
+        await call(how, at: place) { _ = try await analyzer.analyzeSequence(stream) }
     }
 
     /// Audio into the autonomous input (started on first use), then, unless told not to, a wait
     /// until the analyzer has taken it or its results have ended.
-    func feedAsync(_ audio: ScenarioStep.Audio, waits: Bool, expect: Expectation?, step: ScenarioStep, index: Int) async
-    {
+    func feedAsync(_ audio: ScenarioStep.Audio, waits: Bool, expect: Expectation?, at place: StepPlace) async {
         let analyzer = self.analyzer!
         if input == nil {
             let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
-            check(
-                expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, step: step,
-                index: index)
+            check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, at: place)
             input = StartedInput(continuation: continuation, generation: await analyzer.inputGeneration)
         }
         let inputs = buffers(audio)
@@ -349,19 +242,19 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     /// `analyzeSequence`, checked on the time it returns.
-    func analyze(_ audio: ScenarioStep.Audio, expect: Expectation?, step: ScenarioStep, index: Int) async {
+    func analyze(_ audio: ScenarioStep.Audio, expect: Expectation?, at place: StepPlace) async {
         let analyzer = self.analyzer!, stream = Self.sequence(buffers(audio))
         var returned: CMTime?
         let outcome = await Self.describe { returned = try await analyzer.analyzeSequence(stream) }
-        check(expect, outcome == .returns ? .returnedTime(returned?.seconds) : outcome, step: step, index: index)
+        check(expect, outcome == .returns ? .returnedTime(returned?.seconds) : outcome, at: place)
     }
 
     /// A new autonomous input; the one it replaces is kept so the scenario can end it later.
-    func startInput(expect: Expectation?, step: ScenarioStep, index: Int) async {
+    func startInput(expect: Expectation?, at place: StepPlace) async {
         let analyzer = self.analyzer!
         previousInput = input
         let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
-        check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, step: step, index: index)
+        check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, at: place)
         input = StartedInput(continuation: continuation, generation: await analyzer.inputGeneration)
     }
 
@@ -373,12 +266,12 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     func addModule(
-        _ kind: ScenarioStep.ModuleKind, locale: String?, _ how: ScenarioStep.Call, step: ScenarioStep, index: Int
+        _ kind: ScenarioStep.ModuleKind, locale: String?, _ how: ScenarioStep.Call, at place: StepPlace
     ) async {
         let analyzer = self.analyzer!
         let module = makeModule(Scenario.ModuleSpec(kind: kind, locale: locale))
         let all = modules + [module]
-        await call(how, step: step, index: index) { try await analyzer.setModules(all) }
+        await call(how, at: place) { try await analyzer.setModules(all) }
         if await analyzer.modules.count == all.count {
             modules = all
         } else if let transcriber = module as? SpeechTranscriber {
@@ -388,17 +281,18 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     /// Waits for a started call to end and checks how.
-    func awaitCall(_ name: String, expect: Expectation?, step: ScenarioStep, index: Int) async {
+    func awaitCall(_ name: String, expect: Expectation?, at place: StepPlace) async {
         guard let entry = pending.removeValue(forKey: name) else {
-            return problems.append("step \(index): nothing started as '\(name)'")
+            return problems.append("step \(place.index): nothing started as '\(name)'")
         }
         guard await ended(entry.finished) else {
             problems.append(
-                "step \(index): '\(name)' is still waiting (expected \(expect.map { "\($0.outcome)" } ?? "it to end"))")
+                "step \(place.index): '\(name)' is still waiting (expected \(expect.map { "\($0.outcome)" } ?? "it to end"))"
+            )
             pending[name] = entry
             return
         }
-        check(expect, await entry.task.value, step: step, index: index)
+        check(expect, await entry.task.value, at: place)
     }
 
     /// A started call must still be waiting once the analyzer has done all it can on its own (or

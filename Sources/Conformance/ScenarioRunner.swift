@@ -79,10 +79,7 @@ public struct ScenarioRunner: Sendable {
                 return .skipped(
                     "\(backend) takes \(Int(audio.sampleRate)) Hz audio natively, so it is not a wrong format here")
             }
-            let addedLocales = scenario.steps.compactMap { step -> String? in
-                if case .addModule(_, let locale, _) = step { return locale }
-                return nil
-            }
+            let addedLocales = scenario.steps.compactMap { $0.addedModule?.locale }
             for locale in Set(scenario.modules.compactMap(\.locale) + addedLocales)
             where !engine.supports(locale: locale) {
                 return .skipped("\(backend) does not support \(locale)")

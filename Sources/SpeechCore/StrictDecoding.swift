@@ -38,10 +38,15 @@ final class FieldAudit {
         return object
     }
 
+    /// A key is unknown when nothing that opened its object asked for it: a type may read one
+    /// object through several containers (a step's kind, then its own fields).
     func check() throws {
+        var askedAt: [String: Set<String>] = [:]
+        for object in objects { askedAt[Self.place(object.codingPath), default: []].formUnion(object.asked) }
         for object in objects {
-            guard let unknown = object.present.first(where: { !object.asked.contains($0) }) else { continue }
-            let known = object.asked.sorted()
+            let asked = askedAt[Self.place(object.codingPath)] ?? []
+            guard let unknown = object.present.first(where: { !asked.contains($0) }) else { continue }
+            let known = asked.sorted()
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: object.codingPath + [FieldName(unknown)],
@@ -49,6 +54,10 @@ final class FieldAudit {
                         ? "unknown field (this object has no fields)"
                         : "unknown field (known fields: \(known.joined(separator: ", ")))"))
         }
+    }
+
+    private static func place(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     }
 }
 

@@ -1,0 +1,240 @@
+import Foundation
+import SpeechCore
+import SpeechReference
+
+/// How a call or query ended: it returned, was cancelled, failed with a code (an SFSpeechError
+/// code's name, `engine` or `usage`), returned a time (`analyzeSequence`), or answered (`true`,
+/// `installed`, `nil`, `format`, an asset status). Files write it as a JSON value (``Expectation``);
+/// reports print it as `returns`, `fails:<code>`, `time:<seconds>`.
+public enum CallOutcome: Hashable, Sendable, CustomStringConvertible {
+    case returns
+    case cancelled
+    case fails(String)
+    case returnedTime(Double?)
+    case answer(String)
+
+    public var description: String {
+        switch self {
+        case .returns: "returns"
+        case .cancelled: "cancelled"
+        case .fails(let code): "fails:\(code)"
+        case .returnedTime(let time): "time:" + (time.map { String(format: "%.3f", $0) } ?? "nil")
+        case .answer(let answer): answer
+        }
+    }
+}
+
+/// An expected outcome, and whether it holds only on the scripted engine (`"exact": true`).
+public struct Expectation: Hashable, Sendable {
+    public var outcome: CallOutcome
+    public var exactOnly: Bool
+}
+
+/// What a kind of step can report, to refuse an expectation it could never meet when the file is
+/// read.
+enum OutcomeKinds {
+    /// A call: `"returns"`, `"cancelled"` or a failure.
+    case call
+    /// `analyzeSequence`: the time it returned, `"cancelled"` or a failure.
+    case analyze
+    /// A query: one of these answers (JSON text: `true`, `"installed"`, `null`), or a failure.
+    case answers([String], failures: Bool)
+
+    func accepts(_ outcome: CallOutcome) -> Bool {
+        switch (self, outcome) {
+        case (.call, .returns), (.call, .cancelled), (.call, .fails): true
+        case (.analyze, .returnedTime), (.analyze, .cancelled), (.analyze, .fails): true
+        case (.answers(let answers, _), .answer(let answer)): answers.contains(OutcomeJSON.answerText(answer))
+        case (.answers(_, let failures), .fails): failures
+        default: false
+        }
+    }
+
+    /// The values allowed, as a file writes them.
+    var listing: String {
+        let fails = #"{"fails": {"domain": …}}"#
+        switch self {
+        case .call: return #""returns", "cancelled", "# + fails
+        case .analyze: return #"{"time": <seconds or null>}, "cancelled", "# + fails
+        case .answers(let answers, let failures): return (answers + (failures ? [fails] : [])).joined(separator: ", ")
+        }
+    }
+}
+
+/// An outcome as a scenario file writes it: `"returns"`, `"cancelled"`, `true`, `"installed"`,
+/// `null`, `{"time": 1.5}`, `{"fails": {"domain": "SFSpeechError", "code": "audioDisordered"}}`,
+/// `{"fails": {"domain": "engine"}}`.
+struct OutcomeJSON: Decodable {
+    var outcome: CallOutcome?
+    /// The value as the file has it, for messages.
+    var text: String
+
+    enum Key: String, CodingKey, CaseIterable { case fails, time }
+    enum FailureKey: String, CodingKey { case domain, code }
+    enum Domain: String, ClosedSetValue {
+        case SFSpeechError, engine, usage
+        static let valueName = "failure domain"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            (outcome, text) = (.answer("nil"), "null")
+        } else if let flag = try? single.decode(Bool.self) {
+            (outcome, text) = (.answer(String(flag)), String(flag))
+        } else if let word = try? single.decode(String.self) {
+            text = "\"\(word)\""
+            switch word {
+            case "returns": outcome = .returns
+            case "cancelled": outcome = .cancelled
+            case "true", "false", "nil", "": outcome = nil
+            default: outcome = .answer(word)
+            }
+        } else {
+            let object = try decoder.container(keyedBy: Key.self)
+            guard object.allKeys.count == 1, let key = object.allKeys.first else {
+                throw DecodingError.dataCorruptedError(
+                    in: single, debugDescription: #"an outcome object has one field, "fails" or "time""#)
+            }
+            switch key {
+            case .time:
+                let seconds = try object.decodeIfPresent(Double.self, forKey: .time)
+                (outcome, text) = (.returnedTime(seconds), #"{"time": \#(seconds.map { "\($0)" } ?? "null")}"#)
+            case .fails:
+                let failure = try object.nestedContainer(keyedBy: FailureKey.self, forKey: .fails)
+                let domain = try failure.decode(Domain.self, forKey: .domain)
+                let code = try failure.decodeIfPresent(String.self, forKey: .code)
+                switch domain {
+                case .SFSpeechError:
+                    guard let code else {
+                        throw DecodingError.keyNotFound(
+                            FailureKey.code,
+                            .init(
+                                codingPath: failure.codingPath,
+                                debugDescription: "an SFSpeechError failure names its code"))
+                    }
+                    guard SFSpeechError.Code.names.values.contains(code) else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .code, in: failure,
+                            debugDescription:
+                                "unknown SFSpeechError code '\(code)' (expected one of: \(SFSpeechError.Code.names.values.sorted().joined(separator: ", ")))"
+                        )
+                    }
+                    outcome = .fails(code)
+                case .engine, .usage:
+                    if code != nil {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .code, in: failure, debugDescription: "a failure of domain '\(domain)' has no code")
+                    }
+                    outcome = .fails(domain.rawValue)
+                }
+                text = #"{"fails": …}"#
+            }
+        }
+    }
+
+    /// An answer as a file writes it.
+    static func answerText(_ answer: String) -> String {
+        switch answer {
+        case "true", "false": answer
+        case "nil": "null"
+        default: "\"\(answer)\""
+        }
+    }
+}
+
+/// Keys of a step that carries an expectation: `expect`, and `exact` to make it hold on the
+/// scripted engine only.
+protocol ExpectationKeys: CodingKey {
+    static var expect: Self { get }
+    static var exact: Self { get }
+}
+
+/// Keys of a call step: an expectation, and `async` with a `ref` to start the call and move on.
+protocol CallKeys: ExpectationKeys {
+    static var async: Self { get }
+    static var ref: Self { get }
+}
+
+/// Keys of a step that feeds generated audio.
+protocol AudioKeys: CodingKey {
+    static var seconds: Self { get }
+    static var start: Self { get }
+    static var sampleRate: Self { get }
+}
+
+extension KeyedDecodingContainer where Key: ExpectationKeys {
+    /// `expect`, checked against what a step of `kind` can report, and `exact`.
+    func expectation(of kind: String, _ kinds: OutcomeKinds) throws -> Expectation? {
+        let exact = try decodeIfPresent(Bool.self, forKey: .exact) ?? false
+        guard contains(.expect) else {
+            if exact {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .exact, in: self, debugDescription: "'exact' qualifies 'expect', which '\(kind)' lacks here"
+                )
+            }
+            return nil
+        }
+        let written = try decode(OutcomeJSON.self, forKey: .expect)
+        guard let outcome = written.outcome, kinds.accepts(outcome) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .expect, in: self,
+                debugDescription: "unknown outcome \(written.text) of '\(kind)' (expected one of: \(kinds.listing))")
+        }
+        return Expectation(outcome: outcome, exactOnly: exact)
+    }
+}
+
+extension KeyedDecodingContainer where Key: CallKeys {
+    func call(of kind: String) throws -> ScenarioStep.Call {
+        let startedAs: String? =
+            try decodeIfPresent(Bool.self, forKey: .async) == true
+            ? (try decodeIfPresent(String.self, forKey: .ref) ?? "") : nil
+        if startedAs == nil, try decodeIfPresent(String.self, forKey: .ref) != nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .ref, in: self, debugDescription: "a name is given to a call started with \"async\": true")
+        }
+        return ScenarioStep.Call(expect: try expectation(of: kind, .call), startedAs: startedAs)
+    }
+}
+
+extension KeyedDecodingContainer where Key: AudioKeys {
+    func audio() throws -> ScenarioStep.Audio {
+        let seconds = try decodeIfPresent(Double.self, forKey: .seconds) ?? 0.1
+        let rate = try decodeIfPresent(Double.self, forKey: .sampleRate) ?? 16_000
+        guard seconds >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .seconds, in: self, debugDescription: "must be positive")
+        }
+        guard rate > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .sampleRate, in: self, debugDescription: "must be positive")
+        }
+        return ScenarioStep.Audio(
+            seconds: seconds, start: try decodeIfPresent(Double.self, forKey: .start), sampleRate: rate)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A whole number ≥ 0.
+    func count(_ key: Key) throws -> Int {
+        let number = try decode(Int.self, forKey: key)
+        guard number >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\(number) is not a count")
+        }
+        return number
+    }
+}
+
+/// Any key of a JSON object.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// A bound written `{"atLeast": 1.2}`.
+struct AtLeast: Decodable {
+    var atLeast: Double
+}
