@@ -1,3 +1,6 @@
+// One file: the actor's state (its jobs, channels, input task and state machine) is private to
+// it, and the methods that carry out the machine's actions use that state; in other files they
+// would need it internal to the whole module. Apple's surface comes first, the executor after.
 import AVFAudio
 import CoreMedia
 import Foundation

@@ -1,3 +1,6 @@
+// One file: a port of `EnglishNumberNormalizer` in OpenAI's Whisper (whisper/normalizers/
+// english.py), which is one class; kept in one piece so it reads against that source, whose
+// quirks the scores depend on.
 /// The number step of Whisper's English normaliser: spelled-out numbers become Arabic numerals
 /// ("two thousand and five" → "2005", "one oh one" → "101", "double five" → "55"), currency and
 /// percent words become symbols ("twenty dollars" → "$20", "5 per cent" → "5%"), ordinal and

@@ -1,0 +1,77 @@
+import Foundation
+import MigrationLint
+import Testing
+
+/// input-finish-without-analyzer-finish: the rule's findings and the shapes it must stay quiet on.
+extension MigrationLinterTests {
+    @Test func endingInputNeedsAnAnalyzerFinish() {
+        let bad = """
+            final class Live {
+                var feed: AsyncStream<AnalyzerInput>.Continuation?
+                func stop() {
+                    feed?.finish()
+                    analyzer = nil
+                }
+            }
+            """
+        let good = """
+            final class Live {
+                var feed: AsyncStream<AnalyzerInput>.Continuation?
+                func stop() async throws {
+                    feed?.finish()
+                    try await analyzer.finalizeAndFinishThroughEndOfInput()
+                }
+                func abandon() async {
+                    feed?.finish()
+                    await wrapUp()
+                }
+                func wrapUp() async { await analyzer.cancelAndFinishNow() }
+            }
+            """
+        let tuple = """
+            let (stream, builder) = AsyncStream<AnalyzerInput>.makeStream()
+            func end() { builder.finish() }
+            """
+        #expect(Self.rules(bad) == ["input-finish-without-analyzer-finish"])
+        #expect(Self.rules(good).isEmpty)
+        #expect(Self.rules(tuple) == ["input-finish-without-analyzer-finish"])
+        #expect(
+            Self.rules("let (stream, _) = AsyncStream<AnalyzerInput>.makeStream()") == ["discarded-input-continuation"])
+        // An unrelated stream's continuation is not the analyzer's input.
+        #expect(Self.rules("let (s, c) = AsyncStream<String>.makeStream()\nc.finish()").isEmpty)
+    }
+
+    /// Helpers are followed only through this type's own calls: `audioEngine.stop()` is not the
+    /// type's `stop()`, however well that one finishes the analyzer.
+    @Test func anotherValuesMethodIsNotTheTypesHelper() {
+        let source = """
+            final class Live {
+                var feed: AsyncStream<AnalyzerInput>.Continuation?
+                var analyzer: SpeechAnalyzer?
+                func stop() async throws { try await analyzer?.finalizeAndFinishThroughEndOfInput() }
+                func halt() { audioEngine.stop(); feed?.finish() }
+                func end() async throws { feed?.finish(); try await self.stop() }
+            }
+            """
+        let found = MigrationLinter.lint(source: source, file: "Live.swift", project: Self.plist)
+        #expect(found.map(\.location.line) == [5])
+        #expect(found.first?.detail.hasSuffix("followed: nothing in Live calls halt()") == true)
+    }
+
+    /// Dropping the reference does not finalize pending results (the seed guide's mistake); a
+    /// caller that cancels the analyzer and then tears down the input is right.
+    @Test func teardownAfterTheAnalyzerIsCancelled() {
+        let dropped = """
+            final class Live {
+                var feed: AsyncStream<AnalyzerInput>.Continuation?
+                var analyzer: SpeechAnalyzer?
+                func reset() { analyzer = nil; closeInput() }
+                func closeInput() { feed?.finish() }
+            }
+            """
+        #expect(Self.rules(dropped) == ["input-finish-without-analyzer-finish"])
+        let cancelled = dropped.replacingOccurrences(
+            of: "func reset() {", with: "func reset() async { await analyzer?.cancelAndFinishNow();")
+        #expect(Self.rules(cancelled).isEmpty)
+    }
+}
