@@ -80,8 +80,10 @@ public struct ScenarioRunner: Sendable {
                     "\(backend) takes \(Int(audio.sampleRate)) Hz audio natively, so it is not a wrong format here")
             }
             let addedLocales = scenario.steps.compactMap { $0.addedModule?.locale }
-            for locale in Set(scenario.modules.compactMap(\.locale) + addedLocales)
-            where !engine.supports(locale: locale) {
+            // The first the scenario names, so that the reason is the same on every run.
+            if let locale = (scenario.modules.compactMap(\.locale) + addedLocales).first(where: {
+                !engine.supports(locale: $0)
+            }) {
                 return .skipped("\(backend) does not support \(locale)")
             }
             for need in scenario.requires ?? [] {
