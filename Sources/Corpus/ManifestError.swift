@@ -15,6 +15,8 @@ public struct ManifestIssue: Error, CustomStringConvertible, Sendable, Hashable 
         case durationMismatch(stated: Double, actual: Double)
         case pathOutsideRoot(String)
         case unsupported(String)
+        /// A field the format does not read, ignored on `lines` lines (a warning).
+        case unreadField(String, lines: Int, known: [String])
     }
 
     public var file: String
@@ -54,6 +56,9 @@ public struct ManifestIssue: Error, CustomStringConvertible, Sendable, Hashable 
                 "duration \(Self.seconds(stated)) s in the manifest, \(Self.seconds(actual)) s in the audio (the audio's is used)"
         case .pathOutsideRoot(let path): return "audio path escapes the corpus root: \(path)"
         case .unsupported(let what): return "unsupported: \(what)"
+        case .unreadField(let name, let lines, let known):
+            return
+                "field '\(name)' is not one this format reads, ignored on \(lines) line\(lines == 1 ? "" : "s") (it reads: \(known.joined(separator: ", ")))"
         }
     }
 
@@ -94,3 +99,6 @@ public struct ManifestLoad: Sendable {
         lines.append(line)
     }
 }
+
+/// Thrown while one entry is read, then located as a ``ManifestIssue``.
+extension ManifestIssue.Problem: Error {}

@@ -88,72 +88,39 @@ public enum ManifestReader {
             .validate(load(path: path, format: options.format, locale: options.locale, commands: options.commands))
     }
 
-    // MARK: Our JSON lines
+    // MARK: JSON lines
 
-    /// Our JSON lines. Only `id`, `audio` and the transcript (`reference`, or `text` or
-    /// `transcript` as other tools call it) are required; `duration` comes from the audio header
-    /// when absent, and `locale` is `locale` when absent.
+    /// Our JSON lines (``OwnManifestLine``): `duration` comes from the audio header when absent,
+    /// and `locale` is `locale` when absent.
     public static func loadJSONLines(path: String, locale: String = defaultLocale) -> ManifestLoad {
-        loadObjectLines(path: path) { fields, object in
-            let id = try fields.string(object, "id")
-            fields.utteranceID = id
-            let transcriptField =
-                ["reference", "text", "transcript"].first { object[$0] != nil && !(object[$0] is NSNull) }
-                ?? "reference"
-            var utterance = Utterance(
-                id: id,
-                audio: try fields.string(object, "audio"),
-                reference: try fields.string(object, transcriptField, allowEmpty: true),
-                locale: try fields.optionalString(object, "locale") ?? locale,
-                speaker: try fields.optionalString(object, "speaker") ?? "unknown",
-                task: try fields.optionalString(object, "task") ?? "unknown",
-                duration: try fields.optionalDuration(object),
-                offset: try fields.optionalNumber(object, "offset"),
-                tier: try fields.optionalString(object, "tier"))
-            if let split = try fields.optionalString(object, "split") {
-                guard let value = Utterance.Split(rawValue: split) else {
-                    throw fields.issue(.invalidValue(field: "split", reason: Utterance.Split.unknown(split)))
-                }
-                utterance.split = value
-            }
-            utterance.words = try fields.words(object)
-            return utterance
-        }
+        loadLines(OwnManifestLine.self, path: path, locale: locale)
     }
 
-    // MARK: NeMo
-
+    /// NeMo JSON lines (``NeMoManifestLine``).
     public static func loadNeMo(path: String, locale: String = defaultLocale) -> ManifestLoad {
-        loadObjectLines(path: path) { fields, object in
-            let audio = try fields.string(object, "audio_filepath")
-            let offset = try fields.optionalNumber(object, "offset")
-            // NeMo has no id: the audio path (plus offset for segments) identifies the entry.
-            let id = offset.map { "\(audio)@\($0)" } ?? audio
-            fields.utteranceID = id
-            return Utterance(
-                id: id, audio: audio,
-                reference: try fields.string(object, "text", allowEmpty: true),
-                locale: try fields.optionalString(object, "lang") ?? locale,
-                speaker: try fields.optionalString(object, "speaker") ?? "unknown",
-                task: "unknown",
-                duration: try fields.optionalDuration(object),
-                offset: offset)
-        }
+        loadLines(NeMoManifestLine.self, path: path, locale: locale)
     }
 
-    /// Reads a file of one JSON object per line: `parse` turns each object into an utterance; bad
-    /// lines, failed checks and duplicate ids become issues, and reading goes on.
-    static func loadObjectLines(path: String, parse: (RecordFields, [String: Any]) throws -> Utterance) -> ManifestLoad
-    {
+    /// Reads a file of one JSON object per line, each decoded as `Line`: bad lines, failed checks
+    /// and duplicate ids become issues, and reading goes on. Fields the format does not read are
+    /// one warning each, at the first line that has them.
+    static func loadLines<Line: ManifestLine>(_ type: Line.Type, path: String, locale: String) -> ManifestLoad {
         var load = ManifestLoad(file: path, root: directory(of: path))
         guard let lines = readLines(path, into: &load) else { return load }
         var firstLine: [String: Int] = [:]
+        var unread: [String: (first: Int, count: Int)] = [:]
         for (index, text) in lines.enumerated() {
             let lineNumber = index + 1
             if text.allSatisfy(\.isWhitespace) { continue }
             let fields = RecordFields(file: path, line: lineNumber)
             record(fields, into: &load) { load in
-                let utterance = try parse(fields, try fields.object(text))
+                let line = try fields.decode(Line.self, text)
+                fields.utteranceID = line.id
+                for name in line.unread { unread[name, default: (lineNumber, 0)].count += 1 }
+                let utterance: Utterance
+                do throws(ManifestIssue.Problem) {
+                    utterance = try line.utterance(locale: locale)
+                } catch { throw fields.issue(error) }
                 try check(utterance, fields: fields, durationKnown: utterance.duration >= 0)
                 if let first = firstLine[utterance.id] {
                     throw fields.issue(.duplicateID(utterance.id, firstLine: first))
@@ -161,6 +128,12 @@ public enum ManifestReader {
                 firstLine[utterance.id] = lineNumber
                 load.append(utterance, line: lineNumber)
             }
+        }
+        for (name, seen) in unread.sorted(by: { $0.value.first < $1.value.first }) {
+            load.warnings.append(
+                ManifestIssue(
+                    file: path, line: seen.first,
+                    problem: .unreadField(name, lines: seen.count, known: Line.fields.sorted())))
         }
         return load
     }

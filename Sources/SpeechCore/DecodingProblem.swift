@@ -34,15 +34,27 @@ public struct DecodingProblem: Error, CustomStringConvertible, Sendable, Hashabl
     /// Keys and list positions from the top of the file to the field.
     public var path: [PathComponent]
     public var problem: String
+    /// What went wrong, for readers that report it in their own terms.
+    public var kind: Kind = .invalid
 
     public enum PathComponent: Sendable, Hashable {
         case key(String)
         case index(Int)
     }
 
-    public init(path: [PathComponent], problem: String) {
+    public enum Kind: Sendable, Hashable {
+        /// The field is absent, or null where a value is needed.
+        case missing
+        /// The field holds another kind of value (`found` nil: not known).
+        case wrongType(expected: String, found: String?)
+        /// Anything else: a value out of its set or range, malformed JSON.
+        case invalid
+    }
+
+    public init(path: [PathComponent], problem: String, kind: Kind = .invalid) {
         self.path = path
         self.problem = problem
+        self.kind = kind
     }
 
     /// Describes a decoding error; `json`, the document that was decoded (as `JSONSerialization`
@@ -50,14 +62,18 @@ public struct DecodingProblem: Error, CustomStringConvertible, Sendable, Hashabl
     public init(_ error: DecodingError, json: Any? = nil) {
         switch error {
         case .keyNotFound(let key, let context):
-            self.init(path: Self.components(context.codingPath + [key]), problem: "missing")
+            self.init(path: Self.components(context.codingPath + [key]), problem: "missing", kind: .missing)
         case .typeMismatch(let type, let context):
             let path = Self.components(context.codingPath)
-            let found = json.flatMap { Self.value(at: path, in: $0) }.map { ", got \(Self.kind(of: $0))" } ?? ""
-            self.init(path: path, problem: "expected \(Self.expectation(type))\(found)")
+            let found = json.flatMap { Self.value(at: path, in: $0) }.map(Self.kind(of:))
+            let expected = Self.expectation(type)
+            self.init(
+                path: path, problem: "expected \(expected)" + (found.map { ", got \($0)" } ?? ""),
+                kind: .wrongType(expected: expected, found: found))
         case .valueNotFound(let type, let context):
             self.init(
-                path: Self.components(context.codingPath), problem: "expected \(Self.expectation(type)), got null")
+                path: Self.components(context.codingPath), problem: "expected \(Self.expectation(type)), got null",
+                kind: .missing)
         case .dataCorrupted(let context):
             let path = Self.components(context.codingPath)
             guard path.isEmpty, context.debugDescription.contains("not valid JSON") else {

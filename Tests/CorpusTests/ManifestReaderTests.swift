@@ -336,3 +336,84 @@ struct ManifestValidatorTests {
         #expect(stats.table().contains("total"))
     }
 }
+
+/// JSON-lines manifests are decoded into typed lines at the boundary: each problem names the file,
+/// the line, the entry (when its id can be read) and the field. Each message is checked whole.
+@Suite("Manifest lines, decoded")
+struct ManifestLineDecodingTests {
+    @Test(arguments: [
+        (#"{"audio":"a.wav","reference":"x"}"#, "missing field 'id'"),
+        (#"{"id":null,"audio":"a.wav","reference":"x"}"#, "missing field 'id'"),
+        (#"{"id":7,"audio":"a.wav","reference":"x"}"#, "field 'id': expected a string, got the number 7"),
+        (#"{"id":"a","audio":"a.wav"}"#, "[a] missing field 'reference'"),
+        (#"{"id":"a","audio":"a.wav","reference":["x"]}"#, "[a] field 'reference': expected a string, got a list"),
+        (
+            #"{"id":"a","audio":"a.wav","reference":"x","duration":-1}"#,
+            "[a] field 'duration': must be a positive number of seconds"
+        ),
+        (
+            #"{"id":"a","audio":"a.wav","reference":"x","words":[{"word":"x","start":"0.1","end":0.2}]}"#,
+            "[a] field 'words[0].start': expected a number, got a string"
+        ),
+        (
+            #"{"id":"a","audio":"a.wav","reference":"x","words":[{"word":"x","start":0.1}]}"#,
+            "[a] missing field 'words[0].end'"
+        ),
+        (
+            #"{"id":"a","audio":"a.wav","reference":"x","split":"dev"}"#,
+            "[a] field 'split': unknown split 'dev' (expected one of: enrollment, test)"
+        ),
+        (#"["a","b"]"#, "malformed JSON: a line must hold one JSON object"),
+        (#"7"#, "malformed JSON: a line must hold one JSON object"),
+        (#"{"id":"a","audio":"a.wav","reference":"x""#, "malformed JSON: not valid JSON"),
+    ])
+    func aBadLineNamesItsField(line: String, message: String) throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write("m.jsonl", bytes: Array(line.utf8))
+        let load = ManifestReader.load(path: path, format: .jsonl)
+        #expect(load.utterances.isEmpty)
+        #expect(load.issues.map(\.description) == ["\(path):1: \(message)"])
+    }
+
+    @Test(arguments: [
+        (#"{"text":"x"}"#, "missing field 'audio_filepath'"),
+        (#"{"audio_filepath":"/a.wav"}"#, "[/a.wav] missing field 'text'"),
+        (
+            #"{"audio_filepath":"/a.wav","offset":1.5,"text":3}"#,
+            "[/a.wav@1.5] field 'text': expected a string, got the number 3"
+        ),
+    ])
+    func aBadNeMoLineNamesItsField(line: String, message: String) throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write("m.json", bytes: Array(line.utf8))
+        let load = ManifestReader.load(path: path, format: .nemo)
+        #expect(load.issues.map(\.description) == ["\(path):1: \(message)"])
+    }
+
+    /// A field the format does not read is one warning, at its first line, with how many lines
+    /// have it; the lines still load.
+    @Test func fieldsTheFormatDoesNotReadAreSaidOnce() throws {
+        let dir = try TemporaryDirectory()
+        let manifest = """
+            {"id":"a","audio":"a.wav","reference":"x","duration":1.0}
+            {"id":"b","audio":"b.wav","refrence":"y","reference":"y","duration":1.0,"notes":"n"}
+            {"id":"c","audio":"c.wav","refrence":"z","reference":"z","duration":1.0}
+            """
+        let path = try dir.write("m.jsonl", bytes: Array(manifest.utf8))
+        let load = ManifestReader.load(path: path, format: .jsonl)
+        #expect(load.utterances.map(\.id) == ["a", "b", "c"])
+        let reads =
+            "audio, duration, id, locale, offset, reference, speaker, split, task, text, tier, transcript, words"
+        #expect(
+            load.warnings.map(\.description) == [
+                "\(path):2: field 'notes' is not one this format reads, ignored on 1 line (it reads: \(reads))",
+                "\(path):2: field 'refrence' is not one this format reads, ignored on 2 lines (it reads: \(reads))",
+            ])
+        let nemo = try dir.write(
+            "n.json", bytes: Array(#"{"audio_filepath":"/a.wav","text":"x","duration":1.0,"pred_text":"x"}"#.utf8))
+        #expect(
+            ManifestReader.load(path: nemo, format: .nemo).warnings.map(\.description) == [
+                "\(nemo):1: field 'pred_text' is not one this format reads, ignored on 1 line (it reads: audio_filepath, duration, lang, offset, speaker, text)"
+            ])
+    }
+}
