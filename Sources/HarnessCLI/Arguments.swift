@@ -1,3 +1,4 @@
+import Foundation
 import SpeechCore
 
 /// A mistake in how the tool was called: reported with usage, exit status 2.
@@ -20,6 +21,8 @@ struct OptionSpec: Sendable {
         case integer(String, ClosedRange<Int>)
         /// A positive finite number.
         case positive(String)
+        /// A finite number in the range.
+        case number(String, ClosedRange<Double>)
     }
 
     var name: String
@@ -81,7 +84,7 @@ struct OptionSpec: Sendable {
     var placeholder: String? {
         switch kind {
         case .flag: nil
-        case .text(let name), .integer(let name, _), .positive(let name): name
+        case .text(let name), .integer(let name, _), .positive(let name), .number(let name, _): name
         case .choice(let words): words.joined(separator: "|")
         }
     }
@@ -108,6 +111,12 @@ struct OptionSpec: Sendable {
         case .positive:
             guard let number = Double(value), number > 0, number.isFinite else {
                 throw UsageError(message: "--\(name) expects a positive number, got '\(value)'", command: command)
+            }
+        case .number(_, let range):
+            guard let number = Double(value), number.isFinite, range.contains(number) else {
+                let (low, high) = (String(format: "%g", range.lowerBound), String(format: "%g", range.upperBound))
+                let bounds = range.upperBound == .greatestFiniteMagnitude ? "≥ \(low)" : "from \(low) to \(high)"
+                throw UsageError(message: "--\(name) expects a number \(bounds), got '\(value)'", command: command)
             }
         }
     }
@@ -176,28 +185,17 @@ struct CommandSpec: Sendable {
 }
 
 /// Parsed options and positional arguments of one command, every value already checked against
-/// its option's kind.
+/// its option's kind. Commands read values through their typed ``Option`` declarations
+/// (`arguments[Bench.jobs]`); the values by name are this file's alone.
 struct ParsedArguments: Sendable {
     var command = ""
     var positionals: [String] = []
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
+    fileprivate var values: [String: [String]] = [:]
+    fileprivate var flags: Set<String> = []
     var wantsHelp = false
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func has(_ name: String) -> Bool { flags.contains(name) }
-
-    /// A `.choice` option's value as its type (checked when parsed).
-    func choice<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) -> T? where T.RawValue == String {
-        value(name).flatMap(T.init(rawValue:))
-    }
-
-    /// An `.integer` option's value (checked when parsed).
-    func integer(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
-
-    /// A `.positive` option's value (checked when parsed).
-    func number(_ name: String) -> Double? { value(name).flatMap { Double($0) } }
+    /// The value of `option`, as its declaration types it.
+    subscript<Value>(option: Option<Value>) -> Value { option.read(self) }
 
     /// A usage error of this command.
     func usage(_ message: String) -> UsageError { UsageError(message: message, command: command) }
@@ -273,5 +271,105 @@ struct ParsedArguments: Sendable {
         }
         try spec.validate?(parsed)
         return parsed
+    }
+}
+
+/// An option declared with the type its value is read as: a command declares each option once as
+/// one of these, its `spec` goes to parsing, checking and help, and the command reads the value with
+/// `arguments[option]`: a flag as `Bool`, a whole number as `Int`, one of a set as its enum, a
+/// repeated option as an array. Nothing reads an option back by its name.
+struct Option<Value: Sendable>: Sendable {
+    let spec: OptionSpec
+    fileprivate let read: @Sendable (ParsedArguments) -> Value
+
+    fileprivate init(_ spec: OptionSpec, read: @escaping @Sendable (ParsedArguments) -> Value) {
+        self.spec = spec
+        self.read = read
+    }
+}
+
+extension Option where Value == Bool {
+    static func flag(_ name: String, help: String) -> Self {
+        Self(OptionSpec(name: name, value: nil, help: help)) { $0.flags.contains(name) }
+    }
+}
+
+extension Option where Value == String? {
+    /// Text, given at most once.
+    static func text(_ name: String, value: String, help: String, aliases: [String] = []) -> Self {
+        Self(OptionSpec(name: name, kind: .text(value), help: help, aliases: aliases)) { $0.values[name]?.last }
+    }
+
+    /// The option that sets `setting` for one run, read as the setting's text (its declaration
+    /// parses and checks it).
+    static func setting(_ setting: any SettingDescription) -> Self {
+        let spec = OptionSpec(setting: setting)
+        return Self(spec) { $0.values[spec.name]?.last }
+    }
+}
+
+extension Option where Value == String {
+    /// Text the command cannot run without (checked when parsed).
+    static func required(_ name: String, value: String, help: String) -> Self {
+        Self(OptionSpec(name: name, kind: .text(value), help: help, required: true)) { $0.values[name]?.last ?? "" }
+    }
+}
+
+extension Option where Value == [String] {
+    /// Text that may be given many times, in the order given.
+    static func texts(
+        _ name: String, value: String, help: String, required: Bool = false, aliases: [String] = []
+    ) -> Self {
+        Self(
+            OptionSpec(
+                name: name, kind: .text(value), help: help, repeatable: true, required: required, aliases: aliases)
+        ) { $0.values[name] ?? [] }
+    }
+}
+
+extension Option where Value == Int? {
+    /// A whole number in `range`.
+    static func integer(_ name: String, _ range: ClosedRange<Int>, value: String = "n", help: String) -> Self {
+        Self(OptionSpec(name: name, kind: .integer(value, range), help: help)) {
+            $0.values[name]?.last.flatMap { Int($0) }
+        }
+    }
+}
+
+extension Option where Value == Double? {
+    /// A positive finite number.
+    static func positive(_ name: String, value: String, help: String) -> Self {
+        Self(OptionSpec(name: name, kind: .positive(value), help: help)) {
+            $0.values[name]?.last.flatMap { Double($0) }
+        }
+    }
+}
+
+extension Option where Value == Double? {
+    /// A finite number in `range` (default: any number ≥ 0).
+    static func number(
+        _ name: String, _ range: ClosedRange<Double> = 0...(.greatestFiniteMagnitude), value: String, help: String
+    ) -> Self {
+        Self(OptionSpec(name: name, kind: .number(value, range), help: help)) {
+            $0.values[name]?.last.flatMap { Double($0) }
+        }
+    }
+}
+
+extension Option where Value == [Double] {
+    /// Numbers in `range`, given any number of times, in the order given.
+    static func numbers(_ name: String, _ range: ClosedRange<Double>, value: String, help: String) -> Self {
+        Self(OptionSpec(name: name, kind: .number(value, range), help: help, repeatable: true)) {
+            ($0.values[name] ?? []).compactMap { Double($0) }
+        }
+    }
+}
+
+extension Option {
+    /// One case of `type`, whose error lists the allowed values.
+    static func choice<T: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ type: T.Type, help: String
+    ) -> Self where Value == T?, T.RawValue == String {
+        Self(OptionSpec.choice(name, type, help: help)) { $0.values[name]?.last.flatMap(T.init(rawValue:)) }
     }
 }

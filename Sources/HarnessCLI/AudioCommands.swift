@@ -7,24 +7,22 @@ enum AudioCommands {
         CommandSpec(
             path: "audio info",
             summary: "Show rate, channels, frames, duration and encoding of audio files.",
-            options: [rawOption],
+            options: [raw.spec],
             arguments: [.oneOrMore("file")],
             run: info),
         CommandSpec(
             path: "audio convert",
             summary: "Convert to mono 16-bit WAV, streaming, optionally at another sample rate.",
-            options: [
-                OptionSpec(name: "rate", kind: .positive("Hz"), help: "Output sample rate (default: the input's)."),
-                .choice("quality", SampleRateConverter.Quality.self, help: "Resampler (default medium)."),
-                rawOption,
-            ],
+            options: [rate.spec, quality.spec, raw.spec],
             arguments: [ArgumentSpec(name: "input"), ArgumentSpec(name: "output.wav")],
             run: convert),
     ]
 
-    static let rawOption = OptionSpec(
-        name: "raw", value: "rate:channels:encoding",
+    static let raw = Option.text(
+        "raw", value: "rate:channels:encoding",
         help: "Read headerless audio, e.g. 16000:1:s16 (encodings s8 s16 s24 s32 f32 ulaw alaw).")
+    static let rate = Option.positive("rate", value: "Hz", help: "Output sample rate (default: the input's).")
+    static let quality = Option.choice("quality", SampleRateConverter.Quality.self, help: "Resampler (default medium).")
 
     static func info(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let raw = try rawFormat(arguments, command: "audio info")
@@ -48,8 +46,8 @@ enum AudioCommands {
     static func convert(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let path = "audio convert"
         let raw = try rawFormat(arguments, command: path)
-        let quality = arguments.choice("quality") ?? SampleRateConverter.Quality.medium
-        let rate = arguments.number("rate")
+        let quality = arguments[Self.quality] ?? .medium
+        let rate = arguments[Self.rate]
         let chunker = try AudioChunker(
             path: arguments.positionals[0], raw: raw, chunkMilliseconds: 1_000, sampleRate: rate, quality: quality)
         let writer = try AudioFileWriter(
@@ -61,7 +59,7 @@ enum AudioCommands {
     }
 
     static func rawFormat(_ arguments: ParsedArguments, command: String) throws -> RawAudioFormat? {
-        guard let text = arguments.value("raw") else { return nil }
+        guard let text = arguments[Self.raw] else { return nil }
         let parts = text.split(separator: ":").map(String.init)
         guard parts.count == 3, let rate = Int(parts[0]), let channels = Int(parts[1]),
             let encoding = RawAudioFormat.Encoding(rawValue: parts[2])

@@ -13,11 +13,7 @@ enum BenchCommands {
         CommandSpec(
             path: "bench stream-io",
             summary: "Stream a file from disk in fixed chunks; report throughput and peak memory.",
-            options: [
-                OptionSpec(name: "chunk-ms", kind: .integer("ms", 1...60_000), help: "Chunk duration (default 100)."),
-                OptionSpec(name: "rate", kind: .positive("Hz"), help: "Resample to this rate while streaming."),
-                .choice("quality", SampleRateConverter.Quality.self, help: "Resampler (default medium)."),
-            ],
+            options: [StreamIOOptions.chunkMS.spec, StreamIOOptions.rate.spec, StreamIOOptions.quality.spec],
             arguments: [ArgumentSpec(name: "file")],
             details: "Peak RSS is the process's high-water mark (VmHWM), so it includes the tool itself.",
             run: streamIO),
@@ -30,29 +26,14 @@ enum BenchCommands {
         CommandSpec(
             path: "bench analyzer",
             summary: "Push synthetic audio through SpeechAnalyzer + SpeechTranscriber on the scripted engine.",
-            options: [
-                OptionSpec(name: "seconds", kind: .integer("s", 1...360_000), help: "Audio to analyse (default 3600)."),
-                OptionSpec(name: "chunk-ms", kind: .integer("ms", 1...60_000), help: "Buffer duration (default 100)."),
-                OptionSpec(
-                    name: "preset", value: "name",
-                    help: "transcription or progressive (default progressive: volatile results on)."),
-            ],
+            options: [AnalyzerOptions.seconds.spec, AnalyzerOptions.chunkMS.spec, AnalyzerOptions.preset.spec],
             details:
                 "The script has a word every 0.5 s, so results flow the whole time; the figure is the\nanalyzer's own overhead (the scripted engine does no signal processing).",
             run: analyzer),
         CommandSpec(
             path: "bench soak",
             summary: "Run many short analyzer sessions in one process; report memory, open files and leaked objects.",
-            options: [
-                OptionSpec(
-                    name: "sessions", kind: .integer("n", 1...10_000_000), help: "Sessions to run (default 10000)."),
-                OptionSpec(
-                    name: "every", kind: .integer("n", 1...10_000_000),
-                    help: "Sessions between memory checkpoints (default 1000)."),
-                OptionSpec(
-                    name: "max-growth-mb", kind: .positive("MB"),
-                    help: "Allowed resident growth after the first checkpoint (default 16)."),
-            ],
+            options: [SoakOptions.sessions.spec, SoakOptions.every.spec, SoakOptions.maxGrowthMB.spec],
             details:
                 "Each session: 2 s of audio through SpeechTranscriber on the scripted engine, results read in a\nchild task, finalizeAndFinish. Exit status 1 when memory grows past the bound after warm-up, open file\ndescriptors keep growing after warm-up, an analyzer or module outlives its session, or a session's words are wrong.",
             run: soak),
@@ -60,28 +41,66 @@ enum BenchCommands {
             path: "bench capture-soak",
             summary: "Capture from the virtual microphone in fast pacing for minutes of audio; report memory.",
             options: [
-                OptionSpec(name: "minutes", kind: .positive("m"), help: "Audio to capture (default 10)."),
-                OptionSpec(
-                    name: "engine", value: "id", help: "The recogniser behind the analyzer (default pocketsphinx)."),
-                OptionSpec(
-                    name: "microphone", value: "file",
-                    help:
-                        "What the microphone plays before its silence (default pocketsphinx-testdata's LibriVox clip)."),
-                OptionSpec(
-                    name: "every", kind: .positive("s"), help: "Seconds of audio between memory readings (default 30)."),
-                OptionSpec(
-                    name: "max-spread", kind: .positive("percent"),
-                    help: "Allowed spread of resident memory after the first minute (default 10)."),
+                CaptureSoakOptions.minutes.spec, CaptureSoakOptions.engine.spec, CaptureSoakOptions.microphone.spec,
+                CaptureSoakOptions.every.spec, CaptureSoakOptions.maxSpread.spec,
             ],
             details:
                 "Apple's sample pattern (a tap into the app's own stream, converted into AnalyzerInput) with the\ndefault end: after its recording the microphone goes on with silence. Fast pacing keeps capture\nwithin a second of recognition, so memory stays flat. Exit status 1 when resident memory spreads\nover more than the bound after the first minute, or the program ever held more unconsumed audio than\nthe clock lead (10 s).",
             run: captureSoak),
     ]
 
+    /// The options of `bench stream-io`.
+    enum StreamIOOptions {
+        static let chunkMS = Option.integer("chunk-ms", 1...60_000, value: "ms", help: "Chunk duration (default 100).")
+        static let rate = Option.positive("rate", value: "Hz", help: "Resample to this rate while streaming.")
+        static let quality = Option.choice(
+            "quality", SampleRateConverter.Quality.self, help: "Resampler (default medium).")
+    }
+
+    /// The options of `bench analyzer`.
+    enum AnalyzerOptions {
+        static let seconds = Option.integer(
+            "seconds", 1...360_000, value: "s", help: "Audio to analyse (default 3600).")
+        static let chunkMS = Option.integer("chunk-ms", 1...60_000, value: "ms", help: "Buffer duration (default 100).")
+        static let preset = Option.choice(
+            "preset", AnalyzerPreset.self,
+            help: "transcription or progressive (default progressive: volatile results on).")
+    }
+
+    /// The options of `bench soak`.
+    enum SoakOptions {
+        static let sessions = Option.integer(
+            "sessions", 1...10_000_000, value: "n", help: "Sessions to run (default 10000).")
+        static let every = Option.integer(
+            "every", 1...10_000_000, value: "n", help: "Sessions between memory checkpoints (default 1000).")
+        static let maxGrowthMB = Option.positive(
+            "max-growth-mb", value: "MB", help: "Allowed resident growth after the first checkpoint (default 16).")
+    }
+
+    /// The options of `bench capture-soak`.
+    enum CaptureSoakOptions {
+        static let minutes = Option.positive("minutes", value: "m", help: "Audio to capture (default 10).")
+        static let engine = Option.text(
+            "engine", value: "id", help: "The recogniser behind the analyzer (default pocketsphinx).")
+        static let microphone = Option.text(
+            "microphone", value: "file",
+            help: "What the microphone plays before its silence (default pocketsphinx-testdata's LibriVox clip).")
+        static let every = Option.positive(
+            "every", value: "s", help: "Seconds of audio between memory readings (default 30).")
+        static let maxSpread = Option.positive(
+            "max-spread", value: "percent",
+            help: "Allowed spread of resident memory after the first minute (default 10).")
+    }
+
+    /// The transcriber presets `bench analyzer` runs.
+    enum AnalyzerPreset: String, CaseIterable, Sendable {
+        case progressive, transcription
+    }
+
     static func streamIO(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
-        let rate = arguments.number("rate")
-        let quality = arguments.choice("quality") ?? SampleRateConverter.Quality.medium
+        let chunkMS = arguments[StreamIOOptions.chunkMS] ?? 100
+        let rate = arguments[StreamIOOptions.rate]
+        let quality = arguments[StreamIOOptions.quality] ?? .medium
         let file = arguments.positionals[0]
         let clock = ContinuousClock()
         let started = clock.now
@@ -109,24 +128,21 @@ enum BenchCommands {
 
 extension BenchCommands {
     static func analyzer(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        let path = "bench analyzer"
-        let seconds = (arguments.integer("seconds") ?? 3600)
-        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
-        let presetName = arguments.value("preset") ?? "progressive"
-        let preset: SpeechTranscriber.Preset
-        switch presetName {
-        case "progressive": preset = .progressiveTranscription
-        case "transcription": preset = .transcription
-        default:
-            throw UsageError(message: "unknown --preset '\(presetName)'; transcription or progressive", command: path)
-        }
+        let seconds = arguments[AnalyzerOptions.seconds] ?? 3600
+        let chunkMS = arguments[AnalyzerOptions.chunkMS] ?? 100
+        let presetName = arguments[AnalyzerOptions.preset] ?? .progressive
+        let preset: SpeechTranscriber.Preset =
+            switch presetName {
+            case .progressive: .progressiveTranscription
+            case .transcription: .transcription
+            }
         let report = try await AnalyzerBenchmark.run(
             seconds: Double(seconds), chunkMilliseconds: chunkMS, preset: preset)
         console.out(
             String(
                 format:
                     "audio: %d s in %d buffers of %d ms (%@)\nwall: %.3f s (%.0fx real time)\nresults: %d (%d final), final words %d\npeak RSS: %.1f MB",
-                seconds, report.buffers, chunkMS, presetName, report.wallSeconds,
+                seconds, report.buffers, chunkMS, presetName.rawValue, report.wallSeconds,
                 Double(seconds) / max(report.wallSeconds, 1e-9),
                 report.results, report.finals, report.finalWords,
                 Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576))
@@ -136,9 +152,9 @@ extension BenchCommands {
 
 extension BenchCommands {
     static func soak(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        let sessions = (arguments.integer("sessions") ?? 10_000)
-        let every = arguments.integer("every") ?? 1_000
-        let bound = arguments.number("max-growth-mb") ?? 16
+        let sessions = arguments[SoakOptions.sessions] ?? 10_000
+        let every = arguments[SoakOptions.every] ?? 1_000
+        let bound = arguments[SoakOptions.maxGrowthMB] ?? 16
         let soak = AnalyzerSoak(sessions: sessions, checkpointEvery: every) {
             (ProcessMemory.residentBytes() ?? 0, ProcessMemory.openFileCount() ?? 0)
         }
@@ -197,15 +213,16 @@ extension BenchCommands {
 
     static func captureSoak(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let path = "bench capture-soak"
-        let minutes = arguments.number("minutes") ?? 10
-        let every = arguments.number("every") ?? 30
-        let bound = arguments.number("max-spread") ?? 10
+        let minutes = arguments[CaptureSoakOptions.minutes] ?? 10
+        let every = arguments[CaptureSoakOptions.every] ?? 30
+        let bound = arguments[CaptureSoakOptions.maxSpread] ?? 10
         guard minutes > 0, every > 0 else {
             throw UsageError(message: "--minutes and --every must be positive", command: path)
         }
-        let engine = try EngineRegistry.shared.make(arguments.value("engine") ?? "pocketsphinx")
+        let engine = try EngineRegistry.shared.make(arguments[CaptureSoakOptions.engine] ?? "pocketsphinx")
         let soak = CaptureSoak(
-            recording: arguments.value("microphone") ?? librivoxClip, engine: engine, audioSeconds: minutes * 60,
+            recording: arguments[CaptureSoakOptions.microphone] ?? librivoxClip, engine: engine,
+            audioSeconds: minutes * 60,
             checkpointSeconds: every, measure: { ProcessMemory.residentBytes() ?? 0 })
         let report = try await soak.run()
         for point in report.checkpoints {

@@ -18,61 +18,16 @@ enum BenchRunCommand {
             path: "bench",
             summary: "Measure engines on manifests: WER/CER with intervals, latency, stability, speed.",
             options: [
-                OptionSpec(
-                    name: "engine", kind: .text("id"),
-                    help: "Engine to run, adapters such as whisper-streaming included (see 'speech-harness engines').",
-                    repeatable: true, aliases: ["backend"]),
-                OptionSpec(
-                    name: "manifest", value: "file", help: "Manifest to run on (any supported format).",
-                    repeatable: true, required: true),
-                OptionSpec(
-                    name: "normalizer", value: "name",
-                    help:
-                        "Text normaliser for scoring: none, basic, english (default), whisper-en (Whisper's, as the Open ASR Leaderboard scores), whisper-basic or digits."
-                ),
-                OptionSpec(
-                    name: "digits-normalizer", value: "name",
-                    help:
-                        "Normaliser for utterances with task 'digits' (default digits: every digit counts once however it is written)."
-                ),
-                OptionSpec(
-                    name: "equivalence", value: "oh=zero|file",
-                    help:
-                        "Words scored as equal: the built-in oh=zero, or a 'a => b' file (not needed with the digits normaliser)."
-                ),
-                .choice("pacing", Pacing.self, help: "How audio arrives (default simulated)."),
-                OptionSpec(name: "jobs", kind: .integer("n", 1...64), help: "Utterances run in parallel (default 1)."),
-                OptionSpec(
-                    name: "shard", value: "i/n",
-                    help:
-                        "Run shard i of n (0-based); default from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL."
-                ),
-                OptionSpec(
-                    name: "limit", kind: .integer("n", 1...10_000_000), help: "At most n utterances per manifest."),
-                .choice("split", Utterance.Split.self, help: "Only utterances of this split."),
-                OptionSpec(
-                    name: "gates", value: "file",
-                    help: "Thresholds (JSON); breaches are JUnit failures and exit status 1."),
-                OptionSpec(name: "out", value: "dir", help: "Output folder (default Reports/bench)."),
-                OptionSpec(
-                    name: "resume", value: nil,
-                    help: "Keep the records already in the output folder and run only the rest."),
-                OptionSpec(
-                    name: "word-times", value: nil,
-                    help:
-                        "Transcribers ask for word times (audioTimeRange), kept with each record's final words (hypothesisWords); off by default, as scoring does not use them and Whisper pays about 2.5x for them."
-                ),
-                OptionSpec(
-                    name: "share-decodes", value: nil,
-                    help:
-                        "Adapters over the same engine (streaming policies over one Whisper) share its answers to identical calls: a call already answered is not made again, and its answer keeps the CPU time measured then, so compute and simulated latencies are unchanged; wall times of answers from memory are not measurements."
-                ),
-            ] + whisperSettings.map(OptionSpec.init(setting:))
-                + CorpusCommands.manifestOptionSpecs + pageOptionSpecs,
+                Bench.engine.spec, Bench.manifest.spec, Bench.normalizer.spec, Bench.digitsNormalizer.spec,
+                Bench.equivalence.spec, Bench.pacing.spec, Bench.jobs.spec, Bench.shard.spec, Bench.limit.spec,
+                Bench.split.spec, Bench.gates.spec, Bench.out.spec, Bench.resume.spec, Bench.wordTimes.spec,
+                Bench.shareDecodes.spec,
+            ] + whisperSettings.map { Option.setting($0).spec }
+                + CorpusCommands.Manifests.specs + Pages.specs,
             details:
                 "Writes DIR/results.json, DIR/junit/bench.xml, DIR/summary.md, DIR/index.html (figures and charts),\nDIR/explorer.html (every utterance: alignments, audio, timelines), with --baseline DIR/regressions.html,\nDIR/trn/ and the per-utterance store DIR/utterances.jsonl (appended as utterances finish). On SIGINT or SIGTERM the\nutterances in progress finish, reports are written for what is done, and the exit status is 130\n(143); --resume then runs only the rest. A record that cannot be written to the store (a full\ndisk) stops the run the same way: no utterance is started after it, the store keeps every whole\nrecord written before it, and the exit status is 3 (or the report's own error, naming the file,\nwhen the reports cannot be written either). Exit status otherwise: 0 clean, 1 gate breaches,\nfailed utterances or corpus problems, 2 usage error.",
             validate: { arguments throws(UsageError) in
-                guard !arguments.all("engine").isEmpty else {
+                guard !arguments[Bench.engine].isEmpty else {
                     throw arguments.usage("give at least one --engine")
                 }
             },
@@ -80,40 +35,96 @@ enum BenchRunCommand {
         CommandSpec(
             path: "merge",
             summary: "Merge the outputs of sharded bench runs into one report (pooled over all shards).",
-            options: [
-                OptionSpec(name: "out", value: "dir", help: "Where to write the merged report.", required: true),
-                OptionSpec(name: "gates", value: "file", help: "Thresholds to check on the merged figures."),
-                OptionSpec(
-                    name: "utterances-of", value: "dir",
-                    help:
-                        "Keep only the records of utterances (manifest and id) that this run holds (repeatable): one engine's full-tier run joins a run on fewer utterances without decoding them again.",
-                    repeatable: true),
-            ] + pageOptionSpecs,
+            options: [Merge.out.spec, Merge.gates.spec, Merge.utterancesOf.spec] + Pages.specs,
             arguments: [.oneOrMore("dir")],
             details:
                 "Writes what bench writes, over every part's records: results.json, junit/bench.xml, summary.md,\nindex.html, explorer.html (with --baseline, regressions.html), trn/ and utterances.jsonl.",
             run: merge),
     ]
 
-    static let pageOptionSpecs = [
-        OptionSpec(
-            name: "baseline", value: "dir",
+    /// The report-page options `bench` and `merge` share.
+    enum Pages {
+        static let baseline = Option.text(
+            "baseline", value: "dir",
             help:
                 "An earlier run's output folder: regressions.html lists the utterances whose errors rose or fell against it."
-        ),
-        OptionSpec(
-            name: "embed-audio", value: nil,
+        )
+        static let embedAudio = Option.flag(
+            "embed-audio",
             help:
                 "Inline clips of up to 512 KiB (48 MiB in all) in the pages so they travel alone; otherwise they link into the corpus."
-        ),
-    ]
+        )
+
+        static let specs = [baseline.spec, embedAudio.spec]
+    }
+
+    /// The options of `bench`.
+    enum Bench {
+        static let engine = Option.texts(
+            "engine", value: "id",
+            help: "Engine to run, adapters such as whisper-streaming included (see 'speech-harness engines').",
+            aliases: ["backend"])
+        static let manifest = Option.texts(
+            "manifest", value: "file", help: "Manifest to run on (any supported format).", required: true)
+        static let normalizer = Option.choice(
+            "normalizer", TextNormalizer.self,
+            help:
+                "Text normaliser for scoring: none, basic, english (default), whisper-en (Whisper's, as the Open ASR Leaderboard scores), whisper-basic or digits."
+        )
+        static let digitsNormalizer = Option.choice(
+            "digits-normalizer", TextNormalizer.self,
+            help:
+                "Normaliser for utterances with task 'digits' (default digits: every digit counts once however it is written)."
+        )
+        static let equivalence = Option.text(
+            "equivalence", value: "oh=zero|file",
+            help:
+                "Words scored as equal: the built-in oh=zero, or a 'a => b' file (not needed with the digits normaliser)."
+        )
+        static let pacing = Option.choice("pacing", Pacing.self, help: "How audio arrives (default simulated).")
+        static let jobs = Option.integer("jobs", 1...64, value: "n", help: "Utterances run in parallel (default 1).")
+        static let shard = Option.text(
+            "shard", value: "i/n",
+            help:
+                "Run shard i of n (0-based); default from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL."
+        )
+        static let limit = Option.integer(
+            "limit", 1...10_000_000, value: "n", help: "At most n utterances per manifest.")
+        static let split = Option.choice("split", Utterance.Split.self, help: "Only utterances of this split.")
+        static let gates = Option.text(
+            "gates", value: "file", help: "Thresholds (JSON); breaches are JUnit failures and exit status 1.")
+        static let out = Option.text("out", value: "dir", help: "Output folder (default Reports/bench).")
+        static let resume = Option.flag(
+            "resume", help: "Keep the records already in the output folder and run only the rest.")
+        static let wordTimes = Option.flag(
+            "word-times",
+            help:
+                "Transcribers ask for word times (audioTimeRange), kept with each record's final words (hypothesisWords); off by default, as scoring does not use them and Whisper pays about 2.5x for them."
+        )
+        static let shareDecodes = Option.flag(
+            "share-decodes",
+            help:
+                "Adapters over the same engine (streaming policies over one Whisper) share its answers to identical calls: a call already answered is not made again, and its answer keeps the CPU time measured then, so compute and simulated latencies are unchanged; wall times of answers from memory are not measurements."
+        )
+    }
+
+    /// The options of `merge`.
+    enum Merge {
+        static let out = Option.required("out", value: "dir", help: "Where to write the merged report.")
+        static let gates = Option.text("gates", value: "file", help: "Thresholds to check on the merged figures.")
+        static let utterancesOf = Option.texts(
+            "utterances-of", value: "dir",
+            help:
+                "Keep only the records of utterances (manifest and id) that this run holds (repeatable): one engine's full-tier run joins a run on fewer utterances without decoding them again."
+        )
+    }
 
     /// `--baseline` and `--embed-audio`; a baseline that cannot be read is a usage error before any work.
     static func pageOptions(
         _ arguments: ParsedArguments, command: String, console: Console
     ) throws -> BenchReports.PageOptions {
-        var options = BenchReports.PageOptions(embedAudio: arguments.has("embed-audio"))
-        if let directory = arguments.value("baseline") {
+        var options = BenchReports.PageOptions(embedAudio: arguments[Pages.embedAudio])
+        if let directory = arguments[Pages.baseline] {
             let path = directory + "/utterances.jsonl"
             guard FileManager.default.fileExists(atPath: path) else {
                 throw UsageError(
@@ -129,22 +140,9 @@ enum BenchRunCommand {
         return options
     }
 
-    static func normalizer(
-        _ arguments: ParsedArguments, _ option: String, default name: String, command: String
-    ) throws -> TextNormalizer {
-        let name = arguments.value(option) ?? name
-        guard let normalizer = TextNormalizer(name: name) else {
-            throw UsageError(
-                message:
-                    "unknown --\(option) '\(name)'; one of \(TextNormalizer.allCases.map(\.rawValue).joined(separator: ", "))",
-                command: command)
-        }
-        return normalizer
-    }
-
     /// `--equivalence`: the built-in oh=zero, or a mapping file.
-    static func equivalences(_ arguments: ParsedArguments, command: String) throws -> EquivalenceMap? {
-        guard let value = arguments.value("equivalence") else { return nil }
+    static func equivalences(_ value: String?, command: String) throws -> EquivalenceMap? {
+        guard let value else { return nil }
         if value == EquivalenceMap.ohIsZero.name { return .ohIsZero }
         guard let text = try? String(contentsOfFile: value, encoding: .utf8) else {
             throw UsageError(message: "--equivalence: cannot read '\(value)'", command: command)
@@ -156,9 +154,9 @@ enum BenchRunCommand {
     static func policies(
         _ arguments: ParsedArguments, command: String
     ) throws -> (text: ScoringPolicy, digits: ScoringPolicy) {
-        let text = try normalizer(arguments, "normalizer", default: "english", command: command)
-        let digits = try normalizer(arguments, "digits-normalizer", default: "digits", command: command)
-        let equivalences = try equivalences(arguments, command: command)
+        let text = arguments[Bench.normalizer] ?? .english
+        let digits = arguments[Bench.digitsNormalizer] ?? .digits
+        let equivalences = try equivalences(arguments[Bench.equivalence], command: command)
         // Equivalences map words, and the digits normaliser has already made every digit one word.
         return (
             ScoringPolicy(normalizer: text, equivalences: equivalences),
@@ -174,7 +172,7 @@ enum BenchRunCommand {
 
     static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let command = "bench"
-        let engines = arguments.all("engine"), manifests = arguments.all("manifest")
+        let engines = arguments[Bench.engine], manifests = arguments[Bench.manifest]
         for id in engines where !EngineRegistry.shared.knows(id) {
             throw UsageError(
                 message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
@@ -183,27 +181,27 @@ enum BenchRunCommand {
         let policies = try policies(arguments, command: command)
         var plan = BenchPlan(engines: engines, manifests: manifests, policy: policies.text)
         plan.digitsPolicy = policies.digits
-        if let pacing: Pacing = arguments.choice("pacing") { plan.pacing = pacing }
-        plan.jobs = (arguments.integer("jobs") ?? 1)
-        guard let shard = Shard.parse(arguments.value("shard")) else {
+        if let pacing = arguments[Bench.pacing] { plan.pacing = pacing }
+        plan.jobs = arguments[Bench.jobs] ?? 1
+        guard let shard = Shard.parse(arguments[Bench.shard]) else {
             throw UsageError(
-                message: "--shard expects i/n with 0 ≤ i < n, got '\(arguments.value("shard") ?? "")'", command: command
+                message: "--shard expects i/n with 0 ≤ i < n, got '\(arguments[Bench.shard] ?? "")'", command: command
             )
         }
         plan.shard = shard
-        if arguments.value("limit") != nil {
-            plan.limit = (arguments.integer("limit") ?? 0)
+        if let limit = arguments[Bench.limit] {
+            plan.limit = limit
         }
-        plan.split = arguments.choice("split")
-        plan.wordTimes = arguments.has("word-times")
-        plan.sharesDecodes = arguments.has("share-decodes")
+        plan.split = arguments[Bench.split]
+        plan.wordTimes = arguments[Bench.wordTimes]
+        plan.sharesDecodes = arguments[Bench.shareDecodes]
         plan.manifestOptions = try CorpusCommands.manifestOptions(arguments, command: command)
-        let gates = try arguments.value("gates").map(GateConfiguration.load)
+        let gates = try arguments[Bench.gates].map(GateConfiguration.load)
         let pages = try pageOptions(arguments, command: command, console: console)
-        let out = arguments.value("out") ?? "Reports/bench"
+        let out = arguments[Bench.out] ?? "Reports/bench"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let storePath = out + "/utterances.jsonl"
-        if !arguments.has("resume"), FileManager.default.fileExists(atPath: storePath) {
+        if !arguments[Bench.resume], FileManager.default.fileExists(atPath: storePath) {
             // A store that cannot be removed would mix an old run's records into this one.
             try FileManager.default.removeItem(atPath: storePath)
         }
@@ -254,7 +252,7 @@ enum BenchRunCommand {
             throw UsageError(message: error.description, command: command)
         }
         func chosen<Value>(_ setting: Setting<Value>) throws -> Value? {
-            guard let option = setting.option, let text = arguments.value(option) else { return nil }
+            guard let option = setting.option, let text = arguments[Option.setting(setting)] else { return nil }
             do {
                 return try setting.parse(text)
             } catch {
@@ -284,10 +282,10 @@ enum BenchRunCommand {
     }
 
     static func merge(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let out = arguments.value("out")!
+        let out = arguments[Merge.out]
         let pages = try pageOptions(arguments, command: "merge", console: console)
         var kept: Set<ShardMerge.UtteranceKey>?
-        for directory in arguments.all("utterances-of") {
+        for directory in arguments[Merge.utterancesOf] {
             do {
                 kept = (kept ?? []).union(try ShardMerge.utterances(of: directory))
             } catch {
@@ -307,7 +305,7 @@ enum BenchRunCommand {
         try merge.writeStore(in: out)
         return try finish(
             records: merge.records, issues: merge.issues,
-            gates: try arguments.value("gates").map(GateConfiguration.load),
+            gates: try arguments[Merge.gates].map(GateConfiguration.load),
             plan: nil, out: out, pages: pages, console: console)
     }
 }

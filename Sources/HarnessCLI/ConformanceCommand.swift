@@ -10,51 +10,52 @@ enum ConformanceCommand {
         CommandSpec(
             path: "conformance",
             summary: "Run the conformance scenarios (one per documented clause or more) against backends.",
-            options: [
-                OptionSpec(
-                    name: "engine", kind: .text("id"),
-                    help: "Engine behind the reference analyzer, adapters included (default scripted).",
-                    repeatable: true, aliases: ["backend"]),
-                OptionSpec(name: "filter", value: "text", help: "Only scenarios whose id or clause contains the text."),
-                OptionSpec(name: "scenarios", value: "dir", help: "Scenario folder (default: the built-in scenarios)."),
-                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here."),
-                OptionSpec(name: "coverage", value: nil, help: "Print each clause with its scenarios."),
-                OptionSpec(
-                    name: "write-audio", value: "dir",
-                    help:
-                        "Write the audio the scenarios give real engines (16 kHz WAV) here and stop: record it with speech-harness-record to make cassettes for --engine replay:DIR."
-                ),
-                OptionSpec(
-                    name: "html", value: "file",
-                    help:
-                        "Write a clause × backend grid here (pass, skip with reason, fail), linked with the report pages in its folder."
-                ),
-            ],
+            options: [engine.spec, filter.spec, scenarios.spec, junit.spec, coverage.spec, writeAudio.spec, html.spec],
             details:
                 "On the scripted engine every expectation is checked; on other engines only those that do not\ndepend on what the engine hears. Missing capabilities are reported as skipped, with the reason.\n\nA real engine is made once per backend and memoized: a sequence of calls on the same audio that\nan earlier scenario made is answered as the engine answered it then (the count is printed at the\nend). Conformance times nothing; benchmarks never memoize.\n\nA replaying backend (replay:DIR) answers only for audio its cassettes hold; a scenario whose audio\nthey do not hold is skipped with that reason (--write-audio writes the audio to record).",
             run: { try await run("conformance", $0, $1) })
     ]
 
+    static let engine = Option.texts(
+        "engine", value: "id", help: "Engine behind the reference analyzer, adapters included (default scripted).",
+        aliases: ["backend"])
+    static let filter = Option.text(
+        "filter", value: "text", help: "Only scenarios whose id or clause contains the text.")
+    static let scenarios = Option.text(
+        "scenarios", value: "dir", help: "Scenario folder (default: the built-in scenarios).")
+    static let junit = Option.text("junit", value: "file", help: "Write JUnit XML here.")
+    static let coverage = Option.flag("coverage", help: "Print each clause with its scenarios.")
+    static let writeAudio = Option.text(
+        "write-audio", value: "dir",
+        help:
+            "Write the audio the scenarios give real engines (16 kHz WAV) here and stop: record it with speech-harness-record to make cassettes for --engine replay:DIR."
+    )
+    static let html = Option.text(
+        "html", value: "file",
+        help:
+            "Write a clause × backend grid here (pass, skip with reason, fail), linked with the report pages in its folder."
+    )
+
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         var (suite, loadErrors) = try ConformanceSuite.builtIn()
-        if let directory = arguments.value("scenarios") {
+        if let directory = arguments[Self.scenarios] {
             let loaded = ScenarioCatalog.load(directory: URL(fileURLWithPath: directory))
             suite.scenarios = loaded.scenarios
             loadErrors = loaded.errors
         }
         for error in loadErrors { console.err("speech-harness conformance: \(error)") }
-        if arguments.has("coverage") { console.out(suite.coverageTable) }
-        if let directory = arguments.value("write-audio") {
+        if arguments[Self.coverage] { console.out(suite.coverageTable) }
+        if let directory = arguments[Self.writeAudio] {
             for file in try ConformanceAudio.write(to: directory, scenarios: suite.scenarios) { console.out(file) }
             return 0
         }
-        let backends = arguments.all("engine").isEmpty ? ["scripted"] : arguments.all("engine")
+        let backends = arguments[Self.engine].isEmpty ? ["scripted"] : arguments[Self.engine]
         for id in backends where !EngineRegistry.shared.knows(id) {
             throw UsageError(
                 message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
                 command: path)
         }
-        let filter = arguments.value("filter")
+        let filter = arguments[Self.filter]
         var memoized: [String] = []
         let results = await suite.run(backends: backends, filter: filter) { backend, remembered, made in
             memoized.append("\(backend): \(remembered) engine calls answered from memory, \(made) made")
@@ -77,7 +78,7 @@ enum ConformanceCommand {
             counts[result.backend] = c
         }
         // Coverage is a property of the built-in suite; a folder of one's own scenarios need not cover every clause.
-        let coverage = filter == nil && arguments.value("scenarios") == nil ? suite.coverageProblems : []
+        let coverage = filter == nil && arguments[Self.scenarios] == nil ? suite.coverageProblems : []
         for problem in coverage { console.out("COVERAGE \(problem)") }
         for backend in backends {
             let c = counts[backend] ?? (0, 0, 0, 0)
@@ -87,13 +88,13 @@ enum ConformanceCommand {
         // Scenarios give a real engine the same audio again and again; a call sequence seen before is
         // answered as the engine answered it then (MemoizingEngine): conformance times nothing.
         for line in memoized { console.out(line) }
-        if let junit = arguments.value("junit") {
+        if let junit = arguments[Self.junit] {
             try JUnitWriter.write(
                 ConformanceReport.junit(results, coverageProblems: coverage, clauses: suite.clauses), to: junit)
             let problems = JUnitWriter.validate(path: junit)
             if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
         }
-        if let file = arguments.value("html") {
+        if let file = arguments[Self.html] {
             let (_, page, links) = ReportLink.placing(file, title: "Conformance")
             try ReportFile.write(
                 ConformanceReport.html(

@@ -10,38 +10,44 @@ enum CorpusCommands {
         CommandSpec(
             path: "corpus build",
             summary: "Build the default corpus from Debian packages (audio is built, never committed).",
-            options: [
-                OptionSpec(name: "recipe", value: "file", help: "Corpus recipe (default \(defaultRecipe))."),
-                OptionSpec(name: "out", value: "dir", help: "Output folder (default \(defaultOutput))."),
-                OptionSpec(name: "tier", value: "name", help: "Build only this tier (repeatable).", repeatable: true),
-                OptionSpec(name: "force", value: nil, help: "Rebuild even when the output matches the recipe."),
-            ],
+            options: [Build.recipe.spec, Build.out.spec, Build.tier.spec, Build.force.spec],
             details:
                 "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe synthetic tiers also write -snr20, -snr10 and -snr5 noisy copies.",
             run: build),
         CommandSpec(
             path: "corpus validate",
             summary: "Check manifests and their audio; report every bad entry with file and line.",
-            options: manifestOptionSpecs,
+            options: Manifests.specs,
             arguments: [.oneOrMore("manifest")],
             run: validate),
         CommandSpec(
             path: "corpus stats",
             summary: "Utterances, minutes, speakers and words per tier.",
-            options: [
-                .choice("format", ManifestFormat.self, help: "Manifest format (default: detected)."),
-                OptionSpec(
-                    name: "out", value: "dir",
-                    help: "Built corpus to summarise when no manifest is given (default \(defaultOutput))."),
-            ],
+            options: [Stats.format.spec, Stats.out.spec],
             arguments: [.any("manifest")],
             run: stats),
     ]
 
+    /// The options of `corpus build`.
+    enum Build {
+        static let recipe = Option.text("recipe", value: "file", help: "Corpus recipe (default \(defaultRecipe)).")
+        static let out = Option.text("out", value: "dir", help: "Output folder (default \(defaultOutput)).")
+        static let tier = Option.texts("tier", value: "name", help: "Build only this tier (repeatable).")
+        static let force = Option.flag("force", help: "Rebuild even when the output matches the recipe.")
+    }
+
+    /// The options of `corpus stats`.
+    enum Stats {
+        static let format = Option.choice("format", ManifestFormat.self, help: "Manifest format (default: detected).")
+        static let out = Option.text(
+            "out", value: "dir", help: "Built corpus to summarise when no manifest is given (default \(defaultOutput))."
+        )
+    }
+
     static func build(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let recipePath = arguments.value("recipe") ?? defaultRecipe
-        let output = arguments.value("out") ?? defaultOutput
-        let tiers = arguments.all("tier")
+        let recipePath = arguments[Build.recipe] ?? defaultRecipe
+        let output = arguments[Build.out] ?? defaultOutput
+        let tiers = arguments[Build.tier]
         if let unknown = tiers.first(where: { !CorpusBuilder.tiers.contains($0) }) {
             throw UsageError(
                 message: "unknown tier '\(unknown)'; tiers: \(CorpusBuilder.tiers.joined(separator: ", "))",
@@ -51,7 +57,7 @@ enum CorpusCommands {
         let stamp = output + "/.recipe-stamp"
         let recipeText = (try? String(contentsOfFile: recipePath, encoding: .utf8)) ?? ""
         let wantedStamp = "\(CorpusRecipeStamp.version)\n" + recipeText
-        if tiers.isEmpty && !arguments.has("force"),
+        if tiers.isEmpty && !arguments[Build.force],
             (try? String(contentsOfFile: stamp, encoding: .utf8)) == wantedStamp
         {
             console.out("corpus in \(output) is up to date with \(recipePath) (use --force to rebuild)")
@@ -67,34 +73,36 @@ enum CorpusCommands {
     }
 
     /// The manifest-reading options `corpus validate` and `bench` share.
-    static let manifestOptionSpecs = [
-        .choice("format", ManifestFormat.self, help: "Manifest format (default: detected)."),
-        OptionSpec(
-            name: "locale", value: "id",
-            help: "Locale of entries that state none (default \(ManifestReader.defaultLocale))."),
-        OptionSpec(
-            name: "allow-outside-root", value: nil,
-            help: "Accept audio outside a JSON-lines manifest's folder (other formats are never confined)."),
-        OptionSpec(
-            name: "corpus-root", value: "dir",
-            help: "Refuse audio outside this folder (after '..' and links), whatever the format."),
-        OptionSpec(
-            name: "allow-commands", value: nil,
-            help: "Run Kaldi wav.scp pipelines ('flac -c -d -s x.flac |') to get their audio."),
-        OptionSpec(
-            name: "command-timeout", kind: .positive("s"), help: "Longest a wav.scp pipeline may run (default 120)."),
-    ]
+    enum Manifests {
+        static let format = Option.choice("format", ManifestFormat.self, help: "Manifest format (default: detected).")
+        static let locale = Option.text(
+            "locale", value: "id", help: "Locale of entries that state none (default \(ManifestReader.defaultLocale)).")
+        static let allowOutsideRoot = Option.flag(
+            "allow-outside-root",
+            help: "Accept audio outside a JSON-lines manifest's folder (other formats are never confined).")
+        static let corpusRoot = Option.text(
+            "corpus-root", value: "dir",
+            help: "Refuse audio outside this folder (after '..' and links), whatever the format.")
+        static let allowCommands = Option.flag(
+            "allow-commands", help: "Run Kaldi wav.scp pipelines ('flac -c -d -s x.flac |') to get their audio.")
+        static let commandTimeout = Option.positive(
+            "command-timeout", value: "s", help: "Longest a wav.scp pipeline may run (default 120).")
+
+        static let specs = [
+            format.spec, locale.spec, allowOutsideRoot.spec, corpusRoot.spec, allowCommands.spec, commandTimeout.spec,
+        ]
+    }
 
     static func manifestOptions(_ arguments: ParsedArguments, command: String) throws -> ManifestOptions {
         var commands: PipedAudio?
-        if arguments.has("allow-commands") {
-            commands = PipedAudio(timeout: arguments.number("command-timeout") ?? 120)
+        if arguments[Manifests.allowCommands] {
+            commands = PipedAudio(timeout: arguments[Manifests.commandTimeout] ?? 120)
         }
         return ManifestOptions(
-            format: arguments.choice("format"),
-            locale: arguments.value("locale") ?? ManifestReader.defaultLocale,
-            allowOutsideRoot: arguments.has("allow-outside-root"), commands: commands,
-            corpusRoot: arguments.value("corpus-root"))
+            format: arguments[Manifests.format],
+            locale: arguments[Manifests.locale] ?? ManifestReader.defaultLocale,
+            allowOutsideRoot: arguments[Manifests.allowOutsideRoot], commands: commands,
+            corpusRoot: arguments[Manifests.corpusRoot])
     }
 
     static func validate(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -114,10 +122,10 @@ enum CorpusCommands {
     }
 
     static func stats(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        let format: ManifestFormat? = arguments.choice("format")
+        let format = arguments[Stats.format]
         var manifests = arguments.positionals
         if manifests.isEmpty {
-            let output = arguments.value("out") ?? defaultOutput
+            let output = arguments[Stats.out] ?? defaultOutput
             let tiers = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
             manifests = tiers.sorted().map { "\(output)/\($0)/manifest.jsonl" }.filter {
                 FileManager.default.fileExists(atPath: $0)

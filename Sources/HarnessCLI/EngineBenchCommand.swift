@@ -13,18 +13,7 @@ enum EngineBenchCommand {
             path: "bench engine",
             summary:
                 "Stream utterances straight into one engine; report its compute speed, memory and a digest of its output.",
-            options: [
-                OptionSpec(
-                    name: "engine", value: "E", help: "Engine id (see 'speech-harness engines').", required: true),
-                OptionSpec(name: "manifest", value: "M", help: "Manifest to stream.", repeatable: true, required: true),
-                .choice("split", Utterance.Split.self, help: "Only utterances of this split."),
-                OptionSpec(name: "chunk-ms", kind: .integer("ms", 1...60_000), help: "Chunk duration (default 100)."),
-                OptionSpec(
-                    name: "stream-seconds", kind: .positive("s"),
-                    help:
-                        "Instead: play the utterances back to back, looping, as one session of this many seconds (memory check)."
-                ),
-            ],
+            options: [engine.spec, manifest.spec, split.spec, chunkMS.spec, streamSeconds.spec],
             details: """
                 Every call is timed on the calling thread (one utterance at a time), so the figure is the engine's own \
                 compute: audio seconds / seconds inside accept and finalize. The digest is a SHA-256 over every final \
@@ -35,12 +24,20 @@ enum EngineBenchCommand {
             run: { try await run("bench engine", $0, $1) })
     ]
 
+    static let engine = Option.required("engine", value: "E", help: "Engine id (see 'speech-harness engines').")
+    static let manifest = Option.texts("manifest", value: "M", help: "Manifest to stream.", required: true)
+    static let split = Option.choice("split", Utterance.Split.self, help: "Only utterances of this split.")
+    static let chunkMS = Option.integer("chunk-ms", 1...60_000, value: "ms", help: "Chunk duration (default 100).")
+    static let streamSeconds = Option.positive(
+        "stream-seconds", value: "s",
+        help: "Instead: play the utterances back to back, looping, as one session of this many seconds (memory check).")
+
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        let id = arguments.value("engine")!
-        let manifests = arguments.all("manifest")
-        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
-        let split: Utterance.Split? = arguments.choice("split")
-        let streamSeconds = arguments.number("stream-seconds")
+        let id = arguments[Self.engine]
+        let manifests = arguments[Self.manifest]
+        let chunkMS = arguments[Self.chunkMS] ?? 100
+        let split = arguments[Self.split]
+        let streamSeconds = arguments[Self.streamSeconds]
         let engine = try EngineRegistry.shared.make(id)
         guard let rate = engine.capabilities.formats.first?.sampleRate else {
             throw EngineError.unsupportedFormat(engine: id, format: "none declared")

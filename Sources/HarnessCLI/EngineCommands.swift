@@ -7,10 +7,12 @@ enum EngineCommands {
         CommandSpec(
             path: "engines",
             summary: "List engines with their capabilities, locales and whether their assets are installed.",
-            options: [OptionSpec(name: "json", value: nil, help: "Machine-readable output.")],
+            options: [json.spec],
             details: "Any listed id can be given to --engine, or to Apple-style code through SPEECH_HARNESS_ENGINE.",
             run: { try run("engines", $0, $1) })
     ]
+
+    static let json = Option.flag("json", help: "Machine-readable output.")
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         var rows: [[String: Any]] = []
@@ -30,7 +32,7 @@ enum EngineCommands {
                 rows.append(["id": id, "summary": entry.summary, "error": "\(error)"])
             }
         }
-        if arguments.has("json") {
+        if arguments[Self.json] {
             let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
             console.out(String(decoding: data, as: UTF8.self))
             return 0

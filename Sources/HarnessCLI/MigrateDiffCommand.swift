@@ -12,54 +12,9 @@ enum MigrateDiffCommand {
             summary:
                 "Run each utterance through the SFSpeechRecognizer API and SpeechAnalyzer on one engine; report what changes.",
             options: [
-                OptionSpec(
-                    name: "engine", value: "E", help: "Engine id behind both APIs (see 'speech-harness engines').",
-                    required: true),
-                OptionSpec(name: "manifest", value: "M", help: "Manifest of the utterances.", required: true),
-                OptionSpec(
-                    name: "old-program", value: "path",
-                    help:
-                        "Instead of the built-in emulations: the app's old program (e.g. its SFSpeechRecognizer controller) …"
-                ),
-                OptionSpec(
-                    name: "new-program", value: "path",
-                    help:
-                        "… and its new one, each run on the virtual microphone playing every utterance, traced and compared."
-                ),
-                OptionSpec(
-                    name: "program-timeout", kind: .positive("s"),
-                    help: "Seconds a program may take for one utterance (default 120)."),
-                .choice("split", Utterance.Split.self, help: "Only utterances of this split."),
-                OptionSpec(name: "limit", kind: .integer("n", 1...Int.max), help: "At most n utterances."),
-                OptionSpec(
-                    name: "chunk-ms", kind: .integer("ms", 1...60_000),
-                    help: "Buffer duration both sides receive (default 100)."),
-                OptionSpec(
-                    name: "server-requests", value: nil,
-                    help: "Legacy requests as server requests (one-minute limit emulated); default on-device."),
-                OptionSpec(
-                    name: "fast-results", value: nil,
-                    help: "The analyzer side also asks for .fastResults (default: .volatileResults only)."),
-                OptionSpec(
-                    name: "time-tolerance", kind: .positive("s"),
-                    help: "Word time shift still counted as the same (default 0.05)."),
-                OptionSpec(
-                    name: "gates", value: "file",
-                    help:
-                        "Bounds on expected differences: the file's 'migrateDiff' list, e.g. [{\"metric\": \"finalDelay\", \"max\": 0.5}]."
-                ),
-                OptionSpec(
-                    name: "junit", value: "file",
-                    help:
-                        "Write JUnit XML here: a case per utterance, failing on a difference a user would notice or a breached gate."
-                ),
-                OptionSpec(name: "markdown", value: "file", help: "Write a Markdown summary here."),
-                OptionSpec(name: "json", value: "file", help: "Write every trace and diff as JSON here."),
-                OptionSpec(
-                    name: "html", value: "file",
-                    help:
-                        "Write a page of the differing utterances here (both sides' alignment and timelines, the audio), linked with the report pages in its folder."
-                ),
+                engine.spec, manifest.spec, oldProgram.spec, newProgram.spec, programTimeout.spec, split.spec,
+                limit.spec, chunkMS.spec, serverRequests.spec, fastResults.spec, timeTolerance.spec, gates.spec,
+                junit.spec, markdown.spec, json.spec, html.spec,
             ],
             details: """
                 Compared per utterance: final transcripts (aligned, legacy as the reference), word times, display \
@@ -78,26 +33,65 @@ enum MigrateDiffCommand {
             run: { try await run("migrate diff", $0, $1) })
     ]
 
+    static let engine = Option.required(
+        "engine", value: "E", help: "Engine id behind both APIs (see 'speech-harness engines').")
+    static let manifest = Option.required("manifest", value: "M", help: "Manifest of the utterances.")
+    static let oldProgram = Option.text(
+        "old-program", value: "path",
+        help: "Instead of the built-in emulations: the app's old program (e.g. its SFSpeechRecognizer controller) …")
+    static let newProgram = Option.text(
+        "new-program", value: "path",
+        help: "… and its new one, each run on the virtual microphone playing every utterance, traced and compared.")
+    static let programTimeout = Option.positive(
+        "program-timeout", value: "s", help: "Seconds a program may take for one utterance (default 120).")
+    static let split = Option.choice("split", Utterance.Split.self, help: "Only utterances of this split.")
+    static let limit = Option.integer("limit", 1...Int.max, value: "n", help: "At most n utterances.")
+    static let chunkMS = Option.integer(
+        "chunk-ms", 1...60_000, value: "ms", help: "Buffer duration both sides receive (default 100).")
+    static let serverRequests = Option.flag(
+        "server-requests", help: "Legacy requests as server requests (one-minute limit emulated); default on-device.")
+    static let fastResults = Option.flag(
+        "fast-results", help: "The analyzer side also asks for .fastResults (default: .volatileResults only).")
+    static let timeTolerance = Option.positive(
+        "time-tolerance", value: "s", help: "Word time shift still counted as the same (default 0.05).")
+    static let gates = Option.text(
+        "gates", value: "file",
+        help:
+            "Bounds on expected differences: the file's 'migrateDiff' list, e.g. [{\"metric\": \"finalDelay\", \"max\": 0.5}]."
+    )
+    static let junit = Option.text(
+        "junit", value: "file",
+        help:
+            "Write JUnit XML here: a case per utterance, failing on a difference a user would notice or a breached gate."
+    )
+    static let markdown = Option.text("markdown", value: "file", help: "Write a Markdown summary here.")
+    static let json = Option.text("json", value: "file", help: "Write every trace and diff as JSON here.")
+    static let html = Option.text(
+        "html", value: "file",
+        help:
+            "Write a page of the differing utterances here (both sides' alignment and timelines, the audio), linked with the report pages in its folder."
+    )
+
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        let id = arguments.value("engine")!, manifest = arguments.value("manifest")!
+        let id = arguments[Self.engine], manifest = arguments[Self.manifest]
         guard EngineRegistry.shared.knows(id) else {
             throw UsageError(
                 message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
                 command: path)
         }
-        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
-        let limit = (arguments.integer("limit") ?? Int.max)
-        let tolerance = arguments.number("time-tolerance") ?? 0.05
-        let split: Utterance.Split? = arguments.choice("split")
+        let chunkMS = arguments[Self.chunkMS] ?? 100
+        let limit = arguments[Self.limit] ?? Int.max
+        let tolerance = arguments[Self.timeTolerance] ?? 0.05
+        let split = arguments[Self.split]
 
         let load = ManifestValidator().validate(ManifestReader.load(path: manifest))
         var problems = load.issues.map(\.description)
         let utterances = Array(load.utterances.filter { $0.isIncluded(in: split) }.prefix(limit))
         let root = load.root
         var programs: ProgramDiff?
-        switch (arguments.value("old-program"), arguments.value("new-program")) {
+        switch (arguments[Self.oldProgram], arguments[Self.newProgram]) {
         case (let old?, let new?):
-            let timeout = arguments.number("program-timeout") ?? 120
+            let timeout = arguments[Self.programTimeout] ?? 120
             programs = ProgramDiff(
                 oldProgram: [old], newProgram: [new], engine: id, timeout: timeout, timeTolerance: tolerance)
         case (nil, nil): break
@@ -121,8 +115,8 @@ enum MigrateDiffCommand {
         }
         let engine = try EngineRegistry.shared.make(id)
         let runner = MigrationRun(
-            engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments.has("server-requests"),
-            fastResults: arguments.has("fast-results"))
+            engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments[Self.serverRequests],
+            fastResults: arguments[Self.fastResults])
         var diffs: [UtteranceDiff] = []
         for utterance in utterances {
             do {
@@ -146,7 +140,7 @@ enum MigrateDiffCommand {
         root: String,
         _ arguments: ParsedArguments, _ console: Console, _ path: String
     ) throws -> Int32 {
-        let gates = try arguments.value("gates").map { path in try MigrationGate.load(path: path) } ?? []
+        let gates = try arguments[Self.gates].map { path in try MigrationGate.load(path: path) } ?? []
         let summary = MigrationSummary(
             engine: id, manifest: manifest, utterances: diffs, problems: problems, gates: gates)
         for diff in diffs where !diff.isSame {
@@ -161,20 +155,20 @@ enum MigrateDiffCommand {
             "\(diffs.count) utterances on \(id): \(summary.failing) fail, \(summary.differing - summary.noticeablyDiffering) differ only as the new API is expected to; final words S/D/I \(summary.transcript.substitutions)/\(summary.transcript.deletions)/\(summary.transcript.insertions) of \(summary.transcript.referenceLength); "
                 + "display updates per utterance legacy \(String(format: "%.1f", updates.legacy)), analyzer \(String(format: "%.1f", updates.analyzer))"
                 + (problems.isEmpty ? "" : "; \(problems.count) problems"))
-        if let junit = arguments.value("junit") {
+        if let junit = arguments[Self.junit] {
             try JUnitWriter.write(MigrationReport.junit(summary), to: junit)
             let invalid = JUnitWriter.validate(path: junit)
             if !invalid.isEmpty { throw ReportError.invalid(path: junit, problems: invalid) }
         }
-        if let markdown = arguments.value("markdown") {
+        if let markdown = arguments[Self.markdown] {
             try ReportFile.write(MigrationReport.markdown(summary), to: markdown)
         }
-        if let json = arguments.value("json") {
+        if let json = arguments[Self.json] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try ReportFile.write(String(decoding: try encoder.encode(summary), as: UTF8.self), to: json)
         }
-        if let file = arguments.value("html") {
+        if let file = arguments[Self.html] {
             let (directory, page, links) = ReportLink.placing(file, title: "Migration")
             let sources = Dictionary(
                 utterances.map { utterance in

@@ -10,26 +10,8 @@ enum MigrateLintCommand {
             path: "migrate lint",
             summary: "Find SFSpeechRecognizer leftovers and SpeechAnalyzer migration mistakes in Swift sources.",
             options: [
-                OptionSpec(name: "baseline", value: "file", help: "Accept the findings listed in this baseline file."),
-                OptionSpec(
-                    name: "write-baseline", value: "file",
-                    help: "Write every current finding to this baseline file and exit 0."),
-                OptionSpec(
-                    name: "info-plist", value: "file",
-                    help:
-                        "The app's Info.plist (repeatable; default: Info.plist, .pbxproj and .xcconfig files found under the paths).",
-                    repeatable: true),
-                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per rule per file."),
-                .choice(
-                    "format", LintOutputFormat.self,
-                    help: "What standard output holds: text findings (default), or one SARIF 2.1.0 log."),
-                OptionSpec(name: "rules", value: nil, help: "List the rules and exit."),
-                OptionSpec(
-                    name: "markdown", value: nil,
-                    help: "With --rules: the rule table of docs/lint-rules.md, each rule with its reasoning."),
-                OptionSpec(
-                    name: "explain", value: "rule",
-                    help: "Print one rule's reasoning, what it follows before deciding, and its fix; then exit."),
+                baseline.spec, writeBaseline.spec, infoPlist.spec, junit.spec, format.spec, rules.spec, markdown.spec,
+                explain.spec,
             ],
             arguments: [.any("path")],
             details: """
@@ -43,16 +25,36 @@ enum MigrateLintCommand {
             run: { try run("migrate lint", $0, $1) })
     ]
 
+    static let baseline = Option.text(
+        "baseline", value: "file", help: "Accept the findings listed in this baseline file.")
+    static let writeBaseline = Option.text(
+        "write-baseline", value: "file", help: "Write every current finding to this baseline file and exit 0.")
+    static let infoPlist = Option.texts(
+        "info-plist", value: "file",
+        help:
+            "The app's Info.plist (repeatable; default: Info.plist, .pbxproj and .xcconfig files found under the paths)."
+    )
+    static let junit = Option.text("junit", value: "file", help: "Write JUnit XML here: a case per rule per file.")
+    static let format = Option.choice(
+        "format", LintOutputFormat.self,
+        help: "What standard output holds: text findings (default), or one SARIF 2.1.0 log.")
+    static let rules = Option.flag("rules", help: "List the rules and exit.")
+    static let markdown = Option.flag(
+        "markdown", help: "With --rules: the rule table of docs/lint-rules.md, each rule with its reasoning.")
+    static let explain = Option.text(
+        "explain", value: "rule",
+        help: "Print one rule's reasoning, what it follows before deciding, and its fix; then exit.")
+
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        if arguments.has("rules") {
-            if arguments.has("markdown") {
+        if arguments[Self.rules] {
+            if arguments[Self.markdown] {
                 console.out(LintRules.markdown())
                 return 0
             }
             for rule in LintRules.descriptors { console.out("\(rule.id): \(rule.summary)\n    fix: \(rule.hint)") }
             return 0
         }
-        if let id = arguments.value("explain") {
+        if let id = arguments[Self.explain] {
             guard let rule = LintRules.named(id) else {
                 throw UsageError(
                     message:
@@ -65,7 +67,7 @@ enum MigrateLintCommand {
         guard !arguments.positionals.isEmpty else {
             throw UsageError(message: "give at least one file or folder to lint", command: path)
         }
-        let inputs = LintInputs.collect(arguments.positionals, infoPlists: arguments.all("info-plist"))
+        let inputs = LintInputs.collect(arguments.positionals, infoPlists: arguments[Self.infoPlist])
         var sources: [LintSource] = []
         var unreadable = inputs.unreadable
         for file in inputs.swiftFiles {
@@ -83,7 +85,7 @@ enum MigrateLintCommand {
         let findings = MigrationLinter.lint(sources, project: inputs.project)
         for (file, reason) in unreadable { console.err("speech-harness migrate lint: \(file): \(reason)") }
 
-        if let output = arguments.value("write-baseline") {
+        if let output = arguments[Self.writeBaseline] {
             guard FileManager.default.createFile(atPath: output, contents: LintBaseline(findings: findings).encoded())
             else {
                 throw ReportError.write(path: output, reason: "cannot create the file")
@@ -92,14 +94,14 @@ enum MigrateLintCommand {
             return 0
         }
         var baseline = LintBaseline(findings: [])
-        if let file = arguments.value("baseline") {
+        if let file = arguments[Self.baseline] {
             guard let data = FileContents.read(atPath: file) else {
                 throw UsageError(message: "cannot read baseline '\(file)'", command: path)
             }
             baseline = try LintBaseline.decode(data, path: file)
         }
         let (new, accepted, stale) = baseline.apply(to: findings)
-        let sarif = arguments.choice("format", as: LintOutputFormat.self) == .sarif
+        let sarif = arguments[Self.format] == .sarif
         if sarif {
             console.out(
                 String(
@@ -121,7 +123,7 @@ enum MigrateLintCommand {
             "\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
                 + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
                 + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
-        if let junit = arguments.value("junit") {
+        if let junit = arguments[Self.junit] {
             let skipped = inputs.project.usageRuleSkipReason.map { [LintRules.missingUsageDescription.id: $0] } ?? [:]
             try JUnitWriter.write(
                 LintReport.junit(

@@ -11,23 +11,7 @@ enum OverheadCommand {
         CommandSpec(
             path: "bench overhead",
             summary: "Time an engine through the analyzer against the same engine alone, utterance by utterance.",
-            options: [
-                OptionSpec(name: "engine", value: "E", help: "Engine id, as `bench` runs it.", required: true),
-                OptionSpec(
-                    name: "alone", value: "COMMAND",
-                    help:
-                        "The engine alone: a program (and its arguments, split at spaces) that reads a path per line and answers `seconds<TAB>transcript`.",
-                    required: true),
-                OptionSpec(name: "manifest", value: "M", help: "Manifest to decode.", repeatable: true, required: true),
-                OptionSpec(
-                    name: "limit", kind: .integer("N", 1...Int.max), help: "The first N utterances of each manifest."),
-                OptionSpec(
-                    name: "rounds", kind: .integer("R", 1...1_000),
-                    help: "Times each utterance is decoded on each side (default 5)."),
-                OptionSpec(
-                    name: "chunk-ms", kind: .integer("ms", 1...60_000),
-                    help: "Chunk duration on the harness side (default 100)."),
-            ],
+            options: [engine.spec, alone.spec, manifest.spec, limit.spec, rounds.spec, chunkMS.spec],
             details: """
                 Each utterance is decoded by the engine alone (in its own process) and through the harness \
                 (SpeechAnalyzer + SpeechTranscriber, simulated pacing, one at a time) back to back; which side goes \
@@ -41,12 +25,26 @@ enum OverheadCommand {
             run: { try await run("bench overhead", $0, $1) })
     ]
 
+    static let engine = Option.required("engine", value: "E", help: "Engine id, as `bench` runs it.")
+    static let alone = Option.required(
+        "alone", value: "COMMAND",
+        help:
+            "The engine alone: a program (and its arguments, split at spaces) that reads a path per line and answers `seconds<TAB>transcript`."
+    )
+    static let manifest = Option.texts("manifest", value: "M", help: "Manifest to decode.", required: true)
+    static let limit = Option.integer(
+        "limit", 1...Int.max, value: "N", help: "The first N utterances of each manifest.")
+    static let rounds = Option.integer(
+        "rounds", 1...1_000, value: "R", help: "Times each utterance is decoded on each side (default 5).")
+    static let chunkMS = Option.integer(
+        "chunk-ms", 1...60_000, value: "ms", help: "Chunk duration on the harness side (default 100).")
+
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-        let id = arguments.value("engine")!, manifests = arguments.all("manifest")
-        let aloneCommand = arguments.value("alone")!.split(separator: " ").map(String.init)
-        let limit = (arguments.integer("limit") ?? Int.max)
-        let rounds = (arguments.integer("rounds") ?? 5)
-        let chunkMS = (arguments.integer("chunk-ms") ?? 100)
+        let id = arguments[Self.engine], manifests = arguments[Self.manifest]
+        let aloneCommand = arguments[Self.alone].split(separator: " ").map(String.init)
+        let limit = arguments[Self.limit] ?? Int.max
+        let rounds = arguments[Self.rounds] ?? 5
+        let chunkMS = arguments[Self.chunkMS] ?? 100
 
         var work: [OverheadMeasurement.Item] = []
         for manifest in manifests {

@@ -8,24 +8,7 @@ enum ScoreCommand {
         CommandSpec(
             path: "score",
             summary: "WER/CER of two transcript files (trn or one utterance per line), with sclite's alignments.",
-            options: [
-                OptionSpec(
-                    name: "normalizer", value: "name",
-                    help:
-                        "Normaliser applied to both sides first (default none: the words as written, as sclite and jiwer score)."
-                ),
-                OptionSpec(
-                    name: "equivalence", value: "oh=zero|file",
-                    help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file."),
-                OptionSpec(
-                    name: "pralign", value: nil,
-                    help: "Also print each utterance's alignment as sclite's pralign report does."),
-                .choice(
-                    "alignment", Alignment.self,
-                    help:
-                        "Edit weights: sclite's (default; counts equal sclite's) or plain edit distance (WER equal to jiwer's)."
-                ),
-            ],
+            options: [normalizer.spec, equivalence.spec, pralign.spec, alignment.spec],
             arguments: [ArgumentSpec(name: "reference"), ArgumentSpec(name: "hypothesis")],
             details: "Files are trn (every line 'text (utterance-id)', paired by id) or plain text (paired by line).\n"
                 + "Alignments use sclite's weights and tie-breaking, so counts equal sclite's on the same files;\n"
@@ -34,22 +17,33 @@ enum ScoreCommand {
             run: { try run("score", $0, $1) })
     ]
 
+    static let normalizer = Option.choice(
+        "normalizer", TextNormalizer.self,
+        help: "Normaliser applied to both sides first (default none: the words as written, as sclite and jiwer score).")
+    static let equivalence = Option.text(
+        "equivalence", value: "oh=zero|file", help: "Words scored as equal: the built-in oh=zero, or a 'a => b' file.")
+    static let pralign = Option.flag(
+        "pralign", help: "Also print each utterance's alignment as sclite's pralign report does.")
+    static let alignment = Option.choice(
+        "alignment", Alignment.self,
+        help: "Edit weights: sclite's (default; counts equal sclite's) or plain edit distance (WER equal to jiwer's).")
+
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let policy = ScoringPolicy(
-            normalizer: try BenchRunCommand.normalizer(arguments, "normalizer", default: "none", command: path),
-            equivalences: try BenchRunCommand.equivalences(arguments, command: path))
+            normalizer: arguments[Self.normalizer] ?? TextNormalizer.none,
+            equivalences: try BenchRunCommand.equivalences(arguments[Self.equivalence], command: path))
         let (referencePath, hypothesisPath) = (arguments.positionals[0], arguments.positionals[1])
         let reference = try read(referencePath), hypothesis = try read(hypothesisPath)
         let pairs = try TranscriptFile.pair(
             reference: reference, referencePath: referencePath,
             hypothesis: hypothesis, hypothesisPath: hypothesisPath)
         let costs: WordAligner.Costs
-        switch arguments.choice("alignment") ?? Alignment.sclite {
+        switch arguments[Self.alignment] ?? .sclite {
         case .sclite: costs = .sclite
         case .levenshtein: costs = .levenshtein
         }
         let score = TranscriptScore(pairs: pairs, policy: policy, costs: costs)
-        if arguments.has("pralign") { console.out(score.pralign) }
+        if arguments[Self.pralign] { console.out(score.pralign) }
         let w = score.words, c = score.characters
         console.out("scoring: \(policy.name)  utterances: \(pairs.count)")
         console.out(

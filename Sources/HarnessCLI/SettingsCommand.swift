@@ -8,15 +8,17 @@ enum SettingsCommand {
             summary:
                 "List every setting: its variable, configuration-file key, option, default, and the value in force.",
             options: [
-                OptionSpec(name: "markdown", value: nil, help: "The settings table of docs/configuration.md instead.")
+                markdown.spec
             ],
             details:
                 "A setting is read from its environment variable, else from its key in .speech-harness.json in the working\ndirectory, else it takes its default. Exit status 1 when a value in force is one the setting cannot take.",
             run: { arguments, console in try run(arguments, console) })
     ]
 
+    static let markdown = Option.flag("markdown", help: "The settings table of docs/configuration.md instead.")
+
     static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-        if arguments.has("markdown") {
+        if arguments[Self.markdown] {
             console.out(HarnessSettings.markdownTables())
             return 0
         }

@@ -9,23 +9,7 @@ enum TraceDiffCommand {
         CommandSpec(
             path: "trace diff",
             summary: "Compare two session traces, or two folders of them paired by file name, clause by clause.",
-            options: [
-                .positive("tolerance", value: "seconds", help: "Times may differ by this much (default 0.05)."),
-                .positive(
-                    "latency-tolerance", value: "seconds",
-                    help: "Median result latencies of traces paced in real time may differ by this much (default 0.25)."
-                ),
-                .choice(
-                    "normalizer", TextNormalizer.self,
-                    help: "Words are compared after this normaliser (default english)."),
-                OptionSpec(
-                    name: "wording", value: nil,
-                    help: "Also report errors of the same domain and code whose wording differs (platform)."),
-                OptionSpec(name: "junit", value: "file", help: "Write JUnit XML here: a case per scenario."),
-                OptionSpec(
-                    name: "html", value: "file",
-                    help: "Write an HTML page here (trace-diff.html beside the other report pages links to them)."),
-            ],
+            options: [tolerance.spec, latencyTolerance.spec, normalizer.spec, wording.spec, junit.spec, html.spec],
             arguments: [ArgumentSpec(name: "first"), ArgumentSpec(name: "second")],
             details: """
                 Each difference is semantics (the calls made, a call's outcome or error code, how a result sequence ended: a \
@@ -36,13 +20,27 @@ enum TraceDiffCommand {
             run: { try run("trace diff", $0, $1) })
     ]
 
+    static let tolerance = Option.positive(
+        "tolerance", value: "seconds", help: "Times may differ by this much (default 0.05).")
+    static let latencyTolerance = Option.positive(
+        "latency-tolerance", value: "seconds",
+        help: "Median result latencies of traces paced in real time may differ by this much (default 0.25).")
+    static let normalizer = Option.choice(
+        "normalizer", TextNormalizer.self, help: "Words are compared after this normaliser (default english).")
+    static let wording = Option.flag(
+        "wording", help: "Also report errors of the same domain and code whose wording differs (platform).")
+    static let junit = Option.text("junit", value: "file", help: "Write JUnit XML here: a case per scenario.")
+    static let html = Option.text(
+        "html", value: "file",
+        help: "Write an HTML page here (trace-diff.html beside the other report pages links to them).")
+
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         let (first, second) = (arguments.positionals[0], arguments.positionals[1])
         var tolerances = TraceComparison.Tolerances()
-        if let seconds = arguments.number("tolerance") { tolerances.seconds = seconds }
-        if let seconds = arguments.number("latency-tolerance") { tolerances.latency = seconds }
-        tolerances.wording = arguments.has("wording")
-        if let normalizer = arguments.choice("normalizer", as: TextNormalizer.self) {
+        if let seconds = arguments[Self.tolerance] { tolerances.seconds = seconds }
+        if let seconds = arguments[Self.latencyTolerance] { tolerances.latency = seconds }
+        tolerances.wording = arguments[Self.wording]
+        if let normalizer = arguments[Self.normalizer] {
             tolerances.normalizer = normalizer
         }
         let pairs = try Self.pairs(first, second, command: path)
@@ -96,7 +94,7 @@ enum TraceDiffCommand {
                             message: "\(semantic.count) semantic difference\(semantic.count == 1 ? "" : "s")",
                             details: semantic.map(\.description).joined(separator: "\n"))))
         }
-        if let junit = arguments.value("junit") {
+        if let junit = arguments[Self.junit] {
             try JUnitWriter.write(
                 JUnitReport(
                     name: "speech-harness trace diff",
@@ -104,7 +102,7 @@ enum TraceDiffCommand {
             let invalid = JUnitWriter.validate(path: junit)
             if !invalid.isEmpty { throw ReportError.invalid(path: junit, problems: invalid) }
         }
-        if let file = arguments.value("html") {
+        if let file = arguments[Self.html] {
             let (_, page, links) = ReportLink.placing(file, title: "Trace diff")
             try ReportFile.write(
                 TraceDiffReport.html(compared, first: first, second: second, links: links, page: page), to: file)
