@@ -17,10 +17,10 @@ enum EnrollCommand {
             path: "engine enroll",
             summary: "Build the DSP engine's word templates from enrollment utterances and install them.",
             options: [
-                manifest.spec, locale.spec, out.spec, wordPenalty.spec, stayPenalty.spec, advance.spec, beam.spec,
-                activeTarget.spec, minimumBeam.spec, silenceWeight.spec, warp.spec, bands.spec, hopMS.spec,
-                cepstra.spec, plpOrder.spec, lowHz.spec, highHz.spec, silenceSpeechPenalty.spec, templatesPerWord.spec,
-                codebook.spec, noInstall.spec,
+                manifest.spec, locale.spec, out.spec, advance.spec, activeTarget.spec,
+            ] + weights.map(\.option.spec) + [
+                warp.spec, bands.spec, hopMS.spec, cepstra.spec, plpOrder.spec, lowHz.spec, highHz.spec,
+                templatesPerWord.spec, codebook.spec, noInstall.spec,
             ],
             details: """
                 Uses only utterances with split "enrollment" whose reference is one vocabulary entry (a digit word or a \
@@ -40,26 +40,14 @@ enum EnrollCommand {
     static let out = Option.text(
         "out", value: "DIR",
         help: "Where the template files go (default: $SPEECH_HARNESS_DSP_TEMPLATES or Corpus/build/dsp-templates).")
-    static let wordPenalty = Option.number(
-        "word-penalty", value: "X", help: "Decoder cost per word started (default \(DecoderParameters().wordPenalty)).")
-    static let stayPenalty = Option.number(
-        "stay-penalty", value: "X",
-        help: "Decoder cost per frame that stays on a template frame (default \(DecoderParameters().stayPenalty)).")
     static let advance = Option.integer(
         "advance", 2...3, value: "N",
         help: "Template frames one input frame may advance, 2 or 3 (default \(DecoderParameters().maximumAdvance)).")
-    static let beam = Option.number("beam", value: "X", help: "Decoder beam (default \(DecoderParameters().beam)).")
     static let activeTarget = Option.integer(
         "active-target", 0...10_000_000, value: "N",
         help:
             "Narrow the beam when more cells than this survive a frame (default \(DecoderParameters().activeTarget); 0: fixed beam)."
     )
-    static let minimumBeam = Option.number(
-        "minimum-beam", value: "X",
-        help: "The narrowest the adaptive beam goes (default \(DecoderParameters().minimumBeam)).")
-    static let silenceWeight = Option.number(
-        "silence-weight", value: "X",
-        help: "Weight of the silence model's distance (default \(DecoderParameters().silenceWeight)).")
     static let warp = Option.numbers(
         "warp", 0.5...2, value: "W",
         help:
@@ -82,9 +70,6 @@ enum EnrollCommand {
     static let highHz = Option.integer(
         "high-hz", 1000...12000, value: "HZ",
         help: "Upper edge of the filterbank (default \(Int(FrontEndConfiguration().highHz))).")
-    static let silenceSpeechPenalty = Option.number(
-        "silence-speech-penalty", value: "X",
-        help: "Extra silence cost on speech-like frames (default \(DecoderParameters().silenceSpeechPenalty)).")
     static let templatesPerWord = Option.integer(
         "templates-per-word", 1...1000, value: "K",
         help: "Keep the K most representative templates of each entry (k-medoids on DTW distance; default: all).")
@@ -94,20 +79,32 @@ enum EnrollCommand {
     static let noInstall = Option.flag(
         "no-install", help: "Write the files only; do not install them into the asset store.")
 
+    /// The decoder's weights, each a number ≥ 0, with the parameter it sets.
+    static let weights: [(option: Option<Double?>, parameter: WritableKeyPath<DecoderParameters, Float> & Sendable)] = [
+        weight("word-penalty", "Decoder cost per word started", \.wordPenalty),
+        weight("stay-penalty", "Decoder cost per frame that stays on a template frame", \.stayPenalty),
+        weight("beam", "Decoder beam", \.beam),
+        weight("minimum-beam", "The narrowest the adaptive beam goes", \.minimumBeam),
+        weight("silence-weight", "Weight of the silence model's distance", \.silenceWeight),
+        weight("silence-speech-penalty", "Extra silence cost on speech-like frames", \.silenceSpeechPenalty),
+    ]
+
+    static func weight(
+        _ name: String, _ what: String, _ parameter: WritableKeyPath<DecoderParameters, Float> & Sendable
+    ) -> (option: Option<Double?>, parameter: WritableKeyPath<DecoderParameters, Float> & Sendable) {
+        (.number(name, value: "X", help: "\(what) (default \(DecoderParameters()[keyPath: parameter]))."), parameter)
+    }
+
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let manifests = arguments[Self.manifest].isEmpty ? defaultManifests : arguments[Self.manifest]
         let output = arguments[Self.out] ?? DSPEngine.defaultTemplateDirectory
         var enrollment = TemplateEnrollment()
         var parameters = enrollment.parameters
         parameters.maximumAdvance = arguments[Self.advance] ?? parameters.maximumAdvance
-        parameters.wordPenalty = arguments[Self.wordPenalty].map(Float.init) ?? parameters.wordPenalty
-        parameters.stayPenalty = arguments[Self.stayPenalty].map(Float.init) ?? parameters.stayPenalty
-        parameters.beam = arguments[Self.beam].map(Float.init) ?? parameters.beam
+        for (option, parameter) in weights {
+            if let value = arguments[option] { parameters[keyPath: parameter] = Float(value) }
+        }
         parameters.activeTarget = arguments[Self.activeTarget] ?? parameters.activeTarget
-        parameters.minimumBeam = arguments[Self.minimumBeam].map(Float.init) ?? parameters.minimumBeam
-        parameters.silenceWeight = arguments[Self.silenceWeight].map(Float.init) ?? parameters.silenceWeight
-        parameters.silenceSpeechPenalty =
-            arguments[Self.silenceSpeechPenalty].map(Float.init) ?? parameters.silenceSpeechPenalty
         enrollment.parameters = parameters
         let warps = arguments[Self.warp]
         if !warps.isEmpty { enrollment.warps = warps }
