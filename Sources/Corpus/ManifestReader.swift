@@ -161,34 +161,28 @@ public enum ManifestReader {
                 }
                 continue
             }
+            // A recording that cannot be had is reported here, at its wav.scp line, once.
+            func refuse(_ problem: ManifestIssue.Problem) {
+                refused.insert(key)
+                load.issues.append(ManifestIssue(file: wavScp, line: index + 1, utteranceID: key, problem: problem))
+            }
             if value.hasSuffix("|") {
                 guard let commands else {
-                    refused.insert(key)
-                    load.issues.append(
-                        ManifestIssue(
-                            file: wavScp, line: index + 1, utteranceID: key,
-                            problem: .unsupported(
-                                "a command pipeline ('\(value.prefix(80))'); give --allow-commands to let the harness run it"
-                            )))
+                    refuse(
+                        .unsupported(
+                            "a command pipeline ('\(value.prefix(80))'); give --allow-commands to let the harness run it"
+                        ))
                     continue
                 }
                 do {
                     recordings[key] = try commands.materialize(String(value.dropLast()), in: directory)
                 } catch {
-                    refused.insert(key)
-                    load.issues.append(
-                        ManifestIssue(
-                            file: wavScp, line: index + 1, utteranceID: key,
-                            problem: .audioUnreadable("'\(value.prefix(80))': \(error.reason)")))
+                    refuse(.audioUnreadable("'\(value.prefix(80))': \(error.reason)"))
                 }
                 continue
             }
             if value.contains(" ") {
-                refused.insert(key)
-                load.issues.append(
-                    ManifestIssue(
-                        file: wavScp, line: index + 1, utteranceID: key,
-                        problem: .unsupported("a wav.scp entry with spaces that is not a pipeline ending in '|'")))
+                refuse(.unsupported("a wav.scp entry with spaces that is not a pipeline ending in '|'"))
                 continue
             }
             recordings[key] = value

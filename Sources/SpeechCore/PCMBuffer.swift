@@ -12,22 +12,21 @@ public struct PCMBuffer: Sendable, Hashable {
 
     /// Float32 audio, one array per channel (all the same length).
     public init(format: AudioFormat, channels: [[Float]]) {
-        precondition(channels.count == format.channelCount, "channel count does not match the format")
-        precondition(channels.allSatisfy { $0.count == channels[0].count }, "channels differ in length")
-        var f = format
-        f.sampleType = .float32
-        self.format = f
-        self.samples = .float32(channels)
+        self.init(format, .float32, .float32(channels), lengths: channels.map(\.count))
     }
 
     /// Int16 audio, one array per channel (all the same length).
     public init(format: AudioFormat, channels: [[Int16]]) {
-        precondition(channels.count == format.channelCount, "channel count does not match the format")
-        precondition(channels.allSatisfy { $0.count == channels[0].count }, "channels differ in length")
-        var f = format
-        f.sampleType = .int16
-        self.format = f
-        self.samples = .int16(channels)
+        self.init(format, .int16, .int16(channels), lengths: channels.map(\.count))
+    }
+
+    private init(_ format: AudioFormat, _ type: AudioFormat.SampleType, _ samples: Samples, lengths: [Int]) {
+        precondition(lengths.count == format.channelCount, "channel count does not match the format")
+        precondition(lengths.allSatisfy { $0 == lengths.first }, "channels differ in length")
+        var declared = format
+        declared.sampleType = type
+        self.format = declared
+        self.samples = samples
     }
 
     /// Mono Float32 audio.

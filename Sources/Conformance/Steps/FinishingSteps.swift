@@ -1,3 +1,6 @@
+import CoreMedia
+import SpeechReference
+
 /// Steps that finalize, finish or cancel the analysis.
 
 /// `finalize(through:)`; without `time`, through the end of the audio taken so far.
@@ -6,9 +9,8 @@ struct FinalizeStep: TimedCallStep {
     var time: Double?
     var call: ScenarioStep.Call
 
-    func perform(in run: ScenarioExecution, at place: StepPlace) async {
-        let analyzer = run.analyzer!, through = ScenarioExecution.time(time)
-        await run.call(call, at: place) { try await analyzer.finalize(through: through) }
+    static func invoke(_ analyzer: SpeechAnalyzer, _ time: CMTime?) async throws {
+        try await analyzer.finalize(through: time)
     }
 }
 
@@ -18,9 +20,8 @@ struct FinishStep: TimedCallStep {
     var time: Double?
     var call: ScenarioStep.Call
 
-    func perform(in run: ScenarioExecution, at place: StepPlace) async {
-        let analyzer = run.analyzer!, after = ScenarioExecution.time(time) ?? .zero
-        await run.call(call, at: place) { try await analyzer.finish(after: after) }
+    static func invoke(_ analyzer: SpeechAnalyzer, _ time: CMTime?) async throws {
+        try await analyzer.finish(after: time ?? .zero)
     }
 }
 
@@ -30,9 +31,8 @@ struct FinalizeAndFinishStep: TimedCallStep {
     var time: Double?
     var call: ScenarioStep.Call
 
-    func perform(in run: ScenarioExecution, at place: StepPlace) async {
-        let analyzer = run.analyzer!, through = ScenarioExecution.time(time) ?? .zero
-        await run.call(call, at: place) { try await analyzer.finalizeAndFinish(through: through) }
+    static func invoke(_ analyzer: SpeechAnalyzer, _ time: CMTime?) async throws {
+        try await analyzer.finalizeAndFinish(through: time ?? .zero)
     }
 }
 

@@ -1,3 +1,6 @@
+import CoreMedia
+import SpeechReference
+
 /// The shapes many steps share, each decoding its fields once: a step that takes nothing, a call
 /// with or without a time, an expectation alone, a `ref`, a count.
 
@@ -15,6 +18,10 @@ extension FieldlessStep {
 /// A call with an optional time argument in seconds (`finalize`, `finish`, …).
 protocol TimedCallStep: StepAction where CodingKeys == TimedCallKeys {
     init(time: Double?, call: ScenarioStep.Call)
+    var time: Double? { get }
+    var call: ScenarioStep.Call { get }
+    /// The analyzer's call with the step's time (nil: the file gave none).
+    static func invoke(_ analyzer: SpeechAnalyzer, _ time: CMTime?) async throws
 }
 
 enum TimedCallKeys: String, CallKeys, CaseIterable { case time, expect, exact, async, ref }
@@ -23,6 +30,11 @@ extension TimedCallStep {
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         self.init(time: try fields.decodeIfPresent(Double.self, forKey: .time), call: try fields.call(of: Self.name))
+    }
+
+    func perform(in run: ScenarioExecution, at place: StepPlace) async {
+        let analyzer = run.analyzer!, time = ScenarioExecution.time(time)
+        await run.call(call, at: place) { try await Self.invoke(analyzer, time) }
     }
 }
 
