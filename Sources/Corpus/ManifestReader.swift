@@ -90,13 +90,13 @@ public enum ManifestReader {
 
     // MARK: JSON lines
 
-    /// Our JSON lines (``OwnManifestLine``): `duration` comes from the audio header when absent,
+    /// Our JSON lines (`OwnManifestLine`): `duration` comes from the audio header when absent,
     /// and `locale` is `locale` when absent.
     public static func loadJSONLines(path: String, locale: String = defaultLocale) -> ManifestLoad {
         loadLines(OwnManifestLine.self, path: path, locale: locale)
     }
 
-    /// NeMo JSON lines (``NeMoManifestLine``).
+    /// NeMo JSON lines (`NeMoManifestLine`).
     public static func loadNeMo(path: String, locale: String = defaultLocale) -> ManifestLoad {
         loadLines(NeMoManifestLine.self, path: path, locale: locale)
     }
