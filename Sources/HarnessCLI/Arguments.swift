@@ -72,14 +72,6 @@ struct OptionSpec: Sendable {
         OptionSpec(name: name, kind: .choice(type.allCases.map(\.rawValue)), help: help, repeatable: repeatable)
     }
 
-    static func integer(_ name: String, _ range: ClosedRange<Int>, value: String = "n", help: String) -> OptionSpec {
-        OptionSpec(name: name, kind: .integer(value, range), help: help)
-    }
-
-    static func positive(_ name: String, value: String, help: String) -> OptionSpec {
-        OptionSpec(name: name, kind: .positive(value), help: help)
-    }
-
     /// What help shows after the name; nil for a flag.
     var placeholder: String? {
         switch kind {
