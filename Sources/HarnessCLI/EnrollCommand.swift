@@ -19,9 +19,8 @@ enum EnrollCommand {
             options: [
                 manifest.spec, locale.spec, out.spec, advance.spec, activeTarget.spec,
             ] + weights.map(\.option.spec) + [
-                warp.spec, bands.spec, hopMS.spec, cepstra.spec, plpOrder.spec, lowHz.spec, highHz.spec,
-                templatesPerWord.spec, codebook.spec, noInstall.spec,
-            ],
+                warp.spec
+            ] + frontEndSettings.map(\.option.spec) + [templatesPerWord.spec, codebook.spec, noInstall.spec],
             details: """
                 Uses only utterances with split "enrollment" whose reference is one vocabulary entry (a digit word or a \
                 command); test-split audio is never read. Each locale becomes <locale>.shdt, which AssetInventory then \
@@ -53,23 +52,46 @@ enum EnrollCommand {
         help:
             "Filterbank warp to analyse exemplars at (repeatable; default 0.84, 0.92, 1, 1.08): each warp adds a template per exemplar."
     )
-    static let bands = Option.integer(
-        "bands", 8...40, value: "N", help: "Mel bands (default \(FrontEndConfiguration().melBands)).")
-    static let hopMS = Option.integer(
-        "hop-ms", 5...30, value: "ms",
-        help: "Frame hop (default \(Int(FrontEndConfiguration().hopSeconds * 1000)) ms): longer hops decode faster.")
-    static let cepstra = Option.integer(
-        "cepstra", 4...24, value: "N",
-        help: "Cepstra per frame, c0 included (default \(FrontEndConfiguration().cepstra)).")
-    static let plpOrder = Option.integer(
-        "plp-order", FrontEndConfiguration.plpOrders, value: "N",
-        help: "Cepstra from an N-pole perceptual-linear-prediction model instead of MFCC (default 0: MFCC).")
-    static let lowHz = Option.integer(
-        "low-hz", 0...2000, value: "HZ",
-        help: "Lower edge of the filterbank (default \(Int(FrontEndConfiguration().lowHz))).")
-    static let highHz = Option.integer(
-        "high-hz", 1000...12000, value: "HZ",
-        help: "Upper edge of the filterbank (default \(Int(FrontEndConfiguration().highHz))).")
+    /// The front end's settings, each a whole number on the command line, with what it sets.
+    static let frontEndSettings: [(option: Option<Int?>, apply: @Sendable (inout FrontEndConfiguration, Int) -> Void)] =
+        [
+            (
+                .integer("bands", 8...40, value: "N", help: "Mel bands (default \(FrontEndConfiguration().melBands))."),
+                { $0.melBands = $1 }
+            ),
+            (
+                .integer(
+                    "hop-ms", 5...30, value: "ms",
+                    help:
+                        "Frame hop (default \(Int(FrontEndConfiguration().hopSeconds * 1000)) ms): longer hops decode faster."
+                ), { $0.hopSeconds = Double($1) / 1000 }
+            ),
+            (
+                .integer(
+                    "cepstra", 4...24, value: "N",
+                    help: "Cepstra per frame, c0 included (default \(FrontEndConfiguration().cepstra))."),
+                { $0.cepstra = $1 }
+            ),
+            (
+                .integer(
+                    "plp-order", FrontEndConfiguration.plpOrders, value: "N",
+                    help: "Cepstra from an N-pole perceptual-linear-prediction model instead of MFCC (default 0: MFCC)."
+                ),
+                { $0.plpOrder = $1 }
+            ),
+            (
+                .integer(
+                    "low-hz", 0...2000, value: "HZ",
+                    help: "Lower edge of the filterbank (default \(Int(FrontEndConfiguration().lowHz)))."),
+                { $0.lowHz = Double($1) }
+            ),
+            (
+                .integer(
+                    "high-hz", 1000...12000, value: "HZ",
+                    help: "Upper edge of the filterbank (default \(Int(FrontEndConfiguration().highHz)))."),
+                { $0.highHz = Double($1) }
+            ),
+        ]
     static let templatesPerWord = Option.integer(
         "templates-per-word", 1...1000, value: "K",
         help: "Keep the K most representative templates of each entry (k-medoids on DTW distance; default: all).")
@@ -109,12 +131,9 @@ enum EnrollCommand {
         let warps = arguments[Self.warp]
         if !warps.isEmpty { enrollment.warps = warps }
         var frontEnd = enrollment.frontEnd
-        frontEnd.melBands = arguments[Self.bands] ?? frontEnd.melBands
-        frontEnd.hopSeconds = Double(arguments[Self.hopMS] ?? Int(frontEnd.hopSeconds * 1000)) / 1000
-        frontEnd.cepstra = arguments[Self.cepstra] ?? frontEnd.cepstra
-        frontEnd.plpOrder = arguments[Self.plpOrder] ?? 0
-        frontEnd.lowHz = Double(arguments[Self.lowHz] ?? Int(frontEnd.lowHz))
-        frontEnd.highHz = Double(arguments[Self.highHz] ?? Int(frontEnd.highHz))
+        for (option, apply) in frontEndSettings {
+            if let value = arguments[option] { apply(&frontEnd, value) }
+        }
         enrollment.frontEnd = frontEnd
         enrollment.templatesPerWord = arguments[Self.templatesPerWord]
         enrollment.codebookSize = arguments[Self.codebook] ?? enrollment.codebookSize
