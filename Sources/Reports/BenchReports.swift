@@ -190,9 +190,10 @@ public enum BenchReports {
                 + "waiting included (a value marked * had no CPU figure from the engine and is wall time; none for policies that shared decodes, "
                 + "whose answers from memory keep the CPU time measured when they were made). Latencies are simulated on CPU time.",
             "",
-            "| engine | tier | utts | words | WER | 95% CI | CER | RTFx (CPU) | RTFx (wall) | first partial P50 | final P50 | emission P90 | unstable |",
-            "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
+        lines += tableHeader(
+            "engine", "tier", "utts:", "words:", "WER:", "95% CI", "CER:", "RTFx (CPU):", "RTFx (wall):",
+            "first partial P50:", "final P50:", "emission P90:", "unstable:")
         for s in results.summaries {
             let ci = s.werCI95.count == 2 ? "\(format(s.werCI95[0] * 100, 1))–\(format(s.werCI95[1] * 100, 1))%" : "–"
             let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
@@ -202,11 +203,8 @@ public enum BenchReports {
         }
         lines += streamingLatency(results.summaries)
         if let comparisons = results.comparisons, !comparisons.isEmpty {
-            lines += [
-                "", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", "",
-                "| tier | A | B | utts | WER A | WER B | Δ | 95% CI | P(B better) |",
-                "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |",
-            ]
+            lines += ["", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", ""]
+            lines += tableHeader("tier", "A", "B", "utts:", "WER A:", "WER B:", "Δ:", "95% CI", "P(B better):")
             lines += comparisons.map { c in
                 let tier = tierName(ofManifest: c.manifest)
                 return
@@ -219,11 +217,8 @@ public enum BenchReports {
             // The worst groups only: a breakdown is for finding where errors concentrate.
             let worst = breakdowns.filter { $0.referenceWords > 0 }.sorted { ($1.wer, $0.key) < ($0.wer, $1.key) }
                 .prefix(15)
-            lines += [
-                "", "**Worst speakers and tasks** (all of them in results.json)", "",
-                "| engine | tier | by | group | utts | words | WER | 95% CI |",
-                "| --- | --- | --- | --- | ---: | ---: | ---: | --- |",
-            ]
+            lines += ["", "**Worst speakers and tasks** (all of them in results.json)", ""]
+            lines += tableHeader("engine", "tier", "by", "group", "utts:", "words:", "WER:", "95% CI")
             lines += worst.map { b in
                 let tier = tierName(ofManifest: b.manifest)
                 let ci =
@@ -263,9 +258,10 @@ public enum BenchReports {
             "**Streaming latency** (seconds after the first word's start, for the first partial, and after the last word's end, "
                 + "for the final; simulated on CPU time. Unstable: words shown and later withdrawn per final word. "
                 + "CPU: engine CPU seconds per audio second)", "",
-            "| engine | tier | utts | WER | first partial P50 | first partial P90 | final P50 | final P90 | unstable | revised utts | CPU |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
+        lines += tableHeader(
+            "engine", "tier", "utts:", "WER:", "first partial P50:", "first partial P90:", "final P50:", "final P90:",
+            "unstable:", "revised utts:", "CPU:")
         for s in streamed {
             let partial =
                 s.emitsPartials == false
@@ -280,6 +276,14 @@ public enum BenchReports {
     }
 
     /// Escapes text for a Markdown table cell.
+    /// A Markdown table's header and alignment rows; a column written with a trailing `:` holds
+    /// numbers and is right-aligned.
+    static func tableHeader(_ columns: String...) -> [String] {
+        let names = columns.map { $0.hasSuffix(":") ? String($0.dropLast()) : $0 }
+        let rules = columns.map { $0.hasSuffix(":") ? "---:" : "---" }
+        return ["| " + names.joined(separator: " | ") + " |", "| " + rules.joined(separator: " | ") + " |"]
+    }
+
     static func md(_ text: String) -> String {
         var out = ""
         for ch in JUnitWriter.sanitize(text) {
