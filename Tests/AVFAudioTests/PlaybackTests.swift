@@ -12,7 +12,23 @@ import VirtualDevice
 struct PlaybackTests {
     static let fast = DeviceSettings(microphone: MicrophoneSettings(source: .none, pacing: .fast))
 
-    /// A buffer of `samples` in `format`'s rate, mono.
+    /// Plays 16 kHz `samples` through a player node connected to the node `destination` picks, as
+    /// an app does (attach, connect, start, play, schedule), and stops the engine once they played.
+    static func play(
+        _ samples: [Float], to destination: (AVAudioEngine) -> AVAudioNode
+    ) async throws -> AVAudioEngine {
+        let engine = AVAudioEngine()
+        let player = AVAudioPlayerNode()
+        engine.attach(player)
+        engine.connect(player, to: destination(engine), format: buffer(samples, rate: 16_000).format)
+        try engine.start()
+        player.play()
+        await player.scheduleBuffer(buffer(samples, rate: 16_000), at: nil)
+        engine.stop()
+        return engine
+    }
+
+    /// A buffer of `samples` at `rate`, mono.
     static func buffer(_ samples: [Float], rate: Double) -> AVAudioPCMBuffer {
         let format = AVAudioFormat(standardFormatWithSampleRate: rate, channels: 1)!
         let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(samples.count))!
@@ -55,15 +71,8 @@ struct PlaybackTests {
 
     @Test func throughTheMixerAudioIsResampledToTheOutputAndFillsItsChannels() async throws {
         try await DeviceSettings.$override.withValue(Self.fast) {
-            let engine = AVAudioEngine()
-            let player = AVAudioPlayerNode()
             let tone = Signal.sine(frequency: 300, sampleRate: 16_000, seconds: 0.5)
-            engine.attach(player)
-            engine.connect(player, to: engine.mainMixerNode, format: Self.buffer(tone, rate: 16_000).format)
-            try engine.start()
-            player.play()
-            await player.scheduleBuffer(Self.buffer(tone, rate: 16_000), at: nil)
-            engine.stop()
+            let engine = try await Self.play(tone, to: { $0.mainMixerNode })
             let played = engine.speaker.playedChannels
             #expect(engine.speaker.format == AudioFormat(sampleRate: 48_000, channelCount: 2))
             #expect(played.count == 2 && played[0] == played[1])
@@ -141,15 +150,8 @@ struct PlaybackTests {
         var device = Self.fast
         device.speakerOutput = output
         try await DeviceSettings.$override.withValue(device) {
-            let engine = AVAudioEngine()
-            let player = AVAudioPlayerNode()
             let tone = Signal.sine(frequency: 500, sampleRate: 16_000, seconds: 0.2)
-            engine.attach(player)
-            engine.connect(player, to: engine.outputNode, format: Self.buffer(tone, rate: 16_000).format)
-            try engine.start()
-            player.play()
-            await player.scheduleBuffer(Self.buffer(tone, rate: 16_000), at: nil)
-            engine.stop()
+            let engine = try await Self.play(tone, to: { $0.outputNode })
             let reader = try AudioFileReader(path: output)
             let written = try #require(try reader.read(maxFrames: 1 << 20)).floatChannels[0]
             #expect(written == engine.speaker.playedChannels[0])
