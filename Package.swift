@@ -200,7 +200,8 @@ let appleNamedProducts: [Product] = [
                     "Speech", "EngineCore", "PocketSphinx", "SpeechCore", "TestSupport", "VirtualDevice", "AudioIO",
                 ]),
             .testTarget(
-                name: "StreamingPoliciesTests", dependencies: ["StreamingPolicies", "EngineCore", "SpeechCore"]),
+                name: "StreamingPoliciesTests",
+                dependencies: ["StreamingPolicies", "EngineCore", "SpeechCore", "Metrics"]),
             .testTarget(
                 name: "HarnessCompositionTests",
                 dependencies: ["HarnessComposition", "SpeechCore", "TestSupport", "VirtualDevice"]),

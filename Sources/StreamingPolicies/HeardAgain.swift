@@ -24,6 +24,37 @@ enum HeardAgain {
         return nil
     }
 
+    /// Like ``prefix(_:of:)``, but the earlier words may end inside a token of `decode`: when one
+    /// decode writes "8, 6, 6" and the next "866-6-0-1", the first 0 tokens are heard again whole
+    /// and the token's rest, "6-0-1", is new. Nil when `decode` does not start with the earlier
+    /// words, or they end inside a spelled-out word.
+    static func split(_ earlier: [String], of decode: [String]) -> (whole: Int, rest: String?)? {
+        let wanted = earlier.map(key).joined()
+        guard !wanted.isEmpty else { return (0, nil) }
+        var heard = ""
+        for (index, word) in decode.enumerated() {
+            let before = heard
+            heard += key(word)
+            if heard == wanted { return (index + 1, nil) }
+            if wanted.hasPrefix(heard) { continue }
+            guard heard.hasPrefix(wanted) else { return nil }
+            // The earlier words end inside this token: find where, character by character.
+            var partial = before
+            let characters = Array(word)
+            for (offset, character) in characters.enumerated() {
+                partial += key(String(character))
+                guard partial.count <= wanted.count else { return nil }
+                guard partial == wanted else { continue }
+                // Between two letters is inside a word, not between two of them.
+                if character.isLetter, offset + 1 < characters.count, characters[offset + 1].isLetter { return nil }
+                let rest = characters[(offset + 1)...].drop { !$0.isLetter && !$0.isNumber }
+                return rest.isEmpty ? (index + 1, nil) : (index, String(rest))
+            }
+            return nil
+        }
+        return nil
+    }
+
     private static let digitNames = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 
     private static func key(_ word: String) -> String {

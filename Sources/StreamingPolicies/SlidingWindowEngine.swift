@@ -378,9 +378,12 @@ final class SlidingWindowSession: RecognitionSession, @unchecked Sendable {
     ) -> [RecognizedWord] {
         guard let shownUntil = window.shownUntil else { return words }
         if let lastBlock, lastBlock.start == window.start,
-            let heard = HeardAgain.prefix(lastBlock.words, of: words.map(\.text))
+            let heard = HeardAgain.split(lastBlock.words, of: words.map(\.text))
         {
-            return Array(words.dropFirst(heard))
+            // A token that holds the block's last words and new ones keeps only the new ones.
+            var unheard = Array(words.dropFirst(heard.whole))
+            if let rest = heard.rest { unheard[0].text = rest }
+            return unheard
         }
         return words.filter { $0.range.start + $0.range.end >= shownUntil + shownUntil }
     }

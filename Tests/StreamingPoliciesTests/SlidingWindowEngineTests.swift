@@ -1,5 +1,6 @@
 import EngineCore
 import Foundation
+import Metrics
 import SpeechCore
 import Testing
 
@@ -276,6 +277,25 @@ struct SlidingWindowEngineTests {
         whole.shownUntil = nil
         #expect(SlidingWindowSession.unshown(decode, of: whole, after: (zero, ["5"])).count == 4)
     }
+
+    /// The held-out string "eight six six six oh one": the block said "8, 6, 6", and the decode of
+    /// the same audio to the end wrote it again with the rest as one number, "866-6-0-1". Only
+    /// "6-0-1" is new, so the line reads 8 6 6 6 0 1 (it used to read "8, 6, 6 866-6-0-1").
+    @Test func aDecodeThatWritesTheBlockAndTheRestAsOneNumberShowsOnlyTheRest() {
+        let zero = MediaTime.zero
+        let token = RecognizedWord(
+            text: "866-6-0-1",
+            range: TimeRange(
+                start: MediaTime(seconds: 0.3, preferredTimescale: 1000),
+                end: MediaTime(seconds: 4.1, preferredTimescale: 1000)))
+        let window = DecodeWindow(
+            samples: [], start: zero, commits: true, shownUntil: MediaTime(seconds: 2.4, preferredTimescale: 1000))
+        let shown = SlidingWindowSession.unshown([token], of: window, after: (zero, ["8,", "6,", "6"]))
+        #expect(shown.map(\.text) == ["6-0-1"])
+        #expect(shown.first?.range == token.range)
+        let line = ["8,", "6,", "6"] + shown.map(\.text)
+        #expect(DigitTranscript.words(line.joined(separator: " ")) == ["eight", "six", "six", "six", "zero", "one"])
+    }
 }
 
 /// Words heard again, whatever the decode writes them as.
@@ -294,6 +314,25 @@ struct HeardAgainTests {
     ])
     func theDecodeStartsWithTheEarlierWords(earlier: [String], decode: [String], heard: Int) {
         #expect(HeardAgain.prefix(earlier, of: decode) == heard)
+    }
+
+    static let splits: [(earlier: [String], decode: [String], whole: Int, rest: String?)] = [
+        (["8,", "6,", "6"], ["866-6-0-1"], 0, "6-0-1"),
+        (["8,", "6,", "6"], ["8", "66", "6-0-1"], 2, nil),
+        (["four", "seven"], ["4739"], 0, "39"),
+        (["4", "7"], ["4-7.", "3"], 1, nil),
+    ]
+
+    @Test(arguments: 0..<splits.count)
+    func theEarlierWordsMayEndInsideAToken(case number: Int) {
+        let (earlier, decode, whole, rest) = Self.splits[number]
+        let split = HeardAgain.split(earlier, of: decode)
+        #expect(split?.whole == whole && split?.rest == rest, "\(earlier) in \(decode)")
+    }
+
+    @Test func aSplitInsideASpelledOutWordOrAnotherNumberIsNone() {
+        #expect(HeardAgain.split(["eigh"], of: ["eight"]) == nil)
+        #expect(HeardAgain.split(["8", "6"], of: ["857"]) == nil)
     }
 
     @Test func aDecodeThatDoesNotStartWithThemIsNotAPrefix() {
