@@ -201,6 +201,7 @@ enum LintOutputFormat: String, CaseIterable, Sendable {
         }
         inputs.project.appTarget = settingsFiles.first { isAppEvidence($0) } ?? projectSpecs.first { isAppEvidence($0) }
         if inputs.project.appTarget != nil { inputs.project.usageDescriptionKeys = keys }
+        inputs.project.iOSApp = (settingsFiles + projectSpecs).lazy.compactMap(iOSEvidence).first
         return inputs
     }
 
@@ -217,6 +218,27 @@ enum LintOutputFormat: String, CaseIterable, Sendable {
             }
         }
         return text.contains("com.apple.product-type.application") || text.contains("INFOPLIST_KEY_")
+    }
+
+    /// What in `file` marks the app as an iOS app, as `file: what`; nil when nothing does.
+    @_spi(Fuzzing) public static func iOSEvidence(_ file: String) -> String? {
+        guard let text = FileContents.read(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
+            return nil
+        }
+        // A multiplatform target lists iphoneos among its platforms.
+        if file.hasSuffix(".pbxproj") || file.hasSuffix(".xcconfig"),
+            let platforms = text.split(separator: "\n").first(where: {
+                $0.contains("SUPPORTED_PLATFORMS") && $0.contains("iphoneos")
+            })
+        {
+            return "\(file): \(platforms.trimmingCharacters(in: .whitespaces))"
+        }
+        let marks =
+            file.hasSuffix(".plist")
+            ? ["LSRequiresIPhoneOS", "UIApplicationSceneManifest", "UILaunchScreen", "UIRequiredDeviceCapabilities"]
+            : file.hasSuffix(".yml") || file.hasSuffix(".yaml")
+                ? ["platform: iOS"] : ["SDKROOT = iphoneos", "INFOPLIST_KEY_UILaunchScreen"]
+        return marks.first { text.contains($0) }.map { "\(file): \($0)" }
     }
 
     @_spi(Fuzzing) public struct Unreadable: Error { public var message: String }

@@ -8,10 +8,14 @@ public struct ProjectContext: Sendable {
     public var appTarget: String?
     /// Keys declared by the property lists and build settings found; nil when none was found.
     public var usageDescriptionKeys: Set<String>?
+    /// What marks the app as an iOS app (`SDKROOT = iphoneos`, an XcodeGen `platform: iOS`, an
+    /// Info.plist key only iOS reads); nil when nothing does.
+    public var iOSApp: String?
 
-    public init(appTarget: String? = nil, usageDescriptionKeys: Set<String>? = nil) {
+    public init(appTarget: String? = nil, usageDescriptionKeys: Set<String>? = nil, iOSApp: String? = nil) {
         self.appTarget = appTarget
         self.usageDescriptionKeys = usageDescriptionKeys
+        self.iOSApp = iOSApp
     }
 
     /// Why the usage-description rule does not apply here; nil when it does.

@@ -3,15 +3,21 @@ struct MissingUsageDescriptionRule: LintRule {
     static let id = "missing-usage-description"
     static let summary = "captures the microphone but the app's Info.plist lacks a usage description"
     static let hint =
-        "add NSMicrophoneUsageDescription (and, where the SFSpeechRecognizer API is used, NSSpeechRecognitionUsageDescription) to the app's Info.plist (or INFOPLIST_KEY_ build settings)"
+        "add NSMicrophoneUsageDescription (and NSSpeechRecognitionUsageDescription in an iOS app that transcribes the microphone, or wherever the SFSpeechRecognizer API is used) to the app's Info.plist (or INFOPLIST_KEY_ build settings)"
     static let explanation = """
         An app that captures the microphone (AVAudioEngine, installTap, AVCaptureDevice,
         requestRecordPermission) must declare NSMicrophoneUsageDescription, or the system ends it on
-        first access. NSSpeechRecognitionUsageDescription is required only where the files linted use
-        the SFSpeechRecognizer API, which may send audio to Apple's servers; SpeechAnalyzer's modules
-        run on the device. Applied only to app targets: an Info.plist, an .xcodeproj application
-        target, an XcodeGen `type: application`, or INFOPLIST_KEY_ build settings. Command-line tools
-        and packages have nothing to declare in, and the run says why the rule was not applied.
+        first access. NSSpeechRecognitionUsageDescription is asked for in two cases. The first is
+        where the files linted use the SFSpeechRecognizer API. The second is an iOS app (SDKROOT
+        iphoneos, an XcodeGen `platform: iOS`, an iOS-only Info.plist key) whose files transcribe
+        with SpeechAnalyzer as well as capture: the migration guide this lint follows says an iOS
+        host app doing live microphone transcription needs both keys. The two sources differ:
+        Apple's page for the key asks for it where an app's APIs send user data to Apple's speech
+        recognition servers, which SpeechAnalyzer's on-device modules do not; the guide asks for it
+        in any such iOS app, and this rule follows the guide. Applied only to app targets: an
+        Info.plist, an .xcodeproj application target, an XcodeGen `type: application`, or
+        INFOPLIST_KEY_ build settings. Command-line tools and packages have nothing to declare in,
+        and the run says why the rule was not applied.
         """
 
     static func check(_ file: LintedFile) -> [LintFinding] {
@@ -24,12 +30,22 @@ struct MissingUsageDescriptionRule: LintRule {
         else {
             return []
         }
-        // Speech recognition permission is the legacy recogniser's (it may send audio to Apple's
-        // servers); SpeechAnalyzer's modules run on the device and need only the microphone's.
-        let legacy = (file.run?.units.map(\.structure.tokens) ?? [file.tokens]).contains { tokens in
+        // Speech recognition permission: the legacy recogniser's (it may send audio to Apple's
+        // servers), and, by the migration guide, an iOS app's that transcribes live capture.
+        let units = file.run?.units.map(\.structure.tokens) ?? [file.tokens]
+        let legacy = units.contains { tokens in
             tokens.contains { $0.kind == .identifier && LegacyAPIRule.legacyNames[$0.text] != nil }
         }
-        let required = ["NSMicrophoneUsageDescription"] + (legacy ? ["NSSpeechRecognitionUsageDescription"] : [])
+        let transcribes = units.contains { tokens in
+            tokens.contains {
+                $0.kind == .identifier
+                    && ["SpeechAnalyzer", "SpeechTranscriber", "DictationTranscriber"].contains($0.text)
+            }
+        }
+        let iOSTranscription = file.project.iOSApp != nil && transcribes
+        let required =
+            ["NSMicrophoneUsageDescription"]
+            + (legacy || iOSTranscription ? ["NSSpeechRecognitionUsageDescription"] : [])
         guard file.project.usageRuleSkipReason == nil else { return [] }
         guard let keys = file.project.usageDescriptionKeys else {
             findings.append(
@@ -44,7 +60,9 @@ struct MissingUsageDescriptionRule: LintRule {
             findings.append(
                 file.finding(
                     Self.self, at: capture.location,
-                    "\(capture.text) used; Info.plist lacks \(missing.joined(separator: " and "))"))
+                    "\(capture.text) used; Info.plist lacks \(missing.joined(separator: " and "))"
+                        + (iOSTranscription && !legacy && missing.contains("NSSpeechRecognitionUsageDescription")
+                            ? " (an iOS app transcribing the microphone, \(file.project.iOSApp ?? ""))" : "")))
         }
         return findings
     }
