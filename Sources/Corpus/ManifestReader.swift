@@ -129,7 +129,7 @@ public enum ManifestReader {
                 load.append(utterance, line: lineNumber)
             }
         }
-        for (name, seen) in unread.sorted(by: { $0.value.first < $1.value.first }) {
+        for (name, seen) in unread.sorted(by: { ($0.value.first, $0.key) < ($1.value.first, $1.key) }) {
             load.warnings.append(
                 ManifestIssue(
                     file: path, line: seen.first,
