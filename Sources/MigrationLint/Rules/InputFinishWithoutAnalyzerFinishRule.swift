@@ -18,7 +18,9 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
         cancel the analyzer, before or after the call (followed up to four callers deep); and `catch`
         clauses whose `do` only runs the analyzer or iterates its results, where the analyzer's
         error has already finished the session. The finding names the path it followed and where it
-        stopped; a function nothing in the files calls is reported.
+        stopped; a function nothing in the files calls is reported. Not reported either: a type that
+        keeps its analyzer in a stored `let`, whose one analyzer serves session after session (the
+        API reference lets an analyzer start again with a new input sequence).
         """
 
     static func check(_ file: LintedFile) -> [LintFinding] {
@@ -43,6 +45,9 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
                 continue
             }
             if file.finishesAnalyzer(function.body, finishers) { continue }
+            // An analyzer the type keeps for its whole life serves session after session: ending
+            // one input leaves it ready for the next, as the API reference allows.
+            if let type = file.structure.enclosingTypeName(of: index), file.keepsAnalyzer(type) { continue }
             var visited: Set<String> = []
             let callers = file.followCallers(of: function.name, from: index, finishers, visited: &visited)
             if !callers.finished {
@@ -55,5 +60,18 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
             }
         }
         return findings
+    }
+}
+
+extension LintedFile {
+    /// Whether `type` holds a SpeechAnalyzer in a stored `let` (`let analyzer = SpeechAnalyzer(…)`,
+    /// `let analyzer: SpeechAnalyzer`), so one analyzer outlives each session's input.
+    fileprivate func keepsAnalyzer(_ type: String) -> Bool {
+        tokens.indices.contains { index in
+            guard tokens[index].is("let"), let name = token(index + 1), name.kind == .identifier,
+                structure.enclosingBlocks(of: index).last?.kind == .type(name: type)
+            else { return false }
+            return matches(index + 2, [":", "SpeechAnalyzer"]) || matches(index + 2, ["=", "SpeechAnalyzer", "("])
+        }
     }
 }
