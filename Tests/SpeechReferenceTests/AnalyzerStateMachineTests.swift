@@ -14,6 +14,13 @@ struct AnalyzerStateMachineTests {
     static func t(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 16_000) }
     static func range(_ start: Double, _ end: Double) -> TimeRange { TimeRange(start: t(start), end: t(end)) }
 
+    /// A machine with one documented rule broken, as the mutation check plants it.
+    static func machine(breaking rule: WritableKeyPath<Machine.Rules, Bool>) -> Machine {
+        var rules = Machine.Rules.documented
+        rules[keyPath: rule] = false
+        return Machine(rules: rules)
+    }
+
     static func report(
         _ start: Double, _ end: Double, start changedStart: Bool, end changedEnd: Bool, to handlers: [String] = []
     ) -> Machine.RangeReport {
@@ -315,32 +322,24 @@ struct AnalyzerStateMachineTests {
     /// The mutation check breaks rules by giving the machine other rules: each broken rule must
     /// change the actions of the case that shows the documented one.
     @Test func eachBrokenRuleChangesTheOutcome() {
-        var rules = Machine.Rules.documented
-        rules.rejectsOverlappingInput = false
-        var overlapping = Machine(rules: rules)
+        var overlapping = Self.machine(breaking: \.rejectsOverlappingInput)
         _ = overlapping.startInput()
         _ = overlapping.admit(generation: 1, start: .zero, duration: Self.t(3))
         #expect(overlapping.admit(generation: 1, start: Self.t(2.5), duration: Self.t(1)) == .analyze(Self.range(3, 4)))
 
-        rules = .documented
-        rules.inputEndKeepsSessionOpen = false
-        var ending = Machine(rules: rules)
+        var ending = Self.machine(breaking: \.inputEndKeepsSessionOpen)
         _ = ending.startInput()
         #expect(ending.inputEnded(generation: 1) == Progress(ending: Machine.Ending(failure: nil, resumes: [])))
         #expect(ending.isFinished)
 
-        rules = .documented
-        rules.onlyCurrentInputEnds = false
-        var replaced = Machine(rules: rules)
+        var replaced = Self.machine(breaking: \.onlyCurrentInputEnds)
         _ = replaced.startInput()
         _ = replaced.consumed(Self.range(0, 1), modulesFinalized: [])
         _ = replaced.startInput()
         _ = replaced.requestFinishAtEndOfInput(id: 1, waiter: 1)
         #expect(replaced.inputEnded(generation: 1) == Progress(finalize: Self.t(1)))
 
-        rules = .documented
-        rules.errorReachesEveryWaiter = false
-        var failing = Machine(rules: rules)
+        var failing = Self.machine(breaking: \.errorReachesEveryWaiter)
         _ = failing.startInput()
         _ = failing.requestFinalize(through: Self.t(5), id: 1, waiter: 1)
         _ = failing.requestFinish(after: Self.t(5), id: 2, waiter: 2)
@@ -349,9 +348,7 @@ struct AnalyzerStateMachineTests {
                 == Machine.Ending(
                     failure: Self.failure, resumes: [Self.resume(1, .failed(Self.failure)), Self.resume(2, .success)]))
 
-        rules = .documented
-        rules.volatileStartOnlyMovesForward = false
-        var backwards = Machine(rules: rules)
+        var backwards = Self.machine(breaking: \.volatileStartOnlyMovesForward)
         _ = backwards.startInput()
         _ = backwards.consumed(Self.range(0, 2), modulesFinalized: [])
         #expect(
@@ -360,26 +357,20 @@ struct AnalyzerStateMachineTests {
                     Self.report(0, 2, start: true, end: false), Self.report(1.5, 2, start: true, end: false),
                 ]))
 
-        rules = .documented
-        rules.rejectsUnacceptedFormats = false
-        var anyFormat = Machine(rules: rules)
+        var anyFormat = Self.machine(breaking: \.rejectsUnacceptedFormats)
         _ = anyFormat.startInput()
         let rejected = Machine.FormatMatch.rejected(got: "8 kHz", accepted: "16 kHz")
         #expect(
             anyFormat.admit(generation: 1, start: nil, duration: Self.t(1), format: rejected)
                 == .analyze(Self.range(0, 1)))
 
-        rules = .documented
-        rules.analyzeReturnsLastBufferEnd = false
-        #expect(Machine(rules: rules).readOn(after: Self.range(1, 2)) == .readOn(lastEnd: Self.t(1)))
+        #expect(
+            Self.machine(breaking: \.analyzeReturnsLastBufferEnd).readOn(after: Self.range(1, 2))
+                == .readOn(lastEnd: Self.t(1)))
 
-        rules = .documented
-        rules.enforcesResourceLimit = false
-        #expect(!Machine(rules: rules).checksResourceLimit(optionsIgnoreLimits: false))
+        #expect(!Self.machine(breaking: \.enforcesResourceLimit).checksResourceLimit(optionsIgnoreLimits: false))
 
-        rules = .documented
-        rules.replacesVolatileHandler = false
-        var twoHandlers = Machine(rules: rules)
+        var twoHandlers = Self.machine(breaking: \.replacesVolatileHandler)
         twoHandlers.setVolatileHandler("old")
         twoHandlers.setVolatileHandler("new")
         _ = twoHandlers.startInput()
@@ -387,9 +378,7 @@ struct AnalyzerStateMachineTests {
             twoHandlers.consumed(Self.range(0, 1), modulesFinalized: [])
                 == Progress(reports: [Self.report(0, 1, start: true, end: true, to: ["old", "new"])]))
 
-        rules = .documented
-        rules.cancellingAWaiterCancelsOnlyIt = false
-        var cancelling = Machine(rules: rules)
+        var cancelling = Self.machine(breaking: \.cancellingAWaiterCancelsOnlyIt)
         _ = cancelling.startInput()
         _ = cancelling.requestFinalize(through: Self.t(5), id: 1, waiter: 1)
         _ = cancelling.requestFinalize(through: Self.t(6), id: 2, waiter: 2)
