@@ -78,8 +78,8 @@ public struct ScenarioStep: Hashable, Sendable {
 
 extension ScenarioStep: Decodable {
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AnyKey.self)
-        let doKey = AnyKey("do")
+        let container = try decoder.container(keyedBy: FieldName.self)
+        let doKey = FieldName("do")
         let kind = try container.decode(String.self, forKey: doKey)
         guard let type = Self.kindsByName[kind] else {
             throw DecodingError.dataCorruptedError(

@@ -17,7 +17,7 @@ protocol ManifestLine: Decodable {
 extension ManifestLine {
     /// The line's fields other than the format's.
     static func unread(in decoder: any Decoder) throws -> [String] {
-        try decoder.container(keyedBy: AnyField.self).allKeys.map(\.stringValue).filter { !fields.contains($0) }
+        try decoder.container(keyedBy: FieldName.self).allKeys.map(\.stringValue).filter { !fields.contains($0) }
             .sorted()
     }
 }
@@ -128,7 +128,10 @@ struct NeMoManifestLine: ManifestLine {
         unread = try Self.unread(in: decoder)
     }
 
-    var id: String { offset.map { "\(audioFilepath)@\($0)" } ?? audioFilepath }
+    var id: String { Self.id(audio: audioFilepath, offset: offset) }
+
+    /// What identifies a NeMo entry: its audio path, with the offset for a segment.
+    static func id(audio: String, offset: Double?) -> String { offset.map { "\(audio)@\($0)" } ?? audio }
 
     func utterance(locale: String) throws(ManifestIssue.Problem) -> Utterance {
         Utterance(
@@ -145,14 +148,6 @@ private func durationOrUnknown(_ seconds: Double?) throws(ManifestIssue.Problem)
         throw .invalidValue(field: "duration", reason: "must be a positive number of seconds")
     }
     return seconds
-}
-
-/// Any key of a JSON object.
-struct AnyField: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
 
 extension ManifestIssue.Problem {

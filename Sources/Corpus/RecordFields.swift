@@ -48,7 +48,7 @@ private struct LineIdentity: Decodable {
         if let id = try? fields.decode(String.self, forKey: .id) {
             self.id = id
         } else if let audio = try? fields.decode(String.self, forKey: .audioFilepath) {
-            id = (try? fields.decode(Double.self, forKey: .offset)).map { "\(audio)@\($0)" } ?? audio
+            id = NeMoManifestLine.id(audio: audio, offset: try? fields.decode(Double.self, forKey: .offset))
         }
     }
 }

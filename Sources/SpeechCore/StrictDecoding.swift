@@ -61,14 +61,14 @@ final class FieldAudit {
     }
 }
 
-/// Any key of a JSON object, to list what the object has.
-struct FieldName: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
+/// Any key of a JSON object, to list what the object has or read one by name.
+public struct FieldName: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int? { nil }
 
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+    public init(_ name: String) { stringValue = name }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
 }
 
 struct AuditingDecoder: Decoder {

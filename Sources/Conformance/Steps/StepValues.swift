@@ -224,16 +224,6 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// Any key of a JSON object.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 /// A bound written `{"atLeast": 1.2}`.
 struct AtLeast: Decodable {
     var atLeast: Double
