@@ -87,7 +87,8 @@ let appleNamedProducts: [Product] = [
             // only through SpeechCore's protocol and registry.
             // Planted faults for the mutation check exist in debug builds only (see PlantedFault.swift).
             .target(
-                name: "SpeechReference", dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "AudioIO"],
+                name: "SpeechReference",
+                dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "AudioIO", "VirtualDevice"],
                 swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
             // The legacy SFSpeechRecognizer API over any engine.
             .target(
@@ -239,7 +240,10 @@ let appleNamedProducts: [Product] = [
             .testTarget(name: "WorkersTests", dependencies: ["TestSupport", "Workers", "SpeechCore"]),
             .testTarget(
                 name: "SpeechReferenceTests",
-                dependencies: ["TestSupport", "SpeechReference", "EngineCore", "SpeechCore", "CoreMedia", "AVFAudio"]),
+                dependencies: [
+                    "TestSupport", "SpeechReference", "EngineCore", "SpeechCore", "CoreMedia", "AVFAudio",
+                    "VirtualDevice",
+                ]),
             .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
             .testTarget(name: "HarnessCLITests", dependencies: ["Workers", "Records", "HarnessCLI", "SpeechCore"]),

@@ -46,7 +46,9 @@ public final class AVAudioFile: NSObject, @unchecked Sendable {
     private var processingFormatOverride: AVAudioFormat?
 
     /// Creates a WAV file for writing. Settings keys follow AVFoundation's (`AVSampleRateKey`,
-    /// `AVNumberOfChannelsKey`, `AVLinearPCMBitDepthKey`, `AVLinearPCMIsFloatKey`).
+    /// `AVNumberOfChannelsKey`, `AVLinearPCMBitDepthKey`, `AVLinearPCMIsFloatKey`). As with Core
+    /// Audio's files, the header's sizes are brought up to date on every write, so a file the app
+    /// never closes (it keeps the `AVAudioFile`, or the process ends) still reads whole.
     public init(forWriting fileURL: URL, settings: [String: Any]) throws {
         let rate =
             (settings[AVSampleRateKey] as? Double) ?? (settings[AVSampleRateKey] as? Int).map(Double.init) ?? 16_000
@@ -55,7 +57,8 @@ public final class AVAudioFile: NSObject, @unchecked Sendable {
         let bits = (settings[AVLinearPCMBitDepthKey] as? Int) ?? (isFloat ? 32 : 16)
         let encoding: AudioFileWriter.Encoding = isFloat ? .float32 : (bits == 24 ? .pcm24 : .pcm16)
         writer = try AudioFileWriter(
-            path: fileURL.path, format: AudioFormat(sampleRate: rate, channelCount: channels), encoding: encoding)
+            path: fileURL.path, format: AudioFormat(sampleRate: rate, channelCount: channels), encoding: encoding,
+            updatesHeader: true)
         reader = nil
         url = fileURL
         fileFormat = AVAudioFormat(

@@ -14,7 +14,12 @@ public final class AudioFileWriter {
     public private(set) var framesWritten: Int64 = 0
 
     /// Creates (or replaces) `path`. `format` gives the rate and channel count of what will be written.
-    public init(path: String, format: AudioFormat, container: Container = .wav, encoding: Encoding = .pcm16) throws {
+    /// With `updatesHeader`, the header's sizes are rewritten after every write, so the file reads
+    /// whole even if it is never closed (Core Audio's default, which `AVAudioFile` keeps).
+    public init(
+        path: String, format: AudioFormat, container: Container = .wav, encoding: Encoding = .pcm16,
+        updatesHeader: Bool = false
+    ) throws {
         guard format.isValid, format.sampleRate.rounded() == format.sampleRate, format.sampleRate <= 1_536_000 else {
             throw AudioIOError.invalidFormat(path: path, reason: "\(format)")
         }
@@ -37,6 +42,7 @@ public final class AudioFileWriter {
         }
         // Float input beyond ±1 is clipped, not wrapped, when stored as integers.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        if updatesHeader { sf_command(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE)) }
         self.handle = handle
     }
 

@@ -311,7 +311,7 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     public static func supportedLocales() -> Set<Locale> {
         let registry = EngineRegistry.shared
         let tags = registry.ids.compactMap { try? registry.make($0) }.flatMap(\.capabilities.locales)
-        return Set(tags.map { Locale(identifier: $0) })
+        return Set(DeviceLocale.current.presenting(tags.map { Locale(identifier: $0) }))
     }
 
     /// The configured authorization (`SPEECH_HARNESS_AUTHORIZATION`, `authorized` by default, or
@@ -336,7 +336,7 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     /// Nil when no engine supports the locale. An engine setting that names no usable engine
     /// stops the program with the reason (this initialiser cannot throw).
     public convenience init?(locale: Locale) {
-        let tag = LocaleTag.normalized(locale.identifier)
+        let tag = DeviceLocale.current.tag(of: locale)
         let engine: any RecognitionEngine
         do {
             engine = try EngineRegistry.shared.defaultEngine(for: tag)
@@ -355,7 +355,8 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
         self.engine = engine
     }
 
-    var localeTag: String { LocaleTag.normalized(locale.identifier) }
+    /// The tag the engine is asked about (`Locale.current` stands for the device's locale).
+    var localeTag: String { DeviceLocale.current.tag(of: locale) }
 
     public var isAvailable: Bool { engine.isInstalled(locale: localeTag) }
     public var supportsOnDeviceRecognition: Bool { true }

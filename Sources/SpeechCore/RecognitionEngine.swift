@@ -198,11 +198,43 @@ public enum EngineName {
 
 /// BCP-47 tag helpers: `en_US`, `en-US` and `en-us` name the same locale.
 public enum LocaleTag {
+    /// The tag in BCP-47's usual case: language lowercase, script titlecase, region uppercase, and
+    /// everything from the first single-letter extension on (`-u-rg-gbzzzz`) lowercase.
     public static func normalized(_ tag: String) -> String {
         let parts = String(tag.map { $0 == "_" ? "-" : $0 }).split(separator: "-").map(String.init)
         guard let language = parts.first?.lowercased() else { return "" }
-        let rest = parts.dropFirst().map { $0.count == 2 ? $0.uppercased() : $0 }
+        var inExtension = false
+        let rest = parts.dropFirst().map { part -> String in
+            if part.count == 1 { inExtension = true }
+            if inExtension { return part.lowercased() }
+            switch part.count {
+            case 2: return part.uppercased()
+            case 4: return part.prefix(1).uppercased() + part.dropFirst().lowercased()
+            default: return part
+            }
+        }
         return ([language] + rest).joined(separator: "-")
+    }
+
+    /// `text` normalized when it reads as a locale identifier (a language of two or three letters,
+    /// then subtags of letters and digits joined by `-` or `_`), else nil.
+    public static func parse(_ text: String) -> String? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "_", omittingEmptySubsequences: false)
+        }
+        guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy(\.isLetter),
+            language.allSatisfy(\.isASCII),
+            parts.dropFirst().allSatisfy({
+                (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            })
+        else { return nil }
+        return normalized(text)
+    }
+
+    /// The tag without its extensions: `en-US-u-rg-gbzzzz` → `en-US`.
+    public static func base(_ tag: String) -> String {
+        let parts = normalized(tag).split(separator: "-")
+        return parts.prefix { $0.count > 1 }.joined(separator: "-")
     }
 
     public static func language(_ tag: String) -> String {

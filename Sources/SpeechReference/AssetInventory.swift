@@ -24,7 +24,7 @@ public final class AssetInventory {
     /// engine supports it or the reservation count would pass ``maximumReservedLocales``.
     @discardableResult
     public static func reserve(locale: Locale) async throws -> Bool {
-        guard let supported = LocaleSupport.equivalent(to: locale, in: LocaleSupport.supported()) else {
+        guard let supported = LocaleSupport.equivalent(to: locale) else {
             throw SFSpeechError(.cannotAllocateUnsupportedLocale, "no engine supports \(LocaleSupport.tag(locale))")
         }
         return try reserve(tags: [LocaleSupport.tag(supported)]) > 0
@@ -34,7 +34,7 @@ public final class AssetInventory {
     @discardableResult
     public static func release(reservedLocale: Locale) async -> Bool {
         let wanted = LocaleSupport.tag(reservedLocale)
-        let equivalent = LocaleSupport.equivalent(to: reservedLocale, in: LocaleSupport.supported()).map(
+        let equivalent = LocaleSupport.equivalent(to: reservedLocale).map(
             LocaleSupport.tag)
         return
             (try? AssetStore.current.updateReservations { list -> ([String], Bool) in

@@ -147,7 +147,7 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
     public static var supportedLocales: [Locale] { get async { LocaleSupport.supported() } }
     public static var installedLocales: [Locale] { get async { LocaleSupport.installed() } }
     public static func supportedLocale(equivalentTo locale: Locale) async -> Locale? {
-        LocaleSupport.equivalent(to: locale, in: LocaleSupport.supported())
+        LocaleSupport.equivalent(to: locale)
     }
 
     public var selectedLocales: [Locale] { [locale] }

@@ -1,5 +1,6 @@
 import Foundation
 import SpeechCore
+import VirtualDevice
 
 /// Which locales the transcribers support and have installed, from the engines the process can use.
 enum LocaleSupport {
@@ -16,29 +17,45 @@ enum LocaleSupport {
         return EngineRegistry.shared.ids.compactMap { try? EngineRegistry.shared.make($0) }
     }
 
-    static func tag(_ locale: Locale) -> String { LocaleTag.normalized(locale.identifier) }
+    /// The tag the engines are asked about for `locale`: `Locale.current` stands for the device's
+    /// locale (``DeviceLocale``).
+    static func tag(_ locale: Locale) -> String { DeviceLocale.current.tag(of: locale) }
 
     static func locale(_ tag: String) -> Locale { Locale(identifier: LocaleTag.normalized(tag)) }
 
-    static func supported() -> [Locale] {
+    /// Every registered engine's locales, each once, as the engines list them.
+    static func supportedTags() -> [String] {
         var seen = Set<String>()
         return engines().flatMap(\.capabilities.locales).map(LocaleTag.normalized).filter { seen.insert($0).inserted }
-            .map(locale)
     }
 
-    static func installed() -> [Locale] {
+    static func installedTags() -> [String] {
         let engines = engines()
-        return supported().filter { locale in
-            engines.contains { $0.supports(locale: tag(locale)) && $0.isInstalled(locale: tag(locale)) }
+        return supportedTags().filter { tag in
+            engines.contains { $0.supports(locale: tag) && $0.isInstalled(locale: tag) }
         }
     }
 
-    /// The supported locale equal to `locale`, else one of the same language (region fallback).
-    static func equivalent(to locale: Locale, in candidates: [Locale]) -> Locale? {
-        let wanted = tag(locale)
-        if let exact = candidates.first(where: { tag($0) == wanted }) { return exact }
+    /// The supported locales as a program sees them (with `Locale.current` beside the device's locale).
+    static func supported() -> [Locale] { DeviceLocale.current.presenting(supportedTags().map(locale)) }
+
+    static func installed() -> [Locale] { DeviceLocale.current.presenting(installedTags().map(locale)) }
+
+    /// The supported locale equivalent to `locale`, by the documented rule: one with the same
+    /// language, script and region (extensions such as `-u-rg-gbzzzz` set formats, not the
+    /// language, and are ignored); else a near-equivalent, the same language in another region,
+    /// an installed one first. Nil when no supported locale has the language.
+    static func equivalent(to locale: Locale) -> Locale? {
+        equivalentTag(to: tag(locale), supported: supportedTags(), installed: installedTags()).map(self.locale)
+    }
+
+    /// ``equivalent(to:)`` over given lists, for tests.
+    static func equivalentTag(to wanted: String, supported: [String], installed: [String]) -> String? {
+        let base = LocaleTag.base(wanted)
+        if let exact = supported.first(where: { LocaleTag.base($0) == base }) { return exact }
         let language = LocaleTag.language(wanted)
-        return candidates.first { LocaleTag.language(tag($0)) == language }
+        let near = supported.filter { LocaleTag.language($0) == language }
+        return near.first(where: installed.contains) ?? near.first
     }
 
     /// The engine a new module for `locale` uses, or why there is none.

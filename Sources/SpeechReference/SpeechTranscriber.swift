@@ -168,7 +168,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
 
     /// A supported locale equal to `locale`, or of the same language in another region; nil if none.
     public static func supportedLocale(equivalentTo locale: Locale) async -> Locale? {
-        LocaleSupport.equivalent(to: locale, in: LocaleSupport.supported())
+        LocaleSupport.equivalent(to: locale)
     }
 
     public var selectedLocales: [Locale] { [locale] }

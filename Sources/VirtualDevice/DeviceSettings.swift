@@ -76,8 +76,8 @@ public struct MicrophoneSettings: Sendable, Hashable {
     }
 }
 
-/// The simulated device an Apple-style program runs on: its microphone and the permissions the
-/// user gave. Chosen without touching the program: by `DeviceSettings.$override` in tests, else
+/// The simulated device an Apple-style program runs on: its microphone, the permissions the user
+/// gave, and the locale it is set to. Chosen without touching the program: by `DeviceSettings.$override` in tests, else
 /// by the environment (see ``fromEnvironment(_:)``).
 public struct DeviceSettings: Sendable, Hashable {
     public var microphone: MicrophoneSettings
@@ -87,17 +87,21 @@ public struct DeviceSettings: Sendable, Hashable {
     public var speechAuthorization: PermissionState
     /// Where the loudspeaker writes what was played (a WAV file); nil: kept in memory only.
     public var speakerOutput: String?
+    /// The locale the device is set to, as a BCP-47 tag (``DeviceLocale``).
+    public var locale: String
 
     public init(
         microphone: MicrophoneSettings = MicrophoneSettings(source: .none),
         recordPermission: PermissionState = .authorized,
         speechAuthorization: PermissionState = .authorized,
-        speakerOutput: String? = nil
+        speakerOutput: String? = nil,
+        locale: String = "en-US"
     ) {
         self.microphone = microphone
         self.recordPermission = recordPermission
         self.speechAuthorization = speechAuthorization
         self.speakerOutput = speakerOutput
+        self.locale = LocaleTag.normalized(locale)
     }
 
     /// Settings for code under test, in place of the environment: `DeviceSettings.$override.withValue(…) { … }`.
@@ -105,7 +109,7 @@ public struct DeviceSettings: Sendable, Hashable {
 
     /// Reads the settings from the environment, as `HarnessSettings` declares them (the group
     /// "The simulated device": the microphone's source, pacing, leads, end, rate and channels, the
-    /// two permissions, the speaker's file). A value a setting cannot take is an error naming it.
+    /// two permissions, the device's locale, the speaker's file). A value a setting cannot take is an error naming it.
     public static func fromEnvironment(
         _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws(DeviceSettingsError) -> DeviceSettings {
@@ -127,7 +131,8 @@ public struct DeviceSettings: Sendable, Hashable {
             microphone: microphone,
             recordPermission: PermissionState(setting: try S.recordPermission.value(in: environment)) ?? .authorized,
             speechAuthorization: PermissionState(setting: try S.authorization.value(in: environment)) ?? .authorized,
-            speakerOutput: S.speaker.text(in: environment))
+            speakerOutput: S.speaker.text(in: environment),
+            locale: try S.deviceLocale.value(in: environment))
     }
 
     /// `silence`, `none`, `manifest.jsonl#id`, or a file path.

@@ -91,6 +91,25 @@ struct AVFAudioTests {
         #expect(chunk.frameLength == 3_000)
     }
 
+    /// An app that keeps its `AVAudioFile` open (Apple's WWDC25 sample never closes its
+    /// recording) still leaves a file another reader sees whole, as Core Audio's header updates do.
+    @Test func aFileStillOpenForWritingReadsWhole() throws {
+        let url = temporaryURL("open.wav")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let format = AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!
+        let writer = try AVAudioFile(forWriting: url, settings: format.settings)
+        try writer.write(from: sine(format, seconds: 0.25))
+        try writer.write(from: sine(format, seconds: 0.25))
+        // The RIFF and data chunk sizes in the header count every byte written so far (libsndfile
+        // itself reads past a stale header, other readers do not).
+        let bytes = [UInt8](try Data(contentsOf: url))
+        func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        #expect(word(4) == bytes.count - 8)
+        let data = try #require((12..<(bytes.count - 8)).first { bytes[$0..<($0 + 4)].elementsEqual("data".utf8) })
+        #expect(word(data + 4) == 24_000 * 4)
+        withExtendedLifetime(writer) {}
+    }
+
     @Test func fileErrorsNameTheFile() {
         #expect(throws: (any Error).self) { try AVAudioFile(forReading: URL(fileURLWithPath: "/nonexistent/a.wav")) }
     }

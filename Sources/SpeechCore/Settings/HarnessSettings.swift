@@ -111,6 +111,13 @@ public enum HarnessSettings {
     public static let authorization = Setting<String>(
         "SPEECH_HARNESS_AUTHORIZATION", key: "authorization", group: .device, oneOf: permissionWords,
         default: "authorized", summary: "Speech recognition authorization as the user left it.")
+    public static let deviceLocale = Setting<String>(
+        "SPEECH_HARNESS_DEVICE_LOCALE", key: "deviceLocale", group: .device,
+        allowed: "a locale identifier such as en-US, fr_FR or en-US-u-rg-gbzzzz", default: "en-US",
+        defaultText: "en-US",
+        summary:
+            "The locale the device is set to: what `Locale.current` stands for where Apple-style code hands it to the speech APIs.",
+        parse: LocaleTag.parse)
     public static let speaker = Setting<String?>(
         "SPEECH_HARNESS_SPEAKER", key: "speaker", group: .device, allowed: "a WAV file to write",
         defaultText: "none (kept in memory)", summary: "Where the virtual loudspeaker writes what was played.")
@@ -149,7 +156,7 @@ public enum HarnessSettings {
         whisperComputeType, whisperBeamSize, whisperThreads, whisperSeed,
         faultMode, faultRate, faultSeed, faultTimeout,
         microphone, microphonePacing, microphoneLead, microphoneClockLead, microphoneEnd, microphoneRate,
-        microphoneChannels, recordPermission, authorization, speaker,
+        microphoneChannels, recordPermission, authorization, deviceLocale, speaker,
         root, logDirectory, trace,
         plantedFault, fuzzTarget,
     ]
