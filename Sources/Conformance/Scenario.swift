@@ -1,6 +1,7 @@
 import Foundation
 import Records
 import SpeechCore
+import VirtualDevice
 
 /// A declarative conformance scenario: modules, an engine script, a timeline of API calls and
 /// the expectations, tied to the documented clause it checks (see `clauses.json`).
@@ -154,10 +155,24 @@ public struct Scenario: Decodable, Sendable, Hashable {
     /// The live capture run (virtual microphone → tap → converter → analyzer) instead of steps.
     public var capture: CaptureRun?
     public var captureExpect: CaptureExpectations?
+    /// The device profile the scenario runs under (its microphone, locale, SpeechTranscriber's
+    /// availability, the locales offered, asset downloads); the default device when absent.
+    public var device: ScenarioDevice?
     public var steps: [ScenarioStep]
     public var expect: Expectations
     /// Expectations that hold on the scripted engine only (default: `finalText`).
     public var exact: [ExactOnlyExpectation]?
+}
+
+extension Scenario {
+    /// A locale as scenario files write it: an identifier, or `current` for `Locale.current`
+    /// (which stands for the device's locale, `deviceLocale`).
+    static func locale(_ written: String) -> Locale { written == "current" ? .current : Locale(identifier: written) }
+
+    /// The tag an engine is asked about for a written locale on `device`.
+    static func tag(_ written: String, on device: DeviceSettings) -> String {
+        written == "current" ? device.locale : LocaleTag.normalized(written)
+    }
 }
 
 /// Why a scenario file could not be used.

@@ -15,6 +15,8 @@ final class ScenarioExecution: @unchecked Sendable {
     var transcribers: [SpeechTranscriber] = []
     var analyzer: SpeechAnalyzer!
     var problems: [String] = []
+    /// The last installation request an `installRequest` step made, for `downloadProgress`.
+    var lastInstallRequest: AssetInstallationRequest?
     /// Calls started and not yet awaited, by name: the call, the moment it ended, and its place
     /// among the analyzer's waiting calls (nil: it ended without waiting).
     var pending: [String: (task: Task<CallOutcome, Never>, finished: OneShot, registration: Int?)] = [:]
@@ -69,7 +71,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     func makeModule(_ spec: Scenario.ModuleSpec) -> any SpeechModule {
         // The kind was checked when the file was read (ModuleSpec from the file, ScenarioStep.ModuleKind).
-        let locale = Locale(identifier: spec.locale ?? "en-US")
+        let locale = Scenario.locale(spec.locale ?? "en-US")
         switch spec.kind {
         case .dictation:
             return DictationTranscriber(locale: locale, preset: .progressiveLongDictation, engine: engine)
@@ -177,7 +179,7 @@ final class ScenarioExecution: @unchecked Sendable {
         case let error as SFSpeechError: .fails("\(error.code)")
         case is EngineError: .fails("engine")
         case is SpeechAnalyzerUsageError: .fails("usage")
-        default: .fails("other(\(error))")
+        default: FoundationErrorNames.name(of: error).map { .fails($0) } ?? .fails("other(\(error))")
         }
     }
 

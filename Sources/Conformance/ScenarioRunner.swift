@@ -5,6 +5,7 @@ import Foundation
 import Records
 import SpeechCore
 @_spi(Harness) import SpeechReference
+import VirtualDevice
 import Workers
 
 /// Runs scenarios against the reference analyzer on an engine: `scripted` (exact expectations
@@ -25,6 +26,8 @@ public struct ScenarioRunner: Sendable {
     public func run(_ scenario: Scenario) async -> ScenarioOutcome {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
+        let device: DeviceSettings
+        do { device = try (scenario.device ?? ScenarioDevice()).settings() } catch { return .error("device: \(error)") }
         let engine: any RecognitionEngine
         let faults = scenario.faults ?? []
         var spoken: SpokenDigits?
@@ -81,9 +84,9 @@ public struct ScenarioRunner: Sendable {
             }
             let addedLocales = scenario.steps.compactMap { $0.addedModule?.locale }
             // The first the scenario names, so that the reason is the same on every run.
-            if let locale = (scenario.modules.compactMap(\.locale) + addedLocales).first(where: {
-                !engine.supports(locale: $0)
-            }) {
+            if let locale = (scenario.modules.compactMap(\.locale) + addedLocales).map({ Scenario.tag($0, on: device) })
+                .first(where: { !engine.supports(locale: $0) })
+            {
                 return .skipped("\(backend) does not support \(locale)")
             }
             for need in scenario.requires ?? [] {
@@ -108,9 +111,9 @@ public struct ScenarioRunner: Sendable {
             // A real engine's assets (templates, models) are installed first, as an app would
             // through AssetInventory; the scenarios about installation use the scripted engine.
             for locale in Set(
-                (["en-US"] + scenario.modules.compactMap(\.locale) + scenario.steps.compactMap(\.locale)).filter {
-                    engine.supports(locale: $0)
-                })
+                (["en-US"] + scenario.modules.compactMap(\.locale) + scenario.steps.compactMap(\.locale)).map {
+                    Scenario.tag($0, on: device)
+                }.filter { engine.supports(locale: $0) })
             {
                 guard let package = engine.assetPackage(for: locale) else { continue }
                 do {
@@ -124,26 +127,33 @@ public struct ScenarioRunner: Sendable {
         // they never heard is skipped with that reason rather than failed.
         let watch = RecordedAudioWatch()
         let watched = isScripted ? engine : watch.watching(engine)
+        // Timed device conditions (a slow download) run on a clock that skips its waits: the
+        // device's seconds still add up, and the scenario does not wait for them.
+        let deviceClock = SkippingClock()
         let outcome: ScenarioOutcome = await AssetStore.$current.withValue(store) {
-            await ResourcePool.$current.withValue(ResourcePool(limit: scenario.resourceLimit ?? 64)) {
-                await EngineSelection.$override.withValue(watched) {
-                    if let spoken, let legacy = scenario.legacy {
-                        return await LegacyScenarioExecution(
-                            scenario: scenario, run: legacy, engine: watched, speech: spoken, exact: isScripted
-                        ).execute()
+            await DeviceSettings.$override.withValue(device) {
+                await DeviceClock.$current.withValue(deviceClock) {
+                    await ResourcePool.$current.withValue(ResourcePool(limit: scenario.resourceLimit ?? 64)) {
+                        await EngineSelection.$override.withValue(watched) {
+                            if let spoken, let legacy = scenario.legacy {
+                                return await LegacyScenarioExecution(
+                                    scenario: scenario, run: legacy, engine: watched, speech: spoken, exact: isScripted
+                                ).execute()
+                            }
+                            if let spoken, let capture = scenario.capture {
+                                return await CaptureScenarioExecution(
+                                    scenario: scenario, run: capture, speech: spoken, exact: isScripted
+                                ).execute()
+                            }
+                            // A worker is a real process: waits for it are bounded by wall time, not by yields.
+                            let execution = ScenarioExecution(
+                                scenario: scenario, engine: watched, exact: isScripted,
+                                virtualTime: isScripted && engine.processes == nil)
+                            let result = await execution.run()
+                            if sharedEngine == nil || isScripted { await engine.shutdown() }
+                            return result
+                        }
                     }
-                    if let spoken, let capture = scenario.capture {
-                        return await CaptureScenarioExecution(
-                            scenario: scenario, run: capture, speech: spoken, exact: isScripted
-                        ).execute()
-                    }
-                    // A worker is a real process: waits for it are bounded by wall time, not by yields.
-                    let execution = ScenarioExecution(
-                        scenario: scenario, engine: watched, exact: isScripted,
-                        virtualTime: isScripted && engine.processes == nil)
-                    let result = await execution.run()
-                    if sharedEngine == nil || isScripted { await engine.shutdown() }
-                    return result
                 }
             }
         }

@@ -44,7 +44,8 @@ public struct ScenarioStep: Hashable, Sendable {
         ReplaceHandlerStep.self, CheckHandlerStep.self, CheckAttributesStep.self, CheckModuleCountStep.self,
         CheckReservedStep.self, CheckVolatileRangeStep.self, CheckStreamsStep.self, CheckResultsStep.self,
         ReserveStep.self, ReleaseStep.self, StatusStep.self, InstallRequestStep.self, SetContextStep.self,
-        PrepareStep.self, BestFormatStep.self, UseModuleElsewhereStep.self,
+        PrepareStep.self, BestFormatStep.self, UseModuleElsewhereStep.self, IsAvailableStep.self,
+        SupportedLocalesStep.self, EquivalentLocaleStep.self, DownloadProgressStep.self,
     ]
 
     static let kindsByName: [String: any StepAction.Type] = Dictionary(

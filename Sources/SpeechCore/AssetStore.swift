@@ -75,8 +75,26 @@ public final class AssetStore: Sendable {
         return directory(for: package).appendingPathComponent(name)
     }
 
-    /// True while some process (this one included) is installing the package.
+    /// Packages this process is downloading into the store (before their files are copied).
+    private let downloads = Locked<[String: Int]>([:])
+
+    /// Marks `packages` as downloading while `body` runs, for ``isInstalling(_:)``.
+    public func downloading<T>(_ packages: [AssetPackage], _ body: () async throws -> T) async rethrows -> T {
+        downloads.withLock { for package in packages { $0[package.id, default: 0] += 1 } }
+        defer {
+            downloads.withLock {
+                for package in packages {
+                    $0[package.id, default: 1] -= 1
+                    if $0[package.id] == 0 { $0[package.id] = nil }
+                }
+            }
+        }
+        return try await body()
+    }
+
+    /// True while some process (this one included) is downloading or installing the package.
     public func isInstalling(_ package: AssetPackage) -> Bool {
+        if downloads.withLock({ $0[package.id] != nil }) { return true }
         let path = lockPath("install-" + package.id.replacingOccurrences(of: "/", with: "_"))
         let fd = open(path, O_RDWR | O_CREAT, 0o644)
         guard fd >= 0 else { return false }

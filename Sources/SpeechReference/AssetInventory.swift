@@ -1,5 +1,6 @@
 import Foundation
 import SpeechCore
+import VirtualDevice
 
 /// Installs and tracks the assets modules need, and the app's locale reservations.
 ///
@@ -125,6 +126,14 @@ public final class AssetInstallationRequest: NSObject, ProgressReporting, @unche
     public let progress: Progress
     let packages: [AssetPackage]
     let store: AssetStore
+    private let history = Locked<[DownloadProgress]>([])
+
+    /// One change of ``progress`` and when it came (seconds of the device's clock since the
+    /// download started), for tests of a slow download.
+    public struct DownloadProgress: Sendable, Hashable {
+        public var seconds: Double
+        public var fraction: Double
+    }
 
     init(packages: [AssetPackage], store: AssetStore) {
         self.packages = packages
@@ -132,13 +141,31 @@ public final class AssetInstallationRequest: NSObject, ProgressReporting, @unche
         progress = Progress(totalUnitCount: Int64(max(1, packages.reduce(0) { $0 + $1.totalBytes })))
     }
 
-    /// Installs every package (from local sources, checksums verified). Returns when done or failed.
+    /// The progress the last ``downloadAndInstall()`` reported, in order.
+    @_spi(Harness) public var progressHistory: [DownloadProgress] { history.withLock { $0 } }
+
+    /// Downloads and installs every package (from local sources, checksums verified), under the
+    /// device's download conditions (``AssetDownloads``). Returns when done or failed; a failed
+    /// download installs nothing.
     public func downloadAndInstall() async throws {
-        for package in packages {
-            let share = Progress(totalUnitCount: Int64(max(1, package.totalBytes)))
-            try await store.install(package, progress: share)
-            progress.completedUnitCount += Int64(package.totalBytes)
+        let total = progress.totalUnitCount
+        history.withLock { $0 = [] }
+        let download = AssetDownload(conditions: DeviceSettings.current.assetDownloads, clock: DeviceClock.current)
+        try await store.downloading(packages) {
+            try await download.run(
+                bytes: total,
+                report: { seconds, completed in
+                    self.progress.completedUnitCount = completed
+                    self.history.withLock {
+                        $0.append(DownloadProgress(seconds: seconds, fraction: Double(completed) / Double(total)))
+                    }
+                },
+                install: {
+                    for package in self.packages {
+                        let share = Progress(totalUnitCount: Int64(max(1, package.totalBytes)))
+                        try await self.store.install(package, progress: share)
+                    }
+                })
         }
-        progress.completedUnitCount = progress.totalUnitCount
     }
 }

@@ -98,7 +98,7 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
         locale: Locale, contentHints: Set<ContentHint>, transcriptionOptions: Set<TranscriptionOption>,
         reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>
     ) {
-        let (engine, problem) = LocaleSupport.engine(for: locale)
+        let (engine, problem) = LocaleSupport.engine(for: locale, .any)
         self.init(
             locale: locale, contentHints: contentHints, transcriptionOptions: transcriptionOptions,
             reportingOptions: reportingOptions, attributeOptions: attributeOptions, engine: engine,
@@ -110,7 +110,7 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
         self.init(
             locale: locale, contentHints: preset.contentHints, transcriptionOptions: preset.transcriptionOptions,
             reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions, engine: engine,
-            engineProblem: nil)
+            engineProblem: LocaleSupport.unavailability(.any))
     }
 
     init(
@@ -137,17 +137,17 @@ public final class DictationTranscriber: LocaleDependentSpeechModule, @unchecked
                 + (reportingOptions.contains(.frequentFinalization) ? ["frequentFinalization"] : []))
         channel = EngineChannel(
             moduleName: "DictationTranscriber(\(LocaleSupport.tag(locale)))", locale: LocaleSupport.tag(locale),
-            engine: engine, engineProblem: engineProblem, settings: settings
+            engine: engineProblem == nil ? engine : nil, engineProblem: engineProblem, settings: settings
         ) { range, time, alternatives in
             Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
         }
         moduleChannel = FaultPlan.channel(channel)
     }
 
-    public static var supportedLocales: [Locale] { get async { LocaleSupport.supported() } }
-    public static var installedLocales: [Locale] { get async { LocaleSupport.installed() } }
+    public static var supportedLocales: [Locale] { get async { LocaleSupport.supported(.any) } }
+    public static var installedLocales: [Locale] { get async { LocaleSupport.installed(.any) } }
     public static func supportedLocale(equivalentTo locale: Locale) async -> Locale? {
-        LocaleSupport.equivalent(to: locale)
+        LocaleSupport.equivalent(to: locale, .any)
     }
 
     public var selectedLocales: [Locale] { [locale] }

@@ -23,33 +23,60 @@ enum LocaleSupport {
 
     static func locale(_ tag: String) -> Locale { Locale(identifier: LocaleTag.normalized(tag)) }
 
-    /// Every registered engine's locales, each once, as the engines list them.
-    static func supportedTags() -> [String] {
+    /// Which transcriber asks: the device profile can take SpeechTranscriber away alone.
+    enum Transcriber {
+        case speech
+        /// DictationTranscriber, or a question about any transcriber (a reservation).
+        case any
+    }
+
+    /// Why the device offers `transcriber` no locale, or nil when it offers the engines'.
+    static func unavailability(_ transcriber: Transcriber) -> String? {
+        let device = DeviceSettings.current
+        if transcriber == .speech, !device.speechTranscriberAvailable {
+            return
+                "SpeechTranscriber is not available on this device's hardware (\(HarnessSettings.speechTranscriber.variable)=unavailable)"
+        }
+        if !device.offersLocales {
+            return "the device offers no locales (\(HarnessSettings.supportedLocales.variable)=none)"
+        }
+        return nil
+    }
+
+    /// Every registered engine's locales, each once, as the engines list them; none when the
+    /// device offers `transcriber` none.
+    static func supportedTags(_ transcriber: Transcriber = .any) -> [String] {
+        guard unavailability(transcriber) == nil else { return [] }
         var seen = Set<String>()
         return engines().flatMap(\.capabilities.locales).map(LocaleTag.normalized).filter { seen.insert($0).inserted }
     }
 
-    static func installedTags() -> [String] {
+    static func installedTags(_ transcriber: Transcriber = .any) -> [String] {
         let engines = engines()
-        return supportedTags().filter { tag in
+        return supportedTags(transcriber).filter { tag in
             engines.contains { $0.supports(locale: tag) && $0.isInstalled(locale: tag) }
         }
     }
 
     /// The supported locales as a program sees them (with `Locale.current` beside the device's locale).
-    static func supported() -> [Locale] { DeviceLocale.current.presenting(supportedTags().map(locale)) }
+    static func supported(_ transcriber: Transcriber) -> [Locale] {
+        DeviceLocale.current.presenting(supportedTags(transcriber).map(locale))
+    }
 
-    static func installed() -> [Locale] { DeviceLocale.current.presenting(installedTags().map(locale)) }
+    static func installed(_ transcriber: Transcriber) -> [Locale] {
+        DeviceLocale.current.presenting(installedTags(transcriber).map(locale))
+    }
 
     /// The supported locale equivalent to `locale`, by the documented rule: one with the same
     /// language, script and region (extensions such as `-u-rg-gbzzzz` set formats, not the
     /// language, and are ignored); else a near-equivalent, the same language in another region,
     /// an installed one first. Nil when no supported locale has the language.
-    static func equivalent(to locale: Locale) -> Locale? {
-        equivalentTag(to: tag(locale), supported: supportedTags(), installed: installedTags()).map(self.locale)
+    static func equivalent(to locale: Locale, _ transcriber: Transcriber = .any) -> Locale? {
+        equivalentTag(to: tag(locale), supported: supportedTags(transcriber), installed: installedTags(transcriber))
+            .map(self.locale)
     }
 
-    /// ``equivalent(to:)`` over given lists, for tests.
+    /// ``equivalent(to:_:)`` over given lists, for tests.
     static func equivalentTag(to wanted: String, supported: [String], installed: [String]) -> String? {
         let base = LocaleTag.base(wanted)
         if let exact = supported.first(where: { LocaleTag.base($0) == base }) { return exact }
@@ -58,8 +85,12 @@ enum LocaleSupport {
         return near.first(where: installed.contains) ?? near.first
     }
 
-    /// The engine a new module for `locale` uses, or why there is none.
-    static func engine(for locale: Locale) -> (engine: (any RecognitionEngine)?, problem: String?) {
+    /// The engine a new module for `locale` uses, or why there is none (the device offers the
+    /// transcriber nothing, or no engine has the locale).
+    static func engine(
+        for locale: Locale, _ transcriber: Transcriber
+    ) -> (engine: (any RecognitionEngine)?, problem: String?) {
+        if let reason = unavailability(transcriber) { return (nil, reason) }
         do {
             return (try EngineRegistry.shared.defaultEngine(for: tag(locale)), nil)
         } catch {

@@ -407,10 +407,13 @@ public final actor SpeechAnalyzer {
         }
     }
 
-    /// Whether every module accepts `format` as it is (true when there are no modules).
+    /// Whether every module accepts `format` as it is (true when there are no modules). A module
+    /// with no engine (an unsupported locale, a transcriber the device lacks) accepts no format and
+    /// does not count: opening it fails with `noModel`, the error that says why.
     private func match(_ format: AudioFormat) -> Machine.FormatMatch {
-        let accepted = Self.commonFormats(channels)
-        guard !channels.isEmpty, !accepted.contains(where: { Self.same($0, format) }) else { return .accepted }
+        let constraining = channels.filter { !$0.compatibleFormats.isEmpty }
+        let accepted = Self.commonFormats(constraining)
+        guard !constraining.isEmpty, !accepted.contains(where: { Self.same($0, format) }) else { return .accepted }
         return .rejected(got: "\(format)", accepted: accepted.map(\.description).joined(separator: " or "))
     }
 

@@ -2,6 +2,7 @@ import AVFAudio
 import CoreMedia
 import Foundation
 import SpeechCore
+import VirtualDevice
 
 /// Speech-to-text for general use: final results, and volatile (tentative) results when asked.
 public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Sendable {
@@ -89,18 +90,21 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
         locale: Locale, transcriptionOptions: Set<TranscriptionOption>,
         reportingOptions: Set<ReportingOption>, attributeOptions: Set<ResultAttributeOption>
     ) {
-        let (engine, problem) = LocaleSupport.engine(for: locale)
+        let (engine, problem) = LocaleSupport.engine(for: locale, .speech)
         self.init(
             locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
             attributeOptions: attributeOptions, engine: engine, engineProblem: problem)
     }
 
-    /// A transcriber on a chosen engine (harness extension; Apple's initialisers use the default engine).
+    /// A transcriber on a chosen engine (harness extension; Apple's initialisers use the default
+    /// engine). The device's profile still applies: on hardware without SpeechTranscriber it has no
+    /// engine, as with Apple's initialisers.
     @_spi(Harness) public convenience init(locale: Locale, preset: Preset, engine: any RecognitionEngine) {
         self.init(
             locale: locale, transcriptionOptions: preset.transcriptionOptions,
             reportingOptions: preset.reportingOptions,
-            attributeOptions: preset.attributeOptions, engine: engine, engineProblem: nil)
+            attributeOptions: preset.attributeOptions, engine: engine,
+            engineProblem: LocaleSupport.unavailability(.speech))
     }
 
     /// A transcriber with explicit options on a chosen engine (harness extension).
@@ -110,7 +114,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     ) {
         self.init(
             locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
-            attributeOptions: attributeOptions, engine: engine, engineProblem: nil)
+            attributeOptions: attributeOptions, engine: engine, engineProblem: LocaleSupport.unavailability(.speech))
     }
 
     init(
@@ -130,7 +134,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
         settings.etiquette = transcriptionOptions.contains(.etiquetteReplacements)
         channel = EngineChannel(
             moduleName: "SpeechTranscriber(\(LocaleSupport.tag(locale)))", locale: LocaleSupport.tag(locale),
-            engine: engine, engineProblem: engineProblem, settings: settings
+            engine: engineProblem == nil ? engine : nil, engineProblem: engineProblem, settings: settings
         ) { range, time, alternatives in
             Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
         }
@@ -162,13 +166,17 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
     /// The engine behind this transcriber (harness extension).
     @_spi(Harness) public var engine: (any RecognitionEngine)? { channel.engine }
 
-    public static var isAvailable: Bool { !LocaleSupport.engines().isEmpty }
-    public static var supportedLocales: [Locale] { get async { LocaleSupport.supported() } }
-    public static var installedLocales: [Locale] { get async { LocaleSupport.installed() } }
+    /// False on hardware without SpeechTranscriber (`SPEECH_HARNESS_SPEECH_TRANSCRIBER=unavailable`)
+    /// or when no engine is registered.
+    public static var isAvailable: Bool {
+        DeviceSettings.current.speechTranscriberAvailable && !LocaleSupport.engines().isEmpty
+    }
+    public static var supportedLocales: [Locale] { get async { LocaleSupport.supported(.speech) } }
+    public static var installedLocales: [Locale] { get async { LocaleSupport.installed(.speech) } }
 
     /// A supported locale equal to `locale`, or of the same language in another region; nil if none.
     public static func supportedLocale(equivalentTo locale: Locale) async -> Locale? {
-        LocaleSupport.equivalent(to: locale)
+        LocaleSupport.equivalent(to: locale, .speech)
     }
 
     public var selectedLocales: [Locale] { [locale] }

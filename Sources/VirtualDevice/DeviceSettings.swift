@@ -77,7 +77,8 @@ public struct MicrophoneSettings: Sendable, Hashable {
 }
 
 /// The simulated device an Apple-style program runs on: its microphone, the permissions the user
-/// gave, and the locale it is set to. Chosen without touching the program: by `DeviceSettings.$override` in tests, else
+/// gave, the locale it is set to, and the conditions its hardware and network impose (the device
+/// profiles of docs/device-profiles.md). Chosen without touching the program: by `DeviceSettings.$override` in tests, else
 /// by the environment (see ``fromEnvironment(_:)``).
 public struct DeviceSettings: Sendable, Hashable {
     public var microphone: MicrophoneSettings
@@ -89,19 +90,31 @@ public struct DeviceSettings: Sendable, Hashable {
     public var speakerOutput: String?
     /// The locale the device is set to, as a BCP-47 tag (``DeviceLocale``).
     public var locale: String
+    /// Whether the hardware runs SpeechTranscriber (DictationTranscriber runs everywhere).
+    public var speechTranscriberAvailable: Bool
+    /// Whether the transcribers offer any locale (none inside a virtual machine).
+    public var offersLocales: Bool
+    /// What asset downloads meet.
+    public var assetDownloads: AssetDownloads
 
     public init(
         microphone: MicrophoneSettings = MicrophoneSettings(source: .none),
         recordPermission: PermissionState = .authorized,
         speechAuthorization: PermissionState = .authorized,
         speakerOutput: String? = nil,
-        locale: String = "en-US"
+        locale: String = "en-US",
+        speechTranscriberAvailable: Bool = true,
+        offersLocales: Bool = true,
+        assetDownloads: AssetDownloads = .immediate
     ) {
         self.microphone = microphone
         self.recordPermission = recordPermission
         self.speechAuthorization = speechAuthorization
         self.speakerOutput = speakerOutput
         self.locale = LocaleTag.normalized(locale)
+        self.speechTranscriberAvailable = speechTranscriberAvailable
+        self.offersLocales = offersLocales
+        self.assetDownloads = assetDownloads
     }
 
     /// Settings for code under test, in place of the environment: `DeviceSettings.$override.withValue(…) { … }`.
@@ -109,7 +122,8 @@ public struct DeviceSettings: Sendable, Hashable {
 
     /// Reads the settings from the environment, as `HarnessSettings` declares them (the group
     /// "The simulated device": the microphone's source, pacing, leads, end, rate and channels, the
-    /// two permissions, the device's locale, the speaker's file). A value a setting cannot take is an error naming it.
+    /// two permissions, the device's locale, SpeechTranscriber's availability, the locales offered,
+    /// asset downloads, the speaker's file). A value a setting cannot take is an error naming it.
     public static func fromEnvironment(
         _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws(DeviceSettingsError) -> DeviceSettings {
@@ -132,7 +146,10 @@ public struct DeviceSettings: Sendable, Hashable {
             recordPermission: PermissionState(setting: try S.recordPermission.value(in: environment)) ?? .authorized,
             speechAuthorization: PermissionState(setting: try S.authorization.value(in: environment)) ?? .authorized,
             speakerOutput: S.speaker.text(in: environment),
-            locale: try S.deviceLocale.value(in: environment))
+            locale: try S.deviceLocale.value(in: environment),
+            speechTranscriberAvailable: try S.speechTranscriber.value(in: environment) == "available",
+            offersLocales: try S.supportedLocales.value(in: environment) == "engines",
+            assetDownloads: AssetDownloads(setting: try S.assetDownloads.value(in: environment)) ?? .immediate)
     }
 
     /// `silence`, `none`, `manifest.jsonl#id`, or a file path.

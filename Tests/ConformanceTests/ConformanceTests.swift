@@ -164,7 +164,7 @@ struct ConformanceTests {
         ),
         (
             #""requries":["wordTimes"]"#,
-            "scenario 'x': field 'requries': unknown field (known fields: capture, captureExpect, clause, endpointSilence, exact, expect, faultAt, faults, id, latency, legacy, legacyExpect, modules, requires, requiresAssets, resourceLimit, speech, steps, title, words)"
+            "scenario 'x': field 'requries': unknown field (known fields: capture, captureExpect, clause, device, endpointSilence, exact, expect, faultAt, faults, id, latency, legacy, legacyExpect, modules, requires, requiresAssets, resourceLimit, speech, steps, title, words)"
         ),
         (
             #""modules":[{"kind":"transcriber","prest":"transcription"}]"#,
@@ -198,7 +198,7 @@ struct ConformanceTests {
     @Test(arguments: [
         (
             #"{"do":"teleport"}"#,
-            "field 'do': unknown step 'teleport' (expected one of: addModule, analyze, await, bestFormat, cancelAndFinishNow, cancelBefore, cancelTask, checkAttributes, checkHandler, checkModuleCount, checkPending, checkReserved, checkResults, checkStreams, checkVolatileRange, endInput, endPreviousInput, feed, feedAsync, finalize, finalizeAndFinish, finish, finishAtEndOfInput, installRequest, markHandler, prepare, release, removeModule, replaceHandler, reserve, setContext, startInput, status, useModuleElsewhere)"
+            "field 'do': unknown step 'teleport' (expected one of: addModule, analyze, await, bestFormat, cancelAndFinishNow, cancelBefore, cancelTask, checkAttributes, checkHandler, checkModuleCount, checkPending, checkReserved, checkResults, checkStreams, checkVolatileRange, downloadProgress, endInput, endPreviousInput, equivalentLocale, feed, feedAsync, finalize, finalizeAndFinish, finish, finishAtEndOfInput, installRequest, isAvailable, markHandler, prepare, release, removeModule, replaceHandler, reserve, setContext, startInput, status, supportedLocales, useModuleElsewhere)"
         ),
         (
             #"{"do":"feed","secnds":1}"#,
@@ -227,7 +227,7 @@ struct ConformanceTests {
         ),
         (
             #"{"do":"finalize","expect":{"fails":{"domain":"kernel"}}}"#,
-            "field 'expect.fails.domain': unknown failure domain 'kernel' (expected one of: SFSpeechError, engine, usage)"
+            "field 'expect.fails.domain': unknown failure domain 'kernel' (expected one of: SFSpeechError, URLError, CocoaError, engine, usage)"
         ),
         (
             #"{"do":"finalize","expect":{"fails":{"domain":"engine","code":"timeout"}}}"#,

@@ -59,6 +59,7 @@ struct InstallRequestStep: ExpectingStep {
             guard let request = try await AssetInventory.assetInstallationRequest(supporting: modules) else {
                 return "nil"
             }
+            run.lastInstallRequest = request
             try await request.downloadAndInstall()
             return "installed"
         }

@@ -39,6 +39,8 @@ enum OutcomeKinds {
     case analyze
     /// A query: one of these answers (JSON text: `true`, `"installed"`, `null`), or a failure.
     case answers([String], failures: Bool)
+    /// A query answering any text (a locale tag) or `null`.
+    case text
 
     func accepts(_ outcome: CallOutcome) -> Bool {
         switch (self, outcome) {
@@ -46,6 +48,7 @@ enum OutcomeKinds {
         case (.analyze, .returnedTime), (.analyze, .cancelled), (.analyze, .fails): true
         case (.answers(let answers, _), .answer(let answer)): answers.contains(OutcomeJSON.answerText(answer))
         case (.answers(_, let failures), .fails): failures
+        case (.text, .answer): true
         default: false
         }
     }
@@ -57,6 +60,7 @@ enum OutcomeKinds {
         case .call: return #""returns", "cancelled", "# + fails
         case .analyze: return #"{"time": <seconds or null>}, "cancelled", "# + fails
         case .answers(let answers, let failures): return (answers + (failures ? [fails] : [])).joined(separator: ", ")
+        case .text: return "a string, null"
         }
     }
 }
@@ -72,7 +76,7 @@ struct OutcomeJSON: Decodable {
     enum Key: String, CodingKey, CaseIterable { case fails, time }
     enum FailureKey: String, CodingKey { case domain, code }
     enum Domain: String, ClosedSetValue {
-        case SFSpeechError, engine, usage
+        case SFSpeechError, URLError, CocoaError, engine, usage
         static let valueName = "failure domain"
     }
 
@@ -121,6 +125,16 @@ struct OutcomeJSON: Decodable {
                         )
                     }
                     outcome = .fails(code)
+                case .URLError, .CocoaError:
+                    let names = FoundationErrorNames.codes[domain.rawValue, default: [:]]
+                    guard let code, names.values.contains(code) else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .code, in: failure,
+                            debugDescription:
+                                "a \(domain) failure names one of its codes: \(names.values.sorted().joined(separator: ", "))"
+                        )
+                    }
+                    outcome = .fails("\(domain).\(code)")
                 case .engine, .usage:
                     if code != nil {
                         throw DecodingError.dataCorruptedError(
@@ -227,4 +241,27 @@ extension KeyedDecodingContainer {
 /// A bound written `{"atLeast": 1.2}`.
 struct AtLeast: Decodable {
     var atLeast: Double
+}
+
+/// The Foundation errors the device profiles throw (``AssetDownloads``), by domain and code,
+/// as scenario files name them: `{"fails": {"domain": "URLError", "code": "notConnectedToInternet"}}`.
+enum FoundationErrorNames {
+    static let codes: [String: [Int: String]] = [
+        "URLError": [
+            URLError.Code.notConnectedToInternet.rawValue: "notConnectedToInternet",
+            URLError.Code.networkConnectionLost.rawValue: "networkConnectionLost",
+        ],
+        "CocoaError": [CocoaError.Code.fileWriteOutOfSpace.rawValue: "fileWriteOutOfSpace"],
+    ]
+
+    /// `URLError.notConnectedToInternet` for such an error, else nil.
+    static func name(of error: any Error) -> String? {
+        let (domain, code): (String, Int)
+        switch error {
+        case let error as URLError: (domain, code) = ("URLError", error.code.rawValue)
+        case let error as CocoaError: (domain, code) = ("CocoaError", error.code.rawValue)
+        default: return nil
+        }
+        return "\(domain).\(codes[domain]?[code] ?? String(code))"
+    }
 }

@@ -118,6 +118,24 @@ public enum HarnessSettings {
         summary:
             "The locale the device is set to: what `Locale.current` stands for where Apple-style code hands it to the speech APIs.",
         parse: LocaleTag.parse)
+    public static let speechTranscriber = Setting<String>(
+        "SPEECH_HARNESS_SPEECH_TRANSCRIBER", key: "speechTranscriber", group: .device,
+        oneOf: ["available", "unavailable"], default: "available",
+        summary:
+            "Whether the hardware runs SpeechTranscriber: unavailable makes `isAvailable` false and its locale lists empty; DictationTranscriber still works."
+    )
+    public static let supportedLocales = Setting<String>(
+        "SPEECH_HARNESS_SUPPORTED_LOCALES", key: "supportedLocales", group: .device, oneOf: ["engines", "none"],
+        default: "engines",
+        summary:
+            "The locales the transcribers offer: the engines', or none at all, as inside a virtual machine.")
+    public static let assetDownloads = Setting<String>(
+        "SPEECH_HARNESS_ASSET_DOWNLOADS", key: "assetDownloads", group: .device,
+        allowed: "immediate, slow:SECONDS, fail-midway, offline or disk-full", default: "immediate",
+        defaultText: "immediate",
+        summary:
+            "What asset downloads meet: `slow:3` advances `Progress` over 3 s; the failures throw Foundation's network or disk error.",
+        parse: { AssetDownloadsText.parse($0) })
     public static let speaker = Setting<String?>(
         "SPEECH_HARNESS_SPEAKER", key: "speaker", group: .device, allowed: "a WAV file to write",
         defaultText: "none (kept in memory)", summary: "Where the virtual loudspeaker writes what was played.")
@@ -156,7 +174,8 @@ public enum HarnessSettings {
         whisperComputeType, whisperBeamSize, whisperThreads, whisperSeed,
         faultMode, faultRate, faultSeed, faultTimeout,
         microphone, microphonePacing, microphoneLead, microphoneClockLead, microphoneEnd, microphoneRate,
-        microphoneChannels, recordPermission, authorization, deviceLocale, speaker,
+        microphoneChannels, recordPermission, authorization, deviceLocale, speechTranscriber, supportedLocales,
+        assetDownloads, speaker,
         root, logDirectory, trace,
         plantedFault, fuzzTarget,
     ]
@@ -164,5 +183,18 @@ public enum HarnessSettings {
     /// The setting whose variable or configuration-file key is `name`.
     public static func named(_ name: String) -> (any SettingDescription)? {
         all.first { $0.variable == name || $0.key == name }
+    }
+}
+
+/// The text forms `SPEECH_HARNESS_ASSET_DOWNLOADS` takes (read into `AssetDownloads` by the device).
+public enum AssetDownloadsText {
+    /// The value normalized (`slow:3`, `offline`), or nil when it is none of the forms.
+    public static func parse(_ text: String) -> String? {
+        let word = text.lowercased()
+        if ["immediate", "fail-midway", "offline", "disk-full"].contains(word) { return word }
+        guard word.hasPrefix("slow:"), let seconds = Double(word.dropFirst(5)), seconds.isFinite, seconds > 0,
+            seconds <= 3_600
+        else { return nil }
+        return "slow:" + EngineName.number(seconds)
     }
 }

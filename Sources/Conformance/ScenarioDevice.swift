@@ -1,0 +1,37 @@
+import Foundation
+import SpeechCore
+import VirtualDevice
+
+/// The device a scenario runs on: settings of the group "The simulated device" by their
+/// `.speech-harness.json` keys (`{"speechTranscriber": "unavailable", "deviceLocale": "fr-FR"}`),
+/// checked when the file is read and applied as the configuration file's values would be. A
+/// scenario without one runs on the default device, whatever the environment says.
+public struct ScenarioDevice: Decodable, Sendable, Hashable {
+    /// The values by environment variable.
+    public private(set) var variables: [String: String] = [:]
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let object = try decoder.container(keyedBy: FieldName.self)
+        let settings = HarnessSettings.all.filter { $0.group == .device }
+        for field in object.allKeys {
+            guard let setting = settings.first(where: { $0.key == field.stringValue }) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: field, in: object,
+                    debugDescription:
+                        "'\(field.stringValue)' is no device setting (expected one of: \(settings.map(\.key).joined(separator: ", ")))"
+                )
+            }
+            let text = try object.decode(String.self, forKey: field)
+            guard setting.accepts(text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: field, in: object, debugDescription: "'\(text)': expected \(setting.allowed)")
+            }
+            variables[setting.variable] = text
+        }
+    }
+
+    /// The device these values describe.
+    public func settings() throws(SettingError) -> DeviceSettings { try DeviceSettings.fromEnvironment(variables) }
+}
