@@ -288,7 +288,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
             schedule: CaptureSchedule(sampleRate: mic.sampleRate, requestedFrames: requested),
             muted: muted,
             deliver: { [weak self] captured in self?.route(captured, from: input, sampleRate: mic.sampleRate) },
-            ended: { [weak self] _ in self?.inputEnded() })
+            ended: { [weak self] ending in self?.inputEnded(ending, microphone: mic) })
     }
 
     /// Delivers a microphone buffer to the input's tap and to every node downstream of it.
@@ -303,9 +303,41 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         }
     }
 
-    private func inputEnded() {
+    /// The microphone stopped on its own: its recording ran out (the device went away), a call
+    /// took it, or the route changed. The engine stops, and tells the app as a device would.
+    private func inputEnded(_ ending: CaptureLoop.Ending, microphone: MicrophoneSettings) {
         state.withLock { $0.running = false }
-        NotificationCenter.default.post(name: .AVAudioEngineConfigurationChange, object: self)
+        let session = AVAudioSession.sharedInstance()
+        switch ending {
+        case .sourceEnded:
+            NotificationCenter.default.post(name: .AVAudioEngineConfigurationChange, object: self)
+        case .interrupted:
+            session.interrupted()
+            NotificationCenter.default.post(
+                name: AVAudioSession.interruptionNotification, object: session,
+                userInfo: [AVAudioSessionInterruptionTypeKey: AVAudioSession.InterruptionType.began.rawValue])
+            // The call lasts its stated time in real time; in fast pacing time follows the samples,
+            // and the samples of the call are skipped, so it ends at once.
+            var seconds = 0.0
+            if case .call(let at, let until) = microphone.interruption, microphone.pacing == .realtime {
+                seconds = until - at
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                NotificationCenter.default.post(
+                    name: AVAudioSession.interruptionNotification, object: session,
+                    userInfo: [
+                        AVAudioSessionInterruptionTypeKey: AVAudioSession.InterruptionType.ended.rawValue,
+                        AVAudioSessionInterruptionOptionKey: AVAudioSession.InterruptionOptions.shouldResume.rawValue,
+                    ])
+            }
+        case .routeChanged:
+            NotificationCenter.default.post(
+                name: AVAudioSession.routeChangeNotification, object: session,
+                userInfo: [
+                    AVAudioSessionRouteChangeReasonKey: AVAudioSession.RouteChangeReason.oldDeviceUnavailable.rawValue
+                ])
+            NotificationCenter.default.post(name: .AVAudioEngineConfigurationChange, object: self)
+        }
     }
 
     /// A tap was installed or removed: the capture schedule is made for the first tap's size.

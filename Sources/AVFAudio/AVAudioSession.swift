@@ -149,8 +149,11 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         configuration.withLock { $0.active = active }
     }
 
-    /// Harness extra: whether the app activated the session.
+    /// Harness extra: whether the app activated the session (an interruption deactivates it).
     public var isActive: Bool { configuration.withLock { $0.active } }
+
+    /// A call took the session: it is no longer active until the app activates it again.
+    func interrupted() { configuration.withLock { $0.active = false } }
 
     // MARK: Permission
 

@@ -65,6 +65,11 @@ public struct CaptureExpectations: Codable, Sendable, Hashable {
     /// Each tap buffer starts where the previous ended, lasts 100–400 ms, and its host time
     /// matches its sample time.
     public var tapTimesContinuous: Bool?
+    /// What the app was told, in order: `interruptionBegan`, `interruptionEnded` (with
+    /// `shouldResume`), `routeChange` (with its reason), `configurationChange`.
+    public var notifications: [String]?
+    /// Seconds of audio that never reached the tap (the jumps in its sample times), to 0.1 s.
+    public var lostSeconds: Double?
 }
 
 /// Real speech for scenarios that need words a real engine can hear: Allison's isolated digits
@@ -272,10 +277,12 @@ struct CaptureScenarioExecution {
             return .error("writing the microphone's recording: \(error)")
         }
         let rate = run.hardwareRate ?? 48_000
-        let device = DeviceSettings(
-            microphone: MicrophoneSettings(
-                source: .file(path: path), sampleRate: rate, pacing: .fast,
-                end: .stopEngine(afterSilence: 0.5)))
+        // The scenario's device, with the speech as its microphone's recording; a call or a route
+        // change it sets stays.
+        var device = DeviceSettings.current
+        device.microphone = MicrophoneSettings(
+            source: .file(path: path), sampleRate: rate, pacing: .fast, end: .stopEngine(afterSilence: 0.5),
+            interruption: device.microphone.interruption)
         return await DeviceSettings.$override.withValue(device) { await capture(hardwareRate: rate) }
     }
 
@@ -295,10 +302,39 @@ struct CaptureScenarioExecution {
         node.installTap(onBus: 0, bufferSize: run.bufferSize, format: node.outputFormat(forBus: 0)) { buffer, when in
             sink.yield((buffer, when))
         }
-        let observer = NotificationCenter.default.addObserver(
-            forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil
-        ) { _ in sink.finish() }
-        defer { NotificationCenter.default.removeObserver(observer) }
+        // The app of Apple's interruption guide: it starts the engine again when a call ends with
+        // `shouldResume`, and after a configuration change that a route change caused; any other
+        // configuration change (the recording ran out) ends the capture.
+        let notified = Locked<[String]>([])
+        let routeChanged = Locked(false)
+        let center = NotificationCenter.default
+        let session = AVAudioSession.sharedInstance()
+        let observers = [
+            center.addObserver(forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil) { _ in
+                notified.withLock { $0.append("configurationChange") }
+                if routeChanged.withLock({ $0 }) {
+                    routeChanged.withLock { $0 = false }
+                    try? engine.start()
+                } else {
+                    sink.finish()
+                }
+            },
+            center.addObserver(forName: AVAudioSession.interruptionNotification, object: session, queue: nil) { note in
+                let info = note.userInfo ?? [:]
+                guard let raw = info[AVAudioSessionInterruptionTypeKey] as? UInt,
+                    let type = AVAudioSession.InterruptionType(rawValue: raw)
+                else { return }
+                let options = AVAudioSession.InterruptionOptions(
+                    rawValue: info[AVAudioSessionInterruptionOptionKey] as? UInt ?? 0)
+                notified.withLock { $0.append(type == .began ? "interruptionBegan" : "interruptionEnded") }
+                if type == .ended, options.contains(.shouldResume) { try? engine.start() }
+            },
+            center.addObserver(forName: AVAudioSession.routeChangeNotification, object: session, queue: nil) { _ in
+                notified.withLock { $0.append("routeChange") }
+                routeChanged.withLock { $0 = true }
+            },
+        ]
+        defer { observers.forEach(center.removeObserver) }
         guard let converter = AVAudioConverter(from: node.outputFormat(forBus: 0), to: format) else {
             return .error("no converter to \(format)")
         }
@@ -344,6 +380,18 @@ struct CaptureScenarioExecution {
                 })
             {
                 problems.append("host time \(bad.host) does not match sample time \(bad.sample)")
+            }
+        }
+        if let expected = scenario.captureExpect?.notifications, expected != notified.withLock({ $0 }) {
+            problems.append("the app was told \(notified.withLock { $0 }), expected \(expected)")
+        }
+        if let expected = scenario.captureExpect?.lostSeconds {
+            let lost = zip(times, times.dropFirst()).reduce(0.0) { total, pair in
+                total + Double(pair.1.sample - pair.0.sample - Int64(pair.0.frames)) / hardwareRate
+            }
+            if abs(lost - expected) > 0.1 + 1e-9 {
+                problems.append(
+                    String(format: "%.2f s of audio never reached the tap, expected %.2f s", lost, expected))
             }
         }
         let results = transcriber.publishedResults

@@ -16,12 +16,21 @@ public struct CapturedBuffer: Sendable {
 /// ``FastPacing``), and hands each one to `deliver` on its own thread, never on the cooperative pool.
 public final class CaptureLoop: @unchecked Sendable {
     /// Why the loop ended on its own.
-    public enum Ending: Sendable { case sourceEnded }
+    public enum Ending: Sendable, Equatable {
+        case sourceEnded
+        /// A call took the microphone (``MicrophoneSettings/Interruption/call(at:until:)``); the
+        /// audio until it ends is skipped.
+        case interrupted
+        /// The input route went away (``MicrophoneSettings/Interruption/routeChange(at:)``).
+        case routeChanged
+    }
 
     private struct State {
         var schedule: CaptureSchedule
         var running = false
         var finished: DispatchSemaphore?
+        /// The interruption has happened (it happens once).
+        var interrupted = false
     }
 
     private let recording: MicrophoneRecording
@@ -88,6 +97,26 @@ public final class CaptureLoop: @unchecked Sendable {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
+    /// Stops the loop when the settings' interruption comes before the buffer at `range`, and
+    /// says why; a call also skips the audio it takes.
+    private func interrupt(before range: Range<Int64>, rate: Double) -> Ending? {
+        guard let interruption = settings.interruption else { return nil }
+        let at: Double
+        switch interruption {
+        case .call(let start, _), .routeChange(let start): at = start
+        }
+        return state.withLock { state -> Ending? in
+            guard !state.interrupted, Double(range.upperBound) > at * rate else { return nil }
+            state.interrupted = true
+            state.running = false
+            if case .call(_, let until) = interruption {
+                state.schedule.skip(to: Int64((until * rate).rounded()))
+                return .interrupted
+            }
+            return .routeChanged
+        }
+    }
+
     private func run() {
         let rate = settings.sampleRate
         let realtime = settings.pacing == .realtime
@@ -112,6 +141,11 @@ public final class CaptureLoop: @unchecked Sendable {
             if let endFrame, range.lowerBound >= endFrame {
                 state.withLock { $0.running = false }
                 ended(.sourceEnded)
+                return
+            }
+            if let ending = interrupt(before: range, rate: rate) {
+                flow?.stop()
+                ended(ending)
                 return
             }
             let start = schedule.seconds(at: range.lowerBound), end = schedule.readySeconds(of: range)

@@ -33,6 +33,9 @@ public struct CaptureSchedule: Sendable, Hashable {
         return range
     }
 
+    /// Moves the next buffer's start to `sampleTime` (audio lost while the microphone was taken).
+    public mutating func skip(to sampleTime: Int64) { nextSampleTime = max(nextSampleTime, sampleTime) }
+
     /// When a buffer can be delivered: once its last sample has been recorded (seconds from sample 0).
     public func readySeconds(of range: Range<Int64>) -> Double { seconds(at: range.upperBound) }
 

@@ -54,6 +54,30 @@ public struct MicrophoneSettings: Sendable, Hashable {
         case stopEngine(afterSilence: Double)
     }
 
+    /// What takes the microphone away during capture, in seconds of captured audio.
+    public enum Interruption: Sendable, Hashable {
+        /// A phone call from `at` to `until`: the session is interrupted (the engine stops, the
+        /// interruption notification says `began`), the audio in between is lost, and at `until`
+        /// the notification says `ended` with `shouldResume`; the app must start the engine again.
+        case call(at: Double, until: Double)
+        /// The input route goes away at `at` (a headset unplugged): the route-change notification
+        /// (`oldDeviceUnavailable`) and the engine's configuration change; the engine stops until
+        /// the app starts it again, and the recording goes on from where it stopped.
+        case routeChange(at: Double)
+
+        /// Reads `SPEECH_HARNESS_INTERRUPTION`: `none`, `call:AT-UNTIL`, `route-change:AT`.
+        public static func parse(_ text: String) -> Interruption?? {
+            let word = text.lowercased()
+            if word == "none" { return .some(nil) }
+            if word.hasPrefix("route-change:"), let at = Double(word.dropFirst(13)), at.isFinite, at >= 0 {
+                return .routeChange(at: at)
+            }
+            let times = word.hasPrefix("call:") ? word.dropFirst(5).split(separator: "-").compactMap { Double($0) } : []
+            guard times.count == 2, times.allSatisfy(\.isFinite), times[0] >= 0, times[1] > times[0] else { return nil }
+            return .call(at: times[0], until: times[1])
+        }
+    }
+
     public var source: Source
     /// The hardware format: an iPhone's built-in microphone reports 48 kHz mono Float32.
     public var sampleRate: Double
@@ -62,11 +86,14 @@ public struct MicrophoneSettings: Sendable, Hashable {
     /// How far fast pacing may run ahead of the recogniser, or of the wall clock.
     public var fastPacing: FastPacing
     public var end: SourceEnd
+    /// A call or a route change during capture; nil: none.
+    public var interruption: Interruption?
 
     public init(
         source: Source, sampleRate: Double = 48_000, channelCount: Int = 1, pacing: Pacing = .realtime,
-        fastPacing: FastPacing = FastPacing(), end: SourceEnd = .silence
+        fastPacing: FastPacing = FastPacing(), end: SourceEnd = .silence, interruption: Interruption? = nil
     ) {
+        self.interruption = interruption
         self.source = source
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -141,6 +168,8 @@ public struct DeviceSettings: Sendable, Hashable {
         }
         microphone.sampleRate = try S.microphoneRate.value(in: environment)
         microphone.channelCount = try S.microphoneChannels.value(in: environment)
+        microphone.interruption =
+            MicrophoneSettings.Interruption.parse(try S.interruption.value(in: environment)) ?? nil
         return DeviceSettings(
             microphone: microphone,
             recordPermission: PermissionState(setting: try S.recordPermission.value(in: environment)) ?? .authorized,

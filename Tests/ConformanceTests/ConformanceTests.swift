@@ -9,7 +9,8 @@ import Testing
 
 @Suite("Conformance suite")
 struct ConformanceTests {
-    @Test func everyScenarioPassesOnTheReferenceAndEveryClauseIsCovered() async throws {
+    /// Its capture scenarios interrupt the one audio session, so it runs apart from other such tests.
+    @Test(.exclusiveAudioSession) func everyScenarioPassesOnTheReferenceAndEveryClauseIsCovered() async throws {
         let (suite, errors) = try ConformanceSuite.builtIn()
         #expect(errors.isEmpty)
         #expect(suite.coverageProblems.isEmpty, "\(suite.coverageProblems)")
@@ -42,7 +43,7 @@ struct ConformanceTests {
         ]
 
         /// Mutation check: each planted violation of a rule must make a scenario of that rule's clause fail.
-        @Test func plantedFaultsAreCaught() async throws {
+        @Test(.exclusiveAudioSession) func plantedFaultsAreCaught() async throws {
             let (suite, _) = try ConformanceSuite.builtIn()
             var missed: [PlantedFault] = []
             for fault in PlantedFault.allCases {

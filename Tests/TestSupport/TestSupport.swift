@@ -202,3 +202,47 @@ extension EngineCapabilities {
         partialResults: false, wordTimes: true, alternatives: false, confidence: false, locales: ["en-US"],
         formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)])
 }
+
+/// Runs the tests that make or watch the one audio session's notifications (interruptions, route
+/// changes) one at a time across suites: `AVAudioSession.sharedInstance()` is the process's, so
+/// two such tests at once would see each other's calls.
+public struct ExclusiveAudioSession: SuiteTrait, TestTrait, TestScoping {
+    private actor Gate {
+        var busy = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func enter() async {
+            guard busy else {
+                busy = true
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func leave() {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+    }
+
+    private static let gate = Gate()
+
+    /// On a suite, the suite holds the gate once for all its tests.
+    public var isRecursive: Bool { false }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        await Self.gate.enter()
+        do {
+            try await function()
+        } catch {
+            await Self.gate.leave()
+            throw error
+        }
+        await Self.gate.leave()
+    }
+}
+
+extension Trait where Self == ExclusiveAudioSession {
+    public static var exclusiveAudioSession: Self { Self() }
+}

@@ -103,6 +103,29 @@ public enum HarnessSettings {
     public static let microphoneChannels = Setting<Int>(
         "SPEECH_HARNESS_MICROPHONE_CHANNELS", key: "microphoneChannels", group: .device, range: 1...8, default: 1,
         summary: "The microphone's hardware channel count.")
+    public static let interruption = Setting<String>(
+        "SPEECH_HARNESS_INTERRUPTION", key: "interruption", group: .device,
+        allowed: "none, call:AT-UNTIL or route-change:AT (seconds of captured audio)", default: "none",
+        defaultText: "none",
+        summary:
+            "What takes the microphone during capture: a call (the session's interruption began and ended, the audio between lost) or a route change (the engine stops).",
+        parse: { text in
+            let word = text.lowercased()
+            if word == "none" { return word }
+            let parts = word.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let times = parts[1].split(separator: "-", omittingEmptySubsequences: false).map { Double($0) }
+            switch parts[0] {
+            case "call":
+                guard times.count == 2, let at = times[0], let until = times[1], at >= 0, until > at,
+                    until.isFinite
+                else { return nil }
+            case "route-change":
+                guard times.count == 1, let at = times[0], at >= 0, at.isFinite else { return nil }
+            default: return nil
+            }
+            return word
+        })
     public static let recordPermission = Setting<String>(
         "SPEECH_HARNESS_RECORD_PERMISSION", key: "recordPermission", group: .device,
         oneOf: permissionWords, default: "authorized",
@@ -174,7 +197,8 @@ public enum HarnessSettings {
         whisperComputeType, whisperBeamSize, whisperThreads, whisperSeed,
         faultMode, faultRate, faultSeed, faultTimeout,
         microphone, microphonePacing, microphoneLead, microphoneClockLead, microphoneEnd, microphoneRate,
-        microphoneChannels, recordPermission, authorization, deviceLocale, speechTranscriber, supportedLocales,
+        microphoneChannels, interruption, recordPermission, authorization, deviceLocale, speechTranscriber,
+        supportedLocales,
         assetDownloads, speaker,
         root, logDirectory, trace,
         plantedFault, fuzzTarget,
