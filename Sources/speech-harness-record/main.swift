@@ -4,6 +4,7 @@
 // framework on macOS 26.
 // Usage: speech-harness-record --out DIR [--locale ID] [--second-locale ID] [--scenario NAME]...
 //        [--open-after SECONDS] [--pacing fast|realtime] [--install-assets] AUDIO...
+//        speech-harness-record --device-answers FILE  (the device's locale and availability answers)
 import AVFoundation
 import Foundation
 import Speech
@@ -12,7 +13,7 @@ func usage() -> Never {
     let names = Scenario.allCases.map(\.rawValue).joined(separator: ", ")
     FileHandle.standardError.write(
         Data(
-            "usage: speech-harness-record --out DIR [--locale ID] [--second-locale ID] [--scenario NAME]... [--open-after SECONDS] [--pacing fast|realtime] [--install-assets] AUDIO...\nscenarios: \(names)\n"
+            "usage: speech-harness-record --out DIR [--locale ID] [--second-locale ID] [--scenario NAME]... [--open-after SECONDS] [--pacing fast|realtime] [--install-assets] AUDIO...\n       speech-harness-record --device-answers FILE\nscenarios: \(names)\n"
                 .utf8))
     exit(2)
 }
@@ -25,6 +26,7 @@ var files: [String] = []
 var installAssets = false
 var openAfter = 10.0
 var pacing = InputClock.Pacing.fast
+var deviceAnswers: String?
 var rest = CommandLine.arguments.dropFirst()
 while let argument = rest.popFirst() {
     switch argument {
@@ -47,13 +49,15 @@ while let argument = rest.popFirst() {
         guard let name = rest.popFirst(), let scenario = Scenario(rawValue: name) else { usage() }
         scenarios.append(scenario)
     case "--install-assets": installAssets = true
+    case "--device-answers":
+        guard let value = rest.popFirst() else { usage() }
+        deviceAnswers = value
     case "--help", "-h": usage()
     default:
         if argument.hasPrefix("-") { usage() }
         files.append(argument)
     }
 }
-guard let out, !files.isEmpty else { usage() }
 if scenarios.isEmpty { scenarios = Scenario.allCases }
 
 #if os(Linux)
@@ -76,6 +80,18 @@ func systemName() -> String {
     #endif
 }
 
+if let deviceAnswers {
+    guard files.isEmpty, out == nil else { usage() }
+    do {
+        try await DeviceAnswers.ask(platform: platform).write(to: deviceAnswers)
+        print(deviceAnswers)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("speech-harness-record: \(deviceAnswers): \(error)\n".utf8))
+        exit(1)
+    }
+}
+guard let out, !files.isEmpty else { usage() }
 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
 // On a fresh machine Apple's models are not installed: install them first, outside any trace.
 if installAssets {
