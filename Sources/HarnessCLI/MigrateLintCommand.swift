@@ -15,7 +15,9 @@ enum MigrateLintCommand {
             ],
             arguments: [.any("path")],
             details: """
-                Folders are searched for .swift files (skipping hidden folders and .build). Findings print as
+                Folders are searched for .swift files (skipping hidden folders and .build). Each Swift package, \
+                Xcode project or XcodeGen spec found (a Package.swift, .xcodeproj or project.yml) is linted on its \
+                own, with its own app settings: calls are followed only within it. Findings print as
                 file:line:column: warning: [rule] … with a fix hint. Nothing inside comments or string text is
                 reported; code in string interpolations is checked. The usage-description rule applies to app targets \
                 only (an Info.plist, an .xcodeproj application, a project.yml application, INFOPLIST_KEY_ settings); \
@@ -68,21 +70,26 @@ enum MigrateLintCommand {
             throw UsageError(message: "give at least one file or folder to lint", command: path)
         }
         let inputs = LintInputs.collect(arguments.positionals, infoPlists: arguments[Self.infoPlist])
-        var sources: [LintSource] = []
         var unreadable = inputs.unreadable
-        for file in inputs.swiftFiles {
-            guard let data = FileContents.read(atPath: file) else {
-                unreadable.append((file, "cannot read the file"))
-                continue
+        var findings: [LintFinding] = []
+        for project in inputs.projects {
+            var sources: [LintSource] = []
+            for file in project.swiftFiles {
+                guard let data = FileContents.read(atPath: file) else {
+                    unreadable.append((file, "cannot read the file"))
+                    continue
+                }
+                guard let source = String(data: data, encoding: .utf8) else {
+                    unreadable.append((file, "not UTF-8 text"))
+                    continue
+                }
+                sources.append(LintSource(file: file, text: source))
             }
-            guard let source = String(data: data, encoding: .utf8) else {
-                unreadable.append((file, "not UTF-8 text"))
-                continue
-            }
-            sources.append(LintSource(file: file, text: source))
+            // A project's files are linted together, so that a call or a closure in one file is
+            // followed into another; never into another project's.
+            findings += MigrationLinter.lint(sources, project: project.context)
         }
-        // Linted together, so that a call or a closure in one file is followed into another.
-        let findings = MigrationLinter.lint(sources, project: inputs.project)
+        findings.sort { ($0.file, $0.location, $0.rule.id) < ($1.file, $1.location, $1.rule.id) }
         for (file, reason) in unreadable { console.err("speech-harness migrate lint: \(file): \(reason)") }
 
         if let output = arguments[Self.writeBaseline] {
@@ -116,15 +123,23 @@ enum MigrateLintCommand {
             )
         }
         let summary = { (text: String) in sarif ? console.err(text) : console.out(text) }
-        if let reason = inputs.project.usageRuleSkipReason {
-            summary("note: [\(LintRules.missingUsageDescription.id)] not applied: \(reason)")
+        for project in inputs.projects {
+            guard let reason = project.context.usageRuleSkipReason else { continue }
+            let place = inputs.projects.count == 1 || project.root.isEmpty ? "" : " in \(project.root)"
+            summary("note: [\(LintRules.missingUsageDescription.id)] not applied\(place): \(reason)")
         }
         summary(
             "\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
                 + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
                 + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
         if let junit = arguments[Self.junit] {
-            let skipped = inputs.project.usageRuleSkipReason.map { [LintRules.missingUsageDescription.id: $0] } ?? [:]
+            // Skipped when no project of the run is an app's.
+            let reasons = inputs.projects.map(\.context.usageRuleSkipReason)
+            let skipped =
+                reasons.allSatisfy({ $0 != nil })
+                ? reasons.first.flatMap { $0 }.map {
+                    [LintRules.missingUsageDescription.id: $0]
+                } ?? [:] : [:]
             try JUnitWriter.write(
                 LintReport.junit(
                     files: inputs.swiftFiles, new: new, accepted: accepted, unreadable: unreadable,
@@ -139,151 +154,4 @@ enum MigrateLintCommand {
 /// What `migrate lint` prints.
 enum LintOutputFormat: String, CaseIterable, Sendable {
     case text, sarif
-}
-
-/// The files a lint run reads: Swift sources, and the usage-description keys of the app's
-/// property lists and build settings. The SPI is for the fuzz targets (Fuzz/FuzzChecks).
-@_spi(Fuzzing) public struct LintInputs {
-    var swiftFiles: [String] = []
-    var project = ProjectContext()
-    var unreadable: [(String, String)] = []
-
-    static let usageKeys = ["NSMicrophoneUsageDescription", "NSSpeechRecognitionUsageDescription"]
-
-    static func collect(_ paths: [String], infoPlists: [String]) -> LintInputs {
-        var inputs = LintInputs()
-        var settingsFiles: [String] = infoPlists
-        var projectSpecs: [String] = []
-        let manager = FileManager.default
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                inputs.unreadable.append((path, "no such file or folder"))
-                continue
-            }
-            guard isDirectory.boolValue else {
-                inputs.swiftFiles.append(path)
-                continue
-            }
-            let root = URL(fileURLWithPath: path)
-            guard
-                let walker = manager.enumerator(
-                    at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
-            else { continue }
-            for case let url as URL in walker {
-                if url.lastPathComponent == ".build" || url.lastPathComponent == "DerivedData" {
-                    walker.skipDescendants()
-                    continue
-                }
-                let relative =
-                    path.hasSuffix("/")
-                    ? path + url.path.dropFirst(root.path.count + 1)
-                    : path + "/" + url.path.dropFirst(root.path.count + 1)
-                switch url.pathExtension {
-                case "swift": inputs.swiftFiles.append(relative)
-                case "pbxproj", "xcconfig": settingsFiles.append(relative)
-                case "plist" where url.lastPathComponent.hasSuffix("Info.plist") && infoPlists.isEmpty:
-                    settingsFiles.append(relative)
-                case "yml" where url.deletingPathExtension().lastPathComponent == "project",
-                    "yaml" where url.deletingPathExtension().lastPathComponent == "project":
-                    projectSpecs.append(relative)
-                default: break
-                }
-            }
-        }
-        inputs.swiftFiles.sort()
-        var keys: Set<String> = []
-        for file in settingsFiles {
-            switch usageKeys(in: file) {
-            case .success(let found): keys.formUnion(found)
-            case .failure(let reason): inputs.unreadable.append((file, reason.message))
-            }
-        }
-        inputs.project.appTarget = settingsFiles.first { isAppEvidence($0) } ?? projectSpecs.first { isAppEvidence($0) }
-        if inputs.project.appTarget != nil { inputs.project.usageDescriptionKeys = keys }
-        inputs.project.iOSApp = (settingsFiles + projectSpecs).lazy.compactMap(iOSEvidence).first
-        return inputs
-    }
-
-    /// Whether a file shows an app target: an Info.plist; a project with an application product
-    /// or INFOPLIST_KEY_ settings; an XcodeGen spec with `type: application`.
-    @_spi(Fuzzing) public static func isAppEvidence(_ file: String) -> Bool {
-        if file.hasSuffix(".plist") { return true }
-        guard let text = FileContents.read(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
-            return false
-        }
-        if file.hasSuffix(".yml") || file.hasSuffix(".yaml") {
-            return text.split(separator: "\n").contains {
-                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "") == "type:application"
-            }
-        }
-        return text.contains("com.apple.product-type.application") || text.contains("INFOPLIST_KEY_")
-    }
-
-    /// What in `file` marks the app as an iOS app, as `file: what`; nil when nothing does.
-    @_spi(Fuzzing) public static func iOSEvidence(_ file: String) -> String? {
-        guard let text = FileContents.read(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
-            return nil
-        }
-        // A multiplatform target lists iphoneos among its platforms.
-        if file.hasSuffix(".pbxproj") || file.hasSuffix(".xcconfig"),
-            let platforms = text.split(separator: "\n").first(where: {
-                $0.contains("SUPPORTED_PLATFORMS") && $0.contains("iphoneos")
-            })
-        {
-            return "\(file): \(platforms.trimmingCharacters(in: .whitespaces))"
-        }
-        let marks =
-            file.hasSuffix(".plist")
-            ? ["LSRequiresIPhoneOS", "UIApplicationSceneManifest", "UILaunchScreen", "UIRequiredDeviceCapabilities"]
-            : file.hasSuffix(".yml") || file.hasSuffix(".yaml")
-                ? ["platform: iOS"] : ["SDKROOT = iphoneos", "INFOPLIST_KEY_UILaunchScreen"]
-        return marks.first { text.contains($0) }.map { "\(file): \($0)" }
-    }
-
-    @_spi(Fuzzing) public struct Unreadable: Error { public var message: String }
-
-    /// The usage-description keys of an Info.plist that have text values; other keys and values
-    /// of other types are passed over.
-    struct UsageDescriptions: Decodable {
-        var keys: [String: String] = [:]
-
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            for name in LintInputs.usageKeys {
-                if let value = try? container.decodeIfPresent(String.self, forKey: Key(stringValue: name)) {
-                    keys[name] = value
-                }
-            }
-        }
-    }
-
-    /// Usage-description keys with a non-empty value, from a property list (XML or binary) or from
-    /// `INFOPLIST_KEY_…` build settings in a project or xcconfig file.
-    @_spi(Fuzzing) public static func usageKeys(in file: String) -> Result<Set<String>, Unreadable> {
-        guard let data = FileContents.read(atPath: file) else {
-            return .failure(Unreadable(message: "cannot read the file"))
-        }
-        if file.hasSuffix(".plist") {
-            // PropertyListDecoder (XML or binary), not PropertyListSerialization, whose Linux
-            // parser leaks an error object on every malformed file.
-            do {
-                let found = try PropertyListDecoder().decode(UsageDescriptions.self, from: data).keys
-                return .success(Set(found.filter { $0.value.contains { !$0.isWhitespace } }.keys))
-            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-                return .failure(Unreadable(message: "the property list is not a dictionary"))
-            } catch {
-                return .failure(Unreadable(message: "not a property list"))
-            }
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        return .success(Set(usageKeys.filter { text.contains("INFOPLIST_KEY_\($0)") }))
-    }
 }

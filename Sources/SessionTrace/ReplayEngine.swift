@@ -177,6 +177,16 @@ final class ReplaySession: RecognitionSession, @unchecked Sendable {
         try lock.withLock {
             // Audio shorter than a block so far: only a recording of exactly this much audio fits.
             if candidates == nil { try identifyWhole() }
+            // Recordings are told apart by their first second; two that share it (the same words
+            // said first) differ in length, and one as long as the audio heard is the one.
+            if let list = candidates, list.count > 1,
+                let best = list.first(where: {
+                    abs($0.session.audio.seconds - heard) < 0.01
+                }), best != list.first, abs(time.seconds - heard) < 0.01 || time.seconds.isInfinite
+            {
+                candidates = [best] + list.filter { $0 != best }
+                choose(best)
+            }
             // Finalizing before the end: a recording that finalized here too fits better.
             let atEnd = candidates?.first.map { time.seconds >= $0.session.audio.seconds - 0.01 } ?? true
             if !atEnd, let list = candidates {

@@ -145,7 +145,7 @@ public final class AssetInstallationRequest: NSObject, ProgressReporting, @unche
     @_spi(Harness) public var progressHistory: [DownloadProgress] { history.withLock { $0 } }
 
     /// Downloads and installs every package (from local sources, checksums verified), under the
-    /// device's download conditions (``AssetDownloads``). Returns when done or failed; a failed
+    /// device's download conditions (`AssetDownloads`). Returns when done or failed; a failed
     /// download installs nothing.
     public func downloadAndInstall() async throws {
         let total = progress.totalUnitCount

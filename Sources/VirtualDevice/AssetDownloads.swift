@@ -32,7 +32,7 @@ public enum AssetDownloads: Sendable, Hashable {
 }
 
 /// The clock the device's timed conditions (a slow download) run on: the continuous clock, or in
-/// tests a clock that skips its sleeps (``SkippingClock``) or a `VirtualClock`.
+/// tests a clock that skips its sleeps (`SkippingClock`) or a `VirtualClock`.
 public enum DeviceClock {
     @TaskLocal public static var current: any Clock<Duration> = ContinuousClock()
 }

@@ -52,7 +52,7 @@ struct MigrateLintFixtureTests {
     }
 
     @Test func everyCaseHasItsWrongTwin() {
-        #expect(Self.cases.count == 26)
+        #expect(Self.cases.count == 28)
         for name in Self.cases where !name.hasSuffix("-wrong") && name.hasPrefix("microphone") == false {
             #expect(Self.cases.contains(name + "-wrong"), "\(name) has no wrong twin")
         }
@@ -66,6 +66,24 @@ struct MigrateLintFixtureTests {
         #expect(found.subtracting(expected).isEmpty, "false positives in \(name):\n\(output)")
         #expect(expected.subtracting(found).isEmpty, "missed in \(name):\n\(output)")
         #expect(status == (expected.isEmpty ? 0 : 1))
+    }
+
+    /// Each project of a folder (a Swift package, an Xcode project, an XcodeGen spec) is linted on
+    /// its own: the folder holding two apps gives what each app gives alone, and a finding's note
+    /// names only its own app's code, though both apps have a `Transcriber.supported(locale:)`.
+    @Test(arguments: ["two-apps", "two-apps-wrong"])
+    func aFolderOfAppsGivesWhatEachAppGivesAlone(_ name: String) async {
+        let folder = Self.root.appendingPathComponent(name)
+        let (_, joint, output) = await Self.findings(in: folder)
+        var alone: Set<String> = []
+        for app in ["AppA", "AppB"] {
+            let (_, found, _) = await Self.findings(in: folder.appendingPathComponent(app))
+            alone.formUnion(found.map { "\(app)/\($0)" })
+        }
+        #expect(joint == alone, "\(output)")
+        for line in output.split(separator: "\n") where line.contains("AppA/Sources") && line.contains("warning") {
+            #expect(!line.contains("AppB"), "a note of app A names app B: \(line)")
+        }
     }
 
     /// A finding says which path it followed and where that path stopped.
