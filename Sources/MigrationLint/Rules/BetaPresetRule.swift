@@ -8,8 +8,8 @@ struct BetaPresetRule: LintRule {
         The first beta's presets `.offlineTranscription` and `.progressiveLiveTranscription` became
         `.transcription` and `.progressiveTranscription`; code with the beta names does not compile
         against the shipped SDK (Apple's own overview in the interface still shows the first). Reported
-        where the name is a preset: after `preset:` or `Preset.`, in a file that sees Speech, unless
-        the project declares a member of that name itself. Each finding carries the replacement as a fix.
+        where the name is a preset: in a `preset:` argument (also as a branch of `? :`) or after
+        `Preset.`, in a file that sees Speech, unless the project declares a member of that name itself. Each finding carries the replacement as a fix.
         """
 
     /// The first beta's preset names and the shipped ones.
@@ -23,8 +23,7 @@ struct BetaPresetRule: LintRule {
         for index in file.tokens.indices
         where file.tokens[index].kind == .identifier && file.token(index - 1)?.is(".") == true {
             guard let shipped = Self.betaPresets[file.tokens[index].text] else { continue }
-            let afterLabel = file.token(index - 2)?.is(":") == true && file.token(index - 3)?.is("preset") == true
-            guard afterLabel || file.token(index - 2)?.is("Preset") == true,
+            guard file.inPresetArgument(index) || file.token(index - 2)?.is("Preset") == true,
                 !file.projectDeclaresMember(file.tokens[index].text)
             else { continue }
             let name = file.tokens[index]
@@ -40,6 +39,30 @@ struct BetaPresetRule: LintRule {
 }
 
 extension LintedFile {
+    /// Whether the token at `index` is inside the value of a `preset:` argument: `preset: .a`, or
+    /// `preset: live ? .a : .b`.
+    fileprivate func inPresetArgument(_ index: Int) -> Bool {
+        var cursor = index - 1
+        var depth = 0
+        while cursor > 0 {
+            let token = tokens[cursor]
+            if token.is(")") || token.is("]") || token.is("}") {
+                depth += 1
+            } else if token.is("(") || token.is("[") || token.is("{") {
+                if depth == 0 { return false }
+                depth -= 1
+            } else if depth == 0, token.is(",") {
+                return false
+            } else if depth == 0, token.is(":"), tokens[cursor - 1].is("preset"),
+                let before = self.token(cursor - 2), before.is("(") || before.is(",")
+            {
+                return true
+            }
+            cursor -= 1
+        }
+        return false
+    }
+
     /// Whether a file of the run declares a member called `name` (`case`, `let`, `var`, `func`).
     fileprivate func projectDeclaresMember(_ name: String) -> Bool {
         let units = run.map { $0.units.map(\.structure.tokens) } ?? [tokens]

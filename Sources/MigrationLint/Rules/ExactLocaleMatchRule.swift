@@ -11,6 +11,10 @@ struct ExactLocaleMatchRule: LintRule {
         `supportedLocale(equivalentTo:)` finds the usable equivalent. The rule follows the compared
         locale first: a constant written in the code, or a locale `supportedLocale(equivalentTo:)`
         returned, compares as written; a parameter is followed to every caller (three deep).
+        An `installedLocales` check is reported only when it decides alone whether the feature
+        runs: where a miss leads to an installation request (the check's function, or one calling
+        it, asks `assetInstallationRequest(supporting:)`, which answers nil when the assets are
+        there), the comparison costs a request at most and refuses nothing usable.
         """
 
     /// What a finding says of the compared locale's source.
@@ -25,13 +29,33 @@ struct ExactLocaleMatchRule: LintRule {
         // `let all = await SpeechTranscriber.supportedLocales`,
         // `let ids = await Set(SpeechTranscriber.installedLocales.map { $0.identifier(.bcp47) })`.
         var bound: Set<String> = []
+        // The names bound to the installed list: a check of those decides something else.
+        var installedNames: Set<String> = ["installedLocales", "(installedLocales)"]
         // `SpeechTranscriber.supportedLocales`, not an app's own `Self.supportedLocales`.
         let isTranscriberList = { (index: Int) in
             lists.contains(file.tokens[index].text) && file.token(index - 1)?.is(".") == true
                 && ["SpeechTranscriber", "DictationTranscriber"].contains(file.token(index - 2)?.text ?? "")
         }
         for index in file.tokens.indices where isTranscriberList(index) {
-            if let name = file.assignedName(at: index) { bound.insert(name) }
+            if let name = file.assignedName(at: index) {
+                bound.insert(name)
+                if file.tokens[index].text == "installedLocales" { installedNames.insert(name) }
+            }
+        }
+        // A finding, unless the list is the installed one and a miss only leads to an installation
+        // request (which answers nil when the assets are there): then nothing usable is refused.
+        let report = { (receiver: String, index: Int, message: String) in
+            guard installedNames.contains(receiver) else {
+                findings.append(file.finding(Self.self, at: file.tokens[index + 1].location, message))
+                return
+            }
+            if file.requestsInstallation(around: index) != nil { return }
+            findings.append(
+                file.finding(
+                    Self.self, at: file.tokens[index + 1].location,
+                    message
+                        + "; this installed check alone decides whether the feature runs: no installation is requested on a miss"
+                ))
         }
         // The list a `.contains` at `dot` is called on: a bound name, the qualified list itself, or
         // a parenthesised expression holding it (`(await SpeechTranscriber.installedLocales)`).
@@ -73,11 +97,10 @@ struct ExactLocaleMatchRule: LintRule {
             let other = file.tokens[left].text == element ? equals + 1 : left
             let source = file.localeSource(at: other)
             if file.tokens[other].text == element || source?.safe == true { continue }
-            findings.append(
-                file.finding(
-                    Self.self, at: file.tokens[index + 1].location,
-                    "\(receiver).contains { … == … } compares locales or their identifiers exactly; \(Self.followed(source))"
-                ))
+            report(
+                receiver, index,
+                "\(receiver).contains { … == … } compares locales or their identifiers exactly; \(Self.followed(source))"
+            )
         }
         for index in file.tokens.indices
         where file.matches(index, [".", "contains", "("]) && !file.matches(index + 3, ["where", ":"]) {
@@ -92,10 +115,7 @@ struct ExactLocaleMatchRule: LintRule {
             let source = file.localeSource(at: index + 3)
             if source?.safe == true { continue }
             if let receiver = listReceiver(index) {
-                findings.append(
-                    file.finding(
-                        Self.self, at: file.tokens[index + 1].location,
-                        "\(receiver).contains(…); \(Self.followed(source))"))
+                report(receiver, index, "\(receiver).contains(…); \(Self.followed(source))")
                 continue
             }
             // `supported.map { $0.identifier(.bcp47) }.contains(…)`: identifier strings compared exactly.
@@ -106,17 +126,39 @@ struct ExactLocaleMatchRule: LintRule {
             else { continue }
             let dot = file.tokens[open - 1].is("map") ? open - 2 : open - 3
             guard let receiver = listReceiver(dot) else { continue }
-            findings.append(
-                file.finding(
-                    Self.self, at: file.tokens[index + 1].location,
-                    "\(receiver).map { $0.identifier(…) }.contains(…) compares identifier strings exactly; \(Self.followed(source))"
-                ))
+            report(
+                receiver, index,
+                "\(receiver).map { $0.identifier(…) }.contains(…) compares identifier strings exactly; \(Self.followed(source))"
+            )
         }
         return findings
     }
 }
 
 extension LintedFile {
+    /// Where the code around `position` asks for an installation: its function, or a function
+    /// calling it (two callers deep, in the project), reaches `assetInstallationRequest` or
+    /// `downloadAndInstall` itself or through a function of the project it calls. Nil when none does.
+    fileprivate func requestsInstallation(around position: Int) -> String? {
+        guard let function = structure.enclosingFunction(of: position) else { return nil }
+        guard let run else { return Self.installs(tokens, function.body) ? function.name : nil }
+        var frontier: [(unit: Int, function: (name: String, body: Range<Int>))] = [(unitIndex, function)]
+        var seen: Set<String> = []
+        for _ in 0..<3 {
+            var callers: [(unit: Int, function: (name: String, body: Range<Int>))] = []
+            for (unit, current) in frontier where seen.insert("\(unit):\(current.name)").inserted {
+                if run.reachesInstallation(unit: unit, body: current.body) { return "\(current.name)()" }
+                callers += run.callers(of: current.name)
+            }
+            frontier = callers
+        }
+        return nil
+    }
+
+    fileprivate static func installs(_ tokens: [SwiftToken], _ body: Range<Int>) -> Bool {
+        body.contains { ["assetInstallationRequest", "downloadAndInstall"].contains(tokens[$0].text) }
+    }
+
     /// Where the locale written at `argument` comes from, when that can be told: a constant
     /// (`Locale.ja`, `Self.locale`, `Locale(identifier: "ja_JP")`), which an exact comparison
     /// matches as written, or a value the caller passes for a parameter, followed through every call
@@ -228,5 +270,38 @@ extension LintedFile {
         }
         return first == "Locale" && tokens[index + 1].is("(") && index + 4 < tokens.count
             && tokens[index + 2].is("identifier") && tokens[index + 4].kind == .string
+    }
+}
+
+extension ProjectIndex {
+    /// Whether `body` of unit `unit` asks for an installation, itself or through a function of
+    /// the project it calls.
+    fileprivate func reachesInstallation(unit: Int, body: Range<Int>) -> Bool {
+        let tokens = units[unit].structure.tokens
+        if LintedFile.installs(tokens, body) { return true }
+        let called = Set(
+            body.filter { tokens[$0].kind == .identifier && $0 + 1 < tokens.count && tokens[$0 + 1].is("(") }
+                .map { tokens[$0].text })
+        return units.contains { other in
+            other.structure.blocks.contains { block in
+                guard case .function(let name) = block.kind, called.contains(name) else { return false }
+                return LintedFile.installs(other.structure.tokens, (block.open + 1)..<block.close)
+            }
+        }
+    }
+
+    /// The functions of the project that call a function named `name`.
+    fileprivate func callers(of name: String) -> [(unit: Int, function: (name: String, body: Range<Int>))] {
+        var found: [(unit: Int, function: (name: String, body: Range<Int>))] = []
+        for (number, unit) in units.enumerated() {
+            let tokens = unit.structure.tokens
+            for site in tokens.indices
+            where tokens[site].text == name && site + 1 < tokens.count && tokens[site + 1].is("(")
+                && (site == 0 || !tokens[site - 1].is("func"))
+            {
+                if let function = unit.structure.enclosingFunction(of: site) { found.append((number, function)) }
+            }
+        }
+        return found
     }
 }

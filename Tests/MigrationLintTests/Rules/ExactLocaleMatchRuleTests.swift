@@ -46,9 +46,11 @@ extension MigrationLinterTests {
             [LintSource(file: "Assets.swift", text: check), LintSource(file: "Go.swift", text: user)],
             project: Self.plist
         ).first?.detail
+        // Nothing asks for an installation on a miss, so the installed check gates the feature and says so.
         #expect(
             trail?.hasSuffix(
                 "followed: installed() is called with chosen at Assets.swift:9; ensure() is called with Locale.current at Go.swift:1"
+                    + "; this installed check alone decides whether the feature runs: no installation is requested on a miss"
             ) == true, "\(trail ?? "")")
         #expect(lint("") == ["exact-locale-match"])
     }

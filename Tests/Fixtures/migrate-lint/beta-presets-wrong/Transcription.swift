@@ -10,4 +10,8 @@ struct Transcription {
         let preset = SpeechTranscriber.Preset.progressiveLiveTranscription // lint: beta-preset
         return SpeechTranscriber(locale: locale, preset: preset)
     }
+
+    func chosen(_ locale: Locale, live: Bool) -> SpeechTranscriber {
+        SpeechTranscriber(locale: locale, preset: live ? .progressiveLiveTranscription : .offlineTranscription) // lint: beta-preset, beta-preset
+    }
 }

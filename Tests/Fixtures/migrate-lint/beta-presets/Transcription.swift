@@ -12,4 +12,8 @@ struct Transcription {
     }
 
     func settings(preset: Mode = .offlineTranscription) -> Mode { preset }
+
+    func chosen(_ locale: Locale, live: Bool) -> SpeechTranscriber {
+        SpeechTranscriber(locale: locale, preset: live ? .progressiveTranscription : .transcription)
+    }
 }
