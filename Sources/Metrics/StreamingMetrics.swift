@@ -69,6 +69,9 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
     public var hadRevisions: Bool
     /// Audio end minus the time the transcript caught up with all final words.
     public var transcriptLag: Double?
+    /// Per reference word, when it was first shown and when it became final (``WordLatencies``);
+    /// nil without reference word times, and in records written before it was measured.
+    public var wordLatencies: WordLatencies?
 
     public init(
         firstPartialLatency: Double? = nil, finalizationLatency: Double? = nil, emissionDelays: [Double] = [],
@@ -113,6 +116,7 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
         measures.unstablePartialWordRatio =
             finals.isEmpty ? (withdrawn == 0 ? 0 : nil) : Double(withdrawn) / Double(finals.count)
         if let last = timeline.events.last(where: \.isFinal) { measures.transcriptLag = last.time - timeline.audioEnd }
+        if !timeline.referenceWords.isEmpty { measures.wordLatencies = WordLatencies.measure(timeline) }
         return measures
     }
 }

@@ -33,6 +33,10 @@ public struct BenchSummary: Codable, Sendable, Hashable {
     public var finalizationP90: Double?
     public var emissionDelayP50: Double?
     public var emissionDelayP90: Double?
+    /// Per reference word: first shown minus its end (``WordLatencies``), pooled over utterances.
+    public var hypothesisLatency: LatencyPercentiles?
+    /// Per reference word: final minus its end.
+    public var confirmedLatency: LatencyPercentiles?
     public var unstablePartialWordRatio: Double?
     public var revisedUtteranceShare: Double?
     /// Whether any utterance had a result that was not final; when false the "first partial" is
@@ -82,6 +86,8 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             firstPartialP50: p(firstPartial, 0.5), firstPartialP90: p(firstPartial, 0.9),
             finalizationP50: p(finalization, 0.5), finalizationP90: p(finalization, 0.9),
             emissionDelayP50: p(emission, 0.5), emissionDelayP90: p(emission, 0.9),
+            hypothesisLatency: LatencyPercentiles.make(measures.compactMap { $0.wordLatencies?.hypothesis }),
+            confirmedLatency: LatencyPercentiles.make(measures.compactMap { $0.wordLatencies?.confirmed }),
             unstablePartialWordRatio: withdrawnOverFinal,
             revisedUtteranceShare: scored.isEmpty
                 ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count),

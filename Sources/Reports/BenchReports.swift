@@ -132,6 +132,16 @@ public enum BenchReports {
                 ] {
                     if let value { properties.append((name, format(value))) }
                 }
+                for (name, latency) in [
+                    ("hypothesisLatency", summary.hypothesisLatency), ("confirmedLatency", summary.confirmedLatency),
+                ] {
+                    guard let latency else { continue }
+                    properties += [
+                        ("\(name)P50", format(latency.p50)), ("\(name)P90", format(latency.p90)),
+                        ("\(name)P99", format(latency.p99)),
+                        ("\(name)P90CI95", latency.p90CI95.map { format($0) }.joined(separator: " ")),
+                    ]
+                }
                 if let rss = summary.peakRSSBytes { properties.append(("peakRSSBytes", String(rss))) }
                 let outcome: JUnitReport.Outcome
                 if summary.failedUtterances == summary.utterances && summary.utterances > 0 {
@@ -256,12 +266,14 @@ public enum BenchReports {
         var lines = [
             "",
             "**Streaming latency** (seconds after the first word's start, for the first partial, and after the last word's end, "
-                + "for the final; simulated on CPU time. Unstable: words shown and later withdrawn per final word. "
+                + "for the final; simulated on CPU time. Word shown and word final: per reference word, when it was first shown "
+                + "and when it became final, after its end, pooled over utterances (intervals in results.json). "
+                + "Unstable: words shown and later withdrawn per final word. "
                 + "CPU: engine CPU seconds per audio second)", "",
         ]
         lines += tableHeader(
             "engine", "tier", "utts:", "WER:", "first partial P50:", "first partial P90:", "final P50:", "final P90:",
-            "unstable:", "revised utts:", "CPU:")
+            "word shown P50 / P90 / P99:", "word final P50 / P90 / P99:", "unstable:", "revised utts:", "CPU:")
         for s in streamed {
             let partial =
                 s.emitsPartials == false
@@ -269,10 +281,16 @@ public enum BenchReports {
             let revised = s.revisedUtteranceShare.map { "\(format($0 * 100, 0))%" } ?? "–"
             lines.append(
                 "| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances) | \(format(s.wer * 100, 1))% | \(partial[0]) | \(partial[1]) | "
-                    + "\(format(s.finalizationP50, 2)) | \(format(s.finalizationP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) | \(revised) | "
+                    + "\(format(s.finalizationP50, 2)) | \(format(s.finalizationP90, 2)) | \(percentiles(s.hypothesisLatency)) | "
+                    + "\(percentiles(s.confirmedLatency)) | \(format(s.unstablePartialWordRatio, 2)) | \(revised) | "
                     + "\(s.rtfx > 0 ? format(1 / s.rtfx, 2) : "–")\(s.computeClock == "wall" ? "*" : "") |")
         }
         return lines
+    }
+
+    /// `P50 / P90 / P99` of a per-word latency, or a dash.
+    static func percentiles(_ latency: LatencyPercentiles?) -> String {
+        latency.map { "\(format($0.p50, 2)) / \(format($0.p90, 2)) / \(format($0.p99, 2))" } ?? "–"
     }
 
     /// Escapes text for a Markdown table cell.

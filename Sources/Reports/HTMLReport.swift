@@ -50,14 +50,14 @@ public enum HTMLReport {
             + latencyChart(records, engines: engines, partialEngines: partialEngines)
         html += "<h2>Speed</h2>\n" + speedChart(results.summaries, engines: engines)
         html +=
-            "<h2>Figures</h2>\n<table class=sortable><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>words</th><th>WER</th><th>CER</th><th>RTFx (CPU)</th><th>RTFx (wall)</th><th>first partial P50</th><th>final P50</th></tr>\n"
+            "<h2>Figures</h2>\n<table class=sortable><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>words</th><th>WER</th><th>CER</th><th>RTFx (CPU)</th><th>RTFx (wall)</th><th>first partial P50</th><th>final P50</th><th title=\"per reference word: first shown, after its end\">word shown P90</th><th title=\"per reference word: final, after its end\">word final P90</th></tr>\n"
         for s in results.summaries {
             html +=
                 "<tr><td class=l>\(escape(s.engine))</td><td class=l>\(escape(BenchReports.tier(s)))</td><td>\(s.utterances)</td><td>\(s.referenceWords)</td>"
             html +=
                 "<td>\(BenchReports.format(s.wer * 100, 1))%</td><td>\(BenchReports.format(s.cer * 100, 1))%</td><td>\(BenchReports.format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "")</td>"
             html +=
-                "<td>\(BenchReports.format(s.wallRTFx, 1))</td><td>\(s.emitsPartials == false ? "final only" : BenchReports.format(s.firstPartialP50, 2))</td><td>\(BenchReports.format(s.finalizationP50, 2))</td></tr>\n"
+                "<td>\(BenchReports.format(s.wallRTFx, 1))</td><td>\(s.emitsPartials == false ? "final only" : BenchReports.format(s.firstPartialP50, 2))</td><td>\(BenchReports.format(s.finalizationP50, 2))</td><td>\(BenchReports.format(s.hypothesisLatency?.p90, 2))</td><td>\(BenchReports.format(s.confirmedLatency?.p90, 2))</td></tr>\n"
         }
         html += "</table>\n"
         if let comparisons = results.comparisons, !comparisons.isEmpty {
