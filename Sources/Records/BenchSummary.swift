@@ -33,7 +33,7 @@ public struct BenchSummary: Codable, Sendable, Hashable {
     public var finalizationP90: Double?
     public var emissionDelayP50: Double?
     public var emissionDelayP90: Double?
-    /// Per reference word: first shown minus its end (``WordLatencies``), pooled over utterances.
+    /// Per reference word: first shown minus its end (`WordLatencies`), pooled over utterances.
     public var hypothesisLatency: LatencyPercentiles?
     /// Per reference word: final minus its end.
     public var confirmedLatency: LatencyPercentiles?
