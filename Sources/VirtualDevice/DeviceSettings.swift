@@ -65,16 +65,15 @@ public struct MicrophoneSettings: Sendable, Hashable {
         /// the app starts it again, and the recording goes on from where it stopped.
         case routeChange(at: Double)
 
-        /// Reads `SPEECH_HARNESS_INTERRUPTION`: `none`, `call:AT-UNTIL`, `route-change:AT`.
+        /// Reads `SPEECH_HARNESS_INTERRUPTION`: `none` (`.some(nil)`), `call:AT-UNTIL`,
+        /// `route-change:AT`; nil for anything else.
         public static func parse(_ text: String) -> Interruption?? {
-            let word = text.lowercased()
-            if word == "none" { return .some(nil) }
-            if word.hasPrefix("route-change:"), let at = Double(word.dropFirst(13)), at.isFinite, at >= 0 {
-                return .routeChange(at: at)
+            switch InterruptionText.parse(text) {
+            case .none?: .some(nil)
+            case .call(let at, let until)?: .call(at: at, until: until)
+            case .routeChange(let at)?: .routeChange(at: at)
+            case nil: nil
             }
-            let times = word.hasPrefix("call:") ? word.dropFirst(5).split(separator: "-").compactMap { Double($0) } : []
-            guard times.count == 2, times.allSatisfy(\.isFinite), times[0] >= 0, times[1] > times[0] else { return nil }
-            return .call(at: times[0], until: times[1])
         }
     }
 

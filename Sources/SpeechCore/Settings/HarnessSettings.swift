@@ -109,23 +109,7 @@ public enum HarnessSettings {
         defaultText: "none",
         summary:
             "What takes the microphone during capture: a call (the session's interruption began and ended, the audio between lost) or a route change (the engine stops).",
-        parse: { text in
-            let word = text.lowercased()
-            if word == "none" { return word }
-            let parts = word.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
-            let times = parts[1].split(separator: "-", omittingEmptySubsequences: false).map { Double($0) }
-            switch parts[0] {
-            case "call":
-                guard times.count == 2, let at = times[0], let until = times[1], at >= 0, until > at,
-                    until.isFinite
-                else { return nil }
-            case "route-change":
-                guard times.count == 1, let at = times[0], at >= 0, at.isFinite else { return nil }
-            default: return nil
-            }
-            return word
-        })
+        parse: { InterruptionText.parse($0) == nil ? nil : $0.lowercased() })
     public static let recordPermission = Setting<String>(
         "SPEECH_HARNESS_RECORD_PERMISSION", key: "recordPermission", group: .device,
         oneOf: permissionWords, default: "authorized",
@@ -207,18 +191,5 @@ public enum HarnessSettings {
     /// The setting whose variable or configuration-file key is `name`.
     public static func named(_ name: String) -> (any SettingDescription)? {
         all.first { $0.variable == name || $0.key == name }
-    }
-}
-
-/// The text forms `SPEECH_HARNESS_ASSET_DOWNLOADS` takes (read into `AssetDownloads` by the device).
-public enum AssetDownloadsText {
-    /// The value normalized (`slow:3`, `offline`), or nil when it is none of the forms.
-    public static func parse(_ text: String) -> String? {
-        let word = text.lowercased()
-        if ["immediate", "fail-midway", "offline", "disk-full"].contains(word) { return word }
-        guard word.hasPrefix("slow:"), let seconds = Double(word.dropFirst(5)), seconds.isFinite, seconds > 0,
-            seconds <= 3_600
-        else { return nil }
-        return "slow:" + EngineName.number(seconds)
     }
 }
