@@ -88,26 +88,38 @@ final class ProjectIndex: Sendable {
         var line: Int
     }
 
-    /// Bindings of `name` across the run.
+    /// Bindings of `name` across the run. A handler handed on under another name
+    /// (`Input(onError: failureHandler)`, `self.onError = handler`) is followed to that name's
+    /// bindings, up to three levels, so a closure passed in at the top counts for the bottom.
     static func bindings(of name: String, in units: [Unit]) -> [Binding] {
+        var visited: Set<String> = []
+        return bindings(of: name, in: units, depth: 0, visited: &visited)
+    }
+
+    private static func bindings(of name: String, in units: [Unit], depth: Int, visited: inout Set<String>) -> [Binding]
+    {
+        guard visited.insert(name).inserted else { return [] }
         var found: [Binding] = []
         for (number, unit) in units.enumerated() {
             let tokens = unit.structure.tokens
             for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == name {
                 let next = index + 1 < tokens.count ? tokens[index + 1] : nil
                 let previous = index > 0 ? tokens[index - 1] : nil
-                var open: Int?
-                if next?.is(":") == true, previous.map({ $0.is("(") || $0.is(",") }) == true,
-                    index + 2 < tokens.count, tokens[index + 2].is("{")
-                {
-                    open = index + 2
-                } else if next?.is("=") == true, previous?.is(".") == true, index + 2 < tokens.count,
-                    tokens[index + 2].is("{")
-                {
-                    open = index + 2
+                let labelled = next?.is(":") == true && previous.map({ $0.is("(") || $0.is(",") }) == true
+                let assigned = next?.is("=") == true && previous?.is(".") == true
+                guard labelled || assigned, index + 2 < tokens.count else { continue }
+                let value = index + 2
+                if tokens[value].is("{"), let close = unit.structure.partner[value] {
+                    found.append(Binding(unit: number, body: (value + 1)..<close, line: tokens[index].location.line))
+                    continue
                 }
-                guard let open, let close = unit.structure.partner[open] else { continue }
-                found.append(Binding(unit: number, body: (open + 1)..<close, line: tokens[index].location.line))
+                // Handed on: `label: other` or `x.label = other`, the value a plain name.
+                let end = value + 1 < tokens.count ? tokens[value + 1] : nil
+                guard depth < 3, tokens[value].kind == .identifier, tokens[value].text != name,
+                    tokens[value].text.first?.isLowercase == true,
+                    end.map({ $0.is(",") || $0.is(")") || $0.kind == .identifier || $0.is("}") }) ?? true
+                else { continue }
+                found += bindings(of: tokens[value].text, in: units, depth: depth + 1, visited: &visited)
             }
         }
         return found

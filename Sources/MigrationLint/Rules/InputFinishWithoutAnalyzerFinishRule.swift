@@ -12,7 +12,8 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
         enough: pending results are never finalized, and the running analysis may keep it alive.
         Before reporting, the rule follows: calls to functions and to closures stored on the type whose
         bodies make such a call (to any depth); closures passed in for a handler (`onFailure:`) from
-        any file, which must all make one; the callers of the function that ends the input, in its
+        any file, which must all make one, also when a type in between hands its own handler on
+        under another name (`Input(onError: failureHandler)`, up to three levels); the callers of the function that ends the input, in its
         own type and, across the files linted, on receivers whose type is evident (a local made with
         `Type(…)`, a stored property or a parameter of that type), each of which must finish or
         cancel the analyzer, before or after the call (followed up to four callers deep); and `catch`
