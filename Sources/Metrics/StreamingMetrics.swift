@@ -72,6 +72,8 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
     /// Per reference word, when it was first shown and when it became final (``WordLatencies``);
     /// nil without reference word times, and in records written before it was measured.
     public var wordLatencies: WordLatencies?
+    /// Changes to text already shown (``Corrections``); nil in records written before it was counted.
+    public var corrections: Corrections?
 
     public init(
         firstPartialLatency: Double? = nil, finalizationLatency: Double? = nil, emissionDelays: [Double] = [],
@@ -117,6 +119,7 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
             finals.isEmpty ? (withdrawn == 0 ? 0 : nil) : Double(withdrawn) / Double(finals.count)
         if let last = timeline.events.last(where: \.isFinal) { measures.transcriptLag = last.time - timeline.audioEnd }
         if !timeline.referenceWords.isEmpty { measures.wordLatencies = WordLatencies.measure(timeline) }
+        measures.corrections = Corrections.count(timeline)
         return measures
     }
 }

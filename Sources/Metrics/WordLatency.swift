@@ -80,3 +80,48 @@ public struct LatencyPercentiles: Sendable, Hashable, Codable {
             p50CI95: intervals[0], p90CI95: intervals[1], p99CI95: intervals[2])
     }
 }
+
+/// Changes to text already shown, counted between each result and the next as OpenBench counts
+/// them (`num_corrections.py`): the new transcript is aligned to the one before by plain edit
+/// distance (jiwer's), and every shown word replaced, withdrawn, or added before the end of what
+/// was shown counts once. Words appended after what was shown are not corrections.
+public struct Corrections: Sendable, Hashable, Codable {
+    /// Shown words replaced by another word.
+    public var substitutions = 0
+    /// Shown words withdrawn.
+    public var deletions = 0
+    /// Words put in among the shown ones.
+    public var insertions = 0
+
+    public init(substitutions: Int = 0, deletions: Int = 0, insertions: Int = 0) {
+        self.substitutions = substitutions
+        self.deletions = deletions
+        self.insertions = insertions
+    }
+
+    public var total: Int { substitutions + deletions + insertions }
+
+    public static func count(_ timeline: StreamingTimeline) -> Corrections {
+        var counts = Corrections()
+        let shown = timeline.hypotheses
+        for (before, after) in zip(shown, shown.dropFirst()) where before != after {
+            // Reference: the new transcript; hypothesis: the one shown before (as OpenBench does).
+            var position = 0
+            for step in WordAligner.align(reference: after, hypothesis: before, costs: .levenshtein).steps {
+                switch step {
+                case .correct: position += 1
+                case .substitution:
+                    counts.substitutions += 1
+                    position += 1
+                case .deletion:
+                    // A word the new transcript has and the old lacked: a correction only inside
+                    // what was shown.
+                    if position < before.count { counts.insertions += 1 }
+                    position += 1
+                case .insertion: counts.deletions += 1
+                }
+            }
+        }
+        return counts
+    }
+}

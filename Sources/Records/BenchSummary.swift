@@ -37,6 +37,10 @@ public struct BenchSummary: Codable, Sendable, Hashable {
     public var hypothesisLatency: LatencyPercentiles?
     /// Per reference word: final minus its end.
     public var confirmedLatency: LatencyPercentiles?
+    /// Changes to text already shown (OpenBench's count), per utterance and per minute of audio;
+    /// nil when no record counted them.
+    public var correctionsPerUtterance: Double?
+    public var correctionsPerMinute: Double?
     public var unstablePartialWordRatio: Double?
     public var revisedUtteranceShare: Double?
     /// Whether any utterance had a result that was not final; when false the "first partial" is
@@ -63,6 +67,8 @@ public struct BenchSummary: Codable, Sendable, Hashable {
         let firstPartial = measures.compactMap(\.firstPartialLatency),
             finalization = measures.compactMap(\.finalizationLatency)
         let emission = measures.flatMap(\.emissionDelays)
+        let counted = measures.compactMap(\.corrections)
+        let corrections = counted.isEmpty ? nil : counted.reduce(0) { $0 + $1.total }
         let withdrawnOverFinal: Double? = {
             let finals = scored.reduce(0) { $0 + $1.timeline.finalWords.count }
             guard finals > 0 else { return nil }
@@ -88,6 +94,8 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             emissionDelayP50: p(emission, 0.5), emissionDelayP90: p(emission, 0.9),
             hypothesisLatency: LatencyPercentiles.make(measures.compactMap { $0.wordLatencies?.hypothesis }),
             confirmedLatency: LatencyPercentiles.make(measures.compactMap { $0.wordLatencies?.confirmed }),
+            correctionsPerUtterance: corrections.map { Double($0) / Double(max(1, scored.count)) },
+            correctionsPerMinute: corrections.flatMap { audio > 0 ? Double($0) / (audio / 60) : nil },
             unstablePartialWordRatio: withdrawnOverFinal,
             revisedUtteranceShare: scored.isEmpty
                 ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count),

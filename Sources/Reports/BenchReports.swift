@@ -128,6 +128,8 @@ public enum BenchReports {
                     ("firstPartialP50", summary.firstPartialP50), ("finalizationP50", summary.finalizationP50),
                     ("emissionDelayP90", summary.emissionDelayP90),
                     ("unstablePartialWordRatio", summary.unstablePartialWordRatio),
+                    ("correctionsPerUtterance", summary.correctionsPerUtterance),
+                    ("correctionsPerMinute", summary.correctionsPerMinute),
                     ("loadSeconds", summary.loadSeconds),
                 ] {
                     if let value { properties.append((name, format(value))) }
@@ -268,12 +270,14 @@ public enum BenchReports {
             "**Streaming latency** (seconds after the first word's start, for the first partial, and after the last word's end, "
                 + "for the final; simulated on CPU time. Word shown and word final: per reference word, when it was first shown "
                 + "and when it became final, after its end, pooled over utterances (intervals in results.json). "
-                + "Unstable: words shown and later withdrawn per final word. "
+                + "Unstable: words shown and later withdrawn per final word. Corrections: shown words replaced, withdrawn "
+                + "or put in among them, per minute of audio (OpenBench's count). "
                 + "CPU: engine CPU seconds per audio second)", "",
         ]
         lines += tableHeader(
             "engine", "tier", "utts:", "WER:", "first partial P50:", "first partial P90:", "final P50:", "final P90:",
-            "word shown P50 / P90 / P99:", "word final P50 / P90 / P99:", "unstable:", "revised utts:", "CPU:")
+            "word shown P50 / P90 / P99:", "word final P50 / P90 / P99:", "unstable:", "corrections /min:",
+            "revised utts:", "CPU:")
         for s in streamed {
             let partial =
                 s.emitsPartials == false
@@ -282,7 +286,8 @@ public enum BenchReports {
             lines.append(
                 "| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances) | \(format(s.wer * 100, 1))% | \(partial[0]) | \(partial[1]) | "
                     + "\(format(s.finalizationP50, 2)) | \(format(s.finalizationP90, 2)) | \(percentiles(s.hypothesisLatency)) | "
-                    + "\(percentiles(s.confirmedLatency)) | \(format(s.unstablePartialWordRatio, 2)) | \(revised) | "
+                    + "\(percentiles(s.confirmedLatency)) | \(format(s.unstablePartialWordRatio, 2)) | "
+                    + "\(format(s.correctionsPerMinute, 1)) | \(revised) | "
                     + "\(s.rtfx > 0 ? format(1 / s.rtfx, 2) : "–")\(s.computeClock == "wall" ? "*" : "") |")
         }
         return lines

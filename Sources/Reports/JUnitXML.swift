@@ -109,10 +109,17 @@ public enum JUnitWriter {
     public static func write(_ report: JUnitReport, to path: String) throws {
         try? FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        guard let writer = xmlNewTextWriterFilename(path, 0) else {
-            throw ReportError.write(path: path, reason: "libxml2 could not open the file")
+        // Written to memory, then to the file in one checked write: libxml2's file writer reports a
+        // failed flush (a full disk) only on its standard error, and would leave a cut-off file.
+        guard let buffer = xmlBufferCreate() else {
+            throw ReportError.write(path: path, reason: "libxml2 could not make a buffer")
         }
-        defer { xmlFreeTextWriter(writer) }
+        defer { xmlBufferFree(buffer) }
+        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
+            throw ReportError.write(path: path, reason: "libxml2 could not make a writer")
+        }
+        var freed = false
+        defer { if !freed { xmlFreeTextWriter(writer) } }
         xmlTextWriterSetIndent(writer, 1)
         var ok = xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil) >= 0
         func start(_ name: String) { ok = ok && xmlTextWriterStartElement(writer, name) >= 0 }
@@ -199,7 +206,13 @@ public enum JUnitWriter {
         }
         end()
         ok = ok && xmlTextWriterEndDocument(writer) >= 0
-        guard ok else { throw ReportError.write(path: path, reason: "libxml2 writer failed") }
+        xmlFreeTextWriter(writer)
+        freed = true
+        guard ok, let bytes = xmlBufferContent(buffer) else {
+            throw ReportError.write(path: path, reason: "libxml2 writer failed")
+        }
+        let data = Data(bytes: bytes, count: Int(xmlBufferLength(buffer)))
+        if let reason = FileWriting.replace(path, with: data) { throw ReportError.write(path: path, reason: reason) }
     }
 
     /// Problems found validating `path` against the package's JUnit XSD (empty: valid).

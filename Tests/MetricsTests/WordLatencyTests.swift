@@ -55,4 +55,27 @@ struct WordLatencyTests {
         #expect(LatencyPercentiles.make(many) == summary)
         #expect(LatencyPercentiles.make([[], []]) == nil)
     }
+
+    /// OpenBench's count: a shown word replaced, withdrawn or with a word put in before it counts;
+    /// words appended after what was shown do not.
+    @Test func correctionsCountChangesToShownTextOnly() {
+        let timeline = StreamingTimeline(
+            events: [
+                Self.event(0.5, ["one"]), Self.event(0.8, ["one", "too"]), Self.event(1.0, ["one", "two"]),
+                Self.event(1.2, ["one", "two", "tree"]), Self.event(1.4, ["one", "two"]),
+                Self.event(1.6, ["one", "three"]),
+                Self.event(2.0, ["one", "two", "three"], final: true),
+            ], referenceWords: Self.reference, audioEnd: 1.8)
+        let counted = Corrections.count(timeline)
+        // too → two; "tree" withdrawn; two → three; "two" put back before "three".
+        #expect(counted == Corrections(substitutions: 2, deletions: 1, insertions: 1))
+        #expect(counted.total == 4)
+        let growing = StreamingTimeline(
+            events: [
+                Self.event(0.5, ["one"]), Self.event(1.0, ["one", "two"]),
+                Self.event(2.0, ["one", "two"], final: true),
+            ],
+            referenceWords: [], audioEnd: 1.8)
+        #expect(Corrections.count(growing).total == 0)
+    }
 }
