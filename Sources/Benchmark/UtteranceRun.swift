@@ -186,6 +186,9 @@ public struct UtteranceRun: Sendable {
                 pacing == .simulated ? max(virtualNow, arrival) + spent : wallStart.duration(to: clock.now).seconds
             collect(at: virtualNow)
         }
+        // The program ends the input here: the drain is counted from this moment.
+        let inputEndedAt =
+            pacing == .simulated ? max(virtualNow, audioEnd) : wallStart.duration(to: clock.now).seconds
         let spent = try await timed { try await analyzer.finalizeAndFinish(through: endTime) }
         virtualNow =
             pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
@@ -198,7 +201,8 @@ public struct UtteranceRun: Sendable {
         }
         return Outcome(
             hypothesis: hypothesis, words: words,
-            timeline: StreamingTimeline(events: events, referenceWords: reference, audioEnd: audioEnd),
+            timeline: StreamingTimeline(
+                events: events, referenceWords: reference, audioEnd: audioEnd, inputEndedAt: inputEndedAt),
             computeSeconds: compute, wallSeconds: wall,
             computeClock: meter.reading.unmeasuredCalls == 0 ? "cpu" : "wall",
             loadSeconds: load, audioSeconds: audioEnd)

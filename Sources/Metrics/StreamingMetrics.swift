@@ -29,11 +29,15 @@ public struct StreamingTimeline: Sendable, Hashable, Codable {
     public var referenceWords: [TimedWord]
     /// When the last audio arrived.
     public var audioEnd: Double
+    /// When the program ended the input (the call that finalizes through the end of the audio);
+    /// nil where it was not recorded.
+    public var inputEndedAt: Double?
 
-    public init(events: [Event], referenceWords: [TimedWord], audioEnd: Double) {
+    public init(events: [Event], referenceWords: [TimedWord], audioEnd: Double, inputEndedAt: Double? = nil) {
         self.events = events
         self.referenceWords = referenceWords
         self.audioEnd = audioEnd
+        self.inputEndedAt = inputEndedAt
     }
 
     /// The transcript as it stood after each event: final words so far plus the newest volatile
@@ -74,6 +78,9 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
     public var wordLatencies: WordLatencies?
     /// Changes to text already shown (``Corrections``); nil in records written before it was counted.
     public var corrections: Corrections?
+    /// The drain: from the call that ended the input to the last final result (0 when the final
+    /// result was already there); nil without a recorded end of input or a final result.
+    public var drain: Double?
 
     public init(
         firstPartialLatency: Double? = nil, finalizationLatency: Double? = nil, emissionDelays: [Double] = [],
@@ -120,6 +127,9 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
         if let last = timeline.events.last(where: \.isFinal) { measures.transcriptLag = last.time - timeline.audioEnd }
         if !timeline.referenceWords.isEmpty { measures.wordLatencies = WordLatencies.measure(timeline) }
         measures.corrections = Corrections.count(timeline)
+        if let ended = timeline.inputEndedAt, let last = timeline.events.last(where: \.isFinal) {
+            measures.drain = max(0, last.time - ended)
+        }
         return measures
     }
 }

@@ -41,6 +41,9 @@ public struct BenchSummary: Codable, Sendable, Hashable {
     /// nil when no record counted them.
     public var correctionsPerUtterance: Double?
     public var correctionsPerMinute: Double?
+    /// From the call that ends the input to the last final result, P50 and P90.
+    public var drainP50: Double?
+    public var drainP90: Double?
     public var unstablePartialWordRatio: Double?
     public var revisedUtteranceShare: Double?
     /// Whether any utterance had a result that was not final; when false the "first partial" is
@@ -96,6 +99,7 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             confirmedLatency: LatencyPercentiles.make(measures.compactMap { $0.wordLatencies?.confirmed }),
             correctionsPerUtterance: corrections.map { Double($0) / Double(max(1, scored.count)) },
             correctionsPerMinute: corrections.flatMap { audio > 0 ? Double($0) / (audio / 60) : nil },
+            drainP50: p(measures.compactMap(\.drain), 0.5), drainP90: p(measures.compactMap(\.drain), 0.9),
             unstablePartialWordRatio: withdrawnOverFinal,
             revisedUtteranceShare: scored.isEmpty
                 ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count),

@@ -130,6 +130,7 @@ public enum BenchReports {
                     ("unstablePartialWordRatio", summary.unstablePartialWordRatio),
                     ("correctionsPerUtterance", summary.correctionsPerUtterance),
                     ("correctionsPerMinute", summary.correctionsPerMinute),
+                    ("drainP50", summary.drainP50), ("drainP90", summary.drainP90),
                     ("loadSeconds", summary.loadSeconds),
                 ] {
                     if let value { properties.append((name, format(value))) }
@@ -270,14 +271,15 @@ public enum BenchReports {
             "**Streaming latency** (seconds after the first word's start, for the first partial, and after the last word's end, "
                 + "for the final; simulated on CPU time. Word shown and word final: per reference word, when it was first shown "
                 + "and when it became final, after its end, pooled over utterances (intervals in results.json). "
+                + "Drain: from the call that ends the input to the last final result. "
                 + "Unstable: words shown and later withdrawn per final word. Corrections: shown words replaced, withdrawn "
                 + "or put in among them, per minute of audio (OpenBench's count). "
                 + "CPU: engine CPU seconds per audio second)", "",
         ]
         lines += tableHeader(
             "engine", "tier", "utts:", "WER:", "first partial P50:", "first partial P90:", "final P50:", "final P90:",
-            "word shown P50 / P90 / P99:", "word final P50 / P90 / P99:", "unstable:", "corrections /min:",
-            "revised utts:", "CPU:")
+            "word shown P50 / P90 / P99:", "word final P50 / P90 / P99:", "drain P50 / P90:", "unstable:",
+            "corrections /min:", "revised utts:", "CPU:")
         for s in streamed {
             let partial =
                 s.emitsPartials == false
@@ -286,7 +288,8 @@ public enum BenchReports {
             lines.append(
                 "| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances) | \(format(s.wer * 100, 1))% | \(partial[0]) | \(partial[1]) | "
                     + "\(format(s.finalizationP50, 2)) | \(format(s.finalizationP90, 2)) | \(percentiles(s.hypothesisLatency)) | "
-                    + "\(percentiles(s.confirmedLatency)) | \(format(s.unstablePartialWordRatio, 2)) | "
+                    + "\(percentiles(s.confirmedLatency)) | \(format(s.drainP50, 2)) / \(format(s.drainP90, 2)) | "
+                    + "\(format(s.unstablePartialWordRatio, 2)) | "
                     + "\(format(s.correctionsPerMinute, 1)) | \(revised) | "
                     + "\(s.rtfx > 0 ? format(1 / s.rtfx, 2) : "–")\(s.computeClock == "wall" ? "*" : "") |")
         }

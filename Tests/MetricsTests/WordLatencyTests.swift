@@ -78,4 +78,17 @@ struct WordLatencyTests {
             referenceWords: [], audioEnd: 1.8)
         #expect(Corrections.count(growing).total == 0)
     }
+
+    /// The drain runs from the call that ends the input to the last final result.
+    @Test func theDrainRunsFromTheEndOfInputToTheLastFinal() {
+        let events = [Self.event(1.0, ["one"]), Self.event(2.3, ["one", "two", "three"], final: true)]
+        let ended = StreamingTimeline(events: events, referenceWords: Self.reference, audioEnd: 1.8, inputEndedAt: 2.0)
+        #expect(abs((StreamingMeasures.measure(ended).drain ?? -1) - 0.3) < 1e-9)
+        // A final result already there when the input ends drains at once; no end recorded, no drain.
+        let early = StreamingTimeline(events: events, referenceWords: Self.reference, audioEnd: 1.8, inputEndedAt: 2.5)
+        #expect(StreamingMeasures.measure(early).drain == 0)
+        #expect(
+            StreamingMeasures.measure(StreamingTimeline(events: events, referenceWords: [], audioEnd: 1.8)).drain == nil
+        )
+    }
 }
