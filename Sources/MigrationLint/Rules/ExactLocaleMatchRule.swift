@@ -168,8 +168,11 @@ extension LintedFile {
         // A type's static member: a constant the code wrote.
         if Self.isConstantLocale(tokens, at: argument) { return (true, "a constant") }
         guard let name = token(argument), name.kind == .identifier else { return nil }
-        // A stored property initialised with a constant and never assigned again.
-        if structure.enclosingTypeName(of: argument) != nil, isConstantProperty(name.text) {
+        // A stored property initialised with a constant and never assigned again, unless a
+        // parameter or local of the same name hides it here.
+        if structure.enclosingTypeName(of: argument) != nil, !declaresLocally(name.text, before: argument),
+            isConstantProperty(name.text)
+        {
             return (true, "a constant property")
         }
         guard let function = structure.enclosingFunction(of: argument), let run, depth < 3 else { return nil }
@@ -244,6 +247,22 @@ extension LintedFile {
             }
         }
         return sawCall ? (true, "every caller passes a constant") : nil
+    }
+
+    /// Whether the function around `position` has a parameter called `name` (`func f(locale:
+    /// Locale)`, `func f(for locale: Locale)`) or binds it before `position` (`let`, `var`, `for …
+    /// in`, `if let`, `guard let`), so that `name` there is not the type's property.
+    fileprivate func declaresLocally(_ name: String, before position: Int) -> Bool {
+        guard let function = structure.enclosingFunction(of: position) else { return false }
+        let header = structure.statementStart(of: function.body.lowerBound - 1)..<(function.body.lowerBound - 1)
+        let parameter = header.contains {
+            tokens[$0].text == name && token($0 + 1)?.is(":") == true
+                && (token($0 - 1).map { $0.is("(") || $0.is(",") || $0.kind == .identifier } ?? false)
+        }
+        let bound = (function.body.lowerBound..<position).contains {
+            tokens[$0].text == name && (token($0 - 1).map { ["let", "var", "for"].contains($0.text) } ?? false)
+        }
+        return parameter || bound
     }
 
     /// `private var locale = Locale(identifier: "en-US")` in a type's body, with no other

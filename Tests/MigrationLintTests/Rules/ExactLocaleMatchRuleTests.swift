@@ -105,4 +105,25 @@ extension MigrationLinterTests {
         #expect(
             Self.rules(source + "\nextension Quick { func set(_ l: Locale) { locale = l } }") == ["exact-locale-match"])
     }
+
+    /// A parameter named like the type's constant locale is the caller's locale, not the constant.
+    @Test func aParameterHidesTheTypesConstantOfTheSameName() {
+        let source = """
+            final class Checker {
+                static let locale = Locale(identifier: "en-US")
+                func go() async -> Bool { await supported(locale: Locale.current) }
+                func supported(locale: Locale) async -> Bool {
+                    let supported = await SpeechTranscriber.supportedLocales
+                    return supported.map { $0.identifier(.bcp47) }.contains(locale.identifier(.bcp47))
+                }
+                func fixed() async -> Bool {
+                    let supported = await SpeechTranscriber.supportedLocales
+                    return supported.map { $0.identifier(.bcp47) }.contains(Self.locale.identifier(.bcp47))
+                }
+            }
+            """
+        let found = MigrationLinter.lint(source: "import Speech\n" + source, file: "Checker.swift", project: Self.plist)
+        #expect(found.map(\.rule.id) == ["exact-locale-match"])
+        #expect(found.map(\.location.line) == [7])
+    }
 }
