@@ -46,14 +46,18 @@ enum LocaleSupport {
     /// Every registered engine's locales, each once, as the engines list them; none when the
     /// device offers `transcriber` none.
     static func supportedTags(_ transcriber: Transcriber = .any) -> [String] {
+        supportedTags(transcriber, of: engines())
+    }
+
+    private static func supportedTags(_ transcriber: Transcriber, of engines: [any RecognitionEngine]) -> [String] {
         guard unavailability(transcriber) == nil else { return [] }
         var seen = Set<String>()
-        return engines().flatMap(\.capabilities.locales).map(LocaleTag.normalized).filter { seen.insert($0).inserted }
+        return engines.flatMap(\.capabilities.locales).map(LocaleTag.normalized).filter { seen.insert($0).inserted }
     }
 
     static func installedTags(_ transcriber: Transcriber = .any) -> [String] {
         let engines = engines()
-        return supportedTags(transcriber).filter { tag in
+        return supportedTags(transcriber, of: engines).filter { tag in
             engines.contains { $0.supports(locale: tag) && $0.isInstalled(locale: tag) }
         }
     }

@@ -19,18 +19,10 @@ struct DeviceLocaleTests {
         await Set(SpeechTranscriber.installedLocales).map { $0.identifier(.bcp47) }.contains(locale.identifier(.bcp47))
     }
 
-    /// Runs `body` on a device set to `locale`, with an asset store of its own (reservations are
-    /// the store's, and other tests reserve too).
     func onDevice<T>(
         _ locale: String, engine: ScriptedEngine = Fixture.engine(), _ body: () async throws -> T
     ) async rethrows -> T {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("device-locale-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        return try await AssetStore.$current.withValue(AssetStore(root: root, maximumReservedLocales: 4)) {
-            try await DeviceSettings.$override.withValue(DeviceSettings(locale: locale)) {
-                try await EngineSelection.$override.withValue(engine) { try await body() }
-            }
-        }
+        try await Fixture.onDevice(DeviceSettings(locale: locale), engine: engine) { _ in try await body() }
     }
 
     @Test func currentLocaleIsTheDevicesWhereTheSpeechAPIsReceiveIt() async throws {

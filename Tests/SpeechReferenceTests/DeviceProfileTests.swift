@@ -14,13 +14,7 @@ struct DeviceProfileTests {
         _ device: DeviceSettings, engine: ScriptedEngine = Fixture.engine(),
         _ body: (ScriptedEngine) async throws -> T
     ) async throws -> T {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        return try await AssetStore.$current.withValue(AssetStore(root: root, maximumReservedLocales: 4)) {
-            try await DeviceSettings.$override.withValue(device) {
-                try await EngineSelection.$override.withValue(engine) { try await body(engine) }
-            }
-        }
+        try await Fixture.onDevice(device, engine: engine, body)
     }
 
     @Test func hardwareWithoutSpeechTranscriberStillDictates() async throws {

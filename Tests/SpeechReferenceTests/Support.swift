@@ -4,6 +4,7 @@ import EngineCore
 import Foundation
 import SpeechCore
 @_exported import TestSupport
+import VirtualDevice
 
 @_spi(Harness) @testable import SpeechReference
 
@@ -40,6 +41,21 @@ enum Fixture {
         for input in inputs { continuation.yield(input) }
         if finish { continuation.finish() }
         return stream
+    }
+
+    /// Runs `body` on `device`, with `engine` chosen and an asset store of its own (reservations
+    /// and installations are the store's, and other tests make them too).
+    static func onDevice<T>(
+        _ device: DeviceSettings, engine: ScriptedEngine = Fixture.engine(),
+        _ body: (ScriptedEngine) async throws -> T
+    ) async rethrows -> T {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("device-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        return try await AssetStore.$current.withValue(AssetStore(root: root, maximumReservedLocales: 4)) {
+            try await DeviceSettings.$override.withValue(device) {
+                try await EngineSelection.$override.withValue(engine) { try await body(engine) }
+            }
+        }
     }
 
     static func engine(
