@@ -113,7 +113,11 @@ public struct UtteranceRun: Sendable {
         var audioSeconds: Double
     }
 
-    private func stream(_ utterance: Utterance, audioPath: String) async throws -> Outcome {
+    /// Told after each buffer (and once after the input ends) how much audio has streamed and how
+    /// much engine CPU time it has cost so far.
+    typealias Probe = @Sendable (_ audioSeconds: Double, _ computeSeconds: Double) async -> Void
+
+    func stream(_ utterance: Utterance, audioPath: String, probe: Probe? = nil) async throws -> Outcome {
         guard let format = engine.capabilities.formats.first else {
             throw EngineError.unsupportedFormat(engine: engine.id, format: "none declared")
         }
@@ -185,6 +189,7 @@ public struct UtteranceRun: Sendable {
             virtualNow =
                 pacing == .simulated ? max(virtualNow, arrival) + spent : wallStart.duration(to: clock.now).seconds
             collect(at: virtualNow)
+            await probe?(arrival, compute)
         }
         // The program ends the input here: the drain is counted from this moment.
         let inputEndedAt =
@@ -193,6 +198,7 @@ public struct UtteranceRun: Sendable {
         virtualNow =
             pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
         collect(at: virtualNow)
+        await probe?(audioEnd, compute)
         let words = transcriber.publishedResults.filter(\.isFinal).flatMap { $0.text.timedWords() }
         let hypothesis = transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }
             .filter { !$0.isEmpty }.joined(separator: " ")

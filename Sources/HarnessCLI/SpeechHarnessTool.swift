@@ -24,7 +24,8 @@ public enum SpeechHarnessTool {
     static let commands: [CommandSpec] =
         CorpusCommands.specs + AudioCommands.specs + EngineCommands.specs + SettingsCommand.specs + EnrollCommand.specs
         + ConformanceCommand.specs + BenchRunCommand.specs
-        + BenchCommands.specs + EngineBenchCommand.specs + OverheadCommand.specs + ScoreCommand.specs
+        + BenchCommands.specs + LongStreamCommand.specs + EngineBenchCommand.specs + OverheadCommand.specs
+        + ScoreCommand.specs
         + MigrateLintCommand.specs
         + MigrateDiffCommand.specs + TraceDiffCommand.specs
 

@@ -127,9 +127,13 @@ public struct StreamingMeasures: Sendable, Hashable, Codable {
         if let last = timeline.events.last(where: \.isFinal) { measures.transcriptLag = last.time - timeline.audioEnd }
         if !timeline.referenceWords.isEmpty { measures.wordLatencies = WordLatencies.measure(timeline) }
         measures.corrections = Corrections.count(timeline)
-        if let ended = timeline.inputEndedAt, let last = timeline.events.last(where: \.isFinal) {
-            measures.drain = max(0, last.time - ended)
-        }
+        measures.drain = drain(timeline)
         return measures
+    }
+
+    /// From the end of the input to the last final result (see ``drain``).
+    public static func drain(_ timeline: StreamingTimeline) -> Double? {
+        guard let ended = timeline.inputEndedAt, let last = timeline.events.last(where: \.isFinal) else { return nil }
+        return max(0, last.time - ended)
     }
 }

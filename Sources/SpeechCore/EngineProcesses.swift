@@ -5,6 +5,9 @@ public protocol EngineProcesses: AnyObject, Sendable {
     /// Stops the processes no session holds; returns the peak resident memory (bytes) of every
     /// process stopped since the last call. A later session starts them again.
     func shutdown() async -> [Int]
+
+    /// The resident memory (bytes) of the processes running now, summed; nil when none runs.
+    func residentBytes() async -> Int?
 }
 
 extension RecognitionEngine {

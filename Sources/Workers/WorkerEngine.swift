@@ -146,6 +146,9 @@ actor WorkerChannel {
 
     var isHealthy: Bool { !failed && process.isRunning && !process.writeFailed }
 
+    /// The worker's resident memory now, when it runs.
+    var residentBytes: Int? { process.residentBytes }
+
     /// Asks the worker to exit and stops it; returns its peak resident memory, when known.
     func shutdown() async -> Int? {
         let peak = process.peakResidentBytes

@@ -67,6 +67,15 @@ actor WorkerPool: EngineProcesses {
         return retiredPeaks
     }
 
+    /// The resident memory of the running workers, summed; nil when none runs.
+    public func residentBytes() async -> Int? {
+        var total: Int?
+        for channel in channels {
+            if let bytes = await channel.residentBytes { total = (total ?? 0) + bytes }
+        }
+        return total
+    }
+
     private func retire(_ channel: WorkerChannel) async {
         channels.removeAll { $0 === channel }
         leases[ObjectIdentifier(channel)] = nil

@@ -203,10 +203,16 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// The worker's peak resident memory so far (VmHWM), bytes; nil once it has exited.
-    var peakResidentBytes: Int? {
+    var peakResidentBytes: Int? { status("VmHWM:") }
+
+    /// The worker's resident memory now (VmRSS), bytes; nil once it has exited.
+    var residentBytes: Int? { status("VmRSS:") }
+
+    /// A size field of `/proc/PID/status` (kB there), in bytes.
+    private func status(_ field: String) -> Int? {
         guard process.isRunning,
             let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
             let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({
                 Int($0)
             })
