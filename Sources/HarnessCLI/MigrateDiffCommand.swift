@@ -1,5 +1,6 @@
 import Corpus
 import Foundation
+import Metrics
 import MigrationDiff
 import Reports
 import SpeechCore
@@ -12,7 +13,8 @@ enum MigrateDiffCommand {
             summary:
                 "Run each utterance through the SFSpeechRecognizer API and SpeechAnalyzer on one engine; report what changes.",
             options: [
-                engine.spec, manifest.spec, oldProgram.spec, newProgram.spec, programTimeout.spec, split.spec,
+                engine.spec, manifest.spec, oldProgram.spec, newProgram.spec, oldArgument.spec, newArgument.spec,
+                programTimeout.spec, split.spec,
                 limit.spec, chunkMS.spec, serverRequests.spec, fastResults.spec, timeTolerance.spec, gates.spec,
                 junit.spec, markdown.spec, json.spec, html.spec,
             ],
@@ -28,6 +30,8 @@ enum MigrateDiffCommand {
                 the engine stopping 1 s after the recording), SPEECH_HARNESS_ENGINE set to the engine, and \
                 SPEECH_HARNESS_TRACE recording what the speech APIs showed it; the old program's trace is compared \
                 as the legacy side, the new one's as the analyzer side. \
+                Where the manifest has word times, each side's lost tail is counted: reference words of the last \
+                2 s that no final result holds (a program that stops without finalizing loses them). \
                 Exit status: 0 nothing fails, 1 something fails or could not be run, 2 usage error.
                 """,
             run: { try await run("migrate diff", $0, $1) })
@@ -42,6 +46,10 @@ enum MigrateDiffCommand {
     static let newProgram = Option.text(
         "new-program", value: "path",
         help: "… and its new one, each run on the virtual microphone playing every utterance, traced and compared.")
+    static let oldArgument = Option.texts(
+        "old-argument", value: "arg", help: "An argument for the old program (repeatable, in order).")
+    static let newArgument = Option.texts(
+        "new-argument", value: "arg", help: "An argument for the new program (repeatable, in order).")
     static let programTimeout = Option.positive(
         "program-timeout", value: "s", help: "Seconds a program may take for one utterance (default 120).")
     static let split = Option.choice("split", Utterance.Split.self, help: "Only utterances of this split.")
@@ -93,9 +101,14 @@ enum MigrateDiffCommand {
         case (let old?, let new?):
             let timeout = arguments[Self.programTimeout] ?? 120
             programs = ProgramDiff(
-                oldProgram: [old], newProgram: [new], engine: id, timeout: timeout, timeTolerance: tolerance)
+                oldProgram: [old] + arguments[Self.oldArgument], newProgram: [new] + arguments[Self.newArgument],
+                engine: id, timeout: timeout, timeTolerance: tolerance)
         case (nil, nil): break
         default: throw UsageError(message: "--old-program and --new-program go together", command: path)
+        }
+        if programs == nil, !(arguments[Self.oldArgument].isEmpty && arguments[Self.newArgument].isEmpty) {
+            throw UsageError(
+                message: "--old-argument and --new-argument go with --old-program and --new-program", command: path)
         }
         if let programs {
             var diffs: [UtteranceDiff] = []
@@ -104,7 +117,8 @@ enum MigrateDiffCommand {
                     diffs.append(
                         try programs.run(
                             id: utterance.id, microphone: "\(manifest)#\(utterance.id)",
-                            audioSeconds: utterance.duration))
+                            audioSeconds: utterance.duration, reference: utterance.words ?? [],
+                            policy: tailPolicy(utterance)))
                 } catch {
                     problems.append("\(utterance.id): \(error)")
                 }
@@ -123,7 +137,8 @@ enum MigrateDiffCommand {
                 diffs.append(
                     try await runner.run(
                         id: utterance.id, audioPath: ManifestValidator.resolve(utterance.audio, root: root),
-                        locale: utterance.locale, timeTolerance: tolerance))
+                        locale: utterance.locale, timeTolerance: tolerance, reference: utterance.words ?? [],
+                        policy: tailPolicy(utterance)))
             } catch {
                 problems.append("\(utterance.id): \(error)")
             }
@@ -132,6 +147,12 @@ enum MigrateDiffCommand {
         return try report(
             diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root,
             arguments, console, path)
+    }
+
+    /// How final words are set against the reference for the lost tail: digit strings by their
+    /// digits however written, other speech by the English normaliser with oh = zero.
+    static func tailPolicy(_ utterance: Utterance) -> ScoringPolicy {
+        utterance.task == "digits" ? .digits : ScoringPolicy(normalizer: .english, equivalences: .ohIsZero)
     }
 
     /// Prints, writes the reports, and gives the exit status.

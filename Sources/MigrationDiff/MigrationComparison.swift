@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import SpeechCore
 
 /// How the legacy API and SpeechAnalyzer differ on one utterance, on the same engine.
 public struct UtteranceDiff: Codable, Sendable, Hashable {
@@ -24,6 +25,10 @@ public struct UtteranceDiff: Codable, Sendable, Hashable {
     /// When the last final result came, analyzer minus legacy, in seconds of audio (negative:
     /// the analyzer finished sooner); nil when a side has no final result.
     public var finalDelay: Double?
+    /// Reference words of the last seconds that no final result of each side holds; nil without
+    /// reference word times.
+    public var legacyTail: TailLoss?
+    public var analyzerTail: TailLoss?
 
     /// Every difference, noticeable first.
     public var differences: [String] { noticeable + expected }
@@ -33,8 +38,11 @@ public struct UtteranceDiff: Codable, Sendable, Hashable {
 
 /// Compares two traces of the same utterance. Pure: no engines, no files.
 public enum MigrationComparison {
+    /// With `reference` (the utterance's words and their times), each side's lost tail is
+    /// measured too, its final words prepared by `policy` as the reference was.
     public static func compare(
-        id: String, legacy: APITrace, analyzer: APITrace, timeTolerance: Double = 0.05
+        id: String, legacy: APITrace, analyzer: APITrace, timeTolerance: Double = 0.05,
+        reference: [TimedWord] = [], policy: ScoringPolicy = ScoringPolicy(normalizer: .english)
     ) -> UtteranceDiff {
         let alignment = WordAligner.align(
             reference: legacy.finalWords.map(\.word), hypothesis: analyzer.finalWords.map(\.word))
@@ -85,11 +93,23 @@ public enum MigrationComparison {
             expected.append("update cadence: legacy \(legacyUpdates) display updates, analyzer \(analyzerUpdates)")
         }
         let finalDelay = analyzer.lastFinalAudioTime.flatMap { a in legacy.lastFinalAudioTime.map { a - $0 } }
-        return UtteranceDiff(
-            id: id, audioSeconds: max(legacy.audioSeconds, analyzer.audioSeconds), legacy: legacy, analyzer: analyzer,
+        let audioSeconds = max(legacy.audioSeconds, analyzer.audioSeconds)
+        var diff = UtteranceDiff(
+            id: id, audioSeconds: audioSeconds, legacy: legacy, analyzer: analyzer,
             transcript: counts, alignment: alignment.pralign, matchedWords: shifts.count,
             meanStartShift: shifts.isEmpty ? nil : shifts.map(\.start).reduce(0, +) / Double(shifts.count),
             maximumTimeShift: maximumShift, noticeable: noticeable, expected: expected, finalDelay: finalDelay)
+        if !reference.isEmpty {
+            let words = reference.map { TimedWord(word: policy.prepare($0.word), start: $0.start, end: $0.end) }
+            func tail(_ trace: APITrace) -> TailLoss {
+                TailLoss.measure(
+                    reference: words, finalWords: WordAligner.tokens(policy.prepare(trace.finalText)),
+                    audioEnd: audioSeconds)
+            }
+            diff.legacyTail = tail(legacy)
+            diff.analyzerTail = tail(analyzer)
+        }
+        return diff
     }
 
     static func format(_ seconds: Double) -> String {
@@ -137,6 +157,14 @@ public struct MigrationSummary: Codable, Sendable {
     public var differing: Int { utterances.filter { !$0.isSame }.count }
     /// Pooled word disagreement between the two finals (legacy as the reference).
     public var transcript: ErrorCounts { utterances.reduce(ErrorCounts()) { $0 + $1.transcript } }
+    /// Each side's lost tail pooled over the utterances with reference word times; nil when none has them.
+    public var tails: (old: TailLoss, new: TailLoss)? {
+        let measured = utterances.filter { $0.legacyTail != nil && $0.analyzerTail != nil }
+        guard !measured.isEmpty else { return nil }
+        return (
+            measured.reduce(TailLoss()) { $0 + $1.legacyTail! }, measured.reduce(TailLoss()) { $0 + $1.analyzerTail! }
+        )
+    }
     public var meanUpdates: (legacy: Double, analyzer: Double) {
         guard !utterances.isEmpty else { return (0, 0) }
         let n = Double(utterances.count)

@@ -41,13 +41,16 @@ public struct MigrationRun: Sendable {
     }
 
     public func run(
-        id: String, audioPath: String, locale: String, timeTolerance: Double = 0.05
+        id: String, audioPath: String, locale: String, timeTolerance: Double = 0.05, reference: [TimedWord] = [],
+        policy: ScoringPolicy = ScoringPolicy(normalizer: .english)
     ) async throws -> UtteranceDiff {
         guard let format = engine.capabilities.formats.first else { throw RunError.noFormat(engine: engine.id) }
         let buffers = try Self.buffers(audioPath, sampleRate: format.sampleRate, chunkMilliseconds: chunkMilliseconds)
         let legacy = await legacyTrace(buffers, locale: locale)
         let analyzer = await analyzerTrace(buffers, locale: locale, sampleRate: format.sampleRate)
-        return MigrationComparison.compare(id: id, legacy: legacy, analyzer: analyzer, timeTolerance: timeTolerance)
+        return MigrationComparison.compare(
+            id: id, legacy: legacy, analyzer: analyzer, timeTolerance: timeTolerance, reference: reference,
+            policy: policy)
     }
 
     /// The file as the buffers both sides receive: mono, at the engine's rate, `chunk` ms each.

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import SpeechCore
 
 /// Two Apple-style programs — an app's old controller and its new one — run on the same
@@ -45,11 +46,16 @@ public struct ProgramDiff: Sendable {
         }
     }
 
-    /// Both programs on `microphone` (a file or `manifest.jsonl#id`), compared.
-    public func run(id: String, microphone: String, audioSeconds: Double) throws -> UtteranceDiff {
+    /// Both programs on `microphone` (a file or `manifest.jsonl#id`), compared; with the
+    /// utterance's `reference` words, each program's lost tail too.
+    public func run(
+        id: String, microphone: String, audioSeconds: Double, reference: [TimedWord] = [],
+        policy: ScoringPolicy = ScoringPolicy(normalizer: .english)
+    ) throws -> UtteranceDiff {
         let old = try trace(oldProgram, microphone: microphone, audioSeconds: audioSeconds)
         let new = try trace(newProgram, microphone: microphone, audioSeconds: audioSeconds)
-        return MigrationComparison.compare(id: id, legacy: old, analyzer: new, timeTolerance: timeTolerance)
+        return MigrationComparison.compare(
+            id: id, legacy: old, analyzer: new, timeTolerance: timeTolerance, reference: reference, policy: policy)
     }
 
     /// Runs one program with the fast virtual microphone and reads what it was shown.
@@ -94,7 +100,7 @@ public struct ProgramDiff: Sendable {
         guard !records.isEmpty else {
             throw ProgramError.noTrace(program: name, status: process.terminationStatus, output: text)
         }
-        return Self.apiTrace(records, program: name, audioSeconds: audioSeconds)
+        return Self.apiTrace(records, program: command, audioSeconds: audioSeconds)
     }
 
     /// The trace file's records, each line decoded; a bad line is an error naming it.
@@ -112,7 +118,9 @@ public struct ProgramDiff: Sendable {
     /// The records as one trace in the shape the comparison takes: for the legacy API each event
     /// shows the whole best transcription; for the analyzer, finals so far plus the current
     /// volatile result.
-    public static func apiTrace(_ records: [APICallTrace.Record], program: String, audioSeconds: Double) -> APITrace {
+    /// The side is named by the program's file name and its arguments (one program, run with
+    /// different arguments, may be both sides).
+    public static func apiTrace(_ records: [APICallTrace.Record], program: [String], audioSeconds: Double) -> APITrace {
         var events: [APITrace.Event] = []
         var finalWords: [APITrace.TimedWord] = []
         var volatile: [APITrace.TimedWord] = []
@@ -143,7 +151,9 @@ public struct ProgramDiff: Sendable {
             events.append(APITrace.Event(kind: kind, audioTime: time, shown: shown, detail: record.detail))
         }
         events.append(APITrace.Event(kind: .end, audioTime: audioSeconds, shown: events.last?.shown ?? []))
-        let label = "\((program as NSString).lastPathComponent) (\(apis.joined(separator: "+")))"
+        let name = ([((program.first ?? "?") as NSString).lastPathComponent] + program.dropFirst()).joined(
+            separator: " ")
+        let label = "\(name) (\(apis.joined(separator: "+")))"
         return APITrace(api: label, events: events, finalWords: finalWords, audioSeconds: audioSeconds)
     }
 }

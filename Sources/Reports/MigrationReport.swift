@@ -25,6 +25,12 @@ public enum MigrationReport {
                 properties.append(("analyzerUpdateInterval", seconds(interval)))
             }
             if let delay = diff.finalDelay { properties.append(("finalDelay", seconds(delay))) }
+            if let old = diff.legacyTail, let new = diff.analyzerTail {
+                properties += [
+                    ("tailWords", String(old.words)), ("legacyTailLost", String(old.lost)),
+                    ("analyzerTailLost", String(new.lost)),
+                ]
+            }
             if !diff.expected.isEmpty {
                 properties.append(("expectedDifferences", diff.expected.joined(separator: "; ")))
             }
@@ -74,6 +80,10 @@ public enum MigrationReport {
             "Final transcripts, analyzer against legacy: \(transcript.substitutions) substituted, \(transcript.deletions) only in legacy, "
                 + "\(transcript.insertions) only in the analyzer, of \(transcript.referenceLength) legacy words"
                 + (summary.maximumTimeShift.map { "; word times move by at most \(seconds($0)) s" } ?? "") + ".",
+            summary.tails.map { tails in
+                "\nLost tail (reference words of the last \(format(TailLoss.window, 0)) s that no final result holds): "
+                    + "\(md(summary.sides.old)) \(tails.old.lost) of \(tails.old.words), \(md(summary.sides.new)) \(tails.new.lost) of \(tails.new.words)."
+            } ?? "",
         ]
         let failing = summary.utterances.filter { !summary.failures($0).isEmpty }
         if !failing.isEmpty {

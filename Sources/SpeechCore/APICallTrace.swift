@@ -9,7 +9,7 @@ public final class APICallTrace: Sendable {
     public struct Record: Codable, Sendable, Hashable {
         /// `legacy` (SFSpeechRecognizer) or `analyzer` (SpeechTranscriber).
         public var api: String
-        /// `partial`, `final`, `error` or `end`.
+        /// `start` (a transcriber was made), `partial`, `final`, `error` or `end`.
         public var kind: String
         /// Seconds of audio the engine had processed.
         public var audioTime: Double

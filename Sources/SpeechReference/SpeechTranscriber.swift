@@ -138,7 +138,11 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
         ) { range, time, alternatives in
             Result(range: range, resultsFinalizationTime: time, alternatives: alternatives)
         }
-        if let trace = APICallTrace.current { channel.tracer = Self.tracer(trace) }
+        if let trace = APICallTrace.current {
+            // A program that drops its analyzer before any result still used the API.
+            trace.record(.init(api: "analyzer", kind: "start", audioTime: 0, words: []))
+            channel.tracer = Self.tracer(trace)
+        }
         moduleChannel = FaultPlan.channel(channel)
     }
 

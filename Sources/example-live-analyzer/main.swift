@@ -4,7 +4,9 @@
 // replaced by finalized ones. On Linux the microphone is the harness's virtual one
 // (SPEECH_HARNESS_MICROPHONE); recording stops when the input goes away (the engine's
 // configuration-change notification) or, with --stop-after, when a timer fires — a button in an
-// app. Usage: example-live-analyzer [locale] [--stop-after SECONDS]
+// app. With --stop-without-finalize it stops as an early migration guide's code did: the input
+// finished and the analyzer dropped, never finalized (the tail still volatile is lost).
+// Usage: example-live-analyzer [locale] [--stop-after SECONDS] [--stop-without-finalize]
 import Speech
 
 /// Converts tap buffers to the analyzer's format, as Apple's sample does.
@@ -109,9 +111,20 @@ actor LiveTranscriber {
         try await analyzer?.finalizeAndFinishThroughEndOfInput()
         await resultsTask?.value
     }
+
+    /// The early guide's stop: the input ends and the analyzer and its results are let go.
+    func dropWithoutFinalizing() {
+        inputBuilder?.finish()
+        inputBuilder = nil
+        analyzer = nil
+        resultsTask?.cancel()
+        resultsTask = nil
+    }
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let finalizes = !arguments.contains("--stop-without-finalize")
+arguments.removeAll { $0 == "--stop-without-finalize" }
 let stopFlag = arguments.firstIndex(of: "--stop-after")
 let stopAfter = stopFlag.flatMap { $0 + 1 < arguments.count ? Double(arguments[$0 + 1]) : nil }
 let positional = stopFlag.map { Array(arguments[..<$0] + arguments[min($0 + 2, arguments.count)...]) } ?? arguments
@@ -156,5 +169,9 @@ for await buffer in buffers {
 audioEngine.stop()
 inputNode.removeTap(onBus: 0)
 NotificationCenter.default.removeObserver(stopped)
-try await transcriber.finish()
+if finalizes {
+    try await transcriber.finish()
+} else {
+    await transcriber.dropWithoutFinalizing()
+}
 print("transcript: \(await transcriber.finalizedTranscript)")

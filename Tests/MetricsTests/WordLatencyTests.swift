@@ -92,3 +92,20 @@ struct WordLatencyTests {
         )
     }
 }
+
+@Suite("Lost tail")
+struct TailLossTests {
+    /// Four words in 3 s; the tail is what ends after 1 s. The finals hold "one" and "three": of
+    /// the three tail words, "two" and "four" are lost.
+    @Test func tailWordsNoFinalHoldsAreLost() {
+        let reference = [
+            TimedWord(word: "one", start: 0.2, end: 0.8), TimedWord(word: "two", start: 1.0, end: 1.4),
+            TimedWord(word: "three", start: 1.6, end: 2.0), TimedWord(word: "four", start: 2.2, end: 2.7),
+        ]
+        #expect(
+            TailLoss.measure(reference: reference, finalWords: ["one", "three"], audioEnd: 3)
+                == TailLoss(words: 3, lost: 2))
+        #expect(TailLoss.measure(reference: reference, finalWords: [], audioEnd: 3, window: 0.5).lost == 1)
+        #expect(TailLoss(words: 3, lost: 2) + TailLoss(words: 1, lost: 0) == TailLoss(words: 4, lost: 2))
+    }
+}
