@@ -1,5 +1,6 @@
 import Corpus
 import Dispatch
+import EngineCore
 import Foundation
 import Metrics
 import PocketSphinx
@@ -92,5 +93,34 @@ struct UtteranceRunTests {
         let frames = 17_526
         #expect(meter.byPlace == ["decode": frames, "convert": frames], "\(meter.byPlace)")
         #expect(meter.copiesPerSample(of: frames) == 2)
+    }
+
+    /// The streaming measures of one utterance, worked out by hand from a script: "one" (ends
+    /// 0.4 s) shown first as "won" at 0.4, as "one" at 0.5; "two" (ends 0.7) at 0.7; both final
+    /// when the audio ends at 1.0 s (the engine finalizes only when asked). Compute is the
+    /// scripted engine's wall time, a few milliseconds in all.
+    @Test func aScriptedUtteranceGivesTheMeasuresWorkedOutByHand() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try BenchmarkTests.makeCorpus(dir)
+        let load = ManifestReader.load(path: manifest)
+        let utterance = try #require(load.utterances.first)
+        let engine = ScriptedEngine(
+            script: EngineScript(
+                words: [.init("one", start: 0.2, end: 0.4, revisions: ["won"]), .init("two", start: 0.5, end: 0.7)],
+                revisionInterval: 0.1, endpointSilence: nil))
+        let record = await UtteranceRun(engine: engine, policy: ScoringPolicy(normalizer: .english))
+            .run(utterance, audioPath: ManifestValidator.resolve(utterance.audio, root: load.root), manifest: manifest)
+        #expect(record.error == nil && record.hypothesis == "one two")
+        let measures = record.measures
+        let latencies = try #require(measures.wordLatencies)
+        func near(_ values: [Double], _ expected: [Double]) -> Bool {
+            values.count == expected.count && zip(values, expected).allSatisfy { abs($0 - $1) < 0.02 }
+        }
+        #expect(near(latencies.hypothesis, [0.1, 0.0]), "\(latencies.hypothesis)")
+        #expect(near(latencies.confirmed, [0.6, 0.3]), "\(latencies.confirmed)")
+        // "won" → "one": one shown word replaced; "two" appended is not a correction.
+        #expect(measures.corrections == Corrections(substitutions: 1))
+        // The final result comes with the finalize that ends the input.
+        #expect(near([try #require(measures.drain)], [0]))
     }
 }
