@@ -31,6 +31,8 @@ import SpeechCore
         // project marker, else that folder).
         var found: [(file: String, top: String, kind: FileKind)] = []
         var markers: Set<String> = []
+        // Xcode projects by the folder that holds them (a folder may hold several side by side).
+        var xcodeProjects: [String: [String]] = [:]
         let manager = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -61,7 +63,9 @@ import SpeechCore
                 case "swift":
                     if url.lastPathComponent == "Package.swift" { markers.insert(folder) }
                     found.append((relative, path, .swift))
-                case "xcodeproj": markers.insert(folder)
+                case "xcodeproj":
+                    markers.insert(folder)
+                    xcodeProjects[folder, default: []].append(relative)
                 case "pbxproj", "xcconfig": found.append((relative, path, .settings))
                 case "plist" where url.lastPathComponent.hasSuffix("Info.plist") && infoPlists.isEmpty:
                     found.append((relative, path, .settings))
@@ -83,6 +87,10 @@ import SpeechCore
             }
             projects[root] = project
         }
+        for (folder, xcodeprojs) in xcodeProjects where xcodeprojs.count > 1 {
+            guard let shared = projects.removeValue(forKey: folder) else { continue }
+            for part in Self.split(shared, among: xcodeprojs.sorted()) { projects[part.root] = part }
+        }
         // Property lists named on the command line belong to every project.
         for root in projects.keys { projects[root]?.settingsFiles += infoPlists }
         if projects.isEmpty, !infoPlists.isEmpty { projects[""] = Project(root: "", settingsFiles: infoPlists) }
@@ -98,6 +106,51 @@ import SpeechCore
     }
 
     enum FileKind { case swift, settings, spec }
+
+    /// Several Xcode projects side by side in one folder, each with its own app: a file belongs to
+    /// the project whose groups name its first folder under them (Xcode writes
+    /// `path = SpeechTranscriberExample;` for a group over that folder); a project's own
+    /// `project.pbxproj` belongs to it. Files no project claims, or several do, stay together
+    /// under the folder.
+    static func split(_ shared: Project, among xcodeprojs: [String]) -> [Project] {
+        let prefix = shared.root.isEmpty ? "" : shared.root + "/"
+        var parts = xcodeprojs.map { Project(root: $0) }
+        let groups = xcodeprojs.map { xcodeproj -> Set<String> in
+            let text = FileContents.read(atPath: xcodeproj + "/project.pbxproj").map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            return Set(text.map(groupPaths) ?? [])
+        }
+        var rest = Project(root: shared.root, specs: shared.specs)
+        func owner(_ file: String) -> Int? {
+            if let own = xcodeprojs.firstIndex(where: { file.hasPrefix($0 + "/") }) { return own }
+            guard file.hasPrefix(prefix) else { return nil }
+            let relative = file.dropFirst(prefix.count)
+            guard let first = relative.split(separator: "/").first, relative.contains("/") else { return nil }
+            let claims = groups.indices.filter { groups[$0].contains(String(first)) }
+            return claims.count == 1 ? claims[0] : nil
+        }
+        for file in shared.swiftFiles {
+            if let index = owner(file) { parts[index].swiftFiles.append(file) } else { rest.swiftFiles.append(file) }
+        }
+        for file in shared.settingsFiles {
+            if let index = owner(file) {
+                parts[index].settingsFiles.append(file)
+            } else {
+                rest.settingsFiles.append(file)
+            }
+        }
+        return parts + [rest]
+    }
+
+    /// The `path = …;` values of a project file's groups and references.
+    static func groupPaths(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "path = ") else { return nil }
+            let value = line[range.upperBound...].prefix { $0 != ";" }
+            return value.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        }
+    }
 
     static func folder(of file: String) -> String {
         file.lastIndex(of: "/").map { String(file[..<$0]) } ?? ""
@@ -128,7 +181,31 @@ import SpeechCore
             project.settingsFiles.first { isAppEvidence($0) } ?? project.specs.first { isAppEvidence($0) }
         if context.appTarget != nil { context.usageDescriptionKeys = keys }
         context.iOSApp = (project.settingsFiles + project.specs).lazy.compactMap(iOSEvidence).first
+        context.absentInfoPlist = project.settingsFiles.filter { $0.hasSuffix(".pbxproj") }.lazy.compactMap(
+            absentInfoPlist
+        ).first
         return context
+    }
+
+    /// The first `INFOPLIST_FILE` a project file names that does not exist beside its project
+    /// (the path is relative to the folder holding the `.xcodeproj`).
+    static func absentInfoPlist(_ pbxproj: String) -> String? {
+        guard let text = FileContents.read(atPath: pbxproj).map({ String(decoding: $0, as: UTF8.self) }) else {
+            return nil
+        }
+        let base = folder(of: folder(of: pbxproj))
+        for line in text.split(separator: "\n") {
+            // INFOPLIST_FILE itself, not GENERATE_INFOPLIST_FILE.
+            guard let range = line.range(of: "INFOPLIST_FILE = "),
+                line[..<range.lowerBound].allSatisfy({ $0 == " " || $0 == "\t" })
+            else { continue }
+            let value = line[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(
+                in: CharacterSet(charactersIn: "\" "))
+            guard !value.isEmpty, !value.contains("$") else { continue }
+            let path = value.hasPrefix("/") ? value : (base.isEmpty ? value : base + "/" + value)
+            if !FileManager.default.fileExists(atPath: path) { return path }
+        }
+        return nil
     }
 
     /// Whether a file shows an app target: an Info.plist; a project with an application product

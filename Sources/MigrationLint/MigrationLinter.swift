@@ -11,15 +11,26 @@ public struct ProjectContext: Sendable {
     /// What marks the app as an iOS app (`SDKROOT = iphoneos`, an XcodeGen `platform: iOS`, an
     /// Info.plist key only iOS reads); nil when nothing does.
     public var iOSApp: String?
+    /// An Info.plist the project's build settings name (`INFOPLIST_FILE`) that is not in the
+    /// folder linted: the app's keys cannot be read, so none is reported missing.
+    public var absentInfoPlist: String?
 
-    public init(appTarget: String? = nil, usageDescriptionKeys: Set<String>? = nil, iOSApp: String? = nil) {
+    public init(
+        appTarget: String? = nil, usageDescriptionKeys: Set<String>? = nil, iOSApp: String? = nil,
+        absentInfoPlist: String? = nil
+    ) {
         self.appTarget = appTarget
         self.usageDescriptionKeys = usageDescriptionKeys
         self.iOSApp = iOSApp
+        self.absentInfoPlist = absentInfoPlist
     }
 
     /// Why the usage-description rule does not apply here; nil when it does.
     public var usageRuleSkipReason: String? {
+        if let absentInfoPlist {
+            return "the project's build settings name \(absentInfoPlist) as its Info.plist, and it is not in the folder: "
+                + "the app's usage descriptions cannot be read"
+        }
         guard appTarget == nil, usageDescriptionKeys == nil else { return nil }
         return
             "no app target found (no Info.plist, .xcodeproj application target, project.yml application or INFOPLIST_KEY_ setting); "

@@ -52,7 +52,7 @@ struct MigrateLintFixtureTests {
     }
 
     @Test func everyCaseHasItsWrongTwin() {
-        #expect(Self.cases.count == 32)
+        #expect(Self.cases.count == 40)
         for name in Self.cases where !name.hasSuffix("-wrong") && name.hasPrefix("microphone") == false {
             #expect(Self.cases.contains(name + "-wrong"), "\(name) has no wrong twin")
         }
@@ -115,6 +115,13 @@ struct MigrateLintFixtureTests {
             ), "\(feeder)")
         let (_, _, tool) = await Self.findings(in: Self.root.appendingPathComponent("microphone-in-a-tool"))
         #expect(tool.contains("note: [missing-usage-description] not applied: no app target found"))
+        // An Xcode project whose Info.plist is not in the folder is not judged, and says so.
+        let sideBySide = Self.root.appendingPathComponent("xcode-projects-side-by-side")
+        let (_, _, relay) = await Self.findings(in: sideBySide)
+        #expect(
+            relay.contains(
+                "note: [missing-usage-description] not applied in \(sideBySide.path)/RelayApp.xcodeproj: the project's build settings name \(sideBySide.path)/RelayApp/Info.plist as its Info.plist, and it is not in the folder"
+            ), "\(relay)")
     }
 
     @Test func explainPrintsTheReasoningAndTheFix() async {

@@ -31,6 +31,9 @@ final class ProjectIndex: Sendable {
     /// Whether a file of the run re-exports Speech (`@_exported import Speech`), so that every file
     /// of the module sees its names.
     let reexportsSpeech: Bool
+    /// Functions of the project that return a `Locale` and call `supportedLocale(equivalentTo:)`:
+    /// wrappers whose answer is the framework's usable equivalent.
+    let localeResolvers: Set<String>
 
     init(_ sources: [LintSource]) {
         let units = sources.map { source -> Unit in
@@ -41,6 +44,7 @@ final class ProjectIndex: Sendable {
                 problems: tokenized.problems)
         }
         self.units = units
+        localeResolvers = Self.localeResolvers(units)
         declaredTypes = Set(units.flatMap { Self.declaredTypes($0.structure.tokens) })
         reexportsSpeech = units.contains { unit in
             unit.structure.tokens.indices.contains { index in
@@ -73,6 +77,27 @@ final class ProjectIndex: Sendable {
     }
 
     /// Unit `index` as the rules read it, able to look at the others.
+    static func localeResolvers(_ units: [Unit]) -> Set<String> {
+        var names: Set<String> = []
+        for unit in units {
+            let tokens = unit.structure.tokens
+            for index in tokens.indices
+            where tokens[index].is("supportedLocale") && index + 2 < tokens.count && tokens[index + 1].is("(")
+                && tokens[index + 2].is("equivalentTo")
+            {
+                guard let function = unit.structure.enclosingFunction(of: index),
+                    let declaration = tokens[..<function.body.lowerBound].lastIndex(where: {
+                        $0.is("func")
+                    }),
+                    tokens[declaration..<function.body.lowerBound].contains(where: { $0.is("->") }),
+                    tokens[declaration..<function.body.lowerBound].contains(where: { $0.is("Locale") })
+                else { continue }
+                names.insert(function.name)
+            }
+        }
+        return names
+    }
+
     func file(_ index: Int, project: ProjectContext = ProjectContext()) -> LintedFile {
         LintedFile(unit: units[index], index: self, unitIndex: index, project: project)
     }

@@ -176,13 +176,25 @@ extension LintedFile {
             return (true, "a constant property")
         }
         guard let function = structure.enclosingFunction(of: argument), let run, depth < 3 else { return nil }
-        // Bound in the function from what `supportedLocale(equivalentTo:)` returned.
+        // Bound in the function from what `supportedLocale(equivalentTo:)` returned, directly or
+        // through a function of the project that returns its answer, or from such a locale's
+        // identifier (`let id = supported.identifier(.bcp47)`).
+        let resolvers = run.localeResolvers
         let resolvedHere = (function.body.lowerBound..<argument).contains { index in
-            tokens[index].text == name.text
-                && (token(index - 1)?.is("let") == true || token(index - 1)?.is("var") == true)
-                && (index..<min(argument, index + 12)).contains {
-                    tokens[$0].is("supportedLocale") && matches($0 + 1, ["(", "equivalentTo"])
-                }
+            guard tokens[index].text == name.text,
+                token(index - 1)?.is("let") == true || token(index - 1)?.is("var") == true
+            else { return false }
+            if matches(index + 1, ["="]), let source = token(index + 2), source.kind == .identifier,
+                matches(index + 3, [".", "identifier", "("]), index + 2 < argument,
+                localeSource(at: index + 2, depth: depth + 1)?.safe == true
+            {
+                return true
+            }
+            return (index..<min(argument, index + 12)).contains {
+                (tokens[$0].is("supportedLocale") && matches($0 + 1, ["(", "equivalentTo"]))
+                    || (tokens[$0].kind == .identifier && matches($0 + 1, ["("])
+                        && resolvers.contains(tokens[$0].text))
+            }
         }
         if resolvedHere { return (true, "resolved by supportedLocale(equivalentTo:)") }
         // A local: every value it is given (`var chosen = locale`, `chosen = fallback`, `for

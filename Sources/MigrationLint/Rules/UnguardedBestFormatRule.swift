@@ -35,6 +35,9 @@ struct UnguardedBestFormatRule: LintRule {
             if uses.contains(where: file.handlesNil) { continue }
             // Stored on the type, directly or from the local: follow the property's reads.
             let property = file.isStoredProperty(name) ? name : uses.compactMap(file.propertyAssigned).first
+            // A value nothing in the project reads is not used as if it were there (it may be
+            // unused, a mistake of another kind).
+            if uses.isEmpty || property != nil, !file.projectReads(property ?? name, besides: nameIndex) { continue }
             if let property {
                 let reads = file.propertyReads(property)
                 if let unguarded = reads.first(where: {
@@ -64,6 +67,23 @@ struct UnguardedBestFormatRule: LintRule {
 }
 
 extension LintedFile {
+    /// Whether any file of the project (this one alone when linted without one) names `name`
+    /// other than where it is declared or assigned (`index` in this file).
+    fileprivate func projectReads(_ name: String, besides index: Int) -> Bool {
+        let units = run?.units.map(\.structure.tokens) ?? [tokens]
+        let own = run == nil ? 0 : unitIndex
+        return units.enumerated().contains { number, tokens in
+            tokens.indices.contains { position in
+                guard tokens[position].kind == .identifier, tokens[position].text == name else { return false }
+                if number == own, position == index { return false }
+                let before = position > 0 ? tokens[position - 1].text : ""
+                let after = position + 1 < tokens.count ? tokens[position + 1].text : ""
+                // A declaration (`var name`, `let name`) or a plain assignment (`name =`) reads nothing.
+                return !(before == "var" || before == "let" || (after == "=" && before != "=="))
+            }
+        }
+    }
+
     /// True when the name at `use` is read in a way that handles nil: bound by `if let`/`guard let`,
     /// chained or defaulted, compared with nil, switched over, or handed to a labelled parameter
     /// (the callee's type decides, and the compiler checks it).

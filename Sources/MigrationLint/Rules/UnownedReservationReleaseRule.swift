@@ -13,6 +13,8 @@ struct UnownedReservationReleaseRule: LintRule {
         it returned true, including after `guard … reserve(…) else`. Iterating such a collection
         (`for locale in reserved`, `reserved.forEach`) counts as consulting it. A collection filled
         whether or not the reservation was created records nothing and does not count.
+        A locale read from `AssetInventory.reservedLocales` (the app's own reservations, as when
+        one is let go to make room under the system's limit) is the app's to release.
         """
 
     static func check(_ file: LintedFile) -> [LintFinding] {
@@ -24,7 +26,7 @@ struct UnownedReservationReleaseRule: LintRule {
             || file.matches(index, ["deallocate", "(", "locale", ":"]))
             && file.token(index - 1)?.is("func") != true
         {
-            if file.releaseIsOwned(index, owners: owners) { continue }
+            if file.releaseIsOwned(index, owners: owners) || file.releasesListedReservation(index) { continue }
             let call = file.tokens[index].text == "release" ? "release(reservedLocale:)" : "deallocate(locale:)"
             let place = file.structure.enclosingFunction(of: index).map { " in \($0.name)()" } ?? ""
             let followed =
@@ -41,6 +43,30 @@ struct UnownedReservationReleaseRule: LintRule {
 }
 
 extension LintedFile {
+    /// Whether the locale released at `index` was read from `AssetInventory.reservedLocales`, in
+    /// its binding's value or through a local bound from the list (one step).
+    fileprivate func releasesListedReservation(_ index: Int) -> Bool {
+        guard let argument = token(index + 4), argument.kind == .identifier,
+            let function = structure.enclosingFunction(of: index)
+        else { return false }
+        /// The value a `let`/`var` (or `guard let`/`if let`) of `name` is given before `index`.
+        func value(of name: String) -> Range<Int>? {
+            guard
+                let bound = (function.body.lowerBound..<index).last(where: {
+                    tokens[$0].text == name && (token($0 - 1)?.is("let") == true || token($0 - 1)?.is("var") == true)
+                        && token($0 + 1)?.is("=") == true
+                })
+            else { return nil }
+            return (bound + 2)..<min(index, structure.statementEnd(from: bound + 2) + 1)
+        }
+        guard let range = value(of: argument.text) else { return false }
+        if range.contains(where: { tokens[$0].is("reservedLocales") }) { return true }
+        return range.contains { position in
+            tokens[position].kind == .identifier && tokens[position].text != argument.text
+                && value(of: tokens[position].text)?.contains(where: { tokens[$0].is("reservedLocales") }) == true
+        }
+    }
+
     /// Names that record ownership: Bools bound to what `reserve(locale:)` returned, and flags and
     /// collections set or filled only where it (or such a Bool) was true.
     fileprivate func reservationOwnershipNames() -> Set<String> {
