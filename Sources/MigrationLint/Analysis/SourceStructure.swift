@@ -196,7 +196,9 @@ public struct SourceStructure: Sendable {
                 previous = partner[previous] ?? previous
                 if previous >= tokens.count { break }
             }
-            if tokens[previous].location.line < tokens[start].location.line
+            // A line break right before `start` ends the statement unless the line continues; a
+            // bracketed group jumped over (a parameter list across lines) is no break.
+            if tokens[start - 1].location.line < tokens[start].location.line
                 && !Self.continues(from: tokens[start - 1], to: tokens[start])
             {
                 break

@@ -2,7 +2,8 @@ import Speech
 
 /// Installs a language's assets; on failure it releases the very locale it wanted, which another feature may hold.
 enum LanguageAssets {
-    static func install(_ transcriber: SpeechTranscriber, locale: Locale) async throws {
+    static func install(_ transcriber: SpeechTranscriber, locale: Locale,
+                        onProgress: ((Progress) -> Void)? = nil) async throws {
         do {
             try await installOnce(transcriber)
         } catch {

@@ -2,7 +2,8 @@ import Speech
 
 /// Installs a language's assets; at the system's limit of reserved locales, one of the app's own reservations (read from reservedLocales) is let go to make room.
 enum LanguageAssets {
-    static func install(_ transcriber: SpeechTranscriber, locale: Locale) async throws {
+    static func install(_ transcriber: SpeechTranscriber, locale: Locale,
+                        onProgress: ((Progress) -> Void)? = nil) async throws {
         do {
             try await installOnce(transcriber)
         } catch {
