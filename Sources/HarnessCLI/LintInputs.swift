@@ -181,9 +181,10 @@ import SpeechCore
             project.settingsFiles.first { isAppEvidence($0) } ?? project.specs.first { isAppEvidence($0) }
         if context.appTarget != nil { context.usageDescriptionKeys = keys }
         context.iOSApp = (project.settingsFiles + project.specs).lazy.compactMap(iOSEvidence).first
-        context.absentInfoPlist = project.settingsFiles.filter { $0.hasSuffix(".pbxproj") }.lazy.compactMap(
-            absentInfoPlist
-        ).first
+        context.absentInfoPlist =
+            project.settingsFiles.filter { $0.hasSuffix(".pbxproj") }.lazy.compactMap(
+                absentInfoPlist
+            ).first
         return context
     }
 

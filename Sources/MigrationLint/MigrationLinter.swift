@@ -28,7 +28,8 @@ public struct ProjectContext: Sendable {
     /// Why the usage-description rule does not apply here; nil when it does.
     public var usageRuleSkipReason: String? {
         if let absentInfoPlist {
-            return "the project's build settings name \(absentInfoPlist) as its Info.plist, and it is not in the folder: "
+            return
+                "the project's build settings name \(absentInfoPlist) as its Info.plist, and it is not in the folder: "
                 + "the app's usage descriptions cannot be read"
         }
         guard appTarget == nil, usageDescriptionKeys == nil else { return nil }

@@ -33,7 +33,8 @@ struct MigrateLintCommandTests {
     @Test func findingsBaselineAndJUnit() async throws {
         try write(
             "App/Mic.swift",
-            "let engine = AVAudioEngine()\n// SFSpeechRecognizer in a comment\nlet r = SFSpeechRecognizer()\n")
+            "let engine = AVAudioEngine()\n// SFSpeechRecognizer in a comment\nlet r = SFSpeechRecognizer()\nlet input = engine.inputNode\n"
+        )
         try write("App/.build/Generated.swift", "let ignored = SFSpeechRecognizer()\n")
         try write("App/Info.plist", plist(["NSMicrophoneUsageDescription"]))
         let root = folder.appendingPathComponent("App").path
@@ -50,7 +51,9 @@ struct MigrateLintCommandTests {
 
         let baseline = folder.appendingPathComponent("baseline.json").path
         #expect(await run([root, "--write-baseline", baseline]).0 == 0)
-        try write("App/Mic.swift", "\nlet engine = AVAudioEngine()\nlet r = SFSpeechRecognizer()\n")
+        try write(
+            "App/Mic.swift",
+            "\nlet engine = AVAudioEngine()\nlet r = SFSpeechRecognizer()\nlet input = engine.inputNode\n")
         let (accepted, second) = await run([root, "--baseline", baseline])
         #expect(accepted == 0)
         #expect(second.stdout == "1 file, 0 findings, 2 accepted by the baseline")
@@ -61,7 +64,7 @@ struct MigrateLintCommandTests {
     }
 
     @Test func theMicrophoneRuleAppliesToAppTargetsOnly() async throws {
-        try write("Tool/main.swift", "let engine = AVAudioEngine()\n")
+        try write("Tool/main.swift", "let engine = AVAudioEngine()\nlet input = engine.inputNode\n")
         let tool = folder.appendingPathComponent("Tool").path
         let junit = folder.appendingPathComponent("tool.xml").path
         let (clean, c) = await run([tool, "--junit", junit])

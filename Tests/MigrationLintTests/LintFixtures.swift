@@ -33,7 +33,7 @@ enum LintFixtures {
             }
 
             func stop(locale: Locale) async {
-                engine.stop()
+                engine.inputNode.removeTap(onBus: 0); engine.stop()
                 feed?.finish()
                 feed = nil
                 await AssetInventory.release(reservedLocale: locale)

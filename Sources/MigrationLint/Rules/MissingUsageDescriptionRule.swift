@@ -5,8 +5,9 @@ struct MissingUsageDescriptionRule: LintRule {
     static let hint =
         "add NSMicrophoneUsageDescription (and NSSpeechRecognitionUsageDescription in an iOS app that transcribes the microphone, or wherever the SFSpeechRecognizer API is used) to the app's Info.plist (or INFOPLIST_KEY_ build settings)"
     static let explanation = """
-        An app that captures the microphone (AVAudioEngine, installTap, AVCaptureDevice,
-        requestRecordPermission) must declare NSMicrophoneUsageDescription, or the system ends it on
+        An app that captures the microphone (an AVAudioEngine's input node, installTap,
+        AVCaptureDevice, requestRecordPermission; an engine with none of those in the file only
+        plays sound) must declare NSMicrophoneUsageDescription, or the system ends it on
         first access. NSSpeechRecognitionUsageDescription is asked for in two cases. The first is
         where the files linted use the SFSpeechRecognizer API. The second is an iOS app (SDKROOT
         iphoneos, an XcodeGen `platform: iOS`, an iOS-only Info.plist key) whose files transcribe
@@ -28,6 +29,16 @@ struct MissingUsageDescriptionRule: LintRule {
                     && ["AVAudioEngine", "installTap", "AVCaptureDevice", "requestRecordPermission"].contains($0.text)
             })
         else {
+            return []
+        }
+        // An engine alone may only play sound: capture needs its input node, a tap, a capture
+        // device or the record permission in the file.
+        if capture.text == "AVAudioEngine",
+            !file.tokens.contains(where: {
+                $0.kind == .identifier
+                    && ["inputNode", "installTap", "AVCaptureDevice", "requestRecordPermission"].contains($0.text)
+            })
+        {
             return []
         }
         // Speech recognition permission: the legacy recogniser's (it may send audio to Apple's

@@ -6,7 +6,9 @@ struct UntrackedResultTaskRule: LintRule {
         "store the task and cancel or await it on teardown, or use `async let` / a task group so its errors have an owner"
     static let explanation = """
         A `Task { for try await r in transcriber.results … }` that nothing stores cannot be cancelled on
-        teardown, and its error is lost. Store it, await it, or use structured concurrency.
+        teardown, and its error is lost. Store it, await it, or use structured concurrency. A task
+        that only holds such a task (the results are read in a task inside it) is not the one
+        reported: the inner one is.
         """
 
     static func check(_ file: LintedFile) -> [LintFinding] {
@@ -17,7 +19,18 @@ struct UntrackedResultTaskRule: LintRule {
             if file.token(cursor)?.is("(") == true { cursor = (file.structure.partner[cursor] ?? cursor) + 1 }
             guard file.token(cursor)?.is("{") == true, let close = file.structure.partner[cursor] else { continue }
             let body = (cursor + 1)..<close
-            let consumesResults = body.contains { file.matches($0, [".", "results"]) }
+            // The results read directly in this body, not in a task nested in it.
+            let nested = body.compactMap { position -> Range<Int>? in
+                guard position != index, file.tokens[position].is("Task") else { return nil }
+                var open = position + 1
+                if file.matches(open, [".", "detached"]) { open += 2 }
+                if file.token(open)?.is("(") == true { open = (file.structure.partner[open] ?? open) + 1 }
+                guard file.token(open)?.is("{") == true, let end = file.structure.partner[open] else { return nil }
+                return open..<end
+            }
+            let consumesResults = body.contains { position in
+                file.matches(position, [".", "results"]) && !nested.contains { $0.contains(position) }
+            }
             guard consumesResults else { continue }
             let start = file.structure.statementStart(of: index)
             let discarded = start == index || file.matches(start, ["_", "="])
