@@ -10,6 +10,24 @@ import Testing
 /// Two programs of the app's own, old and new, on the same microphone input.
 @Suite("Program diff")
 struct ProgramDiffTests {
+    /// Whether the example programs are built; records an issue when not.
+    static func built(_ programs: String...) -> Bool {
+        guard programs.allSatisfy(PackageProgram.isBuilt) else {
+            Issue.record("the example programs were not built; run swift build first")
+            return false
+        }
+        return true
+    }
+
+    /// A folder with the microphone's clip: 2.5 s of tone (the scripted engine never listens).
+    static func clip() throws -> (TemporaryDirectory, String) {
+        let directory = try TemporaryDirectory()
+        let audio = directory.path("clip.wav")
+        try AudioFileWriter.writeMono(
+            Signal.sine(frequency: 200, sampleRate: 16_000, seconds: 2.5), sampleRate: 16_000, to: audio)
+        return (directory, audio)
+    }
+
     @Test func tracesBecomeWhatEachAPIShowed() {
         let w = { (text: String, start: Double) in APICallTrace.Word(word: text, start: start, end: start + 0.3) }
         let legacy = ProgramDiff.apiTrace(
@@ -35,14 +53,8 @@ struct ProgramDiffTests {
     }
 
     @Test func theLiveExamplesAgreeOnTheScriptedEngine() throws {
-        guard PackageProgram.isBuilt("example-live-dictation"), PackageProgram.isBuilt("example-live-analyzer") else {
-            Issue.record("the example programs were not built; run swift build first")
-            return
-        }
-        let directory = try TemporaryDirectory()
-        let audio = directory.path("clip.wav")
-        try AudioFileWriter.writeMono(
-            Signal.sine(frequency: 200, sampleRate: 16_000, seconds: 2.5), sampleRate: 16_000, to: audio)
+        guard Self.built("example-live-dictation", "example-live-analyzer") else { return }
+        let (directory, audio) = try Self.clip()
         let script = try directory.write(
             "script.json",
             bytes: Array(
@@ -70,14 +82,8 @@ struct ProgramDiffTests {
     /// The early guide's stop (input finished, analyzer dropped) against finalizing through the end
     /// of the input, with an engine that finalizes only when asked: the first loses every word.
     @Test func stoppingWithoutFinalizingLosesTheTail() throws {
-        guard PackageProgram.isBuilt("example-live-analyzer") else {
-            Issue.record("the example programs were not built; run swift build first")
-            return
-        }
-        let directory = try TemporaryDirectory()
-        let audio = directory.path("clip.wav")
-        try AudioFileWriter.writeMono(
-            Signal.sine(frequency: 200, sampleRate: 16_000, seconds: 2.5), sampleRate: 16_000, to: audio)
+        guard Self.built("example-live-analyzer") else { return }
+        let (directory, audio) = try Self.clip()
         let words = [
             TimedWord(word: "open", start: 0.3, end: 0.7), TimedWord(word: "the", start: 0.8, end: 0.9),
             TimedWord(word: "door", start: 1.0, end: 1.4),
