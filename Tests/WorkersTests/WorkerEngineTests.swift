@@ -253,6 +253,35 @@ struct WorkerEngineTests {
         await engine.shutdown()
     }
 
+    /// A session whose first audio starts late (the streaming policies open one per window, 600 s
+    /// into a stream) decodes what it was sent, not the silence before it: 1 s of audio is 1 s to
+    /// decode. Before, the window was decoded after 600 s of zeros, a cost that grew with every
+    /// window of a long stream. Gaps after the first audio stay, as silence.
+    @Test(.enabled(if: whisperInstalled)) func aSessionOpenedMidStreamDecodesOnlyWhatItWasSent() throws {
+        let script = """
+            import sys, numpy as np
+            sys.path.insert(0, sys.argv[1])
+            import whisper_worker as w
+            late = w.Session("en-US", [], False)
+            late.add(600.0, np.ones(16000, dtype=np.float32))
+            origin, end, audio = late.take_audio(601.0)
+            gap = w.Session("en-US", [], False)
+            gap.add(0.0, np.ones(8000, dtype=np.float32))
+            gap.add(2.0, np.ones(8000, dtype=np.float32))
+            gap_origin, gap_end, gap_audio = gap.take_audio(2.5)
+            print(origin, end, len(audio), gap_origin, gap_end, len(gap_audio))
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: Self.root + "/.venv/bin/python")
+        python.arguments = ["-c", script, Self.root + "/scripts/workers"]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "600.0 601.0 16000 0.0 2.5 40000", "\(text)")
+    }
+
     /// A worker given one thread runs two: Python's and CTranslate2's decoding thread. numpy's
     /// OpenBLAS would add one per further core, whose busy-waiting counts as the worker's CPU time
     /// (about a fifth more with a core free, less with none, so `--jobs 2` read faster).

@@ -56,6 +56,13 @@ class Session:
         self.consumed_end = 0.0
 
     def add(self, start, samples):
+        # Audio that arrives after everything before it was finalized (the first audio of a session
+        # opened mid-stream, as the streaming policies open one per window, or audio after a gap)
+        # moves the session's start there: nothing in between was sent, and decoding it as silence
+        # would cost as much as the stream so far, more with every window.
+        if not self.chunks and start > self.finalized_through:
+            self.finalized_through = start
+            self.consumed_end = max(self.consumed_end, start)
         self.chunks.append((start, samples))
         self.consumed_end = max(self.consumed_end, start + len(samples) / 16000.0)
 
