@@ -246,7 +246,9 @@ let appleNamedProducts: [Product] = [
                 ]),
             .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
-            .testTarget(name: "HarnessCLITests", dependencies: ["Workers", "Records", "HarnessCLI", "SpeechCore"]),
+            .testTarget(
+                name: "HarnessCLITests",
+                dependencies: ["Workers", "Records", "HarnessCLI", "SpeechCore", "TestSupport"]),
             .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "SpeechCore", "TestSupport"]),
             .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TestSupport"]),
             // Real engines through the reference analyzer, on real audio.
