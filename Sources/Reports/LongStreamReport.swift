@@ -24,14 +24,17 @@ public enum LongStreamReport {
     }
 
     static func tables(_ records: [LongStreamRecord]) -> [Table] {
+        // As many minutes at each end as the stream has, up to `endMinutes`.
+        let count = records.first.map { $0.ends(endMinutes).first.count } ?? endMinutes
+        let span = count == 1 ? "minute" : "\(count) minutes"
         var ends = Table(
-            title: "First and last \(endMinutes) minutes",
+            title: "First and last \(span)",
             headers: [
                 "engine", "WER", "word shown P50", "word shown P90", "word final P50", "word final P90", "CPU/s", "RSS",
             ],
             rows: [],
             note:
-                "Each cell: the first \(endMinutes) minutes → the last \(endMinutes) (WER pooled over their words, latencies the median of the minutes' percentiles, CPU per audio second over them, RSS the highest reading)."
+                "Each cell: the first \(span) → the last \(span) (WER pooled over their words, latencies the median of the minutes' percentiles, CPU per audio second over them, RSS the highest reading)."
         )
         var whole = Table(
             title: "Whole session",
