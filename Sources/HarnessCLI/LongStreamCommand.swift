@@ -98,7 +98,7 @@ enum LongStreamCommand {
 
         let pacing = arguments[BenchRunCommand.Bench.pacing] ?? .simulated
         let kept = arguments[resume] ? stored(in: out, matching: stream) : [:]
-        let pending = ids.filter { kept[$0] == nil }
+        let pending = try Self.pending(ids, kept: kept)
         var failed = false
         try await withThrowingTaskGroup(of: LongStreamRun.Outcome.self) { group in
             var queue = pending[...]
@@ -133,6 +133,12 @@ enum LongStreamCommand {
         console.out(LongStreamReport.markdown(records))
         console.out("reports written to \(out)/ (long-stream.json, summary.md, long-stream.html)")
         return failed ? 1 : 0
+    }
+
+    /// The engines still to run: records are kept under the engine's name (its settings in
+    /// brackets), which the id on the command line does not spell.
+    static func pending(_ ids: [String], kept: [String: LongStreamRecord]) throws -> [String] {
+        try ids.filter { kept[try EngineRegistry.shared.make($0).name] == nil }
     }
 
     /// The records already in `out/engines` of a stream like this one (same length and recordings).

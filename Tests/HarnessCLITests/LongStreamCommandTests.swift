@@ -1,4 +1,6 @@
 import Foundation
+import Records
+import SpeechCore
 import TestSupport
 import Testing
 
@@ -33,6 +35,17 @@ struct LongStreamCommandTests {
         }
         #expect(captured.stderr.contains("0.1 min, 4 recordings, 8 words (8 with times)"), "\(captured.stderr)")
         #expect(captured.stdout.contains("| scripted | 100.0% → 100.0% |"), "\(captured.stdout)")
+    }
+
+    /// `--resume` finds an engine's record under its name, which carries its settings: an engine
+    /// run before is not run again.
+    @Test func resumeKeepsEnginesByTheirNames() throws {
+        let name = try EngineRegistry.shared.make("whisper").name  // whisper[tiny.en,int8,beam1,t1]
+        #expect(name != "whisper")
+        let record = LongStreamRecord(
+            engine: name, stream: "s.wav", audioSeconds: 60, pieces: 1, pacing: "simulated",
+            policy: "english")
+        #expect(try LongStreamCommand.pending(["whisper", "scripted"], kept: [record.engine: record]) == ["scripted"])
     }
 
     @Test func aMissingManifestOrEngineIsAUsageError() async throws {
