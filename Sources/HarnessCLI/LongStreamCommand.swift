@@ -159,28 +159,21 @@ enum LongStreamCommand {
     /// The record as ENGINE.json, and what it was computed from as ENGINE.trace.json.
     static func save(_ outcome: LongStreamRun.Outcome, in out: String) throws {
         let stem = out + "/engines/" + BenchReports.safeName(outcome.record.engine)
-        if let trace = outcome.trace { try replace(stem + ".trace.json", with: try encoded(trace)) }
-        try replace(stem + ".json", with: try encoded(outcome.record))
+        if let trace = outcome.trace { try ReportFile.write(try encoded(trace), to: stem + ".trace.json") }
+        try ReportFile.write(try encoded(outcome.record), to: stem + ".json")
     }
 
     static func write(_ records: [LongStreamRecord], to out: String) throws {
-        try replace(out + "/long-stream.json", with: try encoded(records))
-        try replace(out + "/summary.md", with: Data(LongStreamReport.markdown(records).utf8))
+        try ReportFile.write(try encoded(records), to: out + "/long-stream.json")
+        try ReportFile.write(LongStreamReport.markdown(records), to: out + "/summary.md")
         let page = ReportLink.placing(out + "/long-stream.html", title: "Long streams")
-        try replace(
-            out + "/long-stream.html",
-            with: Data(LongStreamReport.html(records, links: page.links, current: page.page).utf8))
+        try ReportFile.write(
+            LongStreamReport.html(records, links: page.links, current: page.page), to: out + "/long-stream.html")
     }
 
     static func encoded(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(value)
-    }
-
-    static func replace(_ path: String, with data: Data) throws {
-        if let reason = FileWriting.replace(path, with: data) {
-            throw ReportError.write(path: path, reason: reason)
-        }
     }
 }

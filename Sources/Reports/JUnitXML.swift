@@ -61,7 +61,12 @@ public struct JUnitReport: Sendable {
 /// full disk, a missing folder), not Foundation's wrapper.
 public enum ReportFile {
     public static func write(_ text: String, to path: String) throws(ReportError) {
-        if let reason = FileWriting.replace(path, with: Data(text.utf8)) { throw .write(path: path, reason: reason) }
+        try write(Data(text.utf8), to: path)
+    }
+
+    /// Replaces `path` with `data` whole (see `FileWriting.replace`), or throws naming the file.
+    public static func write(_ data: Data, to path: String) throws(ReportError) {
+        if let reason = FileWriting.replace(path, with: data) { throw .write(path: path, reason: reason) }
     }
 }
 
@@ -212,7 +217,7 @@ public enum JUnitWriter {
             throw ReportError.write(path: path, reason: "libxml2 writer failed")
         }
         let data = Data(bytes: bytes, count: Int(xmlBufferLength(buffer)))
-        if let reason = FileWriting.replace(path, with: data) { throw ReportError.write(path: path, reason: reason) }
+        try ReportFile.write(data, to: path)
     }
 
     /// Problems found validating `path` against the package's JUnit XSD (empty: valid).
