@@ -237,7 +237,8 @@ let appleNamedProducts: [Product] = [
                 name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),
             .testTarget(name: "EngineCoreTests", dependencies: ["TestSupport", "EngineCore", "SpeechCore"]),
             .testTarget(name: "PocketSphinxTests", dependencies: ["TestSupport", "PocketSphinx", "SpeechCore"]),
-            .testTarget(name: "WorkersTests", dependencies: ["TestSupport", "Workers", "SpeechCore"]),
+            .testTarget(
+                name: "WorkersTests", dependencies: ["TestSupport", "Workers", "SpeechCore", "AudioIO", "Metrics"]),
             .testTarget(
                 name: "SpeechReferenceTests",
                 dependencies: [

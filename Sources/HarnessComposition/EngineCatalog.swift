@@ -50,12 +50,11 @@ public enum EngineCatalog {
                     preference: 40 + preference, make: { DSPEngine(task: task) }))
         }
         registry.register(
-            EngineRegistry.Entry(
+            whisperEntry(
                 id: "whisper",
                 summary:
-                    "Whisper tiny.en (faster-whisper; int8, beam 1, 1 thread unless SPEECH_HARNESS_WHISPER_* say otherwise) in a pool of worker processes",
-                preference: 10,
-                make: { WhisperWorker.engine(settings: try .current()) }))
+                    "Whisper (faster-whisper; tiny.en, or base as whisper[base]; int8, beam 1, 1 thread unless SPEECH_HARNESS_WHISPER_* or the brackets say otherwise) in a pool of worker processes",
+                preference: 10, over: { $0 }))
         registry.register(
             EngineRegistry.Entry(
                 id: "fault-worker",
@@ -74,69 +73,76 @@ public enum EngineCatalog {
     static func registerStreamingPolicies(into registry: EngineRegistry) {
         for id in ["whisper-streaming-la2", "whisper-streaming"] {
             registry.register(
-                EngineRegistry.Entry(
+                whisperEntry(
                     id: id,
                     summary:
-                        "Whisper tiny.en re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
+                        "Whisper re-decoded every 1 s, committed by LocalAgreement-2 (whisper_streaming's policy)"
                         + (id == "whisper-streaming" ? "; alias of whisper-streaming-la2" : ""),
-                    preference: 15,
-                    make: { WhisperStyleEngine(base: WhisperWorker.engine(settings: try .current()), id: id) }))
+                    preference: 15, over: { WhisperStyleEngine(base: $0, id: id) }))
         }
         registry.register(
-            EngineRegistry.Entry(
+            whisperEntry(
                 id: "whisper-streaming-la2-aligned",
                 summary:
                     "whisper-streaming-la2 with the harness's repair: a decode that starts with the committed words continues after them (keeps quickly repeated words)",
                 preference: 15,
-                make: {
+                over: {
                     var policy = LocalAgreementPolicy()
                     policy.repeatRule = .aligned
-                    return WhisperStyleEngine(
-                        base: WhisperWorker.engine(settings: try .current()), policy: policy,
-                        id: "whisper-streaming-la2-aligned")
+                    return WhisperStyleEngine(base: $0, policy: policy, id: "whisper-streaming-la2-aligned")
                 }))
         registry.register(
-            EngineRegistry.Entry(
+            whisperEntry(
                 id: "whisperkit-stream",
                 summary:
-                    "Whisper tiny.en confirmed as WhisperKit's AudioStreamTranscriber does (all segments but the last two; energy gate)",
-                preference: 17,
-                make: {
-                    ConfirmationEngine(
-                        base: WhisperWorker.engine(settings: try .current()), id: "whisperkit-stream")
-                }))
+                    "Whisper confirmed as WhisperKit's AudioStreamTranscriber does (all segments but the last two; energy gate)",
+                preference: 17, over: { ConfirmationEngine(base: $0, id: "whisperkit-stream") }))
         registry.register(
-            EngineRegistry.Entry(
+            whisperEntry(
                 id: "whisper-cpp-stream",
-                summary: "Whisper tiny.en in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
-                preference: 16,
-                make: {
-                    SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .current()), id: "whisper-cpp-stream")
-                }))
+                summary: "Whisper in whisper.cpp stream's sliding window (3 s step, 10 s length, 0.2 s keep)",
+                preference: 16, over: { SlidingWindowEngine(base: $0, id: "whisper-cpp-stream") }))
         registry.register(
-            EngineRegistry.Entry(
+            whisperEntry(
                 id: "whisper-cpp-stream-vad",
                 summary:
-                    "Whisper tiny.en in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires), each block showing what follows the previous block's words",
+                    "Whisper in whisper.cpp stream's VAD mode (--step 0: a 10 s block when the energy endpointer fires), each block showing what follows the previous block's words",
                 preference: 18,
-                make: {
+                over: {
                     SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .current()),
-                        policy: SlidingWindowPolicy(step: 0, blockOverlap: .continued),
+                        base: $0, policy: SlidingWindowPolicy(step: 0, blockOverlap: .continued),
                         id: "whisper-cpp-stream-vad")
                 }))
         registry.register(
-            EngineRegistry.Entry(
+            whisperEntry(
                 id: "whisper-cpp-stream-vad-blocks",
                 summary:
                     "whisper-cpp-stream-vad with every block shown whole, as whisper.cpp prints it (a block whose audio overlaps the previous one says its words again)",
                 preference: 18,
-                make: {
+                over: {
                     SlidingWindowEngine(
-                        base: WhisperWorker.engine(settings: try .current()),
-                        policy: SlidingWindowPolicy(step: 0, blockOverlap: .shown),
+                        base: $0, policy: SlidingWindowPolicy(step: 0, blockOverlap: .shown),
                         id: "whisper-cpp-stream-vad-blocks")
                 }))
+    }
+
+    /// An engine over the Whisper worker, made by `over` from the worker the settings give. Its
+    /// name's brackets may choose the worker's settings (`whisper-streaming-la2[base]`, `whisper[base,beam5]`)
+    /// and may repeat the policy's own, so that every name a report prints can be made again.
+    static func whisperEntry(
+        id: String, summary: String, preference: Int,
+        over make: @escaping @Sendable (WorkerEngine) -> any RecognitionEngine
+    ) -> EngineRegistry.Entry {
+        EngineRegistry.Entry(
+            id: id, summary: summary, preference: preference,
+            make: { make(WhisperWorker.engine(settings: try .current())) },
+            configure: { names in
+                let current = try WhisperWorker.Settings.current()
+                let own = Set(EngineName.settings(of: make(WhisperWorker.engine(settings: current)).name))
+                    .subtracting(current.names)
+                let settings = try current.applying(names.filter { !own.contains($0) }, engine: id)
+                return make(WhisperWorker.engine(settings: settings))
+            },
+            variants: WhisperModel.all.filter { $0 != .tinyEnglish }.map { "\(id)[\($0.name)]" })
     }
 }

@@ -6,6 +6,8 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
     case unsupportedLocale(engine: String, locale: String)
     case unsupportedFormat(engine: String, format: String)
     case unknownEngine(String, known: [String])
+    /// A setting in an engine's brackets (`whisper[large]`) the engine does not take.
+    case invalidSetting(engine: String, setting: String, reason: String)
     case invalidConfiguration(path: String, reason: String)
     case notInstalled(engine: String, locale: String)
     /// A replaying engine has no recording of the audio it was given (`digest`: the SHA-256 of its
@@ -26,6 +28,8 @@ public enum EngineError: Error, CustomStringConvertible, Sendable, Equatable {
         case .unsupportedFormat(let engine, let format): return "engine \(engine) does not accept \(format)"
         case .unknownEngine(let id, let known):
             return "unknown engine '\(id)' (known engines: \(known.joined(separator: ", ")))"
+        case .invalidSetting(let engine, let setting, let reason):
+            return "engine \(engine): setting '\(setting)': \(reason)"
         case .invalidConfiguration(let path, let reason): return "\(path): \(reason)"
         case .notInstalled(let engine, let locale): return "engine \(engine) has no assets installed for \(locale)"
         case .noRecording: return describing(audio: "this audio")

@@ -17,12 +17,24 @@ public final class EngineRegistry: Sendable {
         /// Lower is preferred when no engine is named.
         public var preference: Int
         public var make: Factory
+        /// Makes the engine with the settings its name lists in brackets (`whisper[base,beam5]`);
+        /// nil when the engine takes none.
+        public var configure: (@Sendable (_ settings: [String]) throws -> any RecognitionEngine)?
+        /// Configurations worth naming beside the engine (`whisper[base]`: another model): listed by
+        /// `speech-harness engines`, and asked which locales they support and have installed.
+        public var variants: [String]
 
-        public init(id: String, summary: String, preference: Int, make: @escaping Factory) {
+        public init(
+            id: String, summary: String, preference: Int, make: @escaping Factory,
+            configure: (@Sendable (_ settings: [String]) throws -> any RecognitionEngine)? = nil,
+            variants: [String] = []
+        ) {
             self.id = id
             self.summary = summary
             self.preference = preference
             self.make = make
+            self.configure = configure
+            self.variants = variants
         }
     }
 
@@ -94,17 +106,35 @@ public final class EngineRegistry: Sendable {
         if isProgramRegistry { _ = ProgramComposition.load() }
     }
 
-    /// Whether `id` names a registered engine or a member of a family (`replay:DIR`).
+    /// Whether `id` names a registered engine, one with settings in brackets (`whisper[base]`; the
+    /// settings are checked when it is made), or a member of a family (`replay:DIR`).
     public func knows(_ id: String) -> Bool {
-        entry(id) != nil || engineFamilies.contains { id.hasPrefix($0.prefix) && id.count > $0.prefix.count }
+        entry(id) != nil || entry(EngineName.id(of: id))?.configure != nil
+            || engineFamilies.contains { id.hasPrefix($0.prefix) && id.count > $0.prefix.count }
     }
+
+    /// Every registered engine's variants (`whisper[base]`), in the order of ``ids``.
+    public var variants: [String] { ids.flatMap { entry($0)?.variants ?? [] } }
 
     /// Every id and family pattern, for messages listing what is known.
     public var knownNames: [String] { ids + engineFamilies.map(\.pattern) }
 
-    /// A new instance of the engine called `id`.
+    /// A new instance of the engine called `id`, which may list settings in brackets (`whisper[base]`).
     public func make(_ id: String) throws -> any RecognitionEngine {
         if let entry = entry(id) { return try entry.make() }
+        let base = EngineName.id(of: id)
+        if base != id, let entry = entry(base) {
+            guard id.hasSuffix("]"), !EngineName.settings(of: id).isEmpty else {
+                throw EngineError.invalidSetting(
+                    engine: base, setting: String(id.dropFirst(base.count)),
+                    reason: "settings are written in brackets after the id, separated by commas: \(base)[a,b]")
+            }
+            guard let configure = entry.configure else {
+                throw EngineError.invalidSetting(
+                    engine: base, setting: String(id.dropFirst(base.count)), reason: "this engine takes no settings")
+            }
+            return try configure(EngineName.settings(of: id))
+        }
         if let family = engineFamilies.first(where: { id.hasPrefix($0.prefix) && id.count > $0.prefix.count }) {
             return try family.make(String(id.dropFirst(family.prefix.count)))
         }

