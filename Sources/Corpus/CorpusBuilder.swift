@@ -6,11 +6,12 @@ import SpeechCore
 /// Builds the default corpus from Debian packages into an output folder, one sub-folder per tier,
 /// each with `manifest.jsonl` and its audio. Deterministic for a recipe and package versions.
 public struct CorpusBuilder {
-    public static let tiers = [
-        "real-en", "real-en-8k", "real-digits-en", "real-digits-en-8k", "real-digits-en-joined",
-        "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru",
-        "synthetic-digits-en", "synthetic-commands-en", "synthetic-words-en",
-    ]
+    public static let tiers =
+        [
+            "real-en", "real-en-8k", "real-digits-en", "real-digits-en-8k", "real-digits-en-joined",
+            "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru",
+            "synthetic-digits-en", "synthetic-commands-en", "synthetic-words-en",
+        ] + syntheticLanguageTiers
 
     public let recipe: CorpusRecipe
     public let output: String
@@ -45,6 +46,7 @@ public struct CorpusBuilder {
             case "synthetic-digits-en": result = try buildSynthetic(tier: tier, task: "digits")
             case "synthetic-commands-en": result = try buildSynthetic(tier: tier, task: "commands")
             case "synthetic-words-en": result = try buildIsolatedWords(tier: tier)
+            case _ where Self.syntheticLanguageTiers.contains(tier): result = try buildSyntheticLanguage(tier: tier)
             case "real-digits-en-joined":
                 let j = recipe.joinedDigits
                 let strings = DigitStrings(

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import SpeechCore
 
 /// The recipe `Corpus/recipe.json` describes: where the sources are and how each tier is made.
@@ -66,6 +67,28 @@ public struct CorpusRecipe: Codable, Sendable {
         public var commands: [String]
     }
 
+    /// A voice of another language, for the synthetic digit strings of that language.
+    public struct LanguageVoice: Codable, Sendable, Hashable {
+        /// The locale the utterances are tagged with: the real tier's of the same language, so that
+        /// engines are compared on one locale (the voice's own accent may differ; the speaker
+        /// field names the voice).
+        public var locale: String
+        public var synthesizer: String
+        public var voice: String
+        /// The Debian package that ships the voice, named when it is missing.
+        public var package: String
+    }
+
+    /// Digit strings in the corpus's other languages from synthetic voices no engine enrolled
+    /// (tiers `synthetic-digits-es`, `-fr`, `-it`, `-ru`; test split only). A language's strings
+    /// are dealt in turn to its voices and their rates.
+    public struct SyntheticLanguages: Codable, Sendable {
+        public var stringsPerLanguage: Int
+        public var minDigits: Int
+        public var maxDigits: Int
+        public var voices: [LanguageVoice]
+    }
+
     public var version: Int
     public var seed: UInt64
     public var sampleRate: Double
@@ -74,6 +97,7 @@ public struct CorpusRecipe: Codable, Sendable {
     public var realDigits: RealDigits
     public var joinedDigits: JoinedDigits
     public var synthetic: Synthetic
+    public var syntheticLanguages: SyntheticLanguages
 
     /// Reads and checks a recipe file.
     public static func load(path: String) throws -> CorpusRecipe {
@@ -86,8 +110,10 @@ public struct CorpusRecipe: Codable, Sendable {
         } catch {
             throw CorpusBuildError.recipe(path: path, reason: error.description)
         }
-        let d = recipe.realDigits, s = recipe.synthetic, j = recipe.joinedDigits
-        guard d.minDigits >= 1, d.maxDigits >= d.minDigits, s.minDigits >= 1, s.maxDigits >= s.minDigits,
+        let d = recipe.realDigits, s = recipe.synthetic, j = recipe.joinedDigits, l = recipe.syntheticLanguages
+        guard l.minDigits >= 1, l.maxDigits >= l.minDigits, l.stringsPerLanguage >= 0,
+            l.voices.allSatisfy({ SpokenForm.digitWords[LocaleTag.language($0.locale)] != nil }),
+            d.minDigits >= 1, d.maxDigits >= d.minDigits, s.minDigits >= 1, s.maxDigits >= s.minDigits,
             d.minGap >= 0, d.maxGap >= d.minGap, j.minDigits >= 1, j.maxDigits >= j.minDigits, j.minGap >= 0,
             j.maxGap >= j.minGap, j.edge >= 0, recipe.sampleRate >= 8_000
         else {

@@ -12,7 +12,7 @@ enum CorpusCommands {
             summary: "Build the default corpus from Debian packages (audio is built, never committed).",
             options: [Build.recipe.spec, Build.out.spec, Build.tier.spec, Build.force.spec],
             details:
-                "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe synthetic tiers also write -snr20, -snr10 and -snr5 noisy copies.",
+                "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe English synthetic digit and command tiers also write -snr20, -snr10 and -snr5 noisy copies.",
             run: build),
         CommandSpec(
             path: "corpus validate",

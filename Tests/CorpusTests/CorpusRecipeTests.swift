@@ -143,4 +143,38 @@ struct CorpusRecipeTests {
         let earlier = Set(try lines("real-digits-en").map(\.reference))
         #expect(joined.filter { earlier.contains($0.reference) }.count < joined.count / 10)
     }
+
+    /// The other languages' synthetic strings are the test split, dealt in turn to the language's
+    /// voices, tagged with the real tier's locale, and say their language's digit words; a voice
+    /// whose package is missing is left out, and a language with none is skipped naming it.
+    @Test func otherLanguagesStringsComeFromTheirVoices() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var recipe = try CorpusRecipe.load(path: root.appendingPathComponent("Corpus/recipe.json").path)
+        recipe.syntheticLanguages.stringsPerLanguage = 4
+        recipe.syntheticLanguages.voices.append(
+            .init(locale: "fr-CA", synthesizer: "festival", voice: "no_such_voice", package: "festvox-nope"))
+        recipe.syntheticLanguages.voices.append(
+            .init(locale: "ru-RU", synthesizer: "festival", voice: "no_such_voice", package: "festvox-nope"))
+        let folder = try TemporaryDirectory()
+        var notes: [String] = []
+        let results = try CorpusBuilder(recipe: recipe, output: folder.url.path, log: { notes.append($0) })
+            .build(tiers: ["synthetic-digits-ru"])
+        #expect(results.map(\.utterances) == [4])
+        #expect(notes.contains("synthetic-digits-ru: voice festival:no_such_voice left out (install festvox-nope)"))
+        let lines = try String(contentsOfFile: folder.path("synthetic-digits-ru/manifest.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONDecoder().decode(Utterance.self, from: Data($0.utf8)) }
+        let digits = Set(SpokenForm.digitWords["ru"]!)
+        for line in lines {
+            #expect(line.split == .test && line.locale == "ru-RU" && line.speaker == "festival:msu_ru_nsh_clunits")
+            #expect(
+                line.reference.split(separator: " ").allSatisfy { digits.contains(String($0)) }, "\(line.reference)")
+        }
+        // Three rates of the one voice, in turn.
+        #expect(lines.map { $0.id.split(separator: "-").dropLast().last! } == ["1.25", "1.0", "0.8", "1.25"])
+        recipe.syntheticLanguages.voices.removeAll { $0.locale == "ru-RU" && $0.voice != "no_such_voice" }
+        let skipped = try CorpusBuilder(recipe: recipe, output: folder.url.path, log: { _ in })
+            .build(tiers: ["synthetic-digits-ru"])
+        #expect(skipped.first?.skipped == "no voice installed (festvox-nope)")
+    }
 }
