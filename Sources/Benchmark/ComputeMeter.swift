@@ -36,6 +36,7 @@ struct MeteredEngine: RecognitionEngine {
     var name: String { base.name }
     var capabilities: EngineCapabilities { base.capabilities }
     func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
+    func enrolledSpeakers(locale: String) -> Set<String>? { base.enrolledSpeakers(locale: locale) }
     func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
 
     func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {

@@ -57,6 +57,9 @@ public struct UtteranceRun: Sendable {
     public func run(_ utterance: Utterance, audioPath: String, manifest: String) async -> UtteranceRecord {
         var record = UtteranceRecord(
             engine: engine.name, utterance: utterance, manifest: manifest, audio: audioPath, policy: policy)
+        if engine.enrolledSpeakers(locale: utterance.locale)?.contains(utterance.speaker) == true {
+            record.enrolledSpeaker = true
+        }
         do {
             let outcome = try await withTimeout(seconds: 60 + 10 * max(1, utterance.duration)) {
                 try await stream(utterance, audioPath: audioPath)

@@ -29,6 +29,7 @@ private struct WatchedEngine: EngineAdapter {
     var name: String { base.name }
     var capabilities: EngineCapabilities { base.capabilities }
     func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
+    func enrolledSpeakers(locale: String) -> Set<String>? { base.enrolledSpeakers(locale: locale) }
     func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
     func replacingBase(_ base: any RecognitionEngine) -> WatchedEngine { WatchedEngine(base: base, watch: watch) }
 

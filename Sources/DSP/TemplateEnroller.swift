@@ -135,6 +135,7 @@ public enum TemplateEnroller {
         var set = TemplateSet(
             locale: locale, frontEnd: frontEnd, vocabulary: words, tasks: tasks, cepstralMean: prior, scale: scale,
             parameters: parameters, templates: templates)
+        set.speakers = Set(prepared.map(\.exemplar.group)).sorted()
         let allFrames = templates.flatMap(\.frames)
         if codebookSize > 0 && allFrames.count / dimension > codebookSize {
             set.codebook = VectorQuantizer.train(allFrames, dimension: dimension, size: codebookSize)

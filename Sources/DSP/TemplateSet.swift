@@ -84,6 +84,9 @@ public struct TemplateSet: Sendable, Hashable {
     /// centroids once and looks cell distances up, which is many times faster.
     public var codebook: [Float] = []
     public var codes: [[UInt16]] = []
+    /// The speakers the set was enrolled from (the exemplars' groups), so that a figure on their
+    /// own voices can be marked speaker-dependent; empty in files written before it was kept.
+    public var speakers: [String] = []
 
     public var codebookSize: Int { codebook.count / frontEnd.dimension }
 
@@ -132,6 +135,7 @@ public struct TemplateSet: Sendable, Hashable {
         var parameters: DecoderParameters
         var templates: [TemplateInfo]
         var codebookSize: Int
+        var speakers: [String]?
     }
 
     private struct TemplateInfo: Codable {
@@ -152,7 +156,7 @@ public struct TemplateSet: Sendable, Hashable {
             templates: templates.map {
                 TemplateInfo(word: $0.word, frames: $0.frames.count / dimension, source: $0.source)
             },
-            codebookSize: codebookSize)
+            codebookSize: codebookSize, speakers: speakers.isEmpty ? nil : speakers)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = Array(try encoder.encode(header))
@@ -222,6 +226,7 @@ public struct TemplateSet: Sendable, Hashable {
         var set = TemplateSet(
             locale: header.locale, frontEnd: header.frontEnd, vocabulary: header.vocabulary, tasks: header.tasks,
             cepstralMean: header.cepstralMean, scale: header.scale, parameters: header.parameters, templates: templates)
+        set.speakers = header.speakers ?? []
         if header.codebookSize > 0 {
             let count = header.codebookSize * dimension
             guard header.codebookSize <= 65_536, offset + count * 4 <= bytes.count else {

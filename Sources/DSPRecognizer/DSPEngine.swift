@@ -78,6 +78,18 @@ public struct DSPEngine: RecognitionEngine {
         return AssetStore.current.isInstalled(package)
     }
 
+    /// The voices the installed templates for `locale` were enrolled from; nil when none are
+    /// installed or the file predates the list.
+    public func enrolledSpeakers(locale: String) -> Set<String>? {
+        guard let package = assetPackage(for: locale),
+            let file = AssetStore.current.installedFile("templates.shdt", of: package),
+            let (templates, _) = try? TemplateCache.shared.templates(
+                path: file.path, sha256: package.files[0].sha256, task: task),
+            !templates.speakers.isEmpty
+        else { return nil }
+        return Set(templates.speakers)
+    }
+
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
         guard supports(locale: configuration.locale) else {
             throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale)

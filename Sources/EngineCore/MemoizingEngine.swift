@@ -56,6 +56,7 @@ public struct MemoizingEngine: EngineAdapter {
     public var name: String { base.name }
     public var capabilities: EngineCapabilities { base.capabilities }
     public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
+    public func enrolledSpeakers(locale: String) -> Set<String>? { base.enrolledSpeakers(locale: locale) }
     public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {

@@ -49,6 +49,10 @@ public struct BenchSummary: Codable, Sendable, Hashable {
     /// Whether any utterance had a result that was not final; when false the "first partial" is
     /// the final result under another name. Nil in results written before it was recorded.
     public var emitsPartials: Bool?
+    /// True when the engine learned this locale from the voices of some of these utterances (the
+    /// DSP engine's templates): the figure is speaker-dependent, and reports mark it so. Nil when
+    /// none of them.
+    public var speakerDependent: Bool?
 
     /// Aggregates the records of one engine × manifest. Failed utterances are counted apart and
     /// left out of the pooled figures.
@@ -103,7 +107,8 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             unstablePartialWordRatio: withdrawnOverFinal,
             revisedUtteranceShare: scored.isEmpty
                 ? nil : Double(measures.filter(\.hadRevisions).count) / Double(scored.count),
-            emitsPartials: scored.contains { $0.timeline.events.contains { !$0.isFinal && !$0.words.isEmpty } })
+            emitsPartials: scored.contains { $0.timeline.events.contains { !$0.isFinal && !$0.words.isEmpty } },
+            speakerDependent: records.contains { $0.enrolledSpeaker == true } ? true : nil)
     }
 
     /// One summary per engine × manifest present in `records`, in a stable order.

@@ -46,6 +46,9 @@ public struct UtteranceRecord: Codable, Sendable, Hashable {
     public var audio: String?
     /// The final words with their audio times, when the run asked for word times (`--word-times`).
     public var hypothesisWords: [TimedWord]?
+    /// True when the engine learned the utterance's locale from its speaker's own recordings (the
+    /// DSP engine's templates): a speaker-dependent figure. Nil otherwise.
+    public var enrolledSpeaker: Bool?
 
     public init(
         engine: String, manifest: String, id: String, speaker: String, task: String, tier: String, audioSeconds: Double,

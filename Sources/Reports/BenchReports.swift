@@ -86,6 +86,24 @@ public enum BenchReports {
         summary.tier.isEmpty ? safeName(summary.manifest) : summary.tier
     }
 
+    /// The mark beside a speaker-dependent figure, and the note that explains it.
+    static let speakerDependentMark = "†"
+    static let speakerDependentNote =
+        "† speaker-dependent: the engine learned this locale from these utterances' own voices (its enrolled templates), so the figure says nothing about other speakers."
+
+    /// The tier as tables and charts show a figure's row: marked when the figure is speaker-dependent.
+    static func tierLabel(_ summary: BenchSummary) -> String {
+        tier(summary) + (summary.speakerDependent == true ? " " + speakerDependentMark : "")
+    }
+
+    /// An engine's name in a comparison on `manifest`, marked when its figure there is speaker-dependent.
+    static func engineLabel(_ engine: String, manifest: String, _ summaries: [BenchSummary]) -> String {
+        let dependent = summaries.contains {
+            $0.engine == engine && $0.manifest == manifest && $0.speakerDependent == true
+        }
+        return engine + (dependent ? " " + speakerDependentMark : "")
+    }
+
     static func format(_ value: Double?, _ digits: Int = 3) -> String {
         guard let value, value.isFinite else { return "–" }
         return String(format: "%.\(digits)f", value)
@@ -146,6 +164,7 @@ public enum BenchReports {
                     ]
                 }
                 if let rss = summary.peakRSSBytes { properties.append(("peakRSSBytes", String(rss))) }
+                if summary.speakerDependent == true { properties.append(("speakerDependent", "true")) }
                 let outcome: JUnitReport.Outcome
                 if summary.failedUtterances == summary.utterances && summary.utterances > 0 {
                     outcome = .error(message: "every utterance failed", details: group.compactMap(\.error).first ?? "")
@@ -211,9 +230,10 @@ public enum BenchReports {
             let ci = s.werCI95.count == 2 ? "\(format(s.werCI95[0] * 100, 1))–\(format(s.werCI95[1] * 100, 1))%" : "–"
             let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
             lines.append(
-                "| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |"
+                "| \(md(s.engine)) | \(md(tierLabel(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |"
             )
         }
+        if results.summaries.contains(where: { $0.speakerDependent == true }) { lines += ["", speakerDependentNote] }
         lines += streamingLatency(results.summaries)
         if let comparisons = results.comparisons, !comparisons.isEmpty {
             lines += ["", "**Engines compared on the same utterances** (paired bootstrap; Δ = WER(B) − WER(A))", ""]
@@ -221,7 +241,7 @@ public enum BenchReports {
             lines += comparisons.map { c in
                 let tier = tierName(ofManifest: c.manifest)
                 return
-                    "| \(md(tier)) | \(md(c.a)) | \(md(c.b)) | \(c.utterances) | \(format(c.werA * 100, 1))% | \(format(c.werB * 100, 1))% | "
+                    "| \(md(tier)) | \(md(engineLabel(c.a, manifest: c.manifest, results.summaries))) | \(md(engineLabel(c.b, manifest: c.manifest, results.summaries))) | \(c.utterances) | \(format(c.werA * 100, 1))% | \(format(c.werB * 100, 1))% | "
                     + "\(format(c.difference * 100, 1)) | \(format(c.differenceCI95.first.map { $0 * 100 }, 1))…\(format(c.differenceCI95.last.map { $0 * 100 }, 1)) | "
                     + "\(format(c.probabilityBBetter, 2)) |"
             }
@@ -286,7 +306,7 @@ public enum BenchReports {
                 ? ["final only", "final only"] : [format(s.firstPartialP50, 2), format(s.firstPartialP90, 2)]
             let revised = s.revisedUtteranceShare.map { "\(format($0 * 100, 0))%" } ?? "–"
             lines.append(
-                "| \(md(s.engine)) | \(md(tier(s))) | \(s.utterances) | \(format(s.wer * 100, 1))% | \(partial[0]) | \(partial[1]) | "
+                "| \(md(s.engine)) | \(md(tierLabel(s))) | \(s.utterances) | \(format(s.wer * 100, 1))% | \(partial[0]) | \(partial[1]) | "
                     + "\(format(s.finalizationP50, 2)) | \(format(s.finalizationP90, 2)) | \(percentiles(s.hypothesisLatency)) | "
                     + "\(percentiles(s.confirmedLatency)) | \(format(s.drainP50, 2)) / \(format(s.drainP90, 2)) | "
                     + "\(format(s.unstablePartialWordRatio, 2)) | "

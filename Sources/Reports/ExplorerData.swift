@@ -79,6 +79,8 @@ struct ExplorerData: Encodable {
         var final: Double?
         var compute: Double
         var error: String?
+        /// True when the engine learned this locale from the utterance's own voice.
+        var speakerDependent: Bool?
 
         enum CodingKeys: String, CodingKey {
             case utterance = "u"
@@ -91,6 +93,7 @@ struct ExplorerData: Encodable {
                 referenceWords = "n"
             case alignment = "align"
             case events, firstPartial, final, compute, error
+            case speakerDependent = "sd"
         }
     }
 
@@ -179,7 +182,8 @@ extension ExplorerData {
                     firstPartial: record.measures.firstPartialLatency.map(Self.rounded),
                     final: record.measures.finalizationLatency.map(Self.rounded),
                     compute: Self.rounded(record.computeSeconds),
-                    error: record.error ?? (parsed == nil ? "the stored alignment could not be read" : nil)))
+                    error: record.error ?? (parsed == nil ? "the stored alignment could not be read" : nil),
+                    speakerDependent: record.enrolledSpeaker))
         }
         for index in utterances.indices { utterances[index].differs = Set(hypotheses[index]).count > 1 }
     }

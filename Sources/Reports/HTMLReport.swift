@@ -53,13 +53,16 @@ public enum HTMLReport {
             "<h2>Figures</h2>\n<table class=sortable><tr><th class=l>engine</th><th class=l>tier</th><th>utterances</th><th>words</th><th>WER</th><th>CER</th><th>RTFx (CPU)</th><th>RTFx (wall)</th><th>first partial P50</th><th>final P50</th><th title=\"per reference word: first shown, after its end\">word shown P90</th><th title=\"per reference word: final, after its end\">word final P90</th></tr>\n"
         for s in results.summaries {
             html +=
-                "<tr><td class=l>\(escape(s.engine))</td><td class=l>\(escape(BenchReports.tier(s)))</td><td>\(s.utterances)</td><td>\(s.referenceWords)</td>"
+                "<tr><td class=l>\(escape(s.engine))</td><td class=l>\(escape(BenchReports.tierLabel(s)))</td><td>\(s.utterances)</td><td>\(s.referenceWords)</td>"
             html +=
                 "<td>\(BenchReports.format(s.wer * 100, 1))%</td><td>\(BenchReports.format(s.cer * 100, 1))%</td><td>\(BenchReports.format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "")</td>"
             html +=
                 "<td>\(BenchReports.format(s.wallRTFx, 1))</td><td>\(s.emitsPartials == false ? "final only" : BenchReports.format(s.firstPartialP50, 2))</td><td>\(BenchReports.format(s.finalizationP50, 2))</td><td>\(BenchReports.format(s.hypothesisLatency?.p90, 2))</td><td>\(BenchReports.format(s.confirmedLatency?.p90, 2))</td></tr>\n"
         }
         html += "</table>\n"
+        if results.summaries.contains(where: { $0.speakerDependent == true }) {
+            html += "<p>\(escape(BenchReports.speakerDependentNote))</p>\n"
+        }
         if let comparisons = results.comparisons, !comparisons.isEmpty {
             html +=
                 "<h2>Engines compared on the same utterances (paired bootstrap)</h2>\n<table class=sortable><tr><th class=l>tier</th><th class=l>A</th><th class=l>B</th>"
@@ -67,7 +70,7 @@ public enum HTMLReport {
             for c in comparisons {
                 let tier = BenchReports.tierName(ofManifest: c.manifest)
                 html +=
-                    "<tr><td class=l>\(escape(tier))</td><td class=l>\(escape(c.a))</td><td class=l>\(escape(c.b))</td><td>\(c.utterances)</td>"
+                    "<tr><td class=l>\(escape(tier))</td><td class=l>\(escape(BenchReports.engineLabel(c.a, manifest: c.manifest, results.summaries)))</td><td class=l>\(escape(BenchReports.engineLabel(c.b, manifest: c.manifest, results.summaries)))</td><td>\(c.utterances)</td>"
                 html +=
                     "<td>\(BenchReports.format(c.werA * 100, 1))%</td><td>\(BenchReports.format(c.werB * 100, 1))%</td><td>\(BenchReports.format(c.difference * 100, 1))</td>"
                 html +=
@@ -151,12 +154,16 @@ public enum HTMLReport {
     static func werChart(tier: String, _ rows: [BenchSummary], engines: [String]) -> String {
         let present = engines.filter { engine in rows.contains { $0.engine == engine } }
         let barWidth = 26.0, left = 52.0, plot = 150.0, top = 30.0
-        let width = max(235, left + Double(present.count) * (barWidth + 8) + 10), height = top + plot + 30
+        let dependent = rows.contains { $0.speakerDependent == true }
+        let width = max(235, left + Double(present.count) * (barWidth + 8) + 10),
+            height = top + plot + (dependent ? 46 : 30)
         let maximum = niceCeiling(rows.map { $0.werCI95.last ?? $0.wer }.filter(\.isFinite).max() ?? 0)
         var svg =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\" "
             + "aria-label=\"\(escape(tier)): WER per engine\"><title>\(escape(tier)): "
-            + rows.map { "\(escape($0.engine)) \(BenchReports.format($0.wer * 100, 1))%" }.joined(separator: ", ")
+            + rows.map {
+                "\(escape($0.engine)) \(BenchReports.format($0.wer * 100, 1))%\($0.speakerDependent == true ? " (speaker-dependent)" : "")"
+            }.joined(separator: ", ")
             + "</title>"
         svg += "<text class=\"title\" x=\"\(left)\" y=\"14\">\(escape(tier))</text>"
         svg += "<text transform=\"translate(12,\(top + plot / 2)) rotate(-90)\" text-anchor=\"middle\">WER (%)</text>"
@@ -168,8 +175,10 @@ public enum HTMLReport {
         for (e, engine) in present.enumerated() {
             guard let s = rows.first(where: { $0.engine == engine }), s.wer.isFinite else { continue }
             let x = left + 6 + Double(e) * (barWidth + 8), h = plot * s.wer / maximum
+            let mark = s.speakerDependent == true ? BenchReports.speakerDependentMark : ""
+            // A speaker-dependent bar is pale, so it does not read as a figure for new speakers.
             svg +=
-                "<rect x=\"\(x)\" y=\"\(top + plot - h)\" width=\"\(barWidth)\" height=\"\(max(h, 1))\" fill=\"\(color(engine, engines))\"><title>\(escape(engine)): \(BenchReports.format(s.wer * 100, 1))%</title></rect>"
+                "<rect x=\"\(x)\" y=\"\(top + plot - h)\" width=\"\(barWidth)\" height=\"\(max(h, 1))\" fill=\"\(color(engine, engines))\"\(mark.isEmpty ? "" : " fill-opacity=\"0.35\"")><title>\(escape(engine)): \(BenchReports.format(s.wer * 100, 1))%\(mark.isEmpty ? "" : ", speaker-dependent")</title></rect>"
             if s.werCI95.count == 2 {
                 let y1 = top + plot - plot * s.werCI95[0] / maximum, y2 = top + plot - plot * s.werCI95[1] / maximum,
                     cx = x + barWidth / 2
@@ -177,7 +186,11 @@ public enum HTMLReport {
             }
             let labelY = top + plot - plot * max(s.wer, s.werCI95.last ?? s.wer) / maximum - 3
             svg +=
-                "<text x=\"\(x + barWidth / 2)\" y=\"\(max(top - 2, labelY))\" text-anchor=\"middle\">\(BenchReports.format(s.wer * 100, 1))</text>"
+                "<text x=\"\(x + barWidth / 2)\" y=\"\(max(top - 2, labelY))\" text-anchor=\"middle\">\(BenchReports.format(s.wer * 100, 1))\(mark)</text>"
+        }
+        if dependent {
+            svg +=
+                "<text x=\"\(left)\" y=\"\(height - 6)\">\(BenchReports.speakerDependentMark) speaker-dependent (pale)</text>"
         }
         return svg + "</svg>"
     }

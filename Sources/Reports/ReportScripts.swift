@@ -122,7 +122,7 @@ enum ReportScripts {
         }
 
         function runSummary(run) {
-          const parts = [errors(run) + " errors (S " + run.s + ", D " + run.d + ", I " + run.i + ") in " + run.n + " words, WER " + percent(wer(run))];
+          const parts = [errors(run) + " errors (S " + run.s + ", D " + run.d + ", I " + run.i + ") in " + run.n + " words, WER " + percent(wer(run)) + (run.sd ? " † speaker-dependent (the engine enrolled this voice)" : "")];
           parts.push(data.partialEngines.includes(data.engines[run.e]) ? "first partial " + seconds(run.firstPartial) : "final results only");
           parts.push("final " + seconds(run.final), "compute " + seconds(run.compute));
           return el("p", {}, parts.join(" · "));
@@ -198,7 +198,7 @@ enum ReportScripts {
           const run = data.runs[index], utterance = data.utterances[run.u];
           return [el("td", { class: "l" }, el("a", { href: "#u=" + run.u }, utterance.id)), el("td", { class: "l" }, utterance.tier),
             el("td", { class: "l" }, utterance.speaker), el("td", { class: "l" }, data.engines[run.e]), el("td", {}, String(errors(run))),
-            el("td", {}, run.s + " / " + run.d + " / " + run.i), el("td", {}, percent(wer(run))), el("td", { class: "l" }, run.error ? "failed: " + run.error : run.hyp)];
+            el("td", {}, run.s + " / " + run.d + " / " + run.i), el("td", {}, percent(wer(run)) + (run.sd ? " †" : "")), el("td", { class: "l" }, run.error ? "failed: " + run.error : run.hyp)];
         }
         function refresh() {
           const engine = engineSelect.value, tier = tierSelect.value, speaker = speakerSelect.value;

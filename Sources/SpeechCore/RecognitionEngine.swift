@@ -156,6 +156,10 @@ public protocol RecognitionEngine: Sendable {
     func isInstalled(locale: String) -> Bool
     /// The files the engine needs for `locale`; nil when it needs none.
     func assetPackage(for locale: String) -> AssetPackage?
+    /// The speakers whose recordings the engine learned `locale` from (a template engine's
+    /// enrollment voices), so that figures on those voices are marked speaker-dependent; nil when
+    /// it learned from none of the corpus.
+    func enrolledSpeakers(locale: String) -> Set<String>?
     func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession
     /// The processes the engine keeps between sessions, or nil when it runs in this process
     /// (`EngineProcesses`). Engine values that share processes return the same object.
@@ -166,6 +170,7 @@ extension RecognitionEngine {
     public var name: String { id }
     public func isInstalled(locale: String) -> Bool { supports(locale: locale) }
     public func assetPackage(for locale: String) -> AssetPackage? { nil }
+    public func enrolledSpeakers(locale: String) -> Set<String>? { nil }
 
     /// Whether the engine handles `locale` (language and, where given, region).
     public func supports(locale: String) -> Bool {

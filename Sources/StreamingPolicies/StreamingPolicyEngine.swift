@@ -39,6 +39,7 @@ public struct StreamingPolicyEngine<Policy: StreamingPolicy>: EngineAdapter {
     }
 
     public func isInstalled(locale: String) -> Bool { base.isInstalled(locale: locale) }
+    public func enrolledSpeakers(locale: String) -> Set<String>? { base.enrolledSpeakers(locale: locale) }
     public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
 
     /// A locale the base engine cannot do is an error; the base's sessions report no partials.

@@ -4,6 +4,8 @@ import EngineCore
 import Foundation
 import Metrics
 import PocketSphinx
+import Records
+import Reports
 import SpeechCore
 import TestSupport
 import Testing
@@ -51,6 +53,53 @@ struct UtteranceRunTests {
             func cancel(before time: MediaTime) async -> HypothesisUpdate { HypothesisUpdate() }
             func close() async { note("close") }
         }
+    }
+
+    /// An engine that learned the locale from one speaker's recordings (as the DSP engine's
+    /// templates do).
+    struct EnrolledEngine: RecognitionEngine {
+        let base: WhereEngine
+        var id: String { "enrolled-test" }
+        var capabilities: EngineCapabilities { base.capabilities }
+        func enrolledSpeakers(locale: String) -> Set<String>? { locale == "en-US" ? ["s0"] : nil }
+        func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+            try await base.makeSession(configuration)
+        }
+    }
+
+    /// A figure on the voices an engine enrolled from is marked speaker-dependent, from the record
+    /// to every report that shows it: the tables (with the note), the chart (a pale bar whose value
+    /// carries the mark) and the JUnit case; a tier of other voices is not.
+    @Test func figuresOnEnrolledVoicesAreMarkedSpeakerDependent() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try BenchmarkTests.makeCorpus(dir)
+        let load = ManifestReader.load(path: manifest)
+        let run = UtteranceRun(
+            engine: EnrolledEngine(base: WhereEngine(calls: Locked([]))), policy: ScoringPolicy(normalizer: .english))
+        var records: [UtteranceRecord] = []
+        for utterance in load.utterances.prefix(2) {
+            records.append(
+                await run.run(
+                    utterance, audioPath: ManifestValidator.resolve(utterance.audio, root: load.root),
+                    manifest: manifest))
+        }
+        #expect(records.map(\.speaker) == ["s0", "s1"] && records.map(\.enrolledSpeaker) == [true, nil])
+        #expect(BenchSummary.make(engine: "e", manifest: manifest, records: records).speakerDependent == true)
+        #expect(BenchSummary.make(engine: "e", manifest: manifest, records: [records[1]]).speakerDependent == nil)
+        let results = BenchResults.assemble(records: records, issues: [], gates: nil, plan: nil, peakRSSBytes: nil)
+        let markdown = BenchReports.markdown(results)
+        #expect(markdown.contains("| enrolled-test | tiny † |") && markdown.contains("† speaker-dependent: "))
+        let html = HTMLReport.render(results: results, records: records)
+        #expect(html.contains("fill-opacity=\"0.35\"") && html.contains("† speaker-dependent (pale)"))
+        #expect(html.contains("<td class=l>tiny †</td>"))
+        let junit = BenchReports.junit(results: results, records: records)
+        let properties = junit.suites.flatMap(\.cases).flatMap(\.properties)
+        #expect(properties.contains { $0 == ("speakerDependent", "true") })
+        let unmarked = BenchResults.assemble(
+            records: [records[1]], issues: [], gates: nil, plan: nil, peakRSSBytes: nil)
+        #expect(
+            !BenchReports.markdown(unmarked).contains("†")
+                && !HTMLReport.render(results: unmarked, records: []).contains("†"))
     }
 
     @Test func everyEngineCallOfAnUtteranceRunsOnAnEngineThread() async throws {

@@ -142,6 +142,8 @@ struct RealEnginesThroughAnalyzerTests {
             let request = try #require(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]))
             try await request.downloadAndInstall()
             #expect(await AssetInventory.status(forModules: [transcriber]) == .installed)
+            // The file keeps whose voice the templates came from: figures on it are speaker-dependent.
+            #expect(engine.enrolledSpeakers(locale: "en-US") == ["allison"])
             let results = try await transcribe(engine, buffer)
             #expect(results.contains { !$0.isFinal && !$0.text.characters.isEmpty })
             let final = finalWords(results)

@@ -32,7 +32,7 @@ public struct SwiftToken: Hashable, Sendable {
         case punctuation
         /// Operators (`=`, `??`, `&&`, `...`, `->`).
         case `operator`
-        /// `#/…/#` regular expression literals.
+        /// Regular expression literals: `#/…/#`, and bare `/…/` where an expression starts.
         case regex
     }
 
@@ -199,6 +199,10 @@ public struct SwiftTokenizer {
             case UInt8(ascii: "?") where followsOperand(start), UInt8(ascii: "!") where followsOperand(start):
                 advance()
                 emit(.punctuation, from: start, at: here)
+            case UInt8(ascii: "/") where bareRegexEnd() != nil:
+                let end = bareRegexEnd()!
+                while index < end { advance() }
+                emit(.regex, from: start, at: here)
             case _ where Self.isOperatorByte(byte):
                 while let next = peek(), Self.isOperatorByte(next) {
                     // A comment starting right after an operator ends the operator.
@@ -293,6 +297,47 @@ public struct SwiftTokenizer {
         }
         tokens.append(SwiftToken(kind: .string, text: text(segmentStart, index), location: segmentLocation))
         problems.append(LexicalProblem(location: here, message: "unterminated string literal"))
+    }
+
+    /// Where a bare regex literal starting at the `/` at `index` ends (just past its closing `/`),
+    /// or nil when the `/` is an operator. As Swift reads them: only where an expression starts
+    /// (not after an operand, so `a / b / c` stays division), not opening with a space, closing on
+    /// the same line at a `/` outside a character class, and not closing after a space.
+    private func bareRegexEnd() -> Int? {
+        if let last = tokens.last {
+            switch last.kind {
+            case .identifier:
+                let keywords: Set<String> = [
+                    "return", "case", "in", "where", "if", "guard", "while", "throw", "try", "await", "else", "let",
+                    "var", "repeat", "switch", "yield",
+                ]
+                if !keywords.contains(last.text) { return nil }
+            case .number, .string, .regex: return nil
+            case .punctuation where [")", "]", "}", "?", "!", "."].contains(last.text): return nil
+            default: break
+            }
+        }
+        guard let first = peek(1),
+            ![
+                UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "/"),
+                UInt8(ascii: "*"),
+            ].contains(first)
+        else { return nil }
+        var offset = 1
+        var classDepth = 0
+        while let byte = peek(offset), byte != UInt8(ascii: "\n") {
+            switch byte {
+            case UInt8(ascii: "\\"): offset += 1
+            case UInt8(ascii: "["): classDepth += 1
+            case UInt8(ascii: "]"): classDepth = max(0, classDepth - 1)
+            case UInt8(ascii: "/") where classDepth == 0:
+                let before = peek(offset - 1)
+                return before == UInt8(ascii: " ") || before == UInt8(ascii: "\t") ? nil : index + offset + 1
+            default: break
+            }
+            offset += 1
+        }
+        return nil
     }
 
     /// Lexes `#/…/#` (any number of `#`s); `index` is at the first `#`.

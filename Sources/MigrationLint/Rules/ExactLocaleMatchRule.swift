@@ -14,7 +14,10 @@ struct ExactLocaleMatchRule: LintRule {
         An `installedLocales` check is reported only when it decides alone whether the feature
         runs: where a miss leads to an installation request (the check's function, or one calling
         it, asks `assetInstallationRequest(supporting:)`, which answers nil when the assets are
-        there), the comparison costs a request at most and refuses nothing usable.
+        there), the comparison costs a request at most and refuses nothing usable. A miss must also
+        refuse the feature: the check (or the local or function answer it becomes) is the condition
+        of a `guard` or of an `if` whose miss branch throws or returns. An answer only stored, shown
+        or never asked for decides nothing, and the rule does not follow it further or report it.
         """
 
     /// What a finding says of the compared locale's source.
@@ -43,13 +46,16 @@ struct ExactLocaleMatchRule: LintRule {
             }
         }
         // A finding, unless the list is the installed one and a miss only leads to an installation
-        // request (which answers nil when the assets are there): then nothing usable is refused.
+        // request (which answers nil when the assets are there), or refuses nothing at all (the
+        // answer is stored, shown, or asked for by nobody): then nothing usable is refused.
         let report = { (receiver: String, index: Int, message: String) in
             guard installedNames.contains(receiver) else {
                 findings.append(file.finding(Self.self, at: file.tokens[index + 1].location, message))
                 return
             }
             if file.requestsInstallation(around: index) != nil { return }
+            // A check whose answer is only stored, shown or never asked for decides nothing.
+            guard Self.missRefuses(file.structure, at: index, run: file.run, depth: 0) else { return }
             findings.append(
                 file.finding(
                     Self.self, at: file.tokens[index + 1].location,
@@ -132,6 +138,69 @@ struct ExactLocaleMatchRule: LintRule {
             )
         }
         return findings
+    }
+}
+
+extension ExactLocaleMatchRule {
+    /// Whether a miss of the Bool expression at `position` refuses the feature: it is a `guard`
+    /// condition, or an `if` condition whose branch taken on a miss leaves (`throw`, `return`); or
+    /// it is bound to a local or returned, and a use of that local or a call of the function (in the
+    /// project, three steps deep) is such a condition. A `!` written before it flips what a miss
+    /// means (`return !installed.contains(…)` answers true on a miss). An answer only stored, shown
+    /// or returned to nobody decides nothing: the path is not followed further, nothing is reported.
+    static func missRefuses(
+        _ structure: SourceStructure, at position: Int, run: ProjectIndex?, depth: Int, negated: Bool = false
+    ) -> Bool {
+        let tokens = structure.tokens
+        /// Whether the `!`s between the expression's start (after `from`, a `,`, `&&` or `||`) and
+        /// `position` flip it.
+        func flipped(from: Int) -> Bool {
+            let separators: Set<String> = [",", "&&", "||"]
+            let begin = (from..<position).last { separators.contains(tokens[$0].text) }.map { $0 + 1 } ?? from
+            let count = (begin..<position).filter { tokens[$0].kind == .operator && tokens[$0].text == "!" }.count
+            return negated != (count % 2 == 1)
+        }
+        let leaves = { (open: Int, close: Int) in
+            (open..<close).contains { tokens[$0].is("throw") || tokens[$0].is("return") }
+        }
+        if let entry = structure.guards.first(where: { $0.condition.contains(position) }) {
+            // On a miss the condition fails and the `else` leaves, unless a `!` turned it round.
+            return !flipped(from: entry.condition.lowerBound)
+        }
+        for block in structure.blocks where block.kind == .conditional && block.header.contains(position) {
+            // `if !installed { … }` runs its block on a miss; `if installed { … } else { … }` its else.
+            if flipped(from: block.header.lowerBound) { return leaves(block.open, block.close) }
+            if let other = structure.blocks.first(where: { $0.kind == .elseBranch && $0.header == block.header }) {
+                return leaves(other.open, other.close)
+            }
+            return false
+        }
+        guard depth < 3, let function = structure.enclosingFunction(of: position) else { return false }
+        let start = structure.statementStart(of: position)
+        // `let found = installed.contains(…)`: follow the local's uses in the function.
+        if tokens[start].is("let") || tokens[start].is("var"), start + 2 < position, tokens[start + 2].is("=") {
+            let name = tokens[start + 1].text
+            let after = structure.statementEnd(from: start)
+            let local = flipped(from: start + 3)
+            return (after..<function.body.upperBound).contains { use in
+                tokens[use].kind == .identifier && tokens[use].text == name && !(use > 0 && tokens[use - 1].is("."))
+                    && missRefuses(structure, at: use, run: run, depth: depth + 1, negated: local)
+            }
+        }
+        // `return installed.contains(…)` (or a body of that one expression): follow the callers.
+        let lone =
+            start == function.body.lowerBound && structure.statementEnd(from: start) + 1 >= function.body.upperBound
+        guard tokens[start].is("return") || lone else { return false }
+        guard let run else { return false }
+        let answer = flipped(from: start)
+        return run.callers(of: function.name).contains { caller in
+            let other = run.units[caller.unit].structure
+            return caller.function.body.contains { site in
+                other.tokens[site].text == function.name && site + 1 < other.tokens.count
+                    && other.tokens[site + 1].is("(")
+                    && missRefuses(other, at: site, run: run, depth: depth + 1, negated: answer)
+            }
+        }
     }
 }
 

@@ -8,9 +8,16 @@ extension MigrationLinterTests {
         let bad = """
             let supported = await SpeechTranscriber.supportedLocales
             guard supported.contains(locale) else { return }
-            if await SpeechTranscriber.installedLocales.contains(locale) { }
+            guard await SpeechTranscriber.installedLocales.contains(locale) else { return }
             """
         #expect(Self.rules(bad) == ["exact-locale-match", "exact-locale-match"])
+        // An installed check whose miss refuses nothing (an empty branch, a status kept or shown,
+        // a helper nobody calls) decides nothing.
+        #expect(Self.rules("if await SpeechTranscriber.installedLocales.contains(locale) { }").isEmpty)
+        #expect(Self.rules("status = await SpeechTranscriber.installedLocales.contains(locale)").isEmpty)
+        #expect(
+            Self.rules("func ready(_ l: Locale) async -> Bool { await SpeechTranscriber.installedLocales.contains(l) }")
+                .isEmpty)
         #expect(
             Self.rules("guard let l = await SpeechTranscriber.supportedLocale(equivalentTo: locale) else { return }")
                 .isEmpty)
@@ -28,7 +35,7 @@ extension MigrationLinterTests {
                 func ensure(locale: Locale) async {
                     var chosen = locale
                     for fallback in Self.fallbacks where chosen == locale { chosen = fallback }
-                    if await installed(locale: chosen) { return }
+                    guard await installed(locale: chosen) else { return }
                 }
             }
             """
@@ -68,6 +75,9 @@ extension MigrationLinterTests {
                 let installed = await SpeechTranscriber.installedLocales
                 return installed.contains { candidate in candidate.identifier == Locale.current.identifier }
             }
+            func start() async throws {
+                guard await fixed(), await current() else { throw CancellationError() }
+            }
             """
         let found = MigrationLinter.lint(source: source, file: "L.swift", project: Self.plist)
         #expect(found.map(\.location.line) == [8])
@@ -84,6 +94,9 @@ extension MigrationLinterTests {
                     let locale = Locale(identifier: name)
                     return !(await SpeechTranscriber.installedLocales).contains(locale)
                 }
+                func start(_ name: String) async throws {
+                    if await needsDownload(name) { throw CancellationError() }
+                }
             }
             """
         let found = MigrationLinter.lint(source: source, file: "P.swift", project: Self.plist)
@@ -99,6 +112,7 @@ extension MigrationLinterTests {
                 func check() async -> Bool {
                     await SpeechTranscriber.installedLocales.contains { $0.identifier(.bcp47) == locale.identifier(.bcp47) }
                 }
+                func start() async throws { guard await check() else { throw CancellationError() } }
             }
             """
         #expect(Self.rules(source).isEmpty)

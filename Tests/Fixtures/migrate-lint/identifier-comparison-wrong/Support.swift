@@ -12,4 +12,10 @@ struct Support {
         let installed = await Set(SpeechTranscriber.installedLocales.map { $0.identifier(.bcp47) })
         return installed.contains(locale.identifier(.bcp47)) // lint: exact-locale-match
     }
+
+    /// Transcription starts only when the requested locale is supported and installed.
+    func canStart(locale: Locale) async -> Bool {
+        guard await supported(locale: locale), await installed(locale: locale) else { return false }
+        return true
+    }
 }
