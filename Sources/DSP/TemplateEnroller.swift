@@ -58,6 +58,8 @@ public enum TemplateEnroller {
         let c = frontEnd.cepstra
         // Raw frames and speech spans.
         var prepared: [(exemplar: Exemplar, frames: [RawFrame], span: ClosedRange<Int>)] = []
+        // The voices enrolled (their groups before a warp is added to them).
+        var speakers: Set<String> = []
         for original in exemplars where vocabulary.contains(original.text) {
             for warp in warps {
                 var configuration = frontEnd
@@ -78,6 +80,7 @@ public enum TemplateEnroller {
                     break
                 }
                 prepared.append((exemplar, frames, span))
+                speakers.insert(original.group)
             }
         }
         guard !prepared.isEmpty else { throw EnrollmentError.noExemplars(locale: locale) }
@@ -135,7 +138,7 @@ public enum TemplateEnroller {
         var set = TemplateSet(
             locale: locale, frontEnd: frontEnd, vocabulary: words, tasks: tasks, cepstralMean: prior, scale: scale,
             parameters: parameters, templates: templates)
-        set.speakers = Set(prepared.map(\.exemplar.group)).sorted()
+        set.speakers = speakers.sorted()
         let allFrames = templates.flatMap(\.frames)
         if codebookSize > 0 && allFrames.count / dimension > codebookSize {
             set.codebook = VectorQuantizer.train(allFrames, dimension: dimension, size: codebookSize)

@@ -31,6 +31,22 @@ struct TemplateRecognizerTests {
         return try! TemplateEnroller.enroll(exemplars, locale: "en-US", vocabulary: words)
     }()
 
+    /// The set keeps the voices it was enrolled from, as the exemplars name them, whatever the
+    /// vocal-tract warps added to their groups; a file written and read again keeps them too.
+    @Test(.enabled(if: available)) func aSetKeepsTheVoicesItWasEnrolledFrom() throws {
+        let exemplars = try (0..<3).flatMap { d in
+            try ["allison", "june"].map { voice in
+                TemplateEnroller.Exemplar(
+                    samples: try Self.clip(d), sampleRate: 16_000, text: Self.words[d], task: "digits", group: voice,
+                    source: "\(voice)-\(d)")
+            }
+        }
+        let set = try TemplateEnroller.enroll(
+            exemplars, locale: "en-US", vocabulary: Array(Self.words.prefix(3)), warps: [0.92, 1.0, 1.08])
+        #expect(set.speakers == ["allison", "june"])
+        #expect(try TemplateSet.decode(try set.encoded(), name: "t.shdt").speakers == ["allison", "june"])
+    }
+
     /// `digits` with `gap` seconds between them and 0.3 s before and after; the true word spans.
     static func string(_ digits: [Int], gap: Double = 0.2) throws -> ([Float], [(String, Double, Double)]) {
         var samples = [Float](repeating: 0, count: 4_800)
