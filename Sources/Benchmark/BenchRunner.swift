@@ -63,6 +63,9 @@ public struct BenchPlan: Sendable {
     public var jobs: Int = 1
     public var shard: Shard = .whole
     public var chunkMilliseconds = 100
+    /// Every this many-th utterance of each manifest (after the split and the shard, before
+    /// `limit`): a sample across a manifest ordered by voice or speaker, where `limit` takes the first.
+    public var every: Int?
     /// At most this many utterances per manifest (after sharding), in manifest order.
     public var limit: Int?
     /// Only utterances of this split (e.g. `test`), when set.
@@ -134,6 +137,9 @@ public struct BenchRunner: Sendable {
             issues += load.issues.map { BenchIssue(engine: nil, manifest: manifest, message: $0.description) }
             for warning in load.warnings { progress("warning: \(warning)") }
             var utterances = load.utterances.filter { plan.shard.contains($0.id) && $0.isIncluded(in: plan.split) }
+            if let every = plan.every {
+                utterances = utterances.enumerated().filter { $0.offset % every == 0 }.map(\.element)
+            }
             if let limit = plan.limit { utterances = Array(utterances.prefix(limit)) }
             for engine in plan.engines {
                 for utterance in utterances {

