@@ -116,6 +116,11 @@ public struct SwiftTokenizer {
         while let byte = peek() {
             let start = index
             let here = location
+            if byte == UInt8(ascii: "/"), let end = bareRegexEnd() {
+                while index < end { advance() }
+                emit(.regex, from: start, at: here)
+                continue
+            }
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0B, 0x0C:
                 advance()
@@ -199,10 +204,6 @@ public struct SwiftTokenizer {
             case UInt8(ascii: "?") where followsOperand(start), UInt8(ascii: "!") where followsOperand(start):
                 advance()
                 emit(.punctuation, from: start, at: here)
-            case UInt8(ascii: "/") where bareRegexEnd() != nil:
-                let end = bareRegexEnd()!
-                while index < end { advance() }
-                emit(.regex, from: start, at: here)
             case _ where Self.isOperatorByte(byte):
                 while let next = peek(), Self.isOperatorByte(next) {
                     // A comment starting right after an operator ends the operator.

@@ -68,6 +68,22 @@ struct SwiftTokenizerTests {
         #expect(tokens.contains { $0.kind == .regex && $0.text == ##"#/a"b/#"## })
     }
 
+    /// A bare `/…/` is a regex literal where an expression starts, and division after an operand;
+    /// one opening with a space, or not closed on its line, is an operator.
+    @Test func bareRegexLiteralsWhereAnExpressionStarts() {
+        let regex = { (source: String) in
+            SwiftTokenizer.tokenize(source).tokens.filter { $0.kind == .regex }.map(\.text)
+        }
+        #expect(regex("let p = /^[A-Z][a-z'-]+$/") == ["/^[A-Z][a-z'-]+$/"])
+        #expect(SwiftTokenizer.tokenize("let p = /^[A-Z][a-z'-]+$/").problems.isEmpty)
+        #expect(regex("f(/a[/]b/, x)") == ["/a[/]b/"])
+        #expect(regex("return /\\d+/") == ["/\\d+/"])
+        #expect(regex("let half = total / parts / scale").isEmpty)
+        #expect(regex("let r = a[0] / 2 / b").isEmpty)
+        #expect(regex("x = y ?? / a /").isEmpty)
+        #expect(regex("let q = /unclosed").isEmpty)
+    }
+
     @Test func unterminatedConstructsAreReported() {
         #expect(
             SwiftTokenizer.tokenize("let s = \"open\nlet t = 1").problems.map(\.message) == [
