@@ -21,6 +21,8 @@ public struct RunComparison: Sendable {
         public var current: ErrorCounts
         public var rose: Int
         public var fell: Int
+        /// Whether the engine learned the locale from some of these utterances' own voices.
+        public var speakerDependent = false
     }
 
     /// Changed utterances, the largest rise first and the largest fall last.
@@ -58,6 +60,7 @@ public struct RunComparison: Sendable {
             total.current += record.words
             if change.errorChange > 0 { total.rose += 1 }
             if change.errorChange < 0 { total.fell += 1 }
+            if record.enrolledSpeaker == true { total.speakerDependent = true }
             totals[group] = total
             if change.errorChange != 0 { changes.append(change) }
         }

@@ -95,6 +95,12 @@ struct UtteranceRunTests {
         let junit = BenchReports.junit(results: results, records: records)
         let properties = junit.suites.flatMap(\.cases).flatMap(\.properties)
         #expect(properties.contains { $0 == ("speakerDependent", "true") })
+        // The regression page's totals, against a baseline of the same records.
+        let comparison = RunComparison(baseline: records, current: records)
+        #expect(comparison.totals.map(\.speakerDependent) == [true])
+        let regressions = try RegressionPage.render(
+            comparison, baselineName: "baseline", partialEngines: [], audio: [:], links: [])
+        #expect(regressions.contains("<td class=l>tiny †</td>") && regressions.contains("† speaker-dependent: "))
         let unmarked = BenchResults.assemble(
             records: [records[1]], issues: [], gates: nil, plan: nil, peakRSSBytes: nil)
         #expect(
