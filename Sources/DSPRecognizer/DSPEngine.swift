@@ -81,26 +81,26 @@ public struct DSPEngine: RecognitionEngine {
     /// The voices the installed templates for `locale` were enrolled from; nil when none are
     /// installed or the file predates the list.
     public func enrolledSpeakers(locale: String) -> Set<String>? {
-        guard let package = assetPackage(for: locale),
-            let file = AssetStore.current.installedFile("templates.shdt", of: package),
-            let (templates, _) = try? TemplateCache.shared.templates(
-                path: file.path, sha256: package.files[0].sha256, task: task),
-            !templates.speakers.isEmpty
-        else { return nil }
+        guard let (templates, _) = try? installedTemplates(for: locale), !templates.speakers.isEmpty else { return nil }
         return Set(templates.speakers)
+    }
+
+    /// The installed templates for `locale` (this engine's task only) and their decoder model,
+    /// from the cache; nil when none are installed.
+    func installedTemplates(for locale: String) throws -> (TemplateSet, DecoderModel)? {
+        guard let package = assetPackage(for: locale),
+            let file = AssetStore.current.installedFile("templates.shdt", of: package)
+        else { return nil }
+        return try TemplateCache.shared.templates(path: file.path, sha256: package.files[0].sha256, task: task)
     }
 
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
         guard supports(locale: configuration.locale) else {
             throw EngineError.unsupportedLocale(engine: id, locale: configuration.locale)
         }
-        guard let package = assetPackage(for: configuration.locale),
-            let file = AssetStore.current.installedFile("templates.shdt", of: package)
-        else {
+        guard let (templates, model) = try installedTemplates(for: configuration.locale) else {
             throw EngineError.notInstalled(engine: id, locale: configuration.locale)
         }
-        let (templates, model) = try TemplateCache.shared.templates(
-            path: file.path, sha256: package.files[0].sha256, task: task)
         var options = TemplateRecognizer.Options()
         options.reportsPartials = configuration.reportsPartialResults
         options.maximumAlternatives = configuration.maximumAlternatives

@@ -91,17 +91,23 @@ public enum BenchReports {
     static let speakerDependentNote =
         "† speaker-dependent: the engine learned this locale from these utterances' own voices (its enrolled templates), so the figure says nothing about other speakers."
 
+    /// `label` with the mark when its figure is speaker-dependent.
+    static func marked(_ label: String, speakerDependent: Bool) -> String {
+        speakerDependent ? label + " " + speakerDependentMark : label
+    }
+
     /// The tier as tables and charts show a figure's row: marked when the figure is speaker-dependent.
     static func tierLabel(_ summary: BenchSummary) -> String {
-        tier(summary) + (summary.speakerDependent == true ? " " + speakerDependentMark : "")
+        marked(tier(summary), speakerDependent: summary.speakerDependent == true)
     }
 
     /// An engine's name in a comparison on `manifest`, marked when its figure there is speaker-dependent.
     static func engineLabel(_ engine: String, manifest: String, _ summaries: [BenchSummary]) -> String {
-        let dependent = summaries.contains {
-            $0.engine == engine && $0.manifest == manifest && $0.speakerDependent == true
-        }
-        return engine + (dependent ? " " + speakerDependentMark : "")
+        marked(
+            engine,
+            speakerDependent: summaries.contains {
+                $0.engine == engine && $0.manifest == manifest && $0.speakerDependent == true
+            })
     }
 
     static func format(_ value: Double?, _ digits: Int = 3) -> String {

@@ -157,7 +157,7 @@ public enum RegressionPage {
                 let points = (total.current.errorRate - total.baseline.errorRate) * 100
                 let change = abs(points) < 0.05 ? 0 : points
                 html +=
-                    "<tr><td class=l>\(HTMLReport.escape(total.engine))</td><td class=l>\(HTMLReport.escape(total.tier + (total.speakerDependent ? " " + BenchReports.speakerDependentMark : "")))</td><td>\(total.utterances)</td>"
+                    "<tr><td class=l>\(HTMLReport.escape(total.engine))</td><td class=l>\(HTMLReport.escape(BenchReports.marked(total.tier, speakerDependent: total.speakerDependent)))</td><td>\(total.utterances)</td>"
                     + "<td>\(BenchReports.format(total.baseline.errorRate * 100, 1))%</td><td>\(BenchReports.format(total.current.errorRate * 100, 1))%</td>"
                     + "<td>\(change > 0 ? "+" : "")\(BenchReports.format(change, 1))</td><td>\(total.rose)</td><td>\(total.fell)</td></tr>\n"
             }

@@ -52,29 +52,32 @@ public enum WhisperWorker {
         /// `t2`, `seed7`: what ``names`` writes), or an error naming the first one not understood.
         public func applying(_ names: [String], engine: String = "whisper") throws(EngineError) -> Settings {
             var settings = self
-            let variable = HarnessSettings.whisperComputeType.variable
+            // A name's value, read and bounded by the setting it is written for (`beam5` → 5).
+            func value(_ setting: Setting<Int>, after prefix: String, in name: String) -> Int? {
+                let digits = name.dropFirst(prefix.count)
+                guard name.hasPrefix(prefix), !digits.isEmpty else { return nil }
+                return try? setting.value(in: [setting.variable: String(digits)])
+            }
             for name in names {
-                func number(_ prefix: String, _ range: ClosedRange<Int>) -> Int? {
-                    guard name.hasPrefix(prefix), let value = Int(name.dropFirst(prefix.count)), range.contains(value)
-                    else { return nil }
-                    return value
-                }
+                let types = HarnessSettings.whisperComputeType
                 if let model = WhisperModel.named(name) {
                     settings.model = model
-                } else if let type = try? HarnessSettings.whisperComputeType.value(in: [variable: name]) {
+                } else if let type = try? types.value(in: [types.variable: name]) {
                     settings.computeType = type
-                } else if let beam = number("beam", 1...16) {
+                } else if let beam = value(HarnessSettings.whisperBeamSize, after: "beam", in: name) {
                     settings.beamSize = beam
-                } else if let threads = number("t", 1...64) {
+                } else if let threads = value(HarnessSettings.whisperThreads, after: "t", in: name) {
                     settings.threads = threads
-                } else if let seed = number("seed", 0...Int(UInt32.max)) {
+                } else if let seed = value(HarnessSettings.whisperSeed, after: "seed", in: name) {
                     settings.seed = seed
                 } else {
                     let models = WhisperModel.all.map(\.name).joined(separator: ", ")
-                    let types = HarnessSettings.whisperComputeType.allowed
                     throw .invalidSetting(
                         engine: engine, setting: name,
-                        reason: "not a model (\(models)), compute type (\(types)), beamN (1–16), tN (1–64) or seedN")
+                        reason:
+                            "not a model (\(models)), compute type (\(types.allowed)), beamN (\(HarnessSettings.whisperBeamSize.allowed)), "
+                            + "tN (\(HarnessSettings.whisperThreads.allowed)) or seedN (\(HarnessSettings.whisperSeed.allowed))"
+                    )
                 }
             }
             return settings
