@@ -66,7 +66,7 @@ public enum EngineCatalog {
     /// Whisper under the streaming policies teams migrate from: `whisper-streaming-la2` (alias
     /// `whisper-streaming`; 1 s chunks, LocalAgreement-2, 15 s segment trimming, 30 s window),
     /// `whisper-streaming-la2-aligned` (the same with the harness's repair for quickly repeated
-    /// words), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step, 10 s length, 0.2 s keep),
+    /// words), `whisper-streaming-vac` (LocalAgreement-2 gated by Silero VAD), `whisper-cpp-stream` (whisper.cpp's `stream`: 3 s step, 10 s length, 0.2 s keep),
     /// `whisper-cpp-stream-vad` (its VAD mode, its overlapping blocks read as one transcript so that
     /// no audio is finalized twice), `whisper-cpp-stream-vad-blocks` (the same, each block shown whole
     /// as whisper.cpp prints it) and `whisperkit-stream` (WhisperKit's segment confirmation).
@@ -90,6 +90,19 @@ public enum EngineCatalog {
                     var policy = LocalAgreementPolicy()
                     policy.repeatRule = .aligned
                     return WhisperStyleEngine(base: $0, policy: policy, id: "whisper-streaming-la2-aligned")
+                }))
+        registry.register(
+            whisperEntry(
+                id: "whisper-streaming-vac",
+                summary:
+                    "whisper-streaming-la2 gated by Silero VAD (whisper_streaming's VAC mode: decodes only voiced audio, finishes an utterance at 500 ms of silence without decoding again)",
+                preference: 15,
+                over: {
+                    VoiceActivityEngine(
+                        base: $0,
+                        policy: VoiceActivityPolicy(
+                            detector: $0.voiceActivity(model: WhisperWorker.voiceActivityModel)),
+                        id: "whisper-streaming-vac")
                 }))
         registry.register(
             whisperEntry(

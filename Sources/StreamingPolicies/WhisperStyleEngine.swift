@@ -36,20 +36,137 @@ public struct LocalAgreementPolicy: StreamingPolicy {
 /// `whisper-streaming[la2,chunk1s,trim15s,tiny.en,int8,beam1,t1]`.
 public typealias WhisperStyleEngine = StreamingPolicyEngine<LocalAgreementPolicy>
 
+/// whisper_streaming's `OnlineASRProcessor` as state: the audio buffer and where it starts,
+/// LocalAgreement over its decodes, and what is final. Decoding is the caller's (``request`` out,
+/// ``apply(_:final:)`` in), so that both Whisper-style sessions share the commit and trim rules.
+struct OnlineBuffer: Sendable {
+    let policy: LocalAgreementPolicy
+    var agreement: LocalAgreement
+    var samples: [Float] = []
+    var rate = 16_000.0
+    var bufferStart: MediaTime = .zero
+    /// The end of the audio received: the volatile result reaches it.
+    var expected: MediaTime?
+    var finalizedThrough: MediaTime = .zero
+
+    init(policy: LocalAgreementPolicy) {
+        self.policy = policy
+        agreement = LocalAgreement(agreement: policy.agreement, repeatRule: policy.repeatRule)
+    }
+
+    /// A fresh buffer and agreement for the stream from `time` on (committed text forgotten);
+    /// nothing before what is already final becomes final again.
+    mutating func restart(at time: MediaTime) {
+        samples = []
+        bufferStart = time
+        agreement = LocalAgreement(
+            agreement: policy.agreement, startTime: MediaTime.maximum(time, finalizedThrough).seconds,
+            repeatRule: policy.repeatRule)
+    }
+
+    /// Audio after what the buffer has, its first sample at `start` when the buffer is empty;
+    /// the buffer never outgrows its window, committed or not.
+    mutating func append(_ audio: [Float], rate: Double, start: MediaTime?, end: MediaTime) {
+        if samples.isEmpty {
+            if let start { bufferStart = start }
+            self.rate = rate
+        }
+        samples += audio
+        expected = end
+        let excess = samples.count - Int(policy.windowSeconds * rate)
+        if excess > 0 {
+            samples.removeFirst(excess)
+            bufferStart = bufferStart + MediaTime(sampleIndex: Int64(excess), sampleRate: rate)
+        }
+    }
+
+    /// What to decode: the buffer, its rate and start, and the prompt of committed text that left it.
+    var request: (samples: [Float], rate: Double, start: MediaTime, prompt: String) {
+        (samples, rate, bufferStart, agreement.prompt(bufferStart: bufferStart.seconds))
+    }
+
+    /// One decode of ``request``: LocalAgreement commits, the buffer is trimmed, the unconfirmed
+    /// tail is the volatile result. `final` commits the tail too.
+    mutating func apply(_ decoded: WindowDecode, final: Bool) -> HypothesisUpdate {
+        let words = decoded.words
+        let hypothesis = words.map {
+            LocalAgreement.Word($0.text, start: $0.range.start.seconds, end: $0.range.end.seconds)
+        }
+        var newly = agreement.ingest(hypothesis)
+        if final { newly += agreement.flush() }
+        var update = commit(newly, heard: words)
+        update.computeSeconds = decoded.computeSeconds
+        if !final && Double(samples.count) / rate > policy.trimSeconds,
+            let cut = WhisperStyleSession.trimPoint(
+                segmentEnds: decoded.segmentEnds,
+                lastCommitted: agreement.committed.isEmpty ? nil : agreement.lastCommittedTime),
+            let drop = (MediaTime(seconds: cut, preferredTimescale: 1_000_000) - bufferStart).sampleIndex(
+                sampleRate: rate),
+            drop > 0, Int(drop) < samples.count
+        {
+            samples.removeFirst(Int(drop))
+            bufferStart = bufferStart + MediaTime(sampleIndex: drop, sampleRate: rate)
+            agreement.trimmed(through: bufferStart.seconds)
+        }
+        let pending = agreement.unconfirmed
+        if !final && !pending.isEmpty, let end = expected {
+            update.volatile = HypothesisSegment(
+                range: TimeRange(start: finalizedThrough, end: end), words: pending.map { recognized($0, in: words) })
+        }
+        return update
+    }
+
+    /// whisper_streaming's `finish`: the last decode's unconfirmed words are committed as they
+    /// are, without decoding what came since.
+    mutating func finish() -> HypothesisUpdate {
+        var update = commit(agreement.flush(), heard: [])
+        update.computeSeconds = 0
+        return update
+    }
+
+    /// Newly committed words as a final segment from what was final before.
+    private mutating func commit(_ newly: [LocalAgreement.Word], heard words: [RecognizedWord]) -> HypothesisUpdate {
+        var update = HypothesisUpdate()
+        guard let last = newly.last else { return update }
+        let end = MediaTime.maximum(finalizedThrough, MediaTime(seconds: last.end, preferredTimescale: 1_000_000))
+        update.finalized = [
+            HypothesisSegment(
+                range: TimeRange(start: finalizedThrough, end: end), words: newly.map { recognized($0, in: words) })
+        ]
+        finalizedThrough = end
+        update.finalizedThrough = end
+        return update
+    }
+
+    /// The decoder's word for an agreed word (its confidence kept), else one made from its text and times.
+    private func recognized(_ word: LocalAgreement.Word, in words: [RecognizedWord]) -> RecognizedWord {
+        words.first { $0.text == word.text && $0.range.start.seconds == word.start }
+            ?? RecognizedWord(
+                text: word.text,
+                range: TimeRange(
+                    start: MediaTime(seconds: word.start, preferredTimescale: 1_000_000),
+                    end: MediaTime(seconds: word.end, preferredTimescale: 1_000_000)))
+    }
+
+    /// Decodes ``request`` with a fresh session of `base`.
+    func decode(base: any RecognitionEngine, configuration: EngineSessionConfiguration) async throws -> WindowDecode {
+        let (samples, rate, start, prompt) = request
+        var prompted = configuration
+        if !prompt.isEmpty { prompted.contextualStrings.append(prompt) }
+        return try await WindowDecode.run(
+            base: base, configuration: prompted, samples: samples, rate: rate, start: start)
+    }
+}
+
 /// One re-decoding stream. Calls come one at a time (the protocol's rule); state is guarded anyway.
 final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     private let base: any RecognitionEngine
     private let configuration: EngineSessionConfiguration
     private let policy: LocalAgreementPolicy
     private struct State {
-        var agreement: LocalAgreement
-        var samples: [Float] = []
-        var rate = 16_000.0
-        var bufferStart: MediaTime = .zero
-        var expected: MediaTime?
+        var online: OnlineBuffer
         /// Samples since the last decode (counted, not summed as seconds, so decodes fall on time).
         var sinceDecode = 0
-        var finalizedThrough: MediaTime = .zero
         var closed = false
     }
     private let state: Locked<State>
@@ -58,51 +175,35 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
         self.base = base
         self.configuration = configuration
         self.policy = policy
-        state = Locked(State(agreement: LocalAgreement(agreement: policy.agreement, repeatRule: policy.repeatRule)))
-    }
-
-    /// A fresh agreement for the stream from `time` on.
-    private func restart(at time: MediaTime) -> LocalAgreement {
-        LocalAgreement(agreement: policy.agreement, startTime: time.seconds, repeatRule: policy.repeatRule)
+        state = Locked(State(online: OnlineBuffer(policy: policy)))
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
         var update = HypothesisUpdate(computeSeconds: 0)  // keeping audio is no engine work
-        let gap = state.withLock { s in s.expected.map { $0 != start } ?? false }
-        if gap { update = try await flush(through: nil) }
+        let gap = state.withLock { s in s.online.expected.map { $0 != start } ?? false }
+        if gap { update = try await flush() }
         let due = try state.withLock { s -> Bool in
             guard !s.closed else { throw CancellationError() }
-            if s.samples.isEmpty {
-                s.bufferStart = start
-                s.rate = audio.format.sampleRate
-            }
-            s.samples += audio.floatChannels.first ?? []
-            s.expected = start + audio.duration
+            s.online.append(
+                audio.floatChannels.first ?? [], rate: audio.format.sampleRate, start: start,
+                end: start + audio.duration)
             s.sinceDecode += audio.frameCount
-            // Never let the window outgrow its limit, committed or not.
-            let excess = s.samples.count - Int(policy.windowSeconds * s.rate)
-            if excess > 0 {
-                s.samples.removeFirst(excess)
-                s.bufferStart = s.bufferStart + MediaTime(sampleIndex: Int64(excess), sampleRate: s.rate)
-            }
-            return s.sinceDecode >= Int((policy.minimumChunkSeconds * s.rate).rounded())
+            return s.sinceDecode >= Int((policy.minimumChunkSeconds * s.online.rate).rounded())
         }
         guard due else { return update }
         let next = try await decode(final: false)
-        return merge(update, next)
+        return WindowDecode.merge(update, next)
     }
 
     func finalize(through time: MediaTime) async throws -> HypothesisUpdate {
-        try await flush(through: time)
+        try await flush()
     }
 
     func cancel(before time: MediaTime) async -> HypothesisUpdate {
         state.withLock { s in
-            s.samples = []
             s.sinceDecode = 0
-            if let end = s.expected { s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end) }
-            s.agreement = restart(at: s.finalizedThrough)
-            return HypothesisUpdate(finalizedThrough: s.finalizedThrough, computeSeconds: 0)
+            s.online.endStream()
+            return HypothesisUpdate(finalizedThrough: s.online.finalizedThrough, computeSeconds: 0)
         }
     }
 
@@ -111,76 +212,22 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
     }
 
     /// Decodes what is buffered and commits everything; the buffer starts afresh.
-    private func flush(through time: MediaTime?) async throws -> HypothesisUpdate {
+    private func flush() async throws -> HypothesisUpdate {
         var update = try await decode(final: true)
         state.withLock { s in
-            s.samples = []
             s.sinceDecode = 0
-            if let end = s.expected {
-                s.finalizedThrough = MediaTime.maximum(s.finalizedThrough, end)
-                update.finalizedThrough = s.finalizedThrough
-            }
-            s.agreement = restart(at: s.finalizedThrough)
+            if s.online.endStream() { update.finalizedThrough = s.online.finalizedThrough }
         }
         return update
     }
 
     /// One decode of the buffer by a fresh base session, then LocalAgreement and trimming.
     private func decode(final: Bool) async throws -> HypothesisUpdate {
-        let (samples, rate, start, prompt) = state.withLock { s in
-            (s.samples, s.rate, s.bufferStart, s.agreement.prompt(bufferStart: s.bufferStart.seconds))
-        }
-        var prompted = configuration
-        if !prompt.isEmpty { prompted.contextualStrings.append(prompt) }
-        let decoded = try await WindowDecode.run(
-            base: base, configuration: prompted, samples: samples, rate: rate, start: start)
-        let (words, segmentEnds, compute) = (decoded.words, decoded.segmentEnds, decoded.computeSeconds)
+        let online = state.withLock { $0.online }
+        let decoded = try await online.decode(base: base, configuration: configuration)
         return state.withLock { s in
             s.sinceDecode = 0
-            let hypothesis = words.map {
-                LocalAgreement.Word($0.text, start: $0.range.start.seconds, end: $0.range.end.seconds)
-            }
-            var newly = s.agreement.ingest(hypothesis)
-            if final { newly += s.agreement.flush() }
-            var update = HypothesisUpdate(computeSeconds: compute)
-            let byTime = Dictionary(
-                words.map { ("\($0.text)@\($0.range.start.seconds)", $0) }, uniquingKeysWith: { a, _ in a })
-            func recognized(_ w: LocalAgreement.Word) -> RecognizedWord {
-                byTime["\(w.text)@\(w.start)"]
-                    ?? RecognizedWord(
-                        text: w.text,
-                        range: TimeRange(
-                            start: MediaTime(seconds: w.start, preferredTimescale: 1_000_000),
-                            end: MediaTime(seconds: w.end, preferredTimescale: 1_000_000)))
-            }
-            if !newly.isEmpty {
-                let end = MediaTime.maximum(
-                    s.finalizedThrough, MediaTime(seconds: newly.last!.end, preferredTimescale: 1_000_000))
-                update.finalized = [
-                    HypothesisSegment(
-                        range: TimeRange(start: s.finalizedThrough, end: end), words: newly.map(recognized))
-                ]
-                s.finalizedThrough = end
-                update.finalizedThrough = end
-            }
-            if !final && Double(s.samples.count) / s.rate > policy.trimSeconds,
-                let cut = Self.trimPoint(
-                    segmentEnds: segmentEnds,
-                    lastCommitted: s.agreement.committed.isEmpty ? nil : s.agreement.lastCommittedTime),
-                let drop = (MediaTime(seconds: cut, preferredTimescale: 1_000_000) - s.bufferStart).sampleIndex(
-                    sampleRate: s.rate),
-                drop > 0, Int(drop) < s.samples.count
-            {
-                s.samples.removeFirst(Int(drop))
-                s.bufferStart = s.bufferStart + MediaTime(sampleIndex: drop, sampleRate: s.rate)
-                s.agreement.trimmed(through: s.bufferStart.seconds)
-            }
-            let pending = s.agreement.unconfirmed
-            if !final && !pending.isEmpty, let end = s.expected {
-                update.volatile = HypothesisSegment(
-                    range: TimeRange(start: s.finalizedThrough, end: end), words: pending.map(recognized))
-            }
-            return update
+            return s.online.apply(decoded, final: final)
         }
     }
 
@@ -197,9 +244,22 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
         }
         return cut <= lastCommitted ? cut : nil
     }
+}
 
-    private func merge(_ a: HypothesisUpdate, _ b: HypothesisUpdate) -> HypothesisUpdate {
-        WindowDecode.merge(a, b)
+extension OnlineBuffer {
+    /// The stream ended (finalized or cancelled): everything received is final, the buffer and
+    /// agreement start afresh from there. Returns whether any audio had been received.
+    @discardableResult
+    mutating func endStream() -> Bool {
+        samples = []
+        guard let end = expected else {
+            agreement = LocalAgreement(
+                agreement: policy.agreement, startTime: finalizedThrough.seconds, repeatRule: policy.repeatRule)
+            return false
+        }
+        finalizedThrough = MediaTime.maximum(finalizedThrough, end)
+        restart(at: finalizedThrough)
+        return true
     }
 }
 

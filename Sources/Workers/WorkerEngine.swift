@@ -98,6 +98,8 @@ actor WorkerChannel {
     private(set) var loadSeconds: Double?
     /// Whether the worker reports its CPU time (protocol 2's `cpuTime` in the handshake).
     private var reportsCPU = false
+    /// The worker's voice activity detector (protocol 2's `voiceActivity` in the handshake).
+    private(set) var voiceActivity: WorkerReply.VoiceActivity?
     /// What the channel knows of each open session.
     private struct SessionState {
         /// The tentative text as last reported.
@@ -150,6 +152,7 @@ actor WorkerChannel {
         version = min(configuration.protocolVersion, max(1, ready.protocolVersion ?? 1))
         loadSeconds = ready.loadSeconds
         reportsCPU = version >= 2 && ready.cpuTime == true
+        voiceActivity = version >= 2 ? ready.voiceActivity : nil
     }
 
     var isHealthy: Bool { !failed && process.isRunning && !process.writeFailed }
@@ -178,6 +181,23 @@ actor WorkerChannel {
                 wordTimes: configuration.wordTimes),
             expecting: .started)
         return session
+    }
+
+    /// Opens a session that gives its audio to the worker's voice activity detector.
+    func listen() async throws -> Int {
+        nextSession += 1
+        let session = nextSession
+        sessions[session] = SessionState()
+        _ = try await request(session: session, .listen(session: session), expecting: .listening)
+        return session
+    }
+
+    /// The speech probabilities of the windows a listening session's audio completed since the last call.
+    func voice(session: Int) async throws -> VoiceProbabilities {
+        let answer = try await request(session: session, .voice(session: session), expecting: .speech)
+        return VoiceProbabilities(
+            probabilities: answer.message.probabilities ?? [],
+            computeSeconds: reportsCPU ? answer.update.computeSeconds : nil)
     }
 
     /// Gives the worker audio. Protocol 1 waits for the reply; protocol 2 sends a frame and

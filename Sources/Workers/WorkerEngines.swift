@@ -89,6 +89,9 @@ public enum WhisperWorker {
         }
     }
 
+    /// The voice activity detector the worker runs: faster-whisper's bundled Silero VAD v6.
+    public static let voiceActivityModel = "silero-vad-v6"
+
     public static func engine(
         root: String = PackageRoot.path, settings: Settings = Settings(), callTimeout: Duration = .seconds(120),
         protocolVersion: Int = WorkerProtocol.latest

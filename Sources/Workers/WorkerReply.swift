@@ -18,7 +18,7 @@ struct WorkerReply: Decodable, Sendable {
 
     /// What a worker may send (WorkerProtocol.md).
     enum Kind: String, ClosedSetValue {
-        case ready, started, hypothesis, ended, error
+        case ready, started, hypothesis, ended, error, listening, speech
         static let valueName = "reply type"
     }
 
@@ -41,11 +41,20 @@ struct WorkerReply: Decodable, Sendable {
     var protocolVersion: Int?
     /// Protocol 2 handshake: whether the worker reports its CPU time.
     var cpuTime: Bool?
+    /// Protocol 2 handshake: the worker's voice activity detector, when it has one.
+    var voiceActivity: VoiceActivity?
+    /// A `speech` reply: the speech probability of each window completed since the last.
+    var probabilities: [Float]?
+
+    struct VoiceActivity: Decodable, Sendable, Hashable {
+        var model: String
+        var windowSamples: Int
+    }
 
     enum CodingKeys: String, CodingKey {
         case type, id, session, message, finalized, volatile, finalizedThrough, computeSeconds, cpuSeconds, engine,
             locales,
-            sampleRate, loadSeconds, cpuTime
+            sampleRate, loadSeconds, cpuTime, voiceActivity, probabilities
         case protocolVersion = "protocol"
     }
 }

@@ -13,6 +13,10 @@ enum WorkerRequest: Equatable, Sendable {
     case audioInline(session: Int, start: Double, samples: String)
     case finalize(session: Int, through: Double)
     case cancel(session: Int, before: Double)
+    /// Opens a session whose audio goes to the worker's voice activity detector only.
+    case listen(session: Int)
+    /// The speech probabilities of the windows a listening session's audio completed since the last.
+    case voice(session: Int)
     case end(session: Int)
     case shutdown
 
@@ -24,6 +28,8 @@ enum WorkerRequest: Equatable, Sendable {
         case .audio, .audioInline: "audio"
         case .finalize: "finalize"
         case .cancel: "cancel"
+        case .listen: "listen"
+        case .voice: "voice"
         case .end: "end"
         case .shutdown: "shutdown"
         }
@@ -75,7 +81,7 @@ struct WorkerRequestLine: Codable, Equatable, Sendable {
         case .cancel(let session, let before):
             try c.encode(session, forKey: .session)
             try c.encode(before, forKey: .before)
-        case .end(let session):
+        case .listen(let session), .voice(let session), .end(let session):
             try c.encode(session, forKey: .session)
         case .shutdown:
             break
@@ -110,6 +116,8 @@ struct WorkerRequestLine: Codable, Equatable, Sendable {
         case "finalize":
             request = .finalize(session: try session(), through: try c.decode(Double.self, forKey: .through))
         case "cancel": request = .cancel(session: try session(), before: try c.decode(Double.self, forKey: .before))
+        case "listen": request = .listen(session: try session())
+        case "voice": request = .voice(session: try session())
         case "end": request = .end(session: try session())
         case "shutdown": request = .shutdown
         default:

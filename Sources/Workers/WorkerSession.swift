@@ -1,17 +1,49 @@
 import Foundation
 import SpeechCore
 
-/// One recognition session on a leased worker; the worker goes back to the pool when it closes.
-final class WorkerSession: FailureReportingSession {
+/// A session's hold on a worker process: ended and given back to the pool once, by `release()`
+/// or, for a holder dropped without it, when the lease goes.
+final class WorkerLease: Sendable {
     let pool: WorkerPool
     let channel: WorkerChannel
     let session: Int
-    private let closed = Locked(false)
+    private let released = Locked(false)
 
     init(pool: WorkerPool, channel: WorkerChannel, session: Int) {
         self.pool = pool
         self.channel = channel
         self.session = session
+    }
+
+    func release() async {
+        guard
+            released.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else { return }
+        try? await channel.end(session: session)
+        await pool.giveBack(channel)
+    }
+
+    deinit {
+        guard !released.withLock({ $0 }) else { return }
+        let pool = self.pool, channel = self.channel, session = self.session
+        Task {
+            try? await channel.end(session: session)
+            await pool.giveBack(channel)
+        }
+    }
+}
+
+/// One recognition session on a leased worker; the worker goes back to the pool when it closes.
+final class WorkerSession: FailureReportingSession {
+    let lease: WorkerLease
+    private var channel: WorkerChannel { lease.channel }
+    private var session: Int { lease.session }
+
+    init(pool: WorkerPool, channel: WorkerChannel, session: Int) {
+        lease = WorkerLease(pool: pool, channel: channel, session: session)
     }
 
     func accept(_ audio: PCMBuffer, at start: MediaTime) async throws -> HypothesisUpdate {
@@ -30,26 +62,8 @@ final class WorkerSession: FailureReportingSession {
         await channel.setFailureHandler(handler, session: session)
     }
 
-    func close() async {
-        guard
-            closed.withLock({ done in
-                defer { done = true }
-                return !done
-            })
-        else { return }
-        try? await channel.end(session: session)
-        await pool.giveBack(channel)
-    }
-
-    /// A session dropped without `close()` still returns its worker, or the pool would run dry.
-    deinit {
-        guard !closed.withLock({ $0 }) else { return }
-        let pool = self.pool, channel = self.channel, session = self.session
-        Task {
-            try? await channel.end(session: session)
-            await pool.giveBack(channel)
-        }
-    }
+    /// A session dropped without `close()` still returns its worker (its lease does), or the pool would run dry.
+    func close() async { await lease.release() }
 
     /// `b` after `a`: finalized segments in order, `b`'s volatile segment, the later finalization
     /// time, the CPU time of both.

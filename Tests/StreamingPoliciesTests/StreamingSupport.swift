@@ -38,6 +38,8 @@ final class RewritingEngine: RecognitionEngine, @unchecked Sendable {
 
     var id: String { base.id }
     var capabilities: EngineCapabilities { base.capabilities }
+    /// Sessions made so far: the policy's decodes.
+    var decodeCount: Int { lock.withLock { decodes } }
 
     func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
         let index = lock.withLock {

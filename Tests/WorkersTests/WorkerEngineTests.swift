@@ -253,6 +253,36 @@ struct WorkerEngineTests {
         await engine.shutdown()
     }
 
+    /// Silero VAD in the Whisper worker: a listening session's probabilities are the same however
+    /// the audio is cut into frames (the detector's state runs on from window to window), low in the
+    /// clip's leading silence and high in its speech; a detector the worker does not name is an error.
+    @Test(.enabled(if: whisperInstalled)) func sileroVADHearsSpeechWhateverTheFraming() async throws {
+        let engine = WhisperWorker.engine(root: Self.root)
+        let data = try Data(contentsOf: URL(fileURLWithPath: "/usr/share/pocketsphinx/test/data/cards/005.wav"))
+        let samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map {
+            Float($0) / 32_768
+        }
+        let detector = engine.voiceActivity(model: WhisperWorker.voiceActivityModel)
+        func probabilities(piece: Int) async throws -> [Float] {
+            let stream = try await detector.makeStream()
+            var all: [Float] = []
+            for start in stride(from: 0, to: samples.count, by: piece) {
+                all += try await stream.append(Array(samples[start..<min(samples.count, start + piece)])).probabilities
+            }
+            await stream.close()
+            return all
+        }
+        let tenths = try await probabilities(piece: 1_600)
+        let odd = try await probabilities(piece: 3_001)
+        #expect(tenths.count == samples.count / 512 && odd.count == tenths.count)
+        #expect(zip(tenths, odd).allSatisfy { abs($0 - $1) < 1e-4 })
+        #expect(tenths.prefix(6).allSatisfy { $0 < 0.35 } && (tenths.max() ?? 0) > 0.9)
+        await #expect(throws: EngineError.self) {
+            try await engine.voiceActivity(model: "webrtc-vad").makeStream()
+        }
+        await engine.shutdown()
+    }
+
     /// A session whose first audio starts late (the streaming policies open one per window, 600 s
     /// into a stream) decodes what it was sent, not the silence before it: 1 s of audio is 1 s to
     /// decode. Before, the window was decoded after 600 s of zeros, a cost that grew with every
@@ -320,7 +350,7 @@ struct WorkerEngineTests {
         for (line, message) in [
             (
                 #"{"type":"hyp","id":1}"#,
-                "field 'type': unknown reply type 'hyp' (expected one of: ready, started, hypothesis, ended, error)"
+                "field 'type': unknown reply type 'hyp' (expected one of: ready, started, hypothesis, ended, error, listening, speech)"
             ),
             (
                 #"{"type":"hypothesis","volatile":{"start":0,"end":1,"words":"one"}}"#,
@@ -371,7 +401,8 @@ struct WorkerProtocolDocumentTests {
 
     @Test func documentedRequestsAreTheTypes() throws {
         let requests = try Self.examples().filter {
-            ["hello", "start", "audio", "finalize", "cancel", "end", "shutdown"].contains($0["type"] as? String)
+            ["hello", "start", "audio", "finalize", "cancel", "listen", "voice", "end", "shutdown"].contains(
+                $0["type"] as? String)
         }
         var shown: Set<String> = []
         for example in requests {
@@ -381,12 +412,15 @@ struct WorkerProtocolDocumentTests {
             let written = try JSONSerialization.jsonObject(with: line.encoded()) as? NSDictionary
             #expect(written == example as NSDictionary, "\(example)")
         }
-        #expect(shown == ["hello", "start", "audio", "finalize", "cancel", "end", "shutdown"])
+        #expect(shown == ["hello", "start", "audio", "finalize", "cancel", "listen", "voice", "end", "shutdown"])
     }
 
     @Test func documentedRepliesDecode() throws {
         let replies = try Self.examples().filter { WorkerReply.Kind(rawValue: $0["type"] as? String ?? "") != nil }
-        #expect(Set(replies.compactMap { $0["type"] as? String }).isSuperset(of: ["ready", "started", "ended"]))
+        #expect(
+            Set(replies.compactMap { $0["type"] as? String }).isSuperset(of: [
+                "ready", "started", "ended", "listening", "speech",
+            ]))
         for example in replies {
             let data = try JSONSerialization.data(withJSONObject: example)
             #expect(throws: Never.self, "\(example)") { try JSONDecoder().decode(WorkerReply.self, from: data) }

@@ -13,6 +13,10 @@ the harness finalises. Word timestamps (a second alignment pass, about 2.5 times
 on short clips) are computed only for sessions that ask for word times; other sessions' words
 carry their segment's range.
 
+A session opened with `listen` instead of `start` gives its audio to Silero VAD (faster-whisper's
+bundled model) and answers `voice` with the speech probability of each 512-sample window, for the
+streaming policy that gates Whisper on voice (whisper_streaming's VAC).
+
 It speaks protocol 2 when offered (binary audio frames, no reply to audio) and protocol 1
 otherwise. CPU time is the process's own (time.process_time: all threads), reported per reply as
 the session's CPU since its previous reply.
@@ -94,6 +98,50 @@ class Session:
         return origin, end, audio
 
 
+class Listener:
+    """A session whose audio goes to Silero VAD (faster-whisper's bundled v6 model) only: windows of
+    512 samples, each given the previous window's last 64 samples as context and the LSTM state the
+    windows before it left, as faster-whisper's SileroVADModel runs a whole file, here one request
+    at a time. Probabilities are computed when asked for."""
+    WINDOW, CONTEXT = 512, 64
+
+    def __init__(self, vad):
+        self.vad = vad
+        self.cpu = 0.0
+        self.pending = np.zeros(0, dtype=np.float32)
+        self.h = np.zeros((1, 1, 128), dtype=np.float32)
+        self.c = np.zeros((1, 1, 128), dtype=np.float32)
+        self.context = np.zeros(self.CONTEXT, dtype=np.float32)
+
+    def add(self, start, samples):
+        self.pending = np.concatenate([self.pending, samples])
+
+    def voice(self):
+        count = len(self.pending) // self.WINDOW
+        if count == 0:
+            return []
+        windows = self.pending[:count * self.WINDOW].reshape(count, self.WINDOW)
+        self.pending = self.pending[count * self.WINDOW:]
+        before = np.vstack([self.context[None, :], windows[:-1, -self.CONTEXT:]])
+        output, self.h, self.c = self.vad.session.run(
+            None, {"input": np.concatenate([before, windows], 1), "h": self.h, "c": self.c})
+        self.context = windows[-1, -self.CONTEXT:].copy()
+        return [float(p) for p in np.asarray(output).reshape(-1)]
+
+
+def silero_vad_path():
+    """faster-whisper's bundled Silero VAD v6, or None when this faster-whisper ships none."""
+    from faster_whisper.utils import get_assets_path
+    path = os.path.join(get_assets_path(), "silero_vad_v6.onnx")
+    return path if os.path.isfile(path) else None
+
+
+def silero_vad():
+    """The VAD model (onnxruntime, one thread), loaded on first use."""
+    from faster_whisper.vad import SileroVADModel
+    return SileroVADModel(silero_vad_path())
+
+
 def decode(model, session, audio, origin, end, beam):
     """Whisper's segments of one stretch of audio, each with its words, on the session's timeline
     (the Whisper streaming adapters trim their buffers at segment ends)."""
@@ -154,6 +202,7 @@ def main():
     load_seconds = time.monotonic() - started
     log(f"whisper worker: {name} loaded in {load_seconds:.2f}s (threads={THREADS}, compute={compute}, beam={beam})")
     sessions = {}
+    vad = None
     version = 1
     stdin = sys.stdin.buffer
 
@@ -184,11 +233,25 @@ def main():
                 version = 2 if int(msg.get("protocol", 1)) >= 2 else 1
                 reply({"type": "ready", "protocol": version, "engine": "whisper", "locales": locales,
                        "sampleRate": 16000, "partialResults": False, "wordTimes": True,
-                       "alternatives": False, "confidence": True, "loadSeconds": load_seconds, "cpuTime": True})
+                       "alternatives": False, "confidence": True, "loadSeconds": load_seconds, "cpuTime": True,
+                       **({"voiceActivity": {"model": "silero-vad-v6", "windowSamples": Listener.WINDOW}}
+                          if version >= 2 and silero_vad_path() else {})})
             elif kind == "start":
                 sessions[msg["session"]] = Session(msg.get("locale", "en-US"), msg.get("contextualStrings", []),
                                                    bool(msg.get("wordTimes", True)), english_only)
                 answer(msg, {"type": "started", "session": msg["session"]})
+            elif kind == "listen":
+                if silero_vad_path() is None:
+                    raise RuntimeError("faster-whisper ships no silero_vad_v6.onnx")
+                vad = vad or silero_vad()
+                sessions[msg["session"]] = Listener(vad)
+                answer(msg, {"type": "listening", "session": msg["session"]})
+            elif kind == "voice":
+                if not isinstance(s, Listener):
+                    raise KeyError(f"no listening session {msg.get('session')}")
+                probabilities = s.voice()
+                s.cpu += time.process_time() - cpu_start
+                answer(msg, {"type": "speech", "session": msg["session"], "probabilities": probabilities}, s)
             elif kind == "audio":
                 if version >= 2:
                     size = int(msg["bytes"])
