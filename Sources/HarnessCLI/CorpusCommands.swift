@@ -10,7 +10,7 @@ enum CorpusCommands {
         CommandSpec(
             path: "corpus build",
             summary: "Build the default corpus from Debian packages (audio is built, never committed).",
-            options: [Build.recipe.spec, Build.out.spec, Build.tier.spec, Build.force.spec],
+            options: [Build.recipe.spec, Build.out.spec, Build.tier.spec, Build.force.spec, Build.jobs.spec],
             details:
                 "Tiers: \(CorpusBuilder.tiers.joined(separator: ", ")).\nThe English synthetic digit and command tiers also write -snr20, -snr10 and -snr5 noisy copies.",
             run: build),
@@ -34,6 +34,8 @@ enum CorpusCommands {
         static let out = Option.text("out", value: "dir", help: "Output folder (default \(defaultOutput)).")
         static let tier = Option.texts("tier", value: "name", help: "Build only this tier (repeatable).")
         static let force = Option.flag("force", help: "Rebuild even when the output matches the recipe.")
+        static let jobs = Option.integer(
+            "jobs", 1...64, value: "n", help: "Tiers built at once (default: the number of cores).")
     }
 
     /// The options of `corpus stats`.
@@ -66,7 +68,9 @@ enum CorpusCommands {
         let started = Date()
         let builder = CorpusBuilder(recipe: recipe, output: output, log: console.out)
         try? FileManager.default.removeItem(atPath: stamp)
-        _ = try builder.build(tiers: tiers.isEmpty ? nil : Set(tiers))
+        _ = try builder.build(
+            tiers: tiers.isEmpty ? nil : Set(tiers),
+            jobs: arguments[Build.jobs] ?? ProcessInfo.processInfo.activeProcessorCount)
         if tiers.isEmpty { try wantedStamp.write(toFile: stamp, atomically: true, encoding: .utf8) }
         console.out(String(format: "corpus built in %@ in %.1f s", output, Date().timeIntervalSince(started)))
         return 0

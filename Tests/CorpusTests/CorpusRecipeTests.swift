@@ -121,7 +121,7 @@ struct CorpusRecipeTests {
         let recipe = try CorpusRecipe.load(path: root.appendingPathComponent("Corpus/recipe.json").path)
         let folder = try TemporaryDirectory()
         let results = try CorpusBuilder(recipe: recipe, output: folder.url.path, log: { _ in })
-            .build(tiers: ["real-digits-en", "real-digits-en-joined"])
+            .build(tiers: ["real-digits-en", "real-digits-en-joined"], jobs: 2)
         #expect(results.map(\.utterances) == [recipe.realDigits.strings, recipe.joinedDigits.strings])
         struct Line: Decodable {
             struct Word: Decodable { var word: String, start: Double, end: Double }
@@ -142,6 +142,24 @@ struct CorpusRecipeTests {
         }
         let earlier = Set(try lines("real-digits-en").map(\.reference))
         #expect(joined.filter { earlier.contains($0.reference) }.count < joined.count / 10)
+    }
+
+    /// Tiers built side by side: one whose sources are missing fails the build, naming them, only
+    /// after the others are built.
+    @Test func aFailingTierLosesNoOtherTier() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var recipe = try CorpusRecipe.load(path: root.appendingPathComponent("Corpus/recipe.json").path)
+        recipe.syntheticLanguages.stringsPerLanguage = 2
+        recipe.sources.asteriskSounds = "/nonexistent/asterisk"
+        let folder = try TemporaryDirectory()
+        var notes: [String] = []
+        #expect(throws: (any Error).self) {
+            try CorpusBuilder(recipe: recipe, output: folder.url.path, log: { notes.append($0) })
+                .build(tiers: ["real-digits-en", "synthetic-digits-it"], jobs: 2)
+        }
+        #expect(FileManager.default.fileExists(atPath: folder.path("synthetic-digits-it/manifest.jsonl")))
+        #expect(notes.contains { $0.hasPrefix("synthetic-digits-it: 2 utterances") })
     }
 
     /// The other languages' synthetic strings are the test split, dealt in turn to the language's
