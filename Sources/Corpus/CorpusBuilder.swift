@@ -383,7 +383,11 @@ public struct CorpusBuilder {
         case "festival":
             // text2wave reads the text from a file; the voice is a Scheme call (voice_<name>).
             let textFile = path + ".txt"
-            try Data(text.utf8).write(to: URL(fileURLWithPath: textFile))
+            guard let bytes = voice.textEncoding == "latin1" ? text.data(using: .isoLatin1) : Data(text.utf8) else {
+                throw CorpusBuildError.recipe(
+                    path: "recipe", reason: "'\(text)' cannot be written in \(voice.voice)'s text encoding (Latin-1)")
+            }
+            try bytes.write(to: URL(fileURLWithPath: textFile))
             defer { try? FileManager.default.removeItem(atPath: textFile) }
             _ = try ExternalTool.run(
                 "text2wave",

@@ -50,6 +50,8 @@ public struct CorpusRecipe: Codable, Sendable {
         public var synthesizer: String
         public var voice: String
         public var split: Utterance.Split
+        /// How the synthesizer reads its text: UTF-8 unless `latin1` (festival's Italian voices).
+        public var textEncoding: String?
     }
 
     public struct Synthetic: Codable, Sendable {
@@ -77,6 +79,9 @@ public struct CorpusRecipe: Codable, Sendable {
         public var voice: String
         /// The Debian package that ships the voice, named when it is missing.
         public var package: String
+        /// How the synthesizer reads its text: UTF-8 unless `latin1` (festival's Italian voices,
+        /// which say nothing for a UTF-8 "sì").
+        public var textEncoding: String?
     }
 
     /// Digit strings in the corpus's other languages from synthetic voices no engine enrolled
@@ -87,6 +92,9 @@ public struct CorpusRecipe: Codable, Sendable {
         public var minDigits: Int
         public var maxDigits: Int
         public var voices: [LanguageVoice]
+        /// The English commands (`synthetic.commands`, in order) in each other language, by its
+        /// ISO 639 code: each said once by each of the language's voices.
+        public var commands: [String: [String]]
     }
 
     public var version: Int
@@ -113,11 +121,16 @@ public struct CorpusRecipe: Codable, Sendable {
         let d = recipe.realDigits, s = recipe.synthetic, j = recipe.joinedDigits, l = recipe.syntheticLanguages
         guard l.minDigits >= 1, l.maxDigits >= l.minDigits, l.stringsPerLanguage >= 0,
             l.voices.allSatisfy({ SpokenForm.digitWords[LocaleTag.language($0.locale)] != nil }),
+            l.commands.values.allSatisfy({ $0.count == s.commands.count && $0.allSatisfy { !$0.isEmpty } }),
             d.minDigits >= 1, d.maxDigits >= d.minDigits, s.minDigits >= 1, s.maxDigits >= s.minDigits,
             d.minGap >= 0, d.maxGap >= d.minGap, j.minDigits >= 1, j.maxDigits >= j.minDigits, j.minGap >= 0,
             j.maxGap >= j.minGap, j.edge >= 0, recipe.sampleRate >= 8_000
         else {
-            throw CorpusBuildError.recipe(path: path, reason: "digit counts, gaps or sample rate out of range")
+            throw CorpusBuildError.recipe(
+                path: path,
+                reason:
+                    "digit counts, gaps or sample rate out of range, or a language's commands not one per English command"
+            )
         }
         return recipe
     }
@@ -130,6 +143,8 @@ public enum CorpusBuildError: Error, CustomStringConvertible, Sendable {
     case missingSource(path: String, package: String)
     case toolFailed(tool: String, arguments: [String], status: Int32, stderr: String)
     case output(path: String, reason: String)
+    /// A voice produced no usable audio for a text.
+    case synthesis(tier: String, voice: String, text: String, reason: String)
 
     public var description: String {
         switch self {
@@ -139,6 +154,8 @@ public enum CorpusBuildError: Error, CustomStringConvertible, Sendable {
         case .toolFailed(let tool, let arguments, let status, let stderr):
             return "\(tool) \(arguments.joined(separator: " ")) exited with \(status): \(stderr.suffix(400))"
         case .output(let path, let reason): return "\(path): cannot write corpus output: \(reason)"
+        case .synthesis(let tier, let voice, let text, let reason):
+            return "\(tier): voice \(voice) could not say '\(text)': \(reason)"
         }
     }
 }

@@ -103,6 +103,66 @@ struct CorpusRecipeTests {
         }
     }
 
+    /// festival's Italian voices read Latin-1: given UTF-8, they say nothing for "sì", and the
+    /// tier's error names the voice and the text.
+    @Test func festivalsItalianVoicesReadLatin1() throws {
+        let recipePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/recipe.json").path
+        var recipe = try CorpusRecipe.load(path: recipePath)
+        let dir = try TemporaryDirectory()
+        let builder = CorpusBuilder(recipe: recipe, output: dir.url.path, log: { _ in })
+        let wav = dir.url.appendingPathComponent("si.wav").path
+        var voice = CorpusRecipe.Voice(
+            synthesizer: "festival", voice: "lp_diphone", split: .test, textEncoding: "latin1")
+        try builder.synthesize(text: "sì", voice: voice, setting: "1.0", to: wav)
+        #expect(try AudioFileReader.readMono(path: wav).samples.count > 1_600)
+        voice.textEncoding = nil
+        try? FileManager.default.removeItem(atPath: wav)
+        try builder.synthesize(text: "sì", voice: voice, setting: "1.0", to: wav)
+        #expect(throws: (any Error).self) { try AudioFileReader.readMono(path: wav) }
+
+        recipe.syntheticLanguages.voices = recipe.syntheticLanguages.voices.filter { $0.voice == "lp_diphone" }
+        recipe.syntheticLanguages.voices[0].textEncoding = nil
+        recipe.syntheticLanguages.commands["it"] = ["sì"]
+        let error = #expect(throws: CorpusBuildError.self) {
+            try CorpusBuilder(recipe: recipe, output: dir.url.path, log: { _ in })
+                .build(tiers: ["synthetic-commands-it"])
+        }
+        #expect(
+            error?.description.hasPrefix("synthetic-commands-it: voice festival:lp_diphone could not say 'sì'") == true)
+    }
+
+    /// Each command is said once by each of the language's voices, tagged as commands.
+    @Test func otherLanguagesCommandsComeFromTheirVoices() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var recipe = try CorpusRecipe.load(path: root.appendingPathComponent("Corpus/recipe.json").path)
+        recipe.syntheticLanguages.commands["ru"] = ["да", "нет"]
+        let folder = try TemporaryDirectory()
+        let results = try CorpusBuilder(recipe: recipe, output: folder.url.path, log: { _ in })
+            .build(tiers: ["synthetic-commands-ru"])
+        #expect(results.map(\.utterances) == [2])
+        let lines = try String(contentsOfFile: folder.path("synthetic-commands-ru/manifest.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONDecoder().decode(Utterance.self, from: Data($0.utf8)) }
+        #expect(lines.map(\.reference) == ["да", "нет"])
+        #expect(lines.allSatisfy { $0.task == "commands" && $0.locale == "ru-RU" && $0.split == .test })
+    }
+
+    @Test func aLanguagesCommandsMustMatchTheEnglishOnes() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOfFile: root.appendingPathComponent("Corpus/recipe.json").path, encoding: .utf8)
+        let dir = try TemporaryDirectory()
+        let path = try dir.write(
+            "r.json",
+            bytes: Array(
+                text.replacingOccurrences(of: "\"spegni le luci\"", with: "").replacingOccurrences(
+                    of: "\"accendi le luci\", ]", with: "\"accendi le luci\"]"
+                ).utf8))
+        let error = #expect(throws: CorpusBuildError.self) { try CorpusRecipe.load(path: path) }
+        #expect(error?.description.contains("a language's commands not one per English command") == true)
+    }
+
     @Test func badRecipeNamesTheProblem() throws {
         let dir = try TemporaryDirectory()
         let path = try dir.write("r.json", bytes: Array(#"{"version": 1, "seed": 1}"#.utf8))
