@@ -62,7 +62,8 @@ final class WorkerSession: FailureReportingSession {
         await channel.setFailureHandler(handler, session: session)
     }
 
-    /// A session dropped without `close()` still returns its worker (its lease does), or the pool would run dry.
+    /// Ends the session and returns its worker (a session dropped without `close()` returns it too,
+    /// through its lease, or the pool would run dry).
     func close() async { await lease.release() }
 
     /// `b` after `a`: finalized segments in order, `b`'s volatile segment, the later finalization
