@@ -64,6 +64,15 @@ struct OnlineBuffer: Sendable {
             repeatRule: policy.repeatRule)
     }
 
+    /// The stream ended (finalized or cancelled): everything received is final, the buffer and
+    /// agreement start afresh from there. Returns whether any audio had been received.
+    @discardableResult
+    mutating func endStream() -> Bool {
+        if let end = expected { finalizedThrough = MediaTime.maximum(finalizedThrough, end) }
+        restart(at: finalizedThrough)
+        return expected != nil
+    }
+
     /// Audio after what the buffer has, its first sample at `start` when the buffer is empty;
     /// the buffer never outgrows its window, committed or not.
     mutating func append(_ audio: [Float], rate: Double, start: MediaTime?, end: MediaTime) {
@@ -243,23 +252,6 @@ final class WhisperStyleSession: RecognitionSession, @unchecked Sendable {
             cut = ends[ends.count - 2]
         }
         return cut <= lastCommitted ? cut : nil
-    }
-}
-
-extension OnlineBuffer {
-    /// The stream ended (finalized or cancelled): everything received is final, the buffer and
-    /// agreement start afresh from there. Returns whether any audio had been received.
-    @discardableResult
-    mutating func endStream() -> Bool {
-        samples = []
-        guard let end = expected else {
-            agreement = LocalAgreement(
-                agreement: policy.agreement, startTime: finalizedThrough.seconds, repeatRule: policy.repeatRule)
-            return false
-        }
-        finalizedThrough = MediaTime.maximum(finalizedThrough, end)
-        restart(at: finalizedThrough)
-        return true
     }
 }
 
