@@ -21,7 +21,8 @@ enum MigrateLintCommand {
                 file:line:column: warning: [rule] … with a fix hint. Nothing inside comments or string text is
                 reported; code in string interpolations is checked. The usage-description rule applies to app targets \
                 only (an Info.plist, an .xcodeproj application, a project.yml application, INFOPLIST_KEY_ settings); \
-                elsewhere a note says why it was not applied.
+                elsewhere a note says why it was not applied. A rule that cannot follow a path to its end (a \
+                handler, delegate or action whose code is not in the files) prints a note instead of a finding.
                 Exit status: 0 no new findings, 1 new findings or unreadable files, 2 usage error.
                 """,
             run: { try run("migrate lint", $0, $1) })
@@ -72,6 +73,7 @@ enum MigrateLintCommand {
         let inputs = LintInputs.collect(arguments.positionals, infoPlists: arguments[Self.infoPlist])
         var unreadable = inputs.unreadable
         var findings: [LintFinding] = []
+        var notes: [LintNote] = []
         for project in inputs.projects {
             var sources: [LintSource] = []
             for file in project.swiftFiles {
@@ -87,9 +89,12 @@ enum MigrateLintCommand {
             }
             // A project's files are linted together, so that a call or a closure in one file is
             // followed into another; never into another project's.
-            findings += MigrationLinter.lint(sources, project: project.context)
+            let review = MigrationLinter.review(sources, project: project.context)
+            findings += review.findings
+            notes += review.notes
         }
         findings.sort { ($0.file, $0.location, $0.rule.id) < ($1.file, $1.location, $1.rule.id) }
+        notes.sort { ($0.file, $0.location, $0.rule) < ($1.file, $1.location, $1.rule) }
         for (file, reason) in unreadable { console.err("speech-harness migrate lint: \(file): \(reason)") }
 
         if let output = arguments[Self.writeBaseline] {
@@ -123,6 +128,7 @@ enum MigrateLintCommand {
             )
         }
         let summary = { (text: String) in sarif ? console.err(text) : console.out(text) }
+        for note in notes { summary(note.description) }
         for project in inputs.projects {
             guard let reason = project.context.usageRuleSkipReason else { continue }
             let place = inputs.projects.count == 1 || project.root.isEmpty ? "" : " in \(project.root)"
@@ -130,6 +136,7 @@ enum MigrateLintCommand {
         }
         summary(
             "\(inputs.swiftFiles.count) file\(inputs.swiftFiles.count == 1 ? "" : "s"), \(new.count) finding\(new.count == 1 ? "" : "s")"
+                + (notes.isEmpty ? "" : ", \(notes.count) note\(notes.count == 1 ? "" : "s")")
                 + (accepted.isEmpty ? "" : ", \(accepted.count) accepted by the baseline")
                 + (unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable"))
         if let junit = arguments[Self.junit] {

@@ -68,3 +68,22 @@ public struct LintFix: Hashable, Sendable {
         self.replacement = replacement
     }
 }
+
+/// What a rule declined to decide, and why: a path it could not follow to its end. Printed beside
+/// the findings; never counted, baselined or failed on.
+public struct LintNote: Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var location: SourceLocation
+    /// The rule that declined.
+    public var rule: String
+    public var text: String
+
+    public init(file: String, location: SourceLocation, rule: String, text: String) {
+        self.file = file
+        self.location = location
+        self.rule = rule
+        self.text = text
+    }
+
+    public var description: String { "\(file):\(location.line):\(location.column): note: [\(rule)] \(text)" }
+}

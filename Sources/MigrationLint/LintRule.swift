@@ -13,9 +13,13 @@ public protocol LintRule: Sendable {
     static var explanation: String { get }
     /// The rule's findings in one file, which can see the rest of the run.
     static func check(_ file: LintedFile) -> [LintFinding]
+    /// What the rule declined to decide in one file, and why. Most rules decide everything.
+    static func notes(_ file: LintedFile) -> [LintNote]
 }
 
 extension LintRule {
+    public static func notes(_ file: LintedFile) -> [LintNote] { [] }
+
     /// The rule as findings and reports carry it.
     public static var descriptor: LintRuleDescriptor {
         LintRuleDescriptor(id: id, summary: summary, hint: hint, explanation: explanation)

@@ -51,15 +51,29 @@ public enum MigrationLinter {
     /// Findings in a set of files linted together (an app's sources), sorted by file and position.
     /// Rules follow calls and closures from one file into the others.
     public static func lint(_ sources: [LintSource], project: ProjectContext = ProjectContext()) -> [LintFinding] {
+        review(sources, project: project).findings
+    }
+
+    /// Findings and notes in a set of files linted together, each sorted by file and position.
+    public static func review(_ sources: [LintSource], project: ProjectContext = ProjectContext()) -> LintReview {
         let index = ProjectIndex(sources)
-        var findings: [LintFinding] = []
+        var review = LintReview()
         for unit in index.units.indices {
             let file = index.file(unit, project: project)
             // A finding two paths of one rule reach is kept once.
             var seen: Set<LintFinding> = []
             let found = LintRules.all.flatMap { $0.check(file) }.filter { seen.insert($0).inserted }
-            findings += found.sorted { ($0.location, $0.rule.id) < ($1.location, $1.rule.id) }
+            review.findings += found.sorted { ($0.location, $0.rule.id) < ($1.location, $1.rule.id) }
+            var noted: Set<LintNote> = []
+            let notes = LintRules.all.flatMap { $0.notes(file) }.filter { noted.insert($0).inserted }
+            review.notes += notes.sorted { ($0.location, $0.rule) < ($1.location, $1.rule) }
         }
-        return findings
+        return review
     }
+}
+
+/// What one run of the rules says: findings to act on, and notes on what was left undecided.
+public struct LintReview: Sendable {
+    public var findings: [LintFinding] = []
+    public var notes: [LintNote] = []
 }

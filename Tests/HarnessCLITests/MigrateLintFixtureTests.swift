@@ -5,7 +5,8 @@ import Testing
 
 /// The lint's precision and recall on the fixture cases in Tests/Fixtures/migrate-lint: each case
 /// folder is linted on its own, end to end, and its findings must be exactly the lines marked
-/// `// lint: <rule>`. A case without markers is a precision test; its `-wrong` twin a recall test.
+/// `// lint: <rule>`, its notes (paths a rule could not follow) the lines marked
+/// `// lint-note: <rule>`. A case without markers is a precision test; its `-wrong` twin a recall test.
 @Suite("migrate lint fixtures")
 struct MigrateLintFixtureTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -16,8 +17,8 @@ struct MigrateLintFixtureTests {
         return names.filter { !$0.hasSuffix(".md") }.sorted()
     }()
 
-    /// `file:line rule` for every marked line under `folder`.
-    static func markers(in folder: URL) throws -> Set<String> {
+    /// `file:line rule` for every line under `folder` marked with `marker` (`// lint: `, `// lint-note: `).
+    static func markers(in folder: URL, _ marker: String = "// lint: ") throws -> Set<String> {
         var found: Set<String> = []
         let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let url = walker?.nextObject() as? URL {
@@ -25,7 +26,7 @@ struct MigrateLintFixtureTests {
             let lines = try String(contentsOf: url, encoding: .utf8).split(
                 separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() {
-                guard let marker = line.range(of: "// lint: ") else { continue }
+                guard let marker = line.range(of: marker) else { continue }
                 let relative = url.path.dropFirst(folder.path.count + 1)
                 // One rule per marker; `// lint: a, b` marks two findings on the line.
                 for rule in line[marker.upperBound...].split(separator: ",") {
@@ -36,12 +37,17 @@ struct MigrateLintFixtureTests {
         return found
     }
 
-    /// `file:line rule` for every finding the command prints for `folder`.
-    static func findings(in folder: URL) async -> (status: Int32, found: Set<String>, output: String) {
+    /// `file:line rule` for every finding (or, with `kind` "note", every note on a line of a file)
+    /// the command prints for `folder`.
+    static func findings(
+        in folder: URL, kind: String = "warning"
+    ) async -> (
+        status: Int32, found: Set<String>, output: String
+    ) {
         let captured = Captured()
         let status = await SpeechHarnessTool.run(["migrate", "lint", folder.path], console: captured.console)
         var found: Set<String> = []
-        for line in captured.stdout.split(separator: "\n") where line.contains(": warning: [") {
+        for line in captured.stdout.split(separator: "\n") where line.contains(": \(kind): [") {
             let fields = line.split(separator: ":", maxSplits: 3)
             guard fields.count == 4, let open = line.range(of: "["), let close = line.range(of: "]") else { continue }
             found.insert(
@@ -52,7 +58,7 @@ struct MigrateLintFixtureTests {
     }
 
     @Test func everyCaseHasItsWrongTwin() {
-        #expect(Self.cases.count == 48)
+        #expect(Self.cases.count == 56)
         for name in Self.cases where !name.hasSuffix("-wrong") && name.hasPrefix("microphone") == false {
             #expect(Self.cases.contains(name + "-wrong"), "\(name) has no wrong twin")
         }
@@ -66,6 +72,8 @@ struct MigrateLintFixtureTests {
         #expect(found.subtracting(expected).isEmpty, "false positives in \(name):\n\(output)")
         #expect(expected.subtracting(found).isEmpty, "missed in \(name):\n\(output)")
         #expect(status == (expected.isEmpty ? 0 : 1))
+        let (_, noted, _) = await Self.findings(in: folder, kind: "note")
+        #expect(noted == (try Self.markers(in: folder, "// lint-note: ")), "notes in \(name):\n\(output)")
     }
 
     /// Each project of a folder (a Swift package, an Xcode project, an XcodeGen spec) is linted on

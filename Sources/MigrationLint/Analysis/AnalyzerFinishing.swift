@@ -49,20 +49,25 @@ extension LintedFile {
     func analyzerFinishers(handlers: Set<String> = []) -> AnalyzerFinishers {
         var finishers = AnalyzerFinishers(analyzers: analyzerNames(), handlers: handlers)
         // Bodies that may finish: functions, and closures stored by assignment (`onFailure = { … }`).
-        var bodies: [(name: String, body: Range<Int>)] = []
+        // A reducer's finish in one case is not a finish of every action it is sent, so its cases
+        // are left out here and followed one by one where an action is sent (``handOffs(in:depth:visited:)``).
+        var bodies: [(name: String, body: Range<Int>, cases: [Range<Int>])] = []
         for block in structure.blocks {
             if case .function(let name) = block.kind {
-                bodies.append((name, (block.open + 1)..<block.close))
+                let body = (block.open + 1)..<block.close
+                bodies.append((name, body, reducerCases(ofFunctionAt: block)))
             } else if block.kind == .other, token(block.open - 1)?.is("=") == true,
                 let name = storedName(assignedAt: block.open - 1)
             {
-                bodies.append((name, (block.open + 1)..<block.close))
+                bodies.append((name, (block.open + 1)..<block.close, []))
             }
         }
         var changed = true
         while changed {
             changed = false
-            for entry in bodies where !finishers.helpers.contains(entry.name) && finishesAnalyzer(entry.body, finishers)
+            for entry in bodies
+            where !finishers.helpers.contains(entry.name)
+                && finishesAnalyzer(entry.body, finishers, excluding: entry.cases)
             {
                 finishers.helpers.insert(entry.name)
                 changed = true
@@ -84,9 +89,10 @@ extension LintedFile {
     }
 
     /// True when `range` finishes or cancels an analyzer.
-    func finishesAnalyzer(_ range: Range<Int>, _ finishers: AnalyzerFinishers) -> Bool {
+    func finishesAnalyzer(_ range: Range<Int>, _ finishers: AnalyzerFinishers, excluding: [Range<Int>] = []) -> Bool {
         range.contains { index in
             let token = tokens[index]
+            if excluding.contains(where: { $0.contains(index) }) { return false }
             guard token.kind == .identifier else { return false }
             switch token.text {
             case "finalizeAndFinishThroughEndOfInput", "finalizeAndFinish", "cancelAndFinishNow": return true
@@ -168,28 +174,6 @@ extension LintedFile {
         }
     }
 
-    /// What became of the handler closures `body` calls (`onFailure(error)`): where a closure is
-    /// passed for each in the files linted, and that it does not finish the analyzer, or that none
-    /// is passed. Empty when the body calls none.
-    func handlerTrail(in body: Range<Int>) -> String {
-        guard let run else { return "" }
-        let declared = closureTypedNames()
-        let called = Set(
-            body.compactMap { index -> String? in
-                let name = tokens[index].text
-                return declared.contains(name) && isOwnCall(at: index) ? name : nil
-            })
-        return called.sorted().map { name in
-            let bindings = ProjectIndex.bindings(of: name, in: run.units)
-            guard !bindings.isEmpty else {
-                return "\(name)(…) is called, and no closure is passed for it in the files linted; "
-            }
-            let places = bindings.map { "\(run.units[$0.unit].file):\($0.line)" }.joined(separator: ", ")
-            return
-                "\(name)(…) is called, and the closure passed for it (\(places)) does not finish or cancel the analyzer; "
-        }.joined()
-    }
-
     /// Whether every call of `function` is on a path that finishes the analyzer (in the calling
     /// function, before or after the call, or further up through that function's callers), and
     /// the path followed. Calls are the type's own (`stop()`, `self.stop()`) and, across the run,
@@ -231,7 +215,8 @@ extension LintedFile {
             let callerType = caller.structure.enclosingTypeName(of: site)
             let owner = callerType.map { "\($0)." } ?? ""
             let name = callerType == type ? "\(function.name)()" : "\(owner)\(function.name)()"
-            if caller.finishesAnalyzer(function.body, callerFinishers) {
+            let others = caller.reducerCases(inBody: function.body).filter { !$0.contains(site) }
+            if caller.finishesAnalyzer(function.body, callerFinishers, excluding: others) {
                 steps.append("\(name) calls it\(how) at \(place) and finishes the analyzer")
             } else if depth < 4, !visited.contains("\(owner)\(function.name)") {
                 let upward = caller.followCallers(

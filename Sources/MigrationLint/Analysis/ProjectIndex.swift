@@ -105,8 +105,8 @@ final class ProjectIndex: Sendable {
     // MARK: handlers passed in
 
     /// Where a closure is given a value: an argument labelled with its name whose value is a
-    /// closure literal (`Capture(onFailure: { … })`), or an assignment to it from another value
-    /// (`capture.onFailure = { … }`).
+    /// closure literal (`Capture(onFailure: { … })`), or an assignment to it
+    /// (`capture.onFailure = { … }`, `onFailure = { … }` in its own type).
     struct Binding: Sendable {
         var unit: Int
         var body: Range<Int>
@@ -131,7 +131,7 @@ final class ProjectIndex: Sendable {
                 let next = index + 1 < tokens.count ? tokens[index + 1] : nil
                 let previous = index > 0 ? tokens[index - 1] : nil
                 let labelled = next?.is(":") == true && previous.map({ $0.is("(") || $0.is(",") }) == true
-                let assigned = next?.is("=") == true && previous?.is(".") == true
+                let assigned = next?.is("=") == true && previous.map({ !$0.is("let") && !$0.is("var") }) ?? true
                 guard labelled || assigned, index + 2 < tokens.count else { continue }
                 let value = index + 2
                 if tokens[value].is("{"), let close = unit.structure.partner[value] {

@@ -11,24 +11,36 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
         finalizeAndFinish, finish(after:), cancelAndFinishNow). Setting the analyzer to nil is not
         enough: pending results are never finalized, and the running analysis may keep it alive.
         Before reporting, the rule follows: calls to functions and to closures stored on the type whose
-        bodies make such a call (to any depth); closures passed in for a handler (`onFailure:`) from
-        any file, which must all make one, also when a type in between hands its own handler on
-        under another name (`Input(onError: failureHandler)`, up to three levels); the callers of the function that ends the input, in its
+        bodies make such a call (to any depth); the callers of the function that ends the input, in its
         own type and, across the files linted, on receivers whose type is evident (a local made with
-        `Type(…)`, a stored property or a parameter of that type), each of which must finish or
-        cancel the analyzer, before or after the call (followed up to four callers deep); and `catch`
-        clauses whose `do` only runs the analyzer or iterates its results, where the analyzer's
-        error has already finished the session. The finding names the path it followed and where it
-        stopped; a function nothing in the files calls is reported. Not reported either: a type that
-        keeps its analyzer in a stored `let`, whose one analyzer serves session after session (the
-        API reference lets an analyzer start again with a new input sequence).
+        `Type(…)`, a stored property or a parameter of that type), each of which must finish or cancel
+        the analyzer, before or after the call (followed up to four callers deep); `catch` clauses whose
+        `do` only runs the analyzer or iterates its results, where the analyzer's error has already
+        finished the session; and where the path hands the failure on, up to four hand-offs deep: a
+        handler closure (`onFailure(error)`) to every closure passed for it in the files, also when a
+        type in between hands its own handler on under another name (`Input(onError: failureHandler)`);
+        a delegate call (`delegate?.didFail(…)`) on a property typed with a protocol of the project, to
+        that method of every type adopting it; an action sent (`send(.failed(error))`) to the `case` of
+        the `switch` that handles it, each case its own path (a finish in another case does not count).
+        Where the path leaves the files linted, the rule cannot judge it and prints a note instead of a
+        finding: a handler no closure in the files is passed for, a protocol no type in the files
+        adopts, a reducer case returning an effect (`.run`, `.cancel(id:)`, `.merge`), which the effect
+        runtime carries out. The finding or note names the path it followed and where it stopped; a
+        function nothing in the files calls is reported. Not reported either: a type that keeps its
+        analyzer in a stored `let`, whose one analyzer serves session after session (the API reference
+        lets an analyzer start again with a new input sequence).
         """
 
-    static func check(_ file: LintedFile) -> [LintFinding] {
-        var findings: [LintFinding] = []
+    static func check(_ file: LintedFile) -> [LintFinding] { review(file).findings }
+
+    static func notes(_ file: LintedFile) -> [LintNote] { review(file).notes }
+
+    /// The findings, and the notes for paths that could not be followed to their end.
+    private static func review(_ file: LintedFile) -> LintReview {
+        var review = LintReview()
         let (names, _, others) = file.inputContinuationNames()
         let mentionsAnalyzerInput = file.tokens.contains { $0.text == "AnalyzerInput" }
-        guard mentionsAnalyzerInput else { return [] }
+        guard mentionsAnalyzerInput else { return review }
         let finishers = file.run?.finishers[file.unitIndex] ?? file.analyzerFinishers()
         for index in file.tokens.indices where file.matches(index, [".", "finish", "(", ")"]) {
             guard let receiver = file.receiverName(beforeDot: index), !others.contains(receiver) else { continue }
@@ -36,31 +48,44 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
             guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder")
             else { continue }
             if file.isAfterAnalyzerError(index, finishers) { continue }
+            let location = file.tokens[index + 1].location
             guard let function = file.structure.enclosingFunction(of: index) else {
                 if !file.finishesAnalyzer(0..<file.tokens.count, finishers) {
-                    findings.append(
+                    review.findings.append(
                         file.finding(
-                            Self.self, at: file.tokens[index + 1].location,
-                            "\(receiver).finish() with no analyzer finish in this file"))
+                            Self.self, at: location, "\(receiver).finish() with no analyzer finish in this file"))
                 }
                 continue
             }
-            if file.finishesAnalyzer(function.body, finishers) { continue }
+            let otherCases = file.reducerCases(inBody: function.body).filter { !$0.contains(index) }
+            if file.finishesAnalyzer(function.body, finishers, excluding: otherCases) { continue }
             // An analyzer the type keeps for its whole life serves session after session: ending
             // one input leaves it ready for the next, as the API reference allows.
             if let type = file.structure.enclosingTypeName(of: index), file.keepsAnalyzer(type) { continue }
             var visited: Set<String> = []
             let callers = file.followCallers(of: function.name, from: index, finishers, visited: &visited)
-            if !callers.finished {
-                let handlers = file.handlerTrail(in: function.body)
-                findings.append(
+            if callers.finished { continue }
+            var followed: Set<String> = []
+            let handOffs = file.handOffs(in: function.body, visited: &followed)
+            let trail = handOffs.steps.map { $0 + "; " }.joined() + callers.trail
+            switch handOffs.verdict {
+            case .finishes: continue
+            case .unfollowable:
+                review.notes.append(
+                    LintNote(
+                        file: file.file, location: location, rule: id,
+                        text:
+                            "\(receiver).finish() in \(function.name)() not judged: the path leaves the files linted; followed: \(trail)"
+                    ))
+            case .doesNotFinish:
+                review.findings.append(
                     file.finding(
-                        Self.self, at: file.tokens[index + 1].location,
-                        "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(handlers)\(callers.trail)"
+                        Self.self, at: location,
+                        "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(trail)"
                     ))
             }
         }
-        return findings
+        return review
     }
 }
 

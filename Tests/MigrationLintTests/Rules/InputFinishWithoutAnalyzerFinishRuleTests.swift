@@ -75,3 +75,50 @@ extension MigrationLinterTests {
         #expect(Self.rules(cancelled).isEmpty)
     }
 }
+
+extension MigrationLinterTests {
+    /// A path that leaves the files (a delegate protocol nothing here adopts) is noted, not
+    /// reported; once an adopter that only records the error is in the run, it is reported.
+    @Test func aPathLeavingTheFilesIsNotedNotReported() {
+        let input = LintSource(
+            file: "Input.swift",
+            text: """
+                protocol InputDelegate: AnyObject { func inputDidFail(_ error: Error) }
+                final class Input {
+                    weak var delegate: InputDelegate?
+                    var feed: AsyncStream<AnalyzerInput>.Continuation?
+                    func fail(_ error: Error) {
+                        feed?.finish()
+                        delegate?.inputDidFail(error)
+                    }
+                }
+                """)
+        let alone = MigrationLinter.review([input], project: Self.plist)
+        #expect(alone.findings.isEmpty)
+        #expect(alone.notes.map(\.location.line) == [6])
+        #expect(
+            alone.notes.first?.text.contains(
+                "delegate.inputDidFail(…) goes to an adopter of InputDelegate, and no type in the files linted adopts it")
+                == true)
+        let owner = LintSource(
+            file: "Owner.swift",
+            text: """
+                final class Owner: InputDelegate {
+                    var lastError: Error?
+                    func inputDidFail(_ error: Error) { lastError = error }
+                }
+                """)
+        let both = MigrationLinter.review([input, owner], project: Self.plist)
+        #expect(both.notes.isEmpty)
+        #expect(both.findings.map(\.location.line) == [6])
+        let cancelling = LintSource(
+            file: "Owner.swift",
+            text: """
+                final class Owner: InputDelegate {
+                    var analyzer: SpeechAnalyzer?
+                    func inputDidFail(_ error: Error) { Task { await analyzer?.cancelAndFinishNow() } }
+                }
+                """)
+        #expect(MigrationLinter.review([input, cancelling], project: Self.plist).findings.isEmpty)
+    }
+}

@@ -1,0 +1,316 @@
+/// Where a path hands its outcome on to code written elsewhere in the run, and what that code does
+/// with it: a handler closure (`onError(error)`), a delegate's method (`delegate?.didFail(error)`),
+/// an action a `switch` handles (`send(.failed(error))`), or a method of the same type. The input
+/// rule asks this when the path that ends the input does not finish the analyzer itself: a hand-off
+/// whose every destination finishes or cancels it ends the session; one whose destination is not in
+/// the files linted (no closure passed, no type adopting the protocol, a reducer's effect) cannot
+/// be followed, and the rule then notes that instead of reporting.
+struct HandOffOutcome {
+    enum Verdict: Comparable {
+        /// Some hand-off reaches an analyzer finish or cancel on every path it can take.
+        case finishes
+        /// None does, and at least one leads where the rule cannot see.
+        case unfollowable
+        /// None does, and every destination was read.
+        case doesNotFinish
+    }
+
+    var verdict: Verdict
+    /// The hand-offs followed, in words, for the finding's or the note's "followed:".
+    var steps: [String] = []
+
+    var trail: String { steps.joined(separator: "; ") }
+
+    /// One hand-off's outcome from those of its destinations: all must finish for it to finish.
+    static func all(_ outcomes: [HandOffOutcome]) -> Verdict {
+        outcomes.map(\.verdict).contains(.doesNotFinish)
+            ? .doesNotFinish : outcomes.allSatisfy { $0.verdict == .finishes } ? .finishes : .unfollowable
+    }
+
+    /// A body's outcome from its hand-offs': one that finishes is enough.
+    static func any(_ verdicts: [Verdict]) -> Verdict {
+        verdicts.contains(.finishes) ? .finishes : verdicts.contains(.unfollowable) ? .unfollowable : .doesNotFinish
+    }
+}
+
+extension LintedFile {
+    /// What the hand-offs in `body` come to, followed up to four levels deep.
+    func handOffs(in body: Range<Int>, depth: Int = 0, visited: inout Set<String>) -> HandOffOutcome {
+        let finishers = run?.finishers[unitIndex] ?? analyzerFinishers()
+        if finishesAnalyzer(body, finishers) { return HandOffOutcome(verdict: .finishes) }
+        guard let run, visited.insert("\(unitIndex):\(body.lowerBound)").inserted else {
+            return HandOffOutcome(verdict: .doesNotFinish)
+        }
+        guard depth < 4 else {
+            return HandOffOutcome(verdict: .unfollowable, steps: ["followed no further than four hand-offs"])
+        }
+        var verdicts: [HandOffOutcome.Verdict] = []
+        var steps: [String] = []
+        func record(_ verdict: HandOffOutcome.Verdict, _ step: String) {
+            verdicts.append(verdict)
+            steps.append(step)
+        }
+        /// The words for a destination's outcome, with its own trail when it has one.
+        func says(_ outcomes: [HandOffOutcome]) -> String {
+            let verdict = HandOffOutcome.all(outcomes)
+            let words =
+                switch verdict {
+                case .finishes: "finishes or cancels the analyzer"
+                case .unfollowable: "leads where the rule cannot follow"
+                case .doesNotFinish: "does not finish or cancel the analyzer"
+                }
+            let inner = outcomes.map(\.trail).filter { !$0.isEmpty }
+            return inner.isEmpty ? words : "\(words) (\(inner.joined(separator: "; ")))"
+        }
+
+        // Handler closures this type declares and calls.
+        let declared = closureTypedNames()
+        let handlers = Set(
+            body.filter { declared.contains(tokens[$0].text) && isOwnCall(at: $0) }.map { tokens[$0].text })
+        for name in handlers.sorted() {
+            let bindings = ProjectIndex.bindings(of: name, in: run.units)
+            guard !bindings.isEmpty else {
+                record(.unfollowable, "\(name)(…) is called, and no closure is passed for it in the files linted")
+                continue
+            }
+            let outcomes = bindings.map { binding in
+                run.file(binding.unit, project: project).handOffs(in: binding.body, depth: depth + 1, visited: &visited)
+            }
+            let places = bindings.map { "\(run.units[$0.unit].file):\($0.line)" }.joined(separator: ", ")
+            record(
+                HandOffOutcome.all(outcomes),
+                "\(name)(…) is called, and the closure passed for it (\(places)) \(says(outcomes))")
+        }
+
+        for index in body where tokens[index].is(".") {
+            guard let member = token(index + 1), member.kind == .identifier else { continue }
+            // A delegate: `delegate?.didFail(…)` on a property typed with a protocol of the run.
+            if matches(index + 2, ["("]), let receiver = receiverName(beforeDot: index), receiver != "self",
+                let type = run.receiverType(receiver, at: index, in: unitIndex), run.declaresProtocol(type)
+            {
+                let methods = run.implementations(of: member.text, adopting: type)
+                guard !methods.isEmpty else {
+                    record(
+                        .unfollowable,
+                        "\(receiver).\(member.text)(…) goes to an adopter of \(type), and no type in the files linted adopts it"
+                    )
+                    continue
+                }
+                let outcomes = methods.map { method in
+                    run.file(method.unit, project: project).handOffs(
+                        in: method.body, depth: depth + 1, visited: &visited)
+                }
+                let places = methods.map { "\($0.type).\(member.text)() at \(run.units[$0.unit].file):\($0.line)" }
+                record(
+                    HandOffOutcome.all(outcomes),
+                    "\(receiver).\(member.text)(…) goes to \(places.joined(separator: ", ")), which \(says(outcomes))")
+                continue
+            }
+            // An action: `send(.failed(error))`, handled by a `case .failed` of a `switch` in the run.
+            guard token(index - 1)?.is("(") == true, token(index - 2)?.kind == .identifier,
+                matches(index + 2, ["("]) || matches(index + 2, [")"]) || matches(index + 2, [","])
+            else { continue }
+            let cases = run.switchCases(named: member.text)
+            guard !cases.isEmpty else { continue }
+            var outcomes: [HandOffOutcome] = []
+            var places: [String] = []
+            for handled in cases {
+                let file = run.file(handled.unit, project: project)
+                var outcome = file.handOffs(in: handled.body, depth: depth + 1, visited: &visited)
+                if outcome.verdict != .finishes, let effect = file.effect(in: handled.body) {
+                    outcome = HandOffOutcome(
+                        verdict: .unfollowable, steps: ["it returns an effect (\(effect)), which is not followed"])
+                }
+                outcomes.append(outcome)
+                places.append("\(run.units[handled.unit].file):\(handled.line)")
+            }
+            // The action reaches one reducer; the other switches over the same cases only show them.
+            let verdict = HandOffOutcome.any(outcomes.map(\.verdict))
+            let inner = outcomes.map(\.trail).filter { !$0.isEmpty }.joined(separator: "; ")
+            let words =
+                switch verdict {
+                case .finishes: "finishes or cancels the analyzer"
+                case .unfollowable: "leads where the rule cannot follow"
+                case .doesNotFinish: "does not finish or cancel the analyzer"
+                }
+            record(
+                verdict,
+                ".\(member.text) is sent, and its case (\(places.joined(separator: ", "))) \(words)"
+                    + (inner.isEmpty ? "" : " (\(inner))"))
+        }
+
+        // The type's own methods the body calls, for the hand-offs they make in turn.
+        let type = structure.enclosingTypeName(of: body.lowerBound)
+        for block in structure.blocks {
+            // A reducer is reached through the actions it is sent, case by case (above).
+            guard case .function(let name) = block.kind, structure.enclosingTypeName(of: block.open) == type,
+                body.contains(where: { tokens[$0].text == name && isOwnCall(at: $0) }),
+                reducerCases(ofFunctionAt: block).isEmpty
+            else { continue }
+            let outcome = handOffs(in: (block.open + 1)..<block.close, depth: depth + 1, visited: &visited)
+            guard outcome.verdict != .doesNotFinish else { continue }
+            record(outcome.verdict, "\(name)() is called, and it \(says([outcome]))")
+        }
+        return HandOffOutcome(verdict: HandOffOutcome.any(verdicts), steps: steps)
+    }
+
+    /// The case bodies of a reducer function: a `switch` over one of the function's parameters
+    /// (`func send(_ action: Action) { switch action { … } }`), each case a path of its own.
+    func reducerCases(ofFunctionAt block: SourceStructure.Block) -> [Range<Int>] {
+        let header = structure.statementStart(of: block.open)..<block.open
+        guard let open = header.first(where: { tokens[$0].is("(") }), let close = structure.partner[open],
+            close < block.open
+        else { return [] }
+        let parameters = Set(
+            ((open + 1)..<close).compactMap { index -> String? in
+                guard tokens[index].kind == .identifier, token(index + 1)?.is(":") == true else { return nil }
+                return tokens[index].text
+            })
+        guard !parameters.isEmpty else { return [] }
+        var cases: [Range<Int>] = []
+        for inner in structure.blocks where inner.open > block.open && inner.close < block.close {
+            guard let keyword = structure.switchKeyword(of: inner), inner.open - keyword == 2,
+                parameters.contains(tokens[keyword + 1].text)
+            else { continue }
+            cases += structure.cases(ofSwitchAt: inner).map(\.body)
+        }
+        return cases
+    }
+
+    /// ``reducerCases(ofFunctionAt:)`` for the function whose body is `body`.
+    func reducerCases(inBody body: Range<Int>) -> [Range<Int>] {
+        guard let block = structure.blocks.first(where: { $0.open + 1 == body.lowerBound }) else { return [] }
+        return reducerCases(ofFunctionAt: block)
+    }
+
+    /// The effect a reducer's case returns, when it hands work to the effect runtime
+    /// (`.run { … }`, `.cancel(id:)`, `.merge(…)`, `.concatenate(…)`): where it leads is not followed.
+    func effect(in body: Range<Int>) -> String? {
+        for index in body where tokens[index].is(".") {
+            if matches(index + 1, ["run", "{"]) || matches(index + 1, ["run", "("]) { return ".run" }
+            if matches(index + 1, ["cancel", "(", "id"]) { return ".cancel(id:)" }
+            if matches(index + 1, ["merge", "("]) { return ".merge" }
+            if matches(index + 1, ["concatenate", "("]) { return ".concatenate" }
+        }
+        return nil
+    }
+}
+
+extension ProjectIndex {
+    /// Whether a file of the run declares a protocol of this name.
+    func declaresProtocol(_ name: String) -> Bool {
+        units.contains { unit in
+            let tokens = unit.structure.tokens
+            return tokens.indices.contains { index in
+                tokens[index].is("protocol") && index + 1 < tokens.count && tokens[index + 1].text == name
+            }
+        }
+    }
+
+    /// The methods named `method` of every type the run declares as adopting `protocol`
+    /// (`class Controller: InputDelegate`, `extension Controller: InputDelegate`), in any of its blocks.
+    func implementations(
+        of method: String, adopting protocolName: String
+    ) -> [(
+        unit: Int, body: Range<Int>, type: String, line: Int
+    )] {
+        var adopters: Set<String> = []
+        for unit in units {
+            let structure = unit.structure
+            for block in structure.blocks {
+                guard case .type(let name) = block.kind else { continue }
+                let header = structure.statementStart(of: block.open)..<block.open
+                guard !header.contains(where: { structure.tokens[$0].is("protocol") }),
+                    let colon = header.first(where: { structure.tokens[$0].is(":") })
+                else { continue }
+                let inherited = ((colon + 1)..<block.open).prefix { !structure.tokens[$0].is("where") }
+                if inherited.contains(where: { structure.tokens[$0].text == protocolName }) { adopters.insert(name) }
+            }
+        }
+        var found: [(Int, Range<Int>, String, Int)] = []
+        for (number, unit) in units.enumerated() {
+            let structure = unit.structure
+            for block in structure.blocks {
+                guard case .function(let name) = block.kind, name == method,
+                    let owner = structure.enclosingTypeName(of: block.open), adopters.contains(owner)
+                else { continue }
+                found.append(
+                    (number, (block.open + 1)..<block.close, owner, structure.tokens[block.open].location.line))
+            }
+        }
+        return found
+    }
+
+    /// The bodies of `case .name` (also `case .name(let x)`, `case let .name(x)`, `case .a, .name:`)
+    /// in the `switch` statements of the run.
+    func switchCases(named name: String) -> [(unit: Int, body: Range<Int>, line: Int)] {
+        var found: [(Int, Range<Int>, Int)] = []
+        for (number, unit) in units.enumerated() {
+            let structure = unit.structure
+            for block in structure.blocks where structure.switchKeyword(of: block) != nil {
+                for handled in structure.cases(ofSwitchAt: block) where handled.names.contains(name) {
+                    found.append((number, handled.body, handled.line))
+                }
+            }
+        }
+        return found
+    }
+}
+
+extension SourceStructure {
+    /// The `switch` whose body `block` is (`switch action {`, `switch self.state.mode {`), if it is one.
+    func switchKeyword(of block: Block) -> Int? {
+        var index = block.open - 1
+        while index >= 0 {
+            let token = tokens[index]
+            if token.is("switch") { return index }
+            if token.is(")") || token.is("]"), let open = partner[index], open < index {
+                index = open - 1
+            } else if token.kind == .identifier || token.is(".") || token.is("?") || token.is("!") {
+                index -= 1
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The cases of the `switch` whose body is `block`: the names each label matches and its
+    /// body, up to the next `case` or `default` of that switch.
+    func cases(ofSwitchAt block: Block) -> [(names: [String], body: Range<Int>, line: Int)] {
+        let structure = self
+        var labels: [(names: [String], start: Int, colon: Int)] = []
+        var index = block.open + 1
+        while index < block.close {
+            if let partner = structure.partner[index], partner > index, partner < block.close,
+                tokens[index].is("{")
+                    || tokens[index].is("(") || tokens[index].is("[")
+            {
+                index = partner + 1
+                continue
+            }
+            guard tokens[index].is("case") || tokens[index].is("default") else {
+                index += 1
+                continue
+            }
+            // The label runs to its `:` outside brackets.
+            var cursor = index + 1
+            var names: [String] = []
+            while cursor < block.close, !tokens[cursor].is(":") {
+                if tokens[cursor].is("."), cursor + 1 < block.close,
+                    ["case", ",", "let", "var"].contains(tokens[cursor - 1].text)
+                {
+                    names.append(tokens[cursor + 1].text)
+                }
+                if let partner = structure.partner[cursor], partner > cursor, partner < block.close { cursor = partner }
+                cursor += 1
+            }
+            labels.append((names, index, cursor))
+            index = cursor + 1
+        }
+        return labels.enumerated().map { number, label in
+            let end = number + 1 < labels.count ? labels[number + 1].start : block.close
+            return (label.names, min(label.colon + 1, end)..<end, tokens[label.start].location.line)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Speech
+
+/// The twin of handler-through-delegate: the delegate only shows the failure, and the analyzer
+/// waits on for input that will never come.
+@MainActor
+final class TranscriptionController {
+    private var analyzer: SpeechAnalyzer?
+    private var input: AudioInput?
+    private(set) var status = "idle"
+
+    func start(_ transcriber: SpeechTranscriber) async throws {
+        let (inputs, continuation) = AsyncStream<AnalyzerInput>.makeStream()
+        let analyzer = SpeechAnalyzer(modules: [transcriber])
+        self.analyzer = analyzer
+        let input = AudioInput(continuation: continuation)
+        input.delegate = self
+        self.input = input
+        try await analyzer.start(inputSequence: inputs)
+    }
+
+    func stop() async throws {
+        try await analyzer?.finalizeAndFinishThroughEndOfInput()
+    }
+}
+
+extension TranscriptionController: AudioInputDelegate {
+    nonisolated func audioInput(_ input: AudioInput, didFailWith error: Error) {
+        Task { @MainActor in
+            status = "failed: \(error)"
+        }
+    }
+}
