@@ -154,6 +154,30 @@ extension LintedFile {
         return HandOffOutcome(verdict: HandOffOutcome.any(verdicts), steps: steps)
     }
 
+    /// The analyzer `body` makes for itself and gives to nothing else (`let analyzer =
+    /// SpeechAnalyzer(…)`, never assigned, passed, captured or returned), when it uses no other: no
+    /// code elsewhere can finish that one, so the body's hand-offs cannot matter.
+    func localAnalyzer(in body: Range<Int>) -> String? {
+        var local: Set<String> = []
+        for index in body where tokens[index].is("SpeechAnalyzer") && matches(index + 1, ["("]) {
+            var before = index - 1
+            while let word = token(before), word.is("try") || word.is("await") { before -= 1 }
+            guard token(before)?.is("=") == true, let name = token(before - 1), name.kind == .identifier,
+                token(before - 2)?.is("let") == true || token(before - 2)?.is("var") == true
+            else { return nil }
+            local.insert(name.text)
+        }
+        guard !local.isEmpty else { return nil }
+        let elsewhere = analyzerNames().subtracting(local).subtracting(["_"])
+        for index in body where tokens[index].kind == .identifier {
+            if elsewhere.contains(tokens[index].text) { return nil }
+            guard local.contains(tokens[index].text), let before = token(index - 1) else { continue }
+            let handsOver = ["=", "(", ",", ":", "[", "return"].contains(before.text) && before.kind != .string
+            if handsOver && token(index + 1)?.is(".") != true { return nil }
+        }
+        return local.sorted().first
+    }
+
     /// The case bodies of a reducer function: a `switch` over one of the function's parameters
     /// (`func send(_ action: Action) { switch action { … } }`), each case a path of its own.
     func reducerCases(ofFunctionAt block: SourceStructure.Block) -> [Range<Int>] {

@@ -66,7 +66,14 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
             let callers = file.followCallers(of: function.name, from: index, finishers, visited: &visited)
             if callers.finished { continue }
             var followed: Set<String> = []
-            let handOffs = file.handOffs(in: function.body, visited: &followed)
+            var handOffs = file.handOffs(in: function.body, visited: &followed)
+            if handOffs.verdict == .unfollowable, let analyzer = file.localAnalyzer(in: function.body) {
+                handOffs = HandOffOutcome(
+                    verdict: .doesNotFinish,
+                    steps: [
+                        "\(analyzer) is made in \(function.name)() and given to nothing else, so no code elsewhere can finish it"
+                    ])
+            }
             let trail = handOffs.steps.map { $0 + "; " }.joined() + callers.trail
             switch handOffs.verdict {
             case .finishes: continue

@@ -98,7 +98,8 @@ extension MigrationLinterTests {
         #expect(alone.notes.map(\.location.line) == [6])
         #expect(
             alone.notes.first?.text.contains(
-                "delegate.inputDidFail(…) goes to an adopter of InputDelegate, and no type in the files linted adopts it")
+                "delegate.inputDidFail(…) goes to an adopter of InputDelegate, and no type in the files linted adopts it"
+            )
                 == true)
         let owner = LintSource(
             file: "Owner.swift",
@@ -120,5 +121,35 @@ extension MigrationLinterTests {
                 }
                 """)
         #expect(MigrationLinter.review([input, cancelling], project: Self.plist).findings.isEmpty)
+    }
+}
+
+extension MigrationLinterTests {
+    /// An analyzer a function makes and gives to nothing cannot be finished by code elsewhere, so a
+    /// callback nobody passes in does not make the path unfollowable (held-out set 3's live stream).
+    @Test func aLocalAnalyzerIsNotReachedByHandOffs() {
+        let local = """
+            func listen(onSegment: @escaping (String) -> Void) async throws {
+                let (inputs, continuation) = AsyncStream<AnalyzerInput>.makeStream()
+                let analyzer = SpeechAnalyzer(modules: [transcriber])
+                try await analyzer.start(inputSequence: inputs)
+                defer { continuation.finish() }
+                for try await result in transcriber.results { onSegment(String(result.text.characters)) }
+            }
+            """
+        let review = MigrationLinter.review([LintSource(file: "Listen.swift", text: local)], project: Self.plist)
+        #expect(review.notes.isEmpty)
+        #expect(review.findings.map(\.location.line) == [5])
+        #expect(
+            review.findings.first?.detail.contains("analyzer is made in listen() and given to nothing else") == true)
+        // Handed to the caller's callback, the analyzer may be finished there: not judged.
+        let shared = local.replacingOccurrences(
+            of: "try await analyzer.start(inputSequence: inputs)",
+            with: "onStart(analyzer); try await analyzer.start(inputSequence: inputs)"
+        ).replacingOccurrences(
+            of: "onSegment: @escaping", with: "onStart: (SpeechAnalyzer) -> Void, onSegment: @escaping")
+        let handed = MigrationLinter.review([LintSource(file: "Listen.swift", text: shared)], project: Self.plist)
+        #expect(handed.findings.isEmpty)
+        #expect(handed.notes.map(\.location.line) == [5])
     }
 }
