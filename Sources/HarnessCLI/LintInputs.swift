@@ -50,7 +50,11 @@ import SpeechCore
                     at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
             else { continue }
             for case let url as URL in walker {
-                if url.lastPathComponent == ".build" || url.lastPathComponent == "DerivedData" {
+                // Build output, and bundles that are not an app's sources: a documentation set's or a
+                // framework's Info.plist describes that bundle, not the app.
+                if url.lastPathComponent == ".build" || url.lastPathComponent == "DerivedData"
+                    || Self.foreignBundles.contains(url.pathExtension)
+                {
                     walker.skipDescendants()
                     continue
                 }
@@ -208,6 +212,9 @@ import SpeechCore
         }
         return nil
     }
+
+    /// Folders holding a built bundle of another kind (`Docs.docset/Contents/Info.plist`).
+    static let foreignBundles: Set<String> = ["docset", "framework", "xcframework", "bundle", "xctest"]
 
     /// Whether a file shows an app target: an Info.plist; a project with an application product
     /// or INFOPLIST_KEY_ settings; an XcodeGen spec with `type: application`.

@@ -65,9 +65,52 @@ extension LintedFile {
 
         // Handler closures this type declares and calls.
         let declared = closureTypedNames()
-        let handlers = Set(
-            body.filter { declared.contains(tokens[$0].text) && isOwnCall(at: $0) }.map { tokens[$0].text })
-        for name in handlers.sorted() {
+        var handlers: [String: Int] = [:]
+        for index in body where declared.contains(tokens[index].text) && isOwnCall(at: index) {
+            handlers[tokens[index].text] = handlers[tokens[index].text] ?? index
+        }
+        for (name, call) in handlers.sorted(by: { $0.key < $1.key }) {
+            // A parameter of the function around the call: what that function's callers pass.
+            if let function = parameterOwner(of: name, at: call) {
+                let arguments = run.arguments(labelled: name, inCallsOf: function)
+                guard !arguments.isEmpty else {
+                    record(
+                        .unfollowable,
+                        "\(name)(…) is called, and no call of \(function)(…) in the files linted passes it by that label"
+                    )
+                    continue
+                }
+                var outcomes: [HandOffOutcome] = []
+                var places: [String] = []
+                for argument in arguments {
+                    let file = run.file(argument.unit, project: project)
+                    let place = "\(run.units[argument.unit].file):\(argument.line)"
+                    places.append(place)
+                    if file.tokens[argument.value].is("{"), let close = file.structure.partner[argument.value] {
+                        outcomes.append(
+                            file.handOffs(in: (argument.value + 1)..<close, depth: depth + 1, visited: &visited))
+                        continue
+                    }
+                    let value = file.tokens[argument.value].text
+                    let bindings = value == name ? [] : ProjectIndex.bindings(of: value, in: run.units)
+                    guard !bindings.isEmpty else {
+                        outcomes.append(
+                            HandOffOutcome(
+                                verdict: .unfollowable,
+                                steps: ["handed on as \(value) at \(place), which is not followed"]))
+                        continue
+                    }
+                    outcomes += bindings.map { binding in
+                        run.file(binding.unit, project: project).handOffs(
+                            in: binding.body, depth: depth + 1, visited: &visited)
+                    }
+                }
+                record(
+                    HandOffOutcome.all(outcomes),
+                    "\(name)(…) is called, and what the callers of \(function)(…) pass for it (\(places.joined(separator: ", "))) \(says(outcomes))"
+                )
+                continue
+            }
             let bindings = ProjectIndex.bindings(of: name, in: run.units)
             guard !bindings.isEmpty else {
                 record(.unfollowable, "\(name)(…) is called, and no closure is passed for it in the files linted")
@@ -154,6 +197,24 @@ extension LintedFile {
         return HandOffOutcome(verdict: HandOffOutcome.any(verdicts), steps: steps)
     }
 
+    /// The function whose parameter list declares `name`, when the call at `position` is inside
+    /// it (`func start(failureHandler: @escaping (String) -> Void)`, called in a closure there).
+    func parameterOwner(of name: String, at position: Int) -> String? {
+        guard let function = structure.enclosingFunction(of: position),
+            let block = structure.blocks.first(where: { $0.open + 1 == function.body.lowerBound })
+        else { return nil }
+        let header = structure.statementStart(of: block.open)..<block.open
+        guard let open = header.first(where: { tokens[$0].is("(") }), let close = structure.partner[open] else {
+            return nil
+        }
+        let declares = ((open + 1)..<close).contains { index in
+            tokens[index].text == name && token(index + 1)?.is(":") == true
+                && (token(index - 1)?.is("(") == true || token(index - 1)?.is(",") == true
+                    || token(index - 2)?.is("(") == true || token(index - 2)?.is(",") == true)
+        }
+        return declares ? function.name : nil
+    }
+
     /// The analyzer `body` makes for itself and gives to nothing else (`let analyzer =
     /// SpeechAnalyzer(…)`, never assigned, passed, captured or returned), when it uses no other: no
     /// code elsewhere can finish that one, so the body's hand-offs cannot matter.
@@ -221,6 +282,34 @@ extension LintedFile {
 }
 
 extension ProjectIndex {
+    /// The values passed as `label:` in calls of `function` across the run (`start(failureHandler:
+    /// { … })`, `service.start(failureHandler: handler)`): each value's first token.
+    func arguments(labelled label: String, inCallsOf function: String) -> [(unit: Int, value: Int, line: Int)] {
+        var found: [(Int, Int, Int)] = []
+        for (number, unit) in units.enumerated() {
+            let tokens = unit.structure.tokens
+            for index in tokens.indices
+            where tokens[index].text == function && index + 1 < tokens.count && tokens[index + 1].is("(")
+                && (index == 0 || !tokens[index - 1].is("func"))
+            {
+                guard let close = unit.structure.partner[index + 1] else { continue }
+                var cursor = index + 2
+                while cursor < close {
+                    if tokens[cursor].text == label, cursor + 2 < close, tokens[cursor + 1].is(":"),
+                        tokens[cursor - 1].is("(") || tokens[cursor - 1].is(",")
+                    {
+                        found.append((number, cursor + 2, tokens[cursor].location.line))
+                    }
+                    if let partner = unit.structure.partner[cursor], partner > cursor, partner < close {
+                        cursor = partner
+                    }
+                    cursor += 1
+                }
+            }
+        }
+        return found
+    }
+
     /// Whether a file of the run declares a protocol of this name.
     func declaresProtocol(_ name: String) -> Bool {
         units.contains { unit in

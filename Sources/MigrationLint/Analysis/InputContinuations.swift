@@ -39,7 +39,9 @@ extension LintedFile {
                 names.insert(name.text)
             }
         }
-        let input = propagatingAssignments(names)
+        // A name declared with another element type stays another stream's, though an assignment
+        // somewhere (`activity = continuation`) passes it a name the input uses elsewhere.
+        let input = names.union(propagatingAssignments(names).subtracting(others))
         return (input, discarded, others.subtracting(input))
     }
 

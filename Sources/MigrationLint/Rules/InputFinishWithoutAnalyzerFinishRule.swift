@@ -82,7 +82,7 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
                     LintNote(
                         file: file.file, location: location, rule: id,
                         text:
-                            "\(receiver).finish() in \(function.name)() not judged: the path leaves the files linted; followed: \(trail)"
+                            "\(receiver).finish() in \(function.name)() not judged: the path goes where the rule cannot follow; followed: \(trail)"
                     ))
             case .doesNotFinish:
                 review.findings.append(

@@ -8,7 +8,8 @@ struct UntrackedResultTaskRule: LintRule {
         A `Task { for try await r in transcriber.results … }` that nothing stores cannot be cancelled on
         teardown, and its error is lost. Store it, await it, or use structured concurrency. A task
         that only holds such a task (the results are read in a task inside it) is not the one
-        reported: the inner one is.
+        reported: the inner one is. Nor is a task a function returns (the only statement of a
+        function declared `-> Task<…>`), which its caller keeps.
         """
 
     static func check(_ file: LintedFile) -> [LintFinding] {
@@ -33,12 +34,29 @@ struct UntrackedResultTaskRule: LintRule {
             }
             guard consumesResults else { continue }
             let start = file.structure.statementStart(of: index)
-            let discarded = start == index || file.matches(start, ["_", "="])
+            let discarded =
+                (start == index && !file.isImplicitlyReturned(statementAt: index)) || file.matches(start, ["_", "="])
             if discarded {
                 findings.append(
                     file.finding(Self.self, at: file.tokens[index].location, "Task { … .results … } is not stored"))
             }
         }
         return findings
+    }
+}
+
+extension LintedFile {
+    /// Whether the statement at `index` is the whole body of a function that returns a value, so
+    /// Swift returns it without `return`.
+    fileprivate func isImplicitlyReturned(statementAt index: Int) -> Bool {
+        guard let block = structure.enclosingBlocks(of: index).last, case .function = block.kind,
+            block.open + 1 == index, structure.statementEnd(from: index) >= block.close
+        else { return false }
+        // `->` after the parameter list, not inside a closure parameter's type.
+        let header = structure.statementStart(of: block.open)..<block.open
+        guard let open = header.first(where: { tokens[$0].is("(") }), let close = structure.partner[open] else {
+            return false
+        }
+        return ((close + 1)..<block.open).contains { tokens[$0].is("->") }
     }
 }
