@@ -14,11 +14,22 @@ struct UnownedReservationReleaseRule: LintRule {
         (`for locale in reserved`, `reserved.forEach`) counts as consulting it. A collection filled
         whether or not the reservation was created records nothing and does not count.
         A locale read from `AssetInventory.reservedLocales` (the app's own reservations, as when
-        one is let go to make room under the system's limit) is the app's to release.
+        one is let go to make room under the system's limit) is the app's to release, and so are the
+        locales of a loop over that list under a condition on `maximumReservedLocales` (eviction at
+        the limit). After `if !(reserve(…)) { … guard reserve(…) else { leave } }` a reservation was
+        created, and a name then given the reserved locale records it. A release of the locale a
+        closure is given, the closure being an argument or an assigned value (a dependency's
+        `release: { locale in … }`), forwards a decision made where the closure is called: the
+        rule notes it and does not judge it.
         """
 
-    static func check(_ file: LintedFile) -> [LintFinding] {
-        var findings: [LintFinding] = []
+    static func check(_ file: LintedFile) -> [LintFinding] { review(file).findings }
+
+    static func notes(_ file: LintedFile) -> [LintNote] { review(file).notes }
+
+    /// The findings, and notes for releases whose owner is decided where the rule cannot follow.
+    private static func review(_ file: LintedFile) -> LintReview {
+        var review = LintReview()
         let owners = file.reservationOwnershipNames()
         for index in file.tokens.indices
         where
@@ -26,19 +37,32 @@ struct UnownedReservationReleaseRule: LintRule {
             || file.matches(index, ["deallocate", "(", "locale", ":"]))
             && file.token(index - 1)?.is("func") != true
         {
-            if file.releaseIsOwned(index, owners: owners) || file.releasesListedReservation(index) { continue }
+            if file.releaseIsOwned(index, owners: owners) || file.releasesListedReservation(index)
+                || file.evictsAtTheLimit(index)
+            {
+                continue
+            }
             let call = file.tokens[index].text == "release" ? "release(reservedLocale:)" : "deallocate(locale:)"
+            if let adapter = file.forwardingClosure(releasing: index) {
+                review.notes.append(
+                    LintNote(
+                        file: file.file, location: file.tokens[index].location, rule: id,
+                        text:
+                            "\(call) not judged: it releases the locale its closure is given (\(adapter)), so whether this code owns the reservation is decided where the closure is called, which the rule does not follow"
+                    ))
+                continue
+            }
             let place = file.structure.enclosingFunction(of: index).map { " in \($0.name)()" } ?? ""
             let followed =
                 owners.isEmpty
                 ? "nothing in this file keeps what reserve(locale:) returned"
                 : "ownership is kept in \(owners.sorted().joined(separator: ", ")), and this release neither tests nor iterates it"
-            findings.append(
+            review.findings.append(
                 file.finding(
                     Self.self, at: file.tokens[index].location,
                     "\(call)\(place) not conditioned on a reservation this code made; \(followed)"))
         }
-        return findings
+        return review
     }
 }
 
@@ -95,6 +119,27 @@ extension LintedFile {
             for block in structure.blocks where block.kind == .conditional && recordsOwnership(block.header) {
                 names.formUnion(ownershipRecords(in: (block.open + 1)..<block.close))
             }
+            // if !(try await reserve(locale: l)) { …; guard try await reserve(locale: l) else { throw … } }
+            // owned = l: past that block a reserve returned true.
+            for block in structure.blocks
+            where block.kind == .conditional && matches(block.header.lowerBound, ["!", "("])
+                && recordsOwnership(block.header)
+            {
+                guard
+                    structure.guards.contains(where: {
+                        $0.condition.lowerBound > block.open && $0.condition.upperBound < block.close
+                            && recordsOwnership($0.condition)
+                    }),
+                    let reserved = (block.header).first(where: { matches($0, ["locale", ":"]) }).flatMap({
+                        token($0 + 2)
+                    })
+                else { continue }
+                let rest = (block.close + 1)..<structure.functionBody(of: block.open).upperBound
+                names.formUnion(ownershipRecords(in: rest))
+                for position in rest where matches(position, ["=", reserved.text]) {
+                    if let name = token(position - 1), name.kind == .identifier { names.insert(name.text) }
+                }
+            }
             // guard try await AssetInventory.reserve(locale: l) else { return }; owned.insert(l)
             for entry in structure.guards where recordsOwnership(entry.condition) {
                 // The condition ends at `else`; what follows its `{ … }` runs only when it held.
@@ -103,6 +148,57 @@ extension LintedFile {
             }
         }
         return names
+    }
+
+    /// Whether the release at `index` lets go of a locale read from `AssetInventory.reservedLocales`
+    /// in a loop (`for locale in reserved`, `reserved` bound from that list) under a condition on
+    /// `maximumReservedLocales`: the app's own reservations, evicted to make room at the limit.
+    fileprivate func evictsAtTheLimit(_ index: Int) -> Bool {
+        guard let argument = token(index + 4), argument.kind == .identifier,
+            let loop = structure.enclosingBlocks(of: index).last(where: { $0.kind == .loop }),
+            let pattern = loop.header.first, tokens[pattern].text == argument.text,
+            let inKeyword = loop.header.first(where: { tokens[$0].is("in") })
+        else { return false }
+        let body = structure.functionBody(of: index)
+        /// Names bound (`let x = …`) in the function to a value mentioning `word`, and the word.
+        func names(from word: String) -> Set<String> {
+            var found: Set<String> = [word]
+            for position in body where tokens[position].is(word) {
+                let start = structure.statementStart(of: position)
+                if let bound = (start..<position).first(where: { tokens[$0].is("let") || tokens[$0].is("var") }),
+                    let name = token(bound + 1), name.kind == .identifier
+                {
+                    found.insert(name.text)
+                }
+            }
+            return found
+        }
+        let lists = names(from: "reservedLocales")
+        guard ((inKeyword + 1)..<loop.header.upperBound).contains(where: { lists.contains(tokens[$0].text) }) else {
+            return false
+        }
+        let limits = names(from: "maximumReservedLocales")
+        return structure.conditions(at: index).contains { condition in
+            condition.contains { limits.contains(tokens[$0].text) }
+        }
+    }
+
+    /// The closure whose parameter the release at `index` releases, when that closure is an
+    /// argument or an assigned value: `release: { locale in … release(reservedLocale: locale) }`.
+    fileprivate func forwardingClosure(releasing index: Int) -> String? {
+        guard let argument = token(index + 4), argument.kind == .identifier,
+            let closure = structure.enclosingBlocks(of: index).last(where: { $0.kind == .other }),
+            let inKeyword = ((closure.open + 1)..<index).first(where: { tokens[$0].is("in") })
+        else { return nil }
+        let parameters = ((closure.open + 1)..<inKeyword).filter { tokens[$0].kind == .identifier }
+        guard parameters.contains(where: { tokens[$0].text == argument.text }) else { return nil }
+        if token(closure.open - 1)?.is(":") == true, let label = token(closure.open - 2), label.kind == .identifier {
+            return "the `\(label.text):` closure at line \(tokens[closure.open].location.line)"
+        }
+        if token(closure.open - 1)?.is("=") == true, let name = token(closure.open - 2), name.kind == .identifier {
+            return "the closure assigned to `\(name.text)` at line \(tokens[closure.open].location.line)"
+        }
+        return nil
     }
 
     /// Receivers of `.insert(`/`.append(` and targets of `= true` in `range`.
