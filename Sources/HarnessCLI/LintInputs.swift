@@ -216,8 +216,9 @@ import SpeechCore
     /// Folders holding a built bundle of another kind (`Docs.docset/Contents/Info.plist`).
     static let foreignBundles: Set<String> = ["docset", "framework", "xcframework", "bundle", "xctest"]
 
-    /// Whether a file shows an app target: an Info.plist; a project with an application product
-    /// or INFOPLIST_KEY_ settings; an XcodeGen spec with `type: application`.
+    /// Whether a file shows an app target: an Info.plist; a project with an application product,
+    /// or INFOPLIST_KEY_ settings where it names no product type (a framework's or a test bundle's
+    /// generated Info.plist declares nothing for an app); an XcodeGen spec with `type: application`.
     @_spi(Fuzzing) public static func isAppEvidence(_ file: String) -> Bool {
         if file.hasSuffix(".plist") { return true }
         guard let text = FileContents.read(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
@@ -228,7 +229,11 @@ import SpeechCore
                 $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "") == "type:application"
             }
         }
-        return text.contains("com.apple.product-type.application") || text.contains("INFOPLIST_KEY_")
+        if text.contains("com.apple.product-type.application") || text.contains("com.apple.product-type.app-extension")
+        {
+            return true
+        }
+        return text.contains("INFOPLIST_KEY_") && !text.contains("com.apple.product-type.")
     }
 
     /// What in `file` marks the app as an iOS app, as `file: what`; nil when nothing does.

@@ -20,7 +20,8 @@ enum MigrateLintCommand {
                 own, with its own app settings: calls are followed only within it. Findings print as
                 file:line:column: warning: [rule] … with a fix hint. Nothing inside comments or string text is
                 reported; code in string interpolations is checked. The usage-description rule applies to app targets \
-                only (an Info.plist, an .xcodeproj application, a project.yml application, INFOPLIST_KEY_ settings); \
+                only (an Info.plist, an .xcodeproj application or extension, a project.yml application, INFOPLIST_KEY_ \
+                settings in a project that names no product type); \
                 elsewhere a note says why it was not applied. A rule that cannot follow a path to its end (a \
                 handler, delegate or action whose code is not in the files) prints a note instead of a finding.
                 Exit status: 0 no new findings, 1 new findings or unreadable files, 2 usage error.

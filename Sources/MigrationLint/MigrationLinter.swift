@@ -34,7 +34,7 @@ public struct ProjectContext: Sendable {
         }
         guard appTarget == nil, usageDescriptionKeys == nil else { return nil }
         return
-            "no app target found (no Info.plist, .xcodeproj application target, project.yml application or INFOPLIST_KEY_ setting); "
+            "no app target found (no Info.plist, .xcodeproj application or extension target, project.yml application, or INFOPLIST_KEY_ setting outside a framework or test project); "
             + "command-line tools and packages declare no usage descriptions"
     }
 }

@@ -58,7 +58,7 @@ struct MigrateLintFixtureTests {
     }
 
     @Test func everyCaseHasItsWrongTwin() {
-        #expect(Self.cases.count == 70)
+        #expect(Self.cases.count == 72)
         for name in Self.cases where !name.hasSuffix("-wrong") && name.hasPrefix("microphone") == false {
             #expect(Self.cases.contains(name + "-wrong"), "\(name) has no wrong twin")
         }
