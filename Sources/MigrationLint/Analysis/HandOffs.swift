@@ -6,13 +6,21 @@
 /// the files linted (no closure passed, no type adopting the protocol, a reducer's effect) cannot
 /// be followed, and the rule then notes that instead of reporting.
 struct HandOffOutcome {
-    enum Verdict: Comparable {
+    enum Verdict {
         /// Some hand-off reaches an analyzer finish or cancel on every path it can take.
         case finishes
         /// None does, and at least one leads where the rule cannot see.
         case unfollowable
         /// None does, and every destination was read.
         case doesNotFinish
+
+        var words: String {
+            switch self {
+            case .finishes: "finishes or cancels the analyzer"
+            case .unfollowable: "leads where the rule cannot follow"
+            case .doesNotFinish: "does not finish or cancel the analyzer"
+            }
+        }
     }
 
     var verdict: Verdict
@@ -31,7 +39,16 @@ struct HandOffOutcome {
     static func any(_ verdicts: [Verdict]) -> Verdict {
         verdicts.contains(.finishes) ? .finishes : verdicts.contains(.unfollowable) ? .unfollowable : .doesNotFinish
     }
+
+    /// `verdict`'s words, with the destinations' own trails when they have any.
+    static func words(_ verdict: Verdict, _ outcomes: [HandOffOutcome]) -> String {
+        let inner = outcomes.map(\.trail).filter { !$0.isEmpty }
+        return inner.isEmpty ? verdict.words : "\(verdict.words) (\(inner.joined(separator: "; ")))"
+    }
 }
+
+/// One hand-off found in a body: what it came to, and how the finding or note says it.
+private typealias HandOffStep = (verdict: HandOffOutcome.Verdict, words: String)
 
 extension LintedFile {
     /// What the hand-offs in `body` come to, followed up to four levels deep.
@@ -44,40 +61,34 @@ extension LintedFile {
         guard depth < 4 else {
             return HandOffOutcome(verdict: .unfollowable, steps: ["followed no further than four hand-offs"])
         }
-        var verdicts: [HandOffOutcome.Verdict] = []
-        var steps: [String] = []
-        func record(_ verdict: HandOffOutcome.Verdict, _ step: String) {
-            verdicts.append(verdict)
-            steps.append(step)
-        }
-        /// The words for a destination's outcome, with its own trail when it has one.
-        func says(_ outcomes: [HandOffOutcome]) -> String {
-            let verdict = HandOffOutcome.all(outcomes)
-            let words =
-                switch verdict {
-                case .finishes: "finishes or cancels the analyzer"
-                case .unfollowable: "leads where the rule cannot follow"
-                case .doesNotFinish: "does not finish or cancel the analyzer"
-                }
-            let inner = outcomes.map(\.trail).filter { !$0.isEmpty }
-            return inner.isEmpty ? words : "\(words) (\(inner.joined(separator: "; ")))"
-        }
+        let steps =
+            handlerHandOffs(in: body, run, depth: depth, visited: &visited)
+            + delegateAndActionHandOffs(in: body, run, depth: depth, visited: &visited)
+            + ownMethodHandOffs(in: body, depth: depth, visited: &visited)
+        return HandOffOutcome(verdict: HandOffOutcome.any(steps.map(\.verdict)), steps: steps.map(\.words))
+    }
 
-        // Handler closures this type declares and calls.
+    /// What the body's own calls of this type's handler closures (`onError(error)`) come to: the
+    /// closures passed for them, or, for a parameter of the function around the call, what that
+    /// function's callers pass.
+    private func handlerHandOffs(
+        in body: Range<Int>, _ run: ProjectIndex, depth: Int, visited: inout Set<String>
+    ) -> [HandOffStep] {
         let declared = closureTypedNames()
         var handlers: [String: Int] = [:]
         for index in body where declared.contains(tokens[index].text) && isOwnCall(at: index) {
             handlers[tokens[index].text] = handlers[tokens[index].text] ?? index
         }
+        var steps: [HandOffStep] = []
         for (name, call) in handlers.sorted(by: { $0.key < $1.key }) {
-            // A parameter of the function around the call: what that function's callers pass.
             if let function = parameterOwner(of: name, at: call) {
                 let arguments = run.arguments(labelled: name, inCallsOf: function)
                 guard !arguments.isEmpty else {
-                    record(
-                        .unfollowable,
-                        "\(name)(…) is called, and no call of \(function)(…) in the files linted passes it by that label"
-                    )
+                    steps.append(
+                        (
+                            .unfollowable,
+                            "\(name)(…) is called, and no call of \(function)(…) in the files linted passes it by that label"
+                        ))
                     continue
                 }
                 var outcomes: [HandOffOutcome] = []
@@ -105,38 +116,53 @@ extension LintedFile {
                             in: binding.body, depth: depth + 1, visited: &visited)
                     }
                 }
-                record(
-                    HandOffOutcome.all(outcomes),
-                    "\(name)(…) is called, and what the callers of \(function)(…) pass for it (\(places.joined(separator: ", "))) \(says(outcomes))"
-                )
+                let verdict = HandOffOutcome.all(outcomes)
+                steps.append(
+                    (
+                        verdict,
+                        "\(name)(…) is called, and what the callers of \(function)(…) pass for it (\(places.joined(separator: ", "))) \(HandOffOutcome.words(verdict, outcomes))"
+                    ))
                 continue
             }
             let bindings = ProjectIndex.bindings(of: name, in: run.units)
             guard !bindings.isEmpty else {
-                record(.unfollowable, "\(name)(…) is called, and no closure is passed for it in the files linted")
+                steps.append(
+                    (.unfollowable, "\(name)(…) is called, and no closure is passed for it in the files linted"))
                 continue
             }
             let outcomes = bindings.map { binding in
                 run.file(binding.unit, project: project).handOffs(in: binding.body, depth: depth + 1, visited: &visited)
             }
             let places = bindings.map { "\(run.units[$0.unit].file):\($0.line)" }.joined(separator: ", ")
-            record(
-                HandOffOutcome.all(outcomes),
-                "\(name)(…) is called, and the closure passed for it (\(places)) \(says(outcomes))")
+            let verdict = HandOffOutcome.all(outcomes)
+            steps.append(
+                (
+                    verdict,
+                    "\(name)(…) is called, and the closure passed for it (\(places)) \(HandOffOutcome.words(verdict, outcomes))"
+                ))
         }
+        return steps
+    }
 
+    /// What the body's delegate calls (`delegate?.didFail(…)` on a property typed with a protocol of
+    /// the run) and sent actions (`send(.failed(error))`, handled by a `case .failed` of a `switch`)
+    /// come to.
+    private func delegateAndActionHandOffs(
+        in body: Range<Int>, _ run: ProjectIndex, depth: Int, visited: inout Set<String>
+    ) -> [HandOffStep] {
+        var steps: [HandOffStep] = []
         for index in body where tokens[index].is(".") {
             guard let member = token(index + 1), member.kind == .identifier else { continue }
-            // A delegate: `delegate?.didFail(…)` on a property typed with a protocol of the run.
             if matches(index + 2, ["("]), let receiver = receiverName(beforeDot: index), receiver != "self",
                 let type = run.receiverType(receiver, at: index, in: unitIndex), run.declaresProtocol(type)
             {
                 let methods = run.implementations(of: member.text, adopting: type)
                 guard !methods.isEmpty else {
-                    record(
-                        .unfollowable,
-                        "\(receiver).\(member.text)(…) goes to an adopter of \(type), and no type in the files linted adopts it"
-                    )
+                    steps.append(
+                        (
+                            .unfollowable,
+                            "\(receiver).\(member.text)(…) goes to an adopter of \(type), and no type in the files linted adopts it"
+                        ))
                     continue
                 }
                 let outcomes = methods.map { method in
@@ -144,12 +170,14 @@ extension LintedFile {
                         in: method.body, depth: depth + 1, visited: &visited)
                 }
                 let places = methods.map { "\($0.type).\(member.text)() at \(run.units[$0.unit].file):\($0.line)" }
-                record(
-                    HandOffOutcome.all(outcomes),
-                    "\(receiver).\(member.text)(…) goes to \(places.joined(separator: ", ")), which \(says(outcomes))")
+                let verdict = HandOffOutcome.all(outcomes)
+                steps.append(
+                    (
+                        verdict,
+                        "\(receiver).\(member.text)(…) goes to \(places.joined(separator: ", ")), which \(HandOffOutcome.words(verdict, outcomes))"
+                    ))
                 continue
             }
-            // An action: `send(.failed(error))`, handled by a `case .failed` of a `switch` in the run.
             guard token(index - 1)?.is("(") == true, token(index - 2)?.kind == .identifier,
                 matches(index + 2, ["("]) || matches(index + 2, [")"]) || matches(index + 2, [","])
             else { continue }
@@ -169,32 +197,31 @@ extension LintedFile {
             }
             // The action reaches one reducer; the other switches over the same cases only show them.
             let verdict = HandOffOutcome.any(outcomes.map(\.verdict))
-            let inner = outcomes.map(\.trail).filter { !$0.isEmpty }.joined(separator: "; ")
-            let words =
-                switch verdict {
-                case .finishes: "finishes or cancels the analyzer"
-                case .unfollowable: "leads where the rule cannot follow"
-                case .doesNotFinish: "does not finish or cancel the analyzer"
-                }
-            record(
-                verdict,
-                ".\(member.text) is sent, and its case (\(places.joined(separator: ", "))) \(words)"
-                    + (inner.isEmpty ? "" : " (\(inner))"))
+            steps.append(
+                (
+                    verdict,
+                    ".\(member.text) is sent, and its case (\(places.joined(separator: ", "))) \(HandOffOutcome.words(verdict, outcomes))"
+                ))
         }
+        return steps
+    }
 
-        // The type's own methods the body calls, for the hand-offs they make in turn.
+    /// What the type's own methods the body calls come to, through the hand-offs they make in
+    /// turn; a reducer is reached through the actions it is sent, case by case, instead.
+    private func ownMethodHandOffs(in body: Range<Int>, depth: Int, visited: inout Set<String>) -> [HandOffStep] {
         let type = structure.enclosingTypeName(of: body.lowerBound)
+        var steps: [HandOffStep] = []
         for block in structure.blocks {
-            // A reducer is reached through the actions it is sent, case by case (above).
             guard case .function(let name) = block.kind, structure.enclosingTypeName(of: block.open) == type,
                 body.contains(where: { tokens[$0].text == name && isOwnCall(at: $0) }),
                 reducerCases(ofFunctionAt: block).isEmpty
             else { continue }
             let outcome = handOffs(in: (block.open + 1)..<block.close, depth: depth + 1, visited: &visited)
             guard outcome.verdict != .doesNotFinish else { continue }
-            record(outcome.verdict, "\(name)() is called, and it \(says([outcome]))")
+            steps.append(
+                (outcome.verdict, "\(name)() is called, and it \(HandOffOutcome.words(outcome.verdict, [outcome]))"))
         }
-        return HandOffOutcome(verdict: HandOffOutcome.any(verdicts), steps: steps)
+        return steps
     }
 
     /// The function whose parameter list declares `name`, when the call at `position` is inside
@@ -278,152 +305,5 @@ extension LintedFile {
             if matches(index + 1, ["concatenate", "("]) { return ".concatenate" }
         }
         return nil
-    }
-}
-
-extension ProjectIndex {
-    /// The values passed as `label:` in calls of `function` across the run (`start(failureHandler:
-    /// { … })`, `service.start(failureHandler: handler)`): each value's first token.
-    func arguments(labelled label: String, inCallsOf function: String) -> [(unit: Int, value: Int, line: Int)] {
-        var found: [(Int, Int, Int)] = []
-        for (number, unit) in units.enumerated() {
-            let tokens = unit.structure.tokens
-            for index in tokens.indices
-            where tokens[index].text == function && index + 1 < tokens.count && tokens[index + 1].is("(")
-                && (index == 0 || !tokens[index - 1].is("func"))
-            {
-                guard let close = unit.structure.partner[index + 1] else { continue }
-                var cursor = index + 2
-                while cursor < close {
-                    if tokens[cursor].text == label, cursor + 2 < close, tokens[cursor + 1].is(":"),
-                        tokens[cursor - 1].is("(") || tokens[cursor - 1].is(",")
-                    {
-                        found.append((number, cursor + 2, tokens[cursor].location.line))
-                    }
-                    if let partner = unit.structure.partner[cursor], partner > cursor, partner < close {
-                        cursor = partner
-                    }
-                    cursor += 1
-                }
-            }
-        }
-        return found
-    }
-
-    /// Whether a file of the run declares a protocol of this name.
-    func declaresProtocol(_ name: String) -> Bool {
-        units.contains { unit in
-            let tokens = unit.structure.tokens
-            return tokens.indices.contains { index in
-                tokens[index].is("protocol") && index + 1 < tokens.count && tokens[index + 1].text == name
-            }
-        }
-    }
-
-    /// The methods named `method` of every type the run declares as adopting `protocol`
-    /// (`class Controller: InputDelegate`, `extension Controller: InputDelegate`), in any of its blocks.
-    func implementations(
-        of method: String, adopting protocolName: String
-    ) -> [(
-        unit: Int, body: Range<Int>, type: String, line: Int
-    )] {
-        var adopters: Set<String> = []
-        for unit in units {
-            let structure = unit.structure
-            for block in structure.blocks {
-                guard case .type(let name) = block.kind else { continue }
-                let header = structure.statementStart(of: block.open)..<block.open
-                guard !header.contains(where: { structure.tokens[$0].is("protocol") }),
-                    let colon = header.first(where: { structure.tokens[$0].is(":") })
-                else { continue }
-                let inherited = ((colon + 1)..<block.open).prefix { !structure.tokens[$0].is("where") }
-                if inherited.contains(where: { structure.tokens[$0].text == protocolName }) { adopters.insert(name) }
-            }
-        }
-        var found: [(Int, Range<Int>, String, Int)] = []
-        for (number, unit) in units.enumerated() {
-            let structure = unit.structure
-            for block in structure.blocks {
-                guard case .function(let name) = block.kind, name == method,
-                    let owner = structure.enclosingTypeName(of: block.open), adopters.contains(owner)
-                else { continue }
-                found.append(
-                    (number, (block.open + 1)..<block.close, owner, structure.tokens[block.open].location.line))
-            }
-        }
-        return found
-    }
-
-    /// The bodies of `case .name` (also `case .name(let x)`, `case let .name(x)`, `case .a, .name:`)
-    /// in the `switch` statements of the run.
-    func switchCases(named name: String) -> [(unit: Int, body: Range<Int>, line: Int)] {
-        var found: [(Int, Range<Int>, Int)] = []
-        for (number, unit) in units.enumerated() {
-            let structure = unit.structure
-            for block in structure.blocks where structure.switchKeyword(of: block) != nil {
-                for handled in structure.cases(ofSwitchAt: block) where handled.names.contains(name) {
-                    found.append((number, handled.body, handled.line))
-                }
-            }
-        }
-        return found
-    }
-}
-
-extension SourceStructure {
-    /// The `switch` whose body `block` is (`switch action {`, `switch self.state.mode {`), if it is one.
-    func switchKeyword(of block: Block) -> Int? {
-        var index = block.open - 1
-        while index >= 0 {
-            let token = tokens[index]
-            if token.is("switch") { return index }
-            if token.is(")") || token.is("]"), let open = partner[index], open < index {
-                index = open - 1
-            } else if token.kind == .identifier || token.is(".") || token.is("?") || token.is("!") {
-                index -= 1
-            } else {
-                return nil
-            }
-        }
-        return nil
-    }
-
-    /// The cases of the `switch` whose body is `block`: the names each label matches and its
-    /// body, up to the next `case` or `default` of that switch.
-    func cases(ofSwitchAt block: Block) -> [(names: [String], body: Range<Int>, line: Int)] {
-        let structure = self
-        var labels: [(names: [String], start: Int, colon: Int)] = []
-        var index = block.open + 1
-        while index < block.close {
-            if let partner = structure.partner[index], partner > index, partner < block.close,
-                tokens[index].is("{")
-                    || tokens[index].is("(") || tokens[index].is("[")
-            {
-                index = partner + 1
-                continue
-            }
-            guard tokens[index].is("case") || tokens[index].is("default") else {
-                index += 1
-                continue
-            }
-            // The label runs to its `:` outside brackets.
-            var cursor = index + 1
-            var names: [String] = []
-            while cursor < block.close, !tokens[cursor].is(":") {
-                if tokens[cursor].is("."), cursor + 1 < block.close,
-                    ["case", ",", "let", "var"].contains(tokens[cursor - 1].text)
-                {
-                    names.append(tokens[cursor + 1].text)
-                }
-                if let partner = structure.partner[cursor], partner > cursor, partner < block.close { cursor = partner }
-                cursor += 1
-            }
-            labels.append((names, index, cursor))
-            index = cursor + 1
-        }
-        return labels.enumerated().map { number, label in
-            let end = number + 1 < labels.count ? labels[number + 1].start : block.close
-            return (label.names, min(label.colon + 1, end)..<end, tokens[label.start].location.line)
-        }
     }
 }
