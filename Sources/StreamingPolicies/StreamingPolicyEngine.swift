@@ -12,6 +12,12 @@ public protocol StreamingPolicy: Sendable, Hashable {
     var nameSettings: [String] { get }
     /// A stream under this policy over fresh sessions of `base` made with `configuration`.
     func makeSession(base: any RecognitionEngine, configuration: EngineSessionConfiguration) -> any RecognitionSession
+    /// What the policy lacks to run a session (a VAC policy without its detector); nil when nothing.
+    var missingPart: String? { get }
+}
+
+extension StreamingPolicy {
+    public var missingPart: String? { nil }
 }
 
 /// Any engine run under a streaming policy: the base engine's assets and locales, its capabilities
@@ -42,8 +48,10 @@ public struct StreamingPolicyEngine<Policy: StreamingPolicy>: EngineAdapter {
     public func enrolledSpeakers(locale: String) -> Set<String>? { base.enrolledSpeakers(locale: locale) }
     public func assetPackage(for locale: String) -> AssetPackage? { base.assetPackage(for: locale) }
 
-    /// A locale the base engine cannot do is an error; the base's sessions report no partials.
+    /// A locale the base engine cannot do is an error, and so is a policy missing a part, named by
+    /// this engine's id; the base's sessions report no partials.
     public func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+        if let missing = policy.missingPart { throw EngineError.failed(engine: id, reason: missing) }
         guard base.supports(locale: configuration.locale) else {
             throw UnsupportedLocale(engine: id, locale: configuration.locale)
         }

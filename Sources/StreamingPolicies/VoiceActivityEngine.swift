@@ -32,6 +32,8 @@ public struct VoiceActivityPolicy: StreamingPolicy {
 
     public static let idSuffix = "+vac"
 
+    public var missingPart: String? { detector == nil ? "no voice activity detector" : nil }
+
     /// `silero-vad-v6,vth0.5,silence0.5s,pad0.1s,chunk1s,la2,trim15s`.
     public var nameSettings: [String] {
         [
@@ -136,7 +138,9 @@ final class VoiceActivitySession: RecognitionSession, @unchecked Sendable {
     private func openStream(at start: MediaTime, rate: Double) async throws -> any VoiceActivityStream {
         if let stream = state.withLock({ $0.stream }) { return stream }
         guard let detector = policy.detector else {
-            throw EngineError.failed(engine: "whisper-streaming-vac", reason: "no voice activity detector")
+            // The engine refuses such a policy first; this is the policy used on its own.
+            throw EngineError.failed(
+                engine: base.id + VoiceActivityPolicy.idSuffix, reason: "no voice activity detector")
         }
         let stream = try await detector.makeStream()
         state.withLock { s in

@@ -172,9 +172,17 @@ struct VoiceActivityEngineTests {
         #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.end <= $1.start })
     }
 
+    /// The error names the engine by the id it is registered under.
     @Test func aPolicyWithoutADetectorFailsItsSession() async throws {
-        let engine = VoiceActivityEngine(base: ScriptedEngine(script: EngineScript(words: [], endpointSilence: nil)))
-        await #expect(throws: EngineError.self) { try await Self.stream(engine, seconds: 0.2) { _ in true } }
+        let base = ScriptedEngine(script: EngineScript(words: [], endpointSilence: nil))
+        let engine = VoiceActivityEngine(base: base, id: "captions-vac")
+        await #expect(throws: EngineError.failed(engine: "captions-vac", reason: "no voice activity detector")) {
+            try await Self.stream(engine, seconds: 0.2) { _ in true }
+        }
+        let unnamed = VoiceActivityEngine(base: base)
+        await #expect(throws: EngineError.failed(engine: base.id + "+vac", reason: "no voice activity detector")) {
+            try await Self.stream(unnamed, seconds: 0.2) { _ in true }
+        }
     }
 }
 
