@@ -228,18 +228,10 @@ extension LintedFile {
     /// it (`func start(failureHandler: @escaping (String) -> Void)`, called in a closure there).
     func parameterOwner(of name: String, at position: Int) -> String? {
         guard let function = structure.enclosingFunction(of: position),
-            let block = structure.blocks.first(where: { $0.open + 1 == function.body.lowerBound })
+            let block = structure.block(enclosing: function.body),
+            structure.parameterNames(ofFunctionAt: block).contains(name)
         else { return nil }
-        let header = structure.statementStart(of: block.open)..<block.open
-        guard let open = header.first(where: { tokens[$0].is("(") }), let close = structure.partner[open] else {
-            return nil
-        }
-        let declares = ((open + 1)..<close).contains { index in
-            tokens[index].text == name && token(index + 1)?.is(":") == true
-                && (token(index - 1)?.is("(") == true || token(index - 1)?.is(",") == true
-                    || token(index - 2)?.is("(") == true || token(index - 2)?.is(",") == true)
-        }
-        return declares ? function.name : nil
+        return function.name
     }
 
     /// The analyzer `body` makes for itself and gives to nothing else (`let analyzer =
@@ -269,15 +261,7 @@ extension LintedFile {
     /// The case bodies of a reducer function: a `switch` over one of the function's parameters
     /// (`func send(_ action: Action) { switch action { … } }`), each case a path of its own.
     func reducerCases(ofFunctionAt block: SourceStructure.Block) -> [Range<Int>] {
-        let header = structure.statementStart(of: block.open)..<block.open
-        guard let open = header.first(where: { tokens[$0].is("(") }), let close = structure.partner[open],
-            close < block.open
-        else { return [] }
-        let parameters = Set(
-            ((open + 1)..<close).compactMap { index -> String? in
-                guard tokens[index].kind == .identifier, token(index + 1)?.is(":") == true else { return nil }
-                return tokens[index].text
-            })
+        let parameters = structure.parameterNames(ofFunctionAt: block)
         guard !parameters.isEmpty else { return [] }
         var cases: [Range<Int>] = []
         for inner in structure.blocks where inner.open > block.open && inner.close < block.close {
@@ -291,7 +275,7 @@ extension LintedFile {
 
     /// ``reducerCases(ofFunctionAt:)`` for the function whose body is `body`.
     func reducerCases(inBody body: Range<Int>) -> [Range<Int>] {
-        guard let block = structure.blocks.first(where: { $0.open + 1 == body.lowerBound }) else { return [] }
+        guard let block = structure.block(enclosing: body) else { return [] }
         return reducerCases(ofFunctionAt: block)
     }
 

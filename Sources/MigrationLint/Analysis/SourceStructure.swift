@@ -259,6 +259,34 @@ public struct SourceStructure: Sendable {
         return nil
     }
 
+    /// The block whose inside is `body` (a function's, as ``enclosingFunction(of:)`` gives it).
+    public func block(enclosing body: Range<Int>) -> Block? {
+        blocks.first { $0.open + 1 == body.lowerBound }
+    }
+
+    /// The parentheses of the parameter list of the function whose body is `block` (`func f(a: Int)
+    /// -> T {`); nil for a body without one, such as an accessor's.
+    public func parameterList(ofFunctionAt block: Block) -> (open: Int, close: Int)? {
+        let header = statementStart(of: block.open)..<block.open
+        guard let open = header.first(where: { tokens[$0].is("(") }), let close = partner[open], close < block.open
+        else { return nil }
+        return (open, close)
+    }
+
+    /// The names the function's parameters go by in its body: `action` for `_ action: Action`,
+    /// `failureHandler` for `failureHandler: @escaping (String) -> Void`.
+    public func parameterNames(ofFunctionAt block: Block) -> Set<String> {
+        guard let list = parameterList(ofFunctionAt: block) else { return [] }
+        let separates = { (index: Int) in index >= list.open && (tokens[index].is("(") || tokens[index].is(",")) }
+        return Set(
+            ((list.open + 1)..<list.close).compactMap { index -> String? in
+                guard tokens[index].kind == .identifier, index + 1 < list.close, tokens[index + 1].is(":"),
+                    separates(index - 1) || separates(index - 2)
+                else { return nil }
+                return tokens[index].text
+            })
+    }
+
     /// The function body containing `position` as a token range, or the whole file.
     public func functionBody(of position: Int) -> Range<Int> {
         enclosingFunction(of: position)?.body ?? 0..<tokens.count

@@ -53,10 +53,7 @@ extension LintedFile {
             block.open + 1 == index, structure.statementEnd(from: index) >= block.close
         else { return false }
         // `->` after the parameter list, not inside a closure parameter's type.
-        let header = structure.statementStart(of: block.open)..<block.open
-        guard let open = header.first(where: { tokens[$0].is("(") }), let close = structure.partner[open] else {
-            return false
-        }
-        return ((close + 1)..<block.open).contains { tokens[$0].is("->") }
+        guard let list = structure.parameterList(ofFunctionAt: block) else { return false }
+        return ((list.close + 1)..<block.open).contains { tokens[$0].is("->") }
     }
 }
