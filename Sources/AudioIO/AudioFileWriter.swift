@@ -3,6 +3,10 @@ import Foundation
 import SpeechCore
 
 /// Writes PCM audio to a file with libsndfile, block by block.
+///
+/// The same samples written with the same settings give the same bytes: no chunk records when the
+/// file was written (libsndfile's `PEAK` chunk, which it adds to float WAV and AIFF files and which
+/// carries a timestamp, is turned off; Core Audio's WAVE writer adds none either).
 public final class AudioFileWriter {
     /// WAV and FLAC store the chosen encoding; OGG always stores Vorbis.
     public enum Container: String, Sendable, CaseIterable { case wav, flac, ogg }
@@ -42,6 +46,8 @@ public final class AudioFileWriter {
         }
         // Float input beyond ±1 is clipped, not wrapped, when stored as integers.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        // Before any sample is written: a PEAK chunk holds the second the file was written in.
+        sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         if updatesHeader { sf_command(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE)) }
         self.handle = handle
     }

@@ -1,7 +1,7 @@
 import AudioIO
 import Foundation
 
-/// `speech-harness audio info | convert`.
+/// `speech-harness audio info | convert | compare`.
 enum AudioCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
@@ -16,6 +16,17 @@ enum AudioCommands {
             options: [rate.spec, quality.spec, raw.spec],
             arguments: [ArgumentSpec(name: "input"), ArgumentSpec(name: "output.wav")],
             run: convert),
+        CommandSpec(
+            path: "audio compare",
+            summary: "Say whether two files hold the same audio: format and samples, never metadata.",
+            options: [],
+            arguments: [ArgumentSpec(name: "first"), ArgumentSpec(name: "second")],
+            details: """
+                The same audio: the same rate, channel count and sample encoding, and the same samples \
+                frame for frame. Chunks and tags (a timestamp, say) are not compared. Exit status 0 when \
+                the same, 1 when they differ (the first difference is said), 2 when a file cannot be read.
+                """,
+            run: compare),
     ]
 
     static let raw = Option.text(
@@ -56,6 +67,21 @@ enum AudioCommands {
         writer.close()
         console.out("\(arguments.positionals[1]): \(writer.framesWritten) frames at \(Int(chunker.outputRate)) Hz")
         return 0
+    }
+
+    static func compare(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+        let (first, second) = (arguments.positionals[0], arguments.positionals[1])
+        do {
+            guard let difference = try AudioComparison.difference(between: first, and: second) else {
+                console.out("\(first) and \(second) hold the same audio")
+                return 0
+            }
+            console.out("\(first) and \(second) differ: \(difference)")
+            return 1
+        } catch let error as AudioIOError {
+            console.err("speech-harness audio compare: \(error)")
+            return 2
+        }
     }
 
     static func rawFormat(_ arguments: ParsedArguments, command: String) throws -> RawAudioFormat? {

@@ -39,6 +39,38 @@ struct RecordPlaybackTests {
         #expect(recordedSamples.contains { abs($0) > 0.1 })
     }
 
+    static let faketime = "/usr/bin/faketime"
+
+    /// The same recording made at two wall-clock times years apart (libfaketime moves the clock the
+    /// program reads; its monotonic clock, which paces the microphone, is left alone) gives the same
+    /// bytes, both for the app's file and for the speaker's: nothing in a written file records when.
+    @Test(
+        .enabled(if: SystemFixture.available(recording), "the recording \(recording) is missing"),
+        .enabled(if: SystemFixture.available(faketime), "\(faketime) is missing (Debian's faketime)"),
+        .enabled(if: PackageProgram.available("example-record-playback"), "example-record-playback is not built"))
+    func aRecordingMadeAtAnotherTimeHasTheSameBytes() throws {
+        let directory = try TemporaryDirectory()
+        var files: [[Data]] = []
+        for (index, time) in ["2020-01-01 00:00:00", "2031-06-07 08:09:10"].enumerated() {
+            let folder = directory.path("\(index)")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let program = PackageProgram.binaries.appendingPathComponent("example-record-playback").path
+            let (status, output) = try PackageProgram.run(
+                Self.faketime, [time, program, "1.5", folder],
+                environment: [
+                    "SPEECH_HARNESS_MICROPHONE": Self.recording, "SPEECH_HARNESS_MICROPHONE_PACING": "fast",
+                    "SPEECH_HARNESS_SPEAKER": folder + "/speaker.wav", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+                ])
+            #expect(status == 0, "\(output)")
+            files.append(
+                try ["recording.wav", "speaker.wav"].map { try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)) })
+        }
+        #expect(files[0][0].count > 200_000)
+        #expect(files[0][0] == files[1][0], "the app's recordings differ")
+        #expect(files[0][1] == files[1][1], "the speaker's files differ")
+        #expect(files[0][0] == files[0][1], "the speaker did not write the recording's bytes")
+    }
+
     @Test(.enabled(if: PackageProgram.available("example-record-playback"), "example-record-playback is not built"))
     func aDeniedMicrophoneIsTheAppsDeniedPath() throws {
         let (status, output) = try PackageProgram.run(

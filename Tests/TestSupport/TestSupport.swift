@@ -124,12 +124,14 @@ public enum PackageProgram {
     /// test rather than skip it (for `.enabled(if:)`).
     public static func available(_ program: String) -> Bool { SystemFixture.isCI || isBuilt(program) }
 
-    /// Runs `program` with `environment` added to this process's; returns its status and output.
+    /// Runs `program` (one of the package's, or an absolute path) with `environment` added to this
+    /// process's; returns its status and output.
     public static func run(
         _ program: String, _ arguments: [String] = [], environment: [String: String], directory: String? = nil
     ) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = binaries.appendingPathComponent(program)
+        process.executableURL =
+            program.hasPrefix("/") ? URL(fileURLWithPath: program) : binaries.appendingPathComponent(program)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
