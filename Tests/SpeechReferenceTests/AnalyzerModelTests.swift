@@ -16,9 +16,14 @@ import Testing
 @Suite("SpeechAnalyzer model-based", .isolatedResources)
 struct AnalyzerModelTests {
     static let traceSeed = ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_SEED"].flatMap(UInt64.init)
-    static let sequences = Int(ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_SEQUENCES"] ?? "") ?? 10_000
-    /// The first seed; scripts/model-sequences runs the seeds in shards.
-    static let firstSeed = UInt64(ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_FIRST"] ?? "") ?? 0
+    /// A bounded sample in `swift test`; scripts/model-sequences runs seeds 0..N-1 at scale (10,000
+    /// of them in scripts/test).
+    static let sequences = Int(ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_SEQUENCES"] ?? "") ?? 1_000
+    /// The first seed: given (scripts/model-sequences runs the seeds in shards), or drawn anew for
+    /// each run and printed, so that runs cover other seeds than the fixed ones and a failure replays.
+    static let firstSeed =
+        UInt64(ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_FIRST"] ?? "")
+        ?? UInt64.random(in: 1_000_000..<1_000_000_000)
     /// Where the run's counts are written (tab-separated), for scripts/model-sequences.
     static let reportPath = ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_REPORT"]
 
@@ -68,6 +73,11 @@ struct AnalyzerModelTests {
         var violations = 0
         let trace = ProcessInfo.processInfo.environment["SPEECH_HARNESS_MODEL_TRACE"] != nil
         let seeds = Self.traceSeed.map { [$0] } ?? Array(Self.firstSeed..<Self.firstSeed + UInt64(Self.sequences))
+        if Self.traceSeed == nil {
+            print(
+                "model sequences: seeds \(Self.firstSeed)..<\(Self.firstSeed + UInt64(Self.sequences)); replay with "
+                    + "SPEECH_HARNESS_MODEL_FIRST=\(Self.firstSeed) SPEECH_HARNESS_MODEL_SEQUENCES=\(Self.sequences)")
+        }
         for seed in seeds {
             if trace { FileHandle.standardError.write(Data("seed \(seed)\n".utf8)) }
             guard let problem = await runSequence(seed: seed) else { continue }
