@@ -40,7 +40,8 @@ public enum AudioComparison {
                 return .length(first: a.info.frameCount, second: b.info.frameCount)
             }
             if let found = firstDifference(left, right) {
-                return .sample(frame: frame + Int64(found.frame), channel: found.channel, first: found.0, second: found.1)
+                return .sample(
+                    frame: frame + Int64(found.frame), channel: found.channel, first: found.0, second: found.1)
             }
             guard left.frameCount == right.frameCount else {
                 return .length(first: a.info.frameCount, second: b.info.frameCount)

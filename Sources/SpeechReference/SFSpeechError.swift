@@ -23,6 +23,10 @@ public struct SFSpeechError: CustomNSError, CustomStringConvertible, Equatable, 
         public static let moduleOutputFailed = Code(rawValue: 20)
         public static let cannotAllocateUnsupportedLocale = Code(rawValue: 21)
         public static let insufficientResources = Code(rawValue: 22)
+        /// SDK 27: the audio source or the audio system could not be set up (the capture helpers'
+        /// failure). Apple's number for it is not in what its pages and interface publish; 23 is the
+        /// next free code, and may differ from the device's.
+        public static let cannotConfigureAudioSystem = Code(rawValue: 23)
 
         /// Each code's name, as Apple spells the constant.
         public static let names: [Int: String] = [
@@ -30,7 +34,7 @@ public struct SFSpeechError: CustomNSError, CustomStringConvertible, Equatable, 
             8: "malformedSupplementalModel", 12: "timeout", 13: "missingParameter", 14: "audioDisordered",
             15: "unexpectedAudioFormat", 16: "noModel", 17: "assetLocaleNotAllocated",
             18: "tooManyAssetLocalesAllocated", 19: "incompatibleAudioFormats", 20: "moduleOutputFailed",
-            21: "cannotAllocateUnsupportedLocale", 22: "insufficientResources",
+            21: "cannotAllocateUnsupportedLocale", 22: "insufficientResources", 23: "cannotConfigureAudioSystem",
         ]
 
         public var description: String { Self.names[rawValue] ?? "code \(rawValue)" }

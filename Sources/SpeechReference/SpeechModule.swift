@@ -12,7 +12,14 @@ public protocol SpeechModule: AnyObject, Sendable {
 }
 
 /// A module whose assets depend on a locale (transcribers).
-public protocol LocaleDependentSpeechModule: SpeechModule {}
+public protocol LocaleDependentSpeechModule: SpeechModule {
+    /// Every locale the module can be made for on this device (with or without installed assets).
+    static var supportedLocales: [Locale] { get async }
+    /// A supported locale that stands for `locale` (same language, close region), if there is one.
+    static func supportedLocale(equivalentTo locale: Locale) async -> Locale?
+    /// The locales this instance was made for.
+    var selectedLocales: [Locale] { get }
+}
 
 /// A result: the audio it covers and how far results are final.
 public protocol SpeechModuleResult {

@@ -26,7 +26,8 @@ struct AudioComparisonTests {
         try Self.write(Self.tone, dir.path("a.wav"), encoding: .float32)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.path("a.wav"))))
         let data = try #require((12..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("data".utf8) })
-        let peak = Array("PEAK".utf8) + [16, 0, 0, 0, 1, 0, 0, 0, 0x5e, 0x6f, 0x7a, 0x67] + [0, 0, 0, 0x3f, 7, 0, 0, 0]
+        let peak =
+            Array("PEAK".utf8) + [16, 0, 0, 0, 1, 0, 0, 0, 0x5e, 0x6f, 0x7a, 0x67] + [0, 0, 0, 0x3f, 7, 0, 0, 0]
         bytes.insert(contentsOf: peak, at: data)
         let size = bytes.count - 8
         bytes.replaceSubrange(4..<8, with: (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
@@ -51,8 +52,12 @@ struct AudioComparisonTests {
             return
         }
         #expect(frame == 5_000 && channel == 0)
-        #expect(try AudioComparison.difference(between: a, and: dir.path("longer.wav")) == .length(first: 8_000, second: 8_002))
-        #expect(try AudioComparison.difference(between: dir.path("longer.wav"), and: a) == .length(first: 8_002, second: 8_000))
+        #expect(
+            try AudioComparison.difference(between: a, and: dir.path("longer.wav"))
+                == .length(first: 8_000, second: 8_002))
+        #expect(
+            try AudioComparison.difference(between: dir.path("longer.wav"), and: a)
+                == .length(first: 8_002, second: 8_000))
         let rate = try #require(try AudioComparison.difference(between: a, and: dir.path("rate.wav")))
         #expect("\(rate)".contains("16000 Hz") && "\(rate)".contains("8000 Hz"))
         let encoding = try #require(try AudioComparison.difference(between: a, and: dir.path("float.wav")))

@@ -224,7 +224,7 @@ struct ConformanceTests {
         ),
         (
             #"{"do":"finalize","expect":{"fails":{"domain":"SFSpeechError","code":"notACode"}}}"#,
-            "field 'expect.fails.code': unknown SFSpeechError code 'notACode' (expected one of: assetLocaleNotAllocated, audioDisordered, audioReadFailed, cannotAllocateUnsupportedLocale, incompatibleAudioFormats, insufficientResources, internalServiceError, malformedSupplementalModel, missingParameter, moduleOutputFailed, noModel, timeout, tooManyAssetLocalesAllocated, undefinedTemplateClassName, unexpectedAudioFormat)"
+            "field 'expect.fails.code': unknown SFSpeechError code 'notACode' (expected one of: assetLocaleNotAllocated, audioDisordered, audioReadFailed, cannotAllocateUnsupportedLocale, cannotConfigureAudioSystem, incompatibleAudioFormats, insufficientResources, internalServiceError, malformedSupplementalModel, missingParameter, moduleOutputFailed, noModel, timeout, tooManyAssetLocalesAllocated, undefinedTemplateClassName, unexpectedAudioFormat)"
         ),
         (
             #"{"do":"finalize","expect":{"fails":{"domain":"kernel"}}}"#,

@@ -63,7 +63,9 @@ struct RecordPlaybackTests {
                 ])
             #expect(status == 0, "\(output)")
             files.append(
-                try ["recording.wav", "speaker.wav"].map { try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)) })
+                try ["recording.wav", "speaker.wav"].map {
+                    try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0))
+                })
         }
         #expect(files[0][0].count > 200_000)
         #expect(files[0][0] == files[1][0], "the app's recordings differ")
