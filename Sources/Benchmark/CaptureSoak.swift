@@ -54,7 +54,7 @@ public struct CaptureSoak: Sendable {
                 let transcriber = SpeechTranscriber(
                     locale: Locale(identifier: "en-US"), transcriptionOptions: [],
                     reportingOptions: [.volatileResults], attributeOptions: [])
-                let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+                let converter = try await AnalyzerInputConverter.converter(compatibleWith: [transcriber])
                 let analyzer = SpeechAnalyzer(modules: [transcriber])
                 let (inputs, inputBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
                 let finals = Task {
@@ -74,7 +74,6 @@ public struct CaptureSoak: Sendable {
                     bufferSink.yield((buffer, when))
                 }
                 try audioEngine.start()
-                let converter = AnalyzerInputConverter(analyzerFormat: format)
                 var checkpoints: [Checkpoint] = []
                 var nextCheckpoint = 0.0
                 for await (buffer, when) in buffers {

@@ -3,7 +3,7 @@ import CoreMedia
 import DSP
 import Foundation
 import SpeechCore
-import SpeechReference
+@_spi(Harness) import SpeechReference
 
 /// A running legacy recognition: reads the request's audio, feeds the engine, and reports partial
 /// and final results (or errors) to the result handler or delegate on the recogniser's queue.
@@ -122,7 +122,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
                 defer { buffer.consumedByRecognition() }
                 if Task.isCancelled || shared.withLock({ s in s.stopReading }) { break }
                 for input in try converter.convert(buffer, at: nil) {
-                    guard var pcm = input.buffer.pcmBuffer else { continue }
+                    guard var pcm = input.storedBuffer.pcmBuffer else { continue }
                     let start = input.bufferStartTime ?? end
                     if let limit, start + pcm.duration > limit {
                         // The server stops listening at the limit: keep the audio before it only.
@@ -141,7 +141,7 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
             }
             if !Task.isCancelled && !shared.withLock({ s in s.reachedLimit }) {
                 for input in try converter.flush() {
-                    guard let pcm = input.buffer.pcmBuffer, pcm.frameCount > 0 else { continue }
+                    guard let pcm = input.storedBuffer.pcmBuffer, pcm.frameCount > 0 else { continue }
                     let start = input.bufferStartTime ?? end
                     hear(pcm)
                     let update = try await opened.accept(pcm, at: start)

@@ -1,24 +1,43 @@
-import AVFAudio
+@_spi(Harness) import AVFAudio
 import CoreMedia
 import Foundation
 import SpeechCore
+import VirtualDevice
 
 /// One buffer of audio for the analyzer, with the time of its first sample.
 ///
 /// A nil start time means "right after the previous buffer" (or zero for the first). A later start
 /// time skips audio; an earlier one (overlap or going back) ends the session with
 /// `SFSpeechError.audioDisordered`. The time's timescale need not be the sample rate.
-public struct AnalyzerInput: @unchecked Sendable {
-    public let buffer: AVAudioPCMBuffer
+public struct AnalyzerInput: Sendable {
+    /// The buffer as given; the analyzer reads it (``buffer`` copies on 27 devices).
+    @_spi(Harness) public let storedBuffer: AVAudioPCMBuffer
     public let bufferStartTime: CMTime?
+    /// SDK 27: how long the input's audio lasts.
+    public let bufferDuration: CMTime
+    /// SDK 27: the format of the input's audio.
+    public let bufferFormat: AVAudioFormat
 
     public init(buffer: AVAudioPCMBuffer) {
         self.init(buffer: buffer, bufferStartTime: nil)
     }
 
     public init(buffer: AVAudioPCMBuffer, bufferStartTime: CMTime?) {
-        self.buffer = buffer
+        self.storedBuffer = buffer
         self.bufferStartTime = bufferStartTime
+        self.bufferDuration = CMTime(sampleIndex: Int64(buffer.frameLength), sampleRate: buffer.format.sampleRate)
+        self.bufferFormat = buffer.format
+    }
+
+    /// The audio. On a 26 device the buffer given; on 27 (the default device) a new copy on each
+    /// read, as SDK 27 documents it, so changing it changes nothing the analyzer hears.
+    @available(*, deprecated, message: "use other AnalyzerInput properties to get information about audio")
+    public var buffer: AVAudioPCMBuffer {
+        guard DeviceSettings.current.osRelease >= .release27,
+            let copy = AVAudioPCMBuffer(pcmFormat: storedBuffer.format, frameCapacity: storedBuffer.frameLength),
+            let samples = storedBuffer.pcmBuffer, (try? copy.replaceFrames(with: samples, at: 0)) != nil
+        else { return storedBuffer }
+        return copy
     }
 }
 

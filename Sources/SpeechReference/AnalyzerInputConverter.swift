@@ -3,13 +3,15 @@ import CoreMedia
 import Foundation
 import SpeechCore
 
-/// Turns buffers in any PCM format into analyzer inputs in the analyzer's format, keeping exact
-/// times: each output's start time is in the output rate, continuous across calls.
+/// SDK 27's converter: audio buffers in any PCM format become analyzer inputs in the analyzer's
+/// format, with exact times (each output's start is counted in output frames, continuous across
+/// calls, so converter delay never shifts the timeline).
 ///
-/// A nil `analyzerFormat` (what `bestAvailableAudioFormat` gives when assets are missing) passes
-/// buffers through unchanged; the analyzer will then refuse them if they do not fit.
-public final class AnalyzerInputConverter: @unchecked Sendable {
-    public let analyzerFormat: AVAudioFormat?
+/// A buffer may be held back until later audio arrives (the resampler's filter needs it); `flush()`
+/// returns what is held, and belongs before the input sequence ends.
+public final class AnalyzerInputConverter {
+    public let analyzerFormat: AVAudioFormat
+    private let configurationHandler: ((AVAudioConverter) -> Void)?
     private var converter: AVAudioConverter?
     private var inputFormat: AVAudioFormat?
     /// Output frames produced so far in the current run, and where the run started.
@@ -19,16 +21,58 @@ public final class AnalyzerInputConverter: @unchecked Sendable {
     private var consumedInputFrames: Int64 = 0
     private var queued: [AVAudioPCMBuffer] = []
 
-    public init(analyzerFormat: AVAudioFormat?) {
+    /// A converter to `analyzerFormat`; `configurationHandler` is called on every `AVAudioConverter`
+    /// made inside (one per input format, so possibly more than once), to set its quality, say.
+    public init(analyzerFormat: AVAudioFormat, configurationHandler: ((AVAudioConverter) -> Void)? = nil) {
         self.analyzerFormat = analyzerFormat
+        self.configurationHandler = configurationHandler
     }
 
-    /// Converts `buffer`; `time` is its start in the input timeline (nil: right after the previous
-    /// buffer). A time that breaks continuity flushes the previous run first.
-    public func convert(_ buffer: AVAudioPCMBuffer, at time: CMTime?) throws -> [AnalyzerInput] {
-        guard let target = analyzerFormat else {
-            return [AnalyzerInput(buffer: buffer, bufferStartTime: time)]
+    /// A converter to the best format the modules share (`SpeechAnalyzer.bestAvailableAudioFormat`).
+    /// Throws `noModel` when a module's assets are not installed, `incompatibleAudioFormats` when
+    /// the modules share no format.
+    public static func converter(compatibleWith modules: [any SpeechModule]) async throws -> AnalyzerInputConverter {
+        let channels = modules.compactMap { ($0 as? ModuleChannelOwner)?.moduleChannel }
+        if let missing = channels.first(where: { !$0.isReady }) {
+            throw SFSpeechError(.noModel, "\(missing.moduleName): assets are not installed")
         }
+        guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) else {
+            throw SFSpeechError(.incompatibleAudioFormats, "the modules share no audio format")
+        }
+        return AnalyzerInputConverter(analyzerFormat: format)
+    }
+
+    /// Converts `buffer`. `audioTime` places it on the input timeline by its sample time; nil
+    /// means it follows the previous buffer (or starts at zero). A time that breaks continuity, or
+    /// another input format, flushes the previous run first. The buffer may be kept until a later
+    /// call: do not change or reuse it.
+    public func convert(_ buffer: AVAudioBuffer, at audioTime: AVAudioTime?) throws -> [AnalyzerInput] {
+        guard let pcm = buffer as? AVAudioPCMBuffer else {
+            throw SFSpeechError(.unexpectedAudioFormat, "only PCM buffers are converted here, not \(type(of: buffer))")
+        }
+        var time: CMTime?
+        if let audioTime {
+            guard audioTime.isSampleTimeValid else {
+                throw SFSpeechError(
+                    .missingParameter, "an AVAudioTime with no sample time: audio is placed by its sample time")
+            }
+            time = CMTime(sampleIndex: audioTime.sampleTime, sampleRate: audioTime.sampleRate)
+        }
+        return try convert(pcm, startingAt: time)
+    }
+
+    /// Converts what the converter still holds (the filter's tail) and starts a new run.
+    public func flush() throws -> [AnalyzerInput] {
+        guard let converter else { return [] }
+        let outputs = try pull(from: converter, ending: true)
+        self.converter = nil
+        self.inputFormat = nil
+        return outputs
+    }
+
+    /// The same with the start as a `CMTime` (the harness's own callers).
+    @_spi(Harness) public func convert(_ buffer: AVAudioPCMBuffer, startingAt time: CMTime?) throws -> [AnalyzerInput] {
+        let target = analyzerFormat
         var outputs: [AnalyzerInput] = []
         let expected = inputFormat.map {
             runStart + CMTime(sampleIndex: consumedInputFrames, sampleRate: $0.sampleRate)
@@ -36,9 +80,13 @@ public final class AnalyzerInputConverter: @unchecked Sendable {
         let formatChanged = inputFormat.map { !($0 == buffer.format) } ?? true
         if formatChanged || (time != nil && expected != nil && time! != expected!) {
             outputs += try flush()
-            converter = buffer.format == target ? nil : AVAudioConverter(from: buffer.format, to: target)
-            if !(buffer.format == target) && converter == nil {
-                throw SFSpeechError(.unexpectedAudioFormat, "cannot convert \(buffer.format) to \(target)")
+            converter = nil
+            if !(buffer.format == target) {
+                guard let made = AVAudioConverter(from: buffer.format, to: target) else {
+                    throw SFSpeechError(.unexpectedAudioFormat, "cannot convert \(buffer.format) to \(target)")
+                }
+                configurationHandler?(made)
+                converter = made
             }
             inputFormat = buffer.format
             runStart = time ?? expected ?? .zero
@@ -56,17 +104,8 @@ public final class AnalyzerInputConverter: @unchecked Sendable {
         return outputs
     }
 
-    /// Converts what the converter still holds (the filter's tail) and starts a new run.
-    public func flush() throws -> [AnalyzerInput] {
-        guard let converter else { return [] }
-        let outputs = try pull(from: converter, ending: true)
-        self.converter = nil
-        self.inputFormat = nil
-        return outputs
-    }
-
     private func pull(from converter: AVAudioConverter, ending: Bool) throws -> [AnalyzerInput] {
-        guard let target = analyzerFormat else { return [] }
+        let target = analyzerFormat
         var outputs: [AnalyzerInput] = []
         let capacity = AVAudioFrameCount(max(1, target.sampleRate / 10))
         while true {

@@ -7,11 +7,25 @@ import VirtualDevice
 /// Assets here are real files (engine models, templates, descriptors) copied from a local source
 /// into `AssetStore` with checksums; reservations persist in the store and are shared by processes.
 public final class AssetInventory {
-    /// How far a module's assets are: ordered unsupported < supported < downloading < installed.
+    /// How far a module's assets are. Ordered by the cases' declaration order, which differs by
+    /// release: unsupported < supported < downloading < installed on 26, unsupported < downloading <
+    /// supported < installed on 27 (the device's `osRelease`). Apple's pages do not say which order
+    /// `<` follows; a synthesized `Comparable` follows the declaration.
     public enum Status: Int, Comparable, Hashable, Sendable {
         case unsupported, supported, downloading, installed
 
-        public static func < (a: Status, b: Status) -> Bool { a.rawValue < b.rawValue }
+        public static func < (a: Status, b: Status) -> Bool {
+            let order = order(on: DeviceSettings.current.osRelease)
+            return order.firstIndex(of: a)! < order.firstIndex(of: b)!
+        }
+
+        /// The cases in the order the release declares them.
+        static func order(on release: OSRelease) -> [Status] {
+            switch release {
+            case .release26: return [.unsupported, .supported, .downloading, .installed]
+            case .release27: return [.unsupported, .downloading, .supported, .installed]
+            }
+        }
     }
 
     public static var maximumReservedLocales: Int { AssetStore.current.maximumReservedLocales }

@@ -55,7 +55,8 @@ public final class CaptureInputSequenceProvider<C: Clock>: @unchecked Sendable w
                         let end =
                             (input.bufferStartTime ?? .zero)
                             + CMTime(
-                                sampleIndex: Int64(input.buffer.frameLength), sampleRate: input.buffer.format.sampleRate
+                                sampleIndex: Int64(input.storedBuffer.frameLength),
+                                sampleRate: input.storedBuffer.format.sampleRate
                             )
                         try await clock.sleep(
                             until: start.advanced(by: .nanoseconds(Int64((end.seconds * 1e9).rounded()))),

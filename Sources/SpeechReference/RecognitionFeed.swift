@@ -27,7 +27,7 @@ struct RecognitionFeed<Base: AsyncSequence & Sendable>: AsyncSequence where Base
             // Asking for the next buffer means the last one has been analysed.
             progress.consumedLast()
             let input = try await base.next(isolation: actor)
-            if let input { progress.pulled(input.buffer) }
+            if let input { progress.pulled(input.storedBuffer) }
             return input
         }
 

@@ -373,9 +373,9 @@ public final actor SpeechAnalyzer {
 
     /// Asks the machine where a buffer goes, returning its range and samples; nil: read no further.
     private func admit(_ input: AnalyzerInput, generation: Int) async -> (TimeRange, PCMBuffer)? {
-        guard let pcm = input.buffer.pcmBuffer else {
+        guard let pcm = input.storedBuffer.pcmBuffer else {
             let error = SFSpeechError(
-                .unexpectedAudioFormat, "sample type \(input.buffer.format.commonFormat) is not supported")
+                .unexpectedAudioFormat, "sample type \(input.storedBuffer.format.commonFormat) is not supported")
             await failSession(error)
             return nil
         }

@@ -122,6 +122,8 @@ public struct DeviceSettings: Sendable, Hashable {
     public var offersLocales: Bool
     /// What asset downloads meet.
     public var assetDownloads: AssetDownloads
+    /// The OS release whose Speech behaviour the device has where 26 and 27 differ.
+    public var osRelease: OSRelease
 
     public init(
         microphone: MicrophoneSettings = MicrophoneSettings(source: .none),
@@ -131,7 +133,8 @@ public struct DeviceSettings: Sendable, Hashable {
         locale: String = "en-US",
         speechTranscriberAvailable: Bool = true,
         offersLocales: Bool = true,
-        assetDownloads: AssetDownloads = .immediate
+        assetDownloads: AssetDownloads = .immediate,
+        osRelease: OSRelease = .release27
     ) {
         self.microphone = microphone
         self.recordPermission = recordPermission
@@ -141,6 +144,7 @@ public struct DeviceSettings: Sendable, Hashable {
         self.speechTranscriberAvailable = speechTranscriberAvailable
         self.offersLocales = offersLocales
         self.assetDownloads = assetDownloads
+        self.osRelease = osRelease
     }
 
     /// Settings for code under test, in place of the environment: `DeviceSettings.$override.withValue(…) { … }`.
@@ -149,7 +153,7 @@ public struct DeviceSettings: Sendable, Hashable {
     /// Reads the settings from the environment, as `HarnessSettings` declares them (the group
     /// "The simulated device": the microphone's source, pacing, leads, end, rate and channels, the
     /// two permissions, the device's locale, SpeechTranscriber's availability, the locales offered,
-    /// asset downloads, the speaker's file). A value a setting cannot take is an error naming it.
+    /// asset downloads, the OS release, the speaker's file). A value a setting cannot take is an error naming it.
     public static func fromEnvironment(
         _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws(DeviceSettingsError) -> DeviceSettings {
@@ -177,7 +181,8 @@ public struct DeviceSettings: Sendable, Hashable {
             locale: try S.deviceLocale.value(in: environment),
             speechTranscriberAvailable: try S.speechTranscriber.value(in: environment) == "available",
             offersLocales: try S.supportedLocales.value(in: environment) == "engines",
-            assetDownloads: AssetDownloads(setting: try S.assetDownloads.value(in: environment)) ?? .immediate)
+            assetDownloads: AssetDownloads(setting: try S.assetDownloads.value(in: environment)) ?? .immediate,
+            osRelease: OSRelease(rawValue: Int(try S.osRelease.value(in: environment)) ?? 27) ?? .release27)
     }
 
     /// `silence`, `none`, `manifest.jsonl#id`, or a file path.
@@ -204,6 +209,15 @@ public struct DeviceSettings: Sendable, Hashable {
             HarnessEnvironment.stop(error)
         }
     }
+}
+
+/// The OS release a device runs, where Speech behaves differently on 26 and 27 (SDK 27 changed the
+/// order `AssetInventory.Status` declares its cases in, and made `AnalyzerInput.buffer` a copy).
+public enum OSRelease: Int, Sendable, Hashable, CaseIterable, Comparable {
+    case release26 = 26
+    case release27 = 27
+
+    public static func < (a: OSRelease, b: OSRelease) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A setting of the simulated device that does not hold a value it can take.

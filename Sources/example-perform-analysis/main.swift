@@ -25,15 +25,15 @@ if let installationRequest = try await AssetInventory.assetInstallationRequest(s
 // 3. The input sequence and its builder.
 let (inputSequence, inputBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
 
-// 4. The analyzer and the format it wants.
-let audioFormat = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+// 4. The analyzer, and a converter to the format it wants (SDK 27).
 let analyzer = SpeechAnalyzer(modules: [transcriber])
+let converter = try await AnalyzerInputConverter.converter(compatibleWith: [transcriber])
 
-// 5. Feed audio, converted to the analyzer's format.
-let converter = AnalyzerInputConverter(analyzerFormat: audioFormat)
+// 5. Feed audio, converted to the analyzer's format. The converter may keep a buffer until later
+// audio arrives, so each read goes into a new one.
 Task {
-    let chunk = AVAudioPCMBuffer(pcmFormat: audioFile.processingFormat, frameCapacity: 4096)!
     while audioFile.framePosition < audioFile.length {
+        let chunk = AVAudioPCMBuffer(pcmFormat: audioFile.processingFormat, frameCapacity: 4096)!
         try audioFile.read(into: chunk)
         for input in try converter.convert(chunk, at: nil) {
             inputBuilder.yield(input)

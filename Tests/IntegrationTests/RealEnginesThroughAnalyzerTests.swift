@@ -44,7 +44,7 @@ struct RealEnginesThroughAnalyzerTests {
             attributeOptions: [.audioTimeRange], engine: engine, engineProblem: nil)
         let analyzer = SpeechAnalyzer(modules: [transcriber])
         let converter = AnalyzerInputConverter(
-            analyzerFormat: AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1))
+            analyzerFormat: try #require(AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)))
         // 100 ms pieces, as a live source would deliver them.
         var inputs: [AnalyzerInput] = []
         var offset = 0

@@ -1,14 +1,39 @@
-import AVFAudio
+@_spi(Harness) import AVFAudio
 import CoreMedia
 import EngineCore
 import Foundation
 import SpeechCore
 import Testing
+import VirtualDevice
 
 @_spi(Harness) @testable import SpeechReference
 
 @Suite("Analyzer input, formats and the volatile range", .isolatedResources)
 struct AnalyzerInputTests {
+    /// SDK 27's members say the input's length and format without reading its buffer.
+    @Test func anInputSaysItsDurationAndFormat() {
+        let input = AnalyzerInput(buffer: Fixture.buffer(seconds: 0.25), bufferStartTime: Fixture.seconds(1))
+        #expect(input.bufferDuration == CMTime(value: 4_000, timescale: 16_000))
+        #expect(input.bufferFormat == Fixture.format)
+    }
+
+    /// `buffer` is the buffer given on a 26 device; on 27 (the default) each read is a new copy
+    /// with the same samples, so changing it changes nothing the analyzer hears.
+    @Test(arguments: OSRelease.allCases)
+    @available(*, deprecated, message: "reads the deprecated AnalyzerInput.buffer on purpose")
+    func bufferIsACopyOn27AndTheGivenBufferOn26(release: OSRelease) throws {
+        let given = Fixture.buffer(seconds: 0.1)
+        let input = AnalyzerInput(buffer: given)
+        DeviceSettings.$override.withValue(DeviceSettings(osRelease: release)) {
+            let first = input.buffer, second = input.buffer
+            #expect((first === given) == (release == .release26))
+            #expect((first === second) == (release == .release26))
+            #expect(first.pcmBuffer == given.pcmBuffer && first.format == given.format)
+            first.floatChannelData?[0][0] = 0.75
+            #expect((given.floatChannelData?[0][0] == 0.75) == (release == .release26))
+        }
+    }
+
     @Test func skippingAheadIsAllowed() async throws {
         let transcriber = Fixture.transcriber()
         let analyzer = SpeechAnalyzer(modules: [transcriber])

@@ -151,7 +151,7 @@ struct AnalyzerLifecycleTests {
         // Replace the input before it ends; the end of the replacement is what counts.
         let second = Fixture.stream(
             Fixture.inputs(count: 15).enumerated().map { i, input in
-                AnalyzerInput(buffer: input.buffer, bufferStartTime: Fixture.seconds(0.5 + Double(i) * 0.1))
+                AnalyzerInput(buffer: input.storedBuffer, bufferStartTime: Fixture.seconds(0.5 + Double(i) * 0.1))
             })
         // Wait until the first five buffers are in, so none of them is dropped by the replacement.
         await analyzer.consumed(through: Fixture.seconds(0.5))

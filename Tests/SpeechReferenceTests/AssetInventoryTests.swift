@@ -3,6 +3,7 @@ import EngineCore
 import Foundation
 import SpeechCore
 import Testing
+import VirtualDevice
 
 @_spi(Harness) @testable import SpeechReference
 
@@ -25,13 +26,19 @@ struct AssetInventoryTests {
         SpeechTranscriber(locale: Locale(identifier: locale), preset: .transcription, engine: engine)
     }
 
-    @Test func statusOrder() {
-        typealias S = AssetInventory.Status
-        #expect(S.unsupported < S.supported && S.supported < S.downloading && S.downloading < S.installed)
-        #expect(
-            [S.installed, .unsupported, .downloading, .supported].sorted() == [
-                .unsupported, .supported, .downloading, .installed,
-            ])
+    /// `<` follows the order the device's release declares the cases in: 26's, or 27's, where
+    /// downloading comes before supported (the default device is 27).
+    @Test(arguments: [
+        (OSRelease.release26, [AssetInventory.Status.unsupported, .supported, .downloading, .installed]),
+        (.release27, [.unsupported, .downloading, .supported, .installed]),
+    ])
+    func statusOrderFollowsTheRelease(release: OSRelease, order: [AssetInventory.Status]) {
+        DeviceSettings.$override.withValue(DeviceSettings(osRelease: release)) {
+            #expect([.installed, .unsupported, .downloading, .supported].sorted() == order)
+            #expect(zip(order, order.dropFirst()).allSatisfy { $0 < $1 && !($1 < $0) })
+            #expect(!(order[1] < order[1]))
+        }
+        #expect(DeviceSettings().osRelease == .release27)
     }
 
     @Test func statusReturnValues() async throws {
@@ -102,6 +109,16 @@ struct AssetInventoryTests {
             let analyzer = SpeechAnalyzer(modules: [transcriber("en-US", engine)])
             await #expect(throws: SFSpeechError(.noModel)) {
                 try await analyzer.analyzeSequence(Fixture.stream(Fixture.inputs(count: 2)))
+            }
+        }
+    }
+
+    /// SDK 27's converter for modules is made from their best format: without their assets there
+    /// is none, and it says which module lacks them.
+    @Test func aConverterForModulesWithoutInstalledAssetsIsNoModel() async throws {
+        try await withInventory { _, engine in
+            await #expect(throws: SFSpeechError(.noModel)) {
+                try await AnalyzerInputConverter.converter(compatibleWith: [transcriber("en-US", engine)])
             }
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 @Suite("AnalyzerInputConverter", .isolatedResources)
 struct AnalyzerInputConverterTests {
@@ -16,31 +16,68 @@ struct AnalyzerInputConverterTests {
         inputs += try converter.flush()
         var expected: Int64 = 0
         for input in inputs {
-            #expect(input.buffer.format == Fixture.format)
+            #expect(input.bufferFormat == Fixture.format)
             #expect(input.bufferStartTime == CMTime(value: expected, timescale: 16_000))
-            expected += Int64(input.buffer.frameLength)
+            expected += Int64(input.storedBuffer.frameLength)
         }
         #expect(abs(expected - 16_000) <= 2)
     }
 
     @Test func aJumpInTimeStartsANewRunAtThatTime() throws {
         let converter = AnalyzerInputConverter(analyzerFormat: Fixture.format)
-        let first = try converter.convert(Fixture.buffer(seconds: 0.1), at: .zero)
-        let jumped = try converter.convert(Fixture.buffer(seconds: 0.1), at: Fixture.seconds(5))
+        let first = try converter.convert(Fixture.buffer(seconds: 0.1), at: AVAudioTime(sampleTime: 0, atRate: 16_000))
+        let jumped = try converter.convert(
+            Fixture.buffer(seconds: 0.1), at: AVAudioTime(sampleTime: 80_000, atRate: 16_000))
         #expect(first.first?.bufferStartTime == .zero)
         #expect(jumped.first?.bufferStartTime == Fixture.seconds(5))
         // Same format as the analyzer: passed through without conversion delay.
-        #expect(first.first?.buffer.frameLength == 1_600)
+        #expect(first.first?.storedBuffer.frameLength == 1_600)
     }
 
-    @Test func noFormatPassesBuffersThrough() throws {
-        let converter = AnalyzerInputConverter(analyzerFormat: nil)
+    /// A buffer already in the analyzer's format is copied: callers reuse theirs.
+    @Test func aMatchingBufferIsCopied() throws {
         let buffer = Fixture.buffer(seconds: 0.1)
-        let out = try converter.convert(buffer, at: nil)
-        #expect(out.count == 1 && out[0].buffer === buffer && out[0].bufferStartTime == nil)
-        // With a format, a matching buffer is copied (callers reuse theirs).
-        let copying = AnalyzerInputConverter(analyzerFormat: Fixture.format)
-        #expect(try copying.convert(buffer, at: nil)[0].buffer !== buffer)
+        let out = try AnalyzerInputConverter(analyzerFormat: Fixture.format).convert(buffer, at: nil)
+        #expect(
+            out.count == 1 && out[0].storedBuffer !== buffer && out[0].storedBuffer.frameLength == buffer.frameLength)
+        #expect(out[0].bufferStartTime == .zero)
+    }
+
+    /// The handler sees every AVAudioConverter made inside: one per input format, none when the
+    /// input is already in the analyzer's format.
+    @Test func theHandlerConfiguresEveryInternalConverter() throws {
+        let seen = EventLog<AVAudioConverter>()
+        let converter = AnalyzerInputConverter(analyzerFormat: Fixture.format) { seen.append($0) }
+        _ = try converter.convert(Fixture.buffer(seconds: 0.1), at: nil)
+        #expect(seen.items.isEmpty)
+        let cd = AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!
+        let dat = AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!
+        _ = try converter.convert(Fixture.buffer(seconds: 0.1, format: cd), at: nil)
+        _ = try converter.convert(Fixture.buffer(seconds: 0.1, format: cd), at: nil)
+        _ = try converter.convert(Fixture.buffer(seconds: 0.1, format: dat), at: nil)
+        #expect(seen.items.map { $0.inputFormat.sampleRate } == [44_100, 48_000])
+        #expect(seen.items.allSatisfy { $0.outputFormat == Fixture.format })
+    }
+
+    /// An AVAudioTime places the buffer by its sample time, at its own rate; one with a host time
+    /// only cannot be placed.
+    @Test func anAudioTimePlacesTheBufferBySampleTime() throws {
+        let converter = AnalyzerInputConverter(analyzerFormat: Fixture.format)
+        let placed = try converter.convert(
+            Fixture.buffer(seconds: 0.1), at: AVAudioTime(sampleTime: 240_000, atRate: 48_000))
+        #expect(placed.first?.bufferStartTime == Fixture.seconds(5))
+        let next = try converter.convert(Fixture.buffer(seconds: 0.1), at: nil)
+        #expect(next.first?.bufferStartTime == Fixture.seconds(5.1))
+        #expect(throws: SFSpeechError(.missingParameter)) {
+            try converter.convert(Fixture.buffer(seconds: 0.1), at: AVAudioTime(hostTime: 1_000))
+        }
+    }
+
+    @Test func aConverterForModulesUsesTheirBestFormat() async throws {
+        let transcriber = Fixture.transcriber()
+        let converter = try await AnalyzerInputConverter.converter(compatibleWith: [transcriber])
+        let best = try #require(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]))
+        #expect(converter.analyzerFormat == best)
     }
 }
 

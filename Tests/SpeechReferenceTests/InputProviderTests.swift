@@ -4,7 +4,7 @@ import Foundation
 import SpeechCore
 import Testing
 
-@testable import SpeechReference
+@_spi(Harness) @testable import SpeechReference
 
 @Suite("Input sequence providers", .isolatedResources)
 struct InputProviderTests {
@@ -26,9 +26,9 @@ struct InputProviderTests {
         let provider = try AssetInputSequenceProvider(url: url, analyzerFormat: Fixture.format)
         var next: Int64 = 0
         for try await input in try provider.analyzerInputs {
-            #expect(input.buffer.format == Fixture.format)
+            #expect(input.bufferFormat == Fixture.format)
             #expect(input.bufferStartTime == CMTime(value: next, timescale: 16_000))
-            next += Int64(input.buffer.frameLength)
+            next += Int64(input.storedBuffer.frameLength)
         }
         #expect(abs(next - 16_000) <= 2)
     }
@@ -49,7 +49,7 @@ struct InputProviderTests {
         let tapped = provider.analyzerInputs.map { input in
             let end =
                 (input.bufferStartTime ?? .zero)
-                + CMTime(sampleIndex: Int64(input.buffer.frameLength), sampleRate: 16_000)
+                + CMTime(sampleIndex: Int64(input.storedBuffer.frameLength), sampleRate: 16_000)
             arrivals.append((end, start.duration(to: clock.now)))
             return input
         }

@@ -143,6 +143,11 @@ public enum HarnessSettings {
         summary:
             "What asset downloads meet: `slow:3` advances `Progress` over 3 s; the failures throw Foundation's network or disk error.",
         parse: { AssetDownloadsText.parse($0) })
+    public static let osRelease = Setting<String>(
+        "SPEECH_HARNESS_OS_RELEASE", key: "osRelease", group: .device, oneOf: ["26", "27"], default: "27",
+        summary:
+            "The OS release whose Speech behaviour the device has where 26 and 27 differ: `AssetInventory.Status`'s order, and `AnalyzerInput.buffer` (the buffer given on 26, a new copy on each read on 27)."
+    )
     public static let speaker = Setting<String?>(
         "SPEECH_HARNESS_SPEAKER", key: "speaker", group: .device, allowed: "a WAV file to write",
         defaultText: "none (kept in memory)", summary: "Where the virtual loudspeaker writes what was played.")
@@ -183,7 +188,7 @@ public enum HarnessSettings {
         microphone, microphonePacing, microphoneLead, microphoneClockLead, microphoneEnd, microphoneRate,
         microphoneChannels, interruption, recordPermission, authorization, deviceLocale, speechTranscriber,
         supportedLocales,
-        assetDownloads, speaker,
+        assetDownloads, osRelease, speaker,
         root, logDirectory, trace,
         plantedFault, fuzzTarget,
     ]
