@@ -60,7 +60,7 @@ let appleNamedProducts: [Product] = [
             .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSpanDSP"]),
             // Linux stand-ins for Apple's CoreMedia and AVFAudio names (CMTime, AVAudioPCMBuffer, AVAudioFile…).
             .target(name: "CoreMedia", dependencies: ["SpeechCore"]),
-            .target(name: "AVFAudio", dependencies: ["SpeechCore", "AudioIO", "VirtualDevice"]),
+            .target(name: "AVFAudio", dependencies: ["SpeechCore", "CoreMedia", "AudioIO", "VirtualDevice"]),
             // The simulated device under Apple-style code: virtual microphone, capture pacing, permissions.
             .target(name: "VirtualDevice", dependencies: ["SpeechCore", "AudioIO"]),
             // AVFoundation re-exports AVFAudio, CoreMedia and the content types, and adds
@@ -232,6 +232,7 @@ let appleNamedProducts: [Product] = [
                 name: "AVFAudioTests",
                 dependencies: ["TestSupport", "AVFAudio", "CoreMedia", "VirtualDevice", "AudioIO", "SpeechCore"]),
             .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "VirtualDevice"]),
+            .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
             .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),
             .testTarget(
                 name: "VirtualDeviceTests", dependencies: ["TestSupport", "VirtualDevice", "AudioIO", "SpeechCore"]),

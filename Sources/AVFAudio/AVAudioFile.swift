@@ -125,5 +125,3 @@ public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
 public let AVFormatIDKey = "AVFormatIDKey"
 public let AVLinearPCMIsNonInterleaved = "AVLinearPCMIsNonInterleaved"
 public let AVLinearPCMIsBigEndianKey = "AVLinearPCMIsBigEndianKey"
-/// Core Audio's format ID for linear PCM ('lpcm').
-public let kAudioFormatLinearPCM: UInt32 = 0x6C70_636D

@@ -1,6 +1,9 @@
 // Linux stand-ins for AVFAudio's format, buffer, file and converter classes, on SpeechCore's types
 // and the AudioIO module (libsndfile, libsamplerate). Names and shapes follow Apple's so that
 // Apple-style audio code compiles unchanged; behaviour differences are noted where they exist.
+// Core Audio's names (AudioStreamBasicDescription, kAudioFormatLinearPCM) and CoreMedia's format
+// descriptions come with AVFAudio, as on Apple's platforms.
+@_exported import CoreMedia
 import Foundation
 import SpeechCore
 
@@ -25,6 +28,13 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
     public let channelCount: AVAudioChannelCount
     public let commonFormat: AVAudioCommonFormat
     public let isInterleaved: Bool
+    /// Core Audio's description of the format, made with it and kept for as long as it lives.
+    private let describedStream = UnsafeMutablePointer<AudioStreamBasicDescription>.allocate(capacity: 1)
+
+    deinit { describedStream.deallocate() }
+
+    /// The format as Core Audio's stream description; valid while the format exists.
+    public var streamDescription: UnsafePointer<AudioStreamBasicDescription> { UnsafePointer(describedStream) }
 
     /// Deinterleaved Float32 at the rate and channel count: what Apple calls the standard format.
     public init?(standardFormatWithSampleRate sampleRate: Double, channels: AVAudioChannelCount) {
@@ -33,6 +43,8 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         self.channelCount = channels
         self.commonFormat = .pcmFormatFloat32
         self.isInterleaved = false
+        super.init()
+        describedStream.initialize(to: basicDescription)
     }
 
     public init?(
@@ -43,6 +55,8 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         self.channelCount = channels
         self.commonFormat = commonFormat
         self.isInterleaved = interleaved
+        super.init()
+        describedStream.initialize(to: basicDescription)
     }
 
     /// The equivalent SpeechCore format (Float32 or Int16); nil for sample types the harness does not carry.
@@ -64,6 +78,8 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         channelCount = 0
         commonFormat = .pcmFormatFloat32
         isInterleaved = false
+        super.init()
+        describedStream.initialize(to: basicDescription)
     }
 
     /// Whether rate and channel count describe real audio (a bus without a device reports 0 and 0).
@@ -124,5 +140,58 @@ public final class AVAudioFormat: NSObject, @unchecked Sendable {
         }
         return
             "<AVAudioFormat: \(channelCount) ch, \(Int(sampleRate)) Hz, \(type)\(isInterleaved ? ", interleaved" : ", deinterleaved")>"
+    }
+}
+
+// MARK: Core Audio and CoreMedia descriptions
+
+extension AVAudioFormat {
+    /// The format as Core Audio describes linear PCM.
+    var basicDescription: AudioStreamBasicDescription {
+        let bytes = UInt32(bytesPerSample)
+        let frame = isInterleaved ? bytes * channelCount : bytes
+        var flags = kAudioFormatFlagIsPacked
+        flags |=
+            commonFormat == .pcmFormatFloat32 || commonFormat == .pcmFormatFloat64
+            ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger
+        if !isInterleaved { flags |= kAudioFormatFlagIsNonInterleaved }
+        return AudioStreamBasicDescription(
+            mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: frame,
+            mFramesPerPacket: 1, mBytesPerFrame: frame, mChannelsPerFrame: channelCount, mBitsPerChannel: bytes * 8,
+            mReserved: 0)
+    }
+
+    /// The format as a CoreMedia audio format description.
+    public var formatDescription: CMAudioFormatDescription {
+        // A linear PCM stream description of a valid format is always accepted.
+        try! CMAudioFormatDescription(audioStreamBasicDescription: basicDescription)
+    }
+
+    /// SDK 27: the format a CoreMedia description holds; nil when it is not linear PCM in a sample
+    /// type AVAudioFormat carries.
+    public convenience init?(formatDescription: CMAudioFormatDescription) {
+        guard let asbd = formatDescription.audioStreamBasicDescription, asbd.mFormatID == kAudioFormatLinearPCM
+        else { return nil }
+        let isFloat = asbd.mFormatFlags & kAudioFormatFlagIsFloat != 0
+        let common: AVAudioCommonFormat
+        switch (isFloat, asbd.mBitsPerChannel) {
+        case (true, 32): common = .pcmFormatFloat32
+        case (true, 64): common = .pcmFormatFloat64
+        case (false, 16): common = .pcmFormatInt16
+        case (false, 32): common = .pcmFormatInt32
+        default: return nil
+        }
+        self.init(
+            commonFormat: common, sampleRate: asbd.mSampleRate, channels: asbd.mChannelsPerFrame,
+            interleaved: asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0)
+    }
+
+    /// The format a CoreMedia description holds (deprecated in SDK 27 for ``init(formatDescription:)``,
+    /// which can fail: this one stops the program on a description it cannot read).
+    @available(*, deprecated, message: "Use init?(formatDescription:)")
+    public convenience init(cmAudioFormatDescription formatDescription: CMAudioFormatDescription) {
+        guard let asbd = formatDescription.audioStreamBasicDescription, asbd.mFormatID == kAudioFormatLinearPCM
+        else { preconditionFailure("not a linear PCM format description: \(formatDescription)") }
+        self.init(formatDescription: formatDescription)!
     }
 }

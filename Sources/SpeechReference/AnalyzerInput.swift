@@ -1,5 +1,5 @@
 @_spi(Harness) import AVFAudio
-import CoreMedia
+@_spi(Harness) import CoreMedia
 import Foundation
 import SpeechCore
 import VirtualDevice
@@ -27,6 +27,17 @@ public struct AnalyzerInput: Sendable {
         self.bufferStartTime = bufferStartTime
         self.bufferDuration = CMTime(sampleIndex: Int64(buffer.frameLength), sampleRate: buffer.format.sampleRate)
         self.bufferFormat = buffer.format
+    }
+
+    /// SDK 27: audio in a ready sample buffer, starting at its presentation time. It must not
+    /// overlap or come before earlier input. The samples must be linear PCM in a sample type the
+    /// analyzer takes (the program stops otherwise: the initializer can neither fail nor throw).
+    public init(buffer: CMReadySampleBuffer<CMReadOnlyDataBlockBuffer>) {
+        guard let format = AVAudioFormat(formatDescription: buffer.formatDescription),
+            let pcm = AVAudioPCMBuffer(
+                pcmFormat: format, bytes: buffer.content.bytes, frames: AVAudioFrameCount(buffer.sampleCount))
+        else { preconditionFailure("AnalyzerInput(buffer:): not readable linear PCM: \(buffer.formatDescription)") }
+        self.init(buffer: pcm, bufferStartTime: buffer.presentationTimeStamp)
     }
 
     /// The audio. On a 26 device the buffer given; on 27 (the default device) a new copy on each

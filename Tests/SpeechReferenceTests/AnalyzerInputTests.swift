@@ -34,6 +34,30 @@ struct AnalyzerInputTests {
         }
     }
 
+    /// SDK 27: audio in ready sample buffers is analyzed at their presentation times; one that
+    /// goes back in time is audioDisordered, as any input is.
+    @Test func readySampleBuffersAreAnalyzedAtTheirTimes() async throws {
+        func ready(_ seconds: Double, at start: Double) -> CMReadySampleBuffer<CMReadOnlyDataBlockBuffer> {
+            let pcm = Fixture.buffer(seconds: seconds)
+            return CMReadySampleBuffer(
+                audioDataBuffer: CMReadOnlyDataBlockBuffer(pcm.layoutBytes),
+                formatDescription: pcm.format.formatDescription,
+                sampleCount: Int(pcm.frameLength), presentationTimeStamp: Fixture.seconds(start))
+        }
+        let input = AnalyzerInput(buffer: ready(0.5, at: 1))
+        #expect(input.bufferStartTime == Fixture.seconds(1) && input.bufferDuration == Fixture.seconds(0.5))
+        #expect(input.storedBuffer.pcmBuffer == Fixture.buffer(seconds: 0.5).pcmBuffer)
+        let analyzer = SpeechAnalyzer(modules: [Fixture.transcriber()])
+        let end = try await analyzer.analyzeSequence(
+            Fixture.stream([AnalyzerInput(buffer: ready(0.5, at: 0)), input]))
+        #expect(end == Fixture.seconds(1.5))
+        let disordered = SpeechAnalyzer(modules: [Fixture.transcriber()])
+        await #expect(throws: SFSpeechError(.audioDisordered)) {
+            _ = try await disordered.analyzeSequence(
+                Fixture.stream([AnalyzerInput(buffer: ready(0.5, at: 1)), AnalyzerInput(buffer: ready(0.5, at: 1.2))]))
+        }
+    }
+
     @Test func skippingAheadIsAllowed() async throws {
         let transcriber = Fixture.transcriber()
         let analyzer = SpeechAnalyzer(modules: [transcriber])
