@@ -88,7 +88,7 @@ let appleNamedProducts: [Product] = [
             // Planted faults for the mutation check exist in debug builds only (see PlantedFault.swift).
             .target(
                 name: "SpeechReference",
-                dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "AudioIO", "VirtualDevice"],
+                dependencies: ["SpeechCore", "CoreMedia", "AVFAudio", "AVFoundation", "AudioIO", "VirtualDevice"],
                 swiftSettings: [.define("SPEECH_HARNESS_MUTATIONS", .when(configuration: .debug))]),
             // The legacy SFSpeechRecognizer API over any engine.
             .target(
@@ -244,6 +244,7 @@ let appleNamedProducts: [Product] = [
                 name: "SpeechReferenceTests",
                 dependencies: [
                     "TestSupport", "SpeechReference", "EngineCore", "SpeechCore", "CoreMedia", "AVFAudio",
+                    "AVFoundation",
                     "VirtualDevice",
                 ]),
             .testTarget(name: "AudioIOTests", dependencies: ["TestSupport", "AudioIO", "SpeechCore"]),

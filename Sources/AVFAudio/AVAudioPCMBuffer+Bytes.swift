@@ -4,6 +4,15 @@ import Foundation
 /// PCM buffers to and from bytes in Core Audio's layout (one run of interleaved frames, or one run
 /// per channel one after another), as sample buffers carry them.
 extension AVAudioPCMBuffer {
+    /// SDK 27: a new buffer with `source`'s format, capacity, length and samples; changing one
+    /// leaves the other as it was. Copies and conversions of captured audio carry its leases.
+    public convenience init(copying source: AVAudioPCMBuffer) {
+        self.init(pcmFormat: source.format, frameCapacity: source.frameCapacity)!
+        frameLength = source.frameLength
+        if let samples = source.pcmBuffer { try? replaceFrames(with: samples, at: 0) }
+        carriesCapture(of: source)
+    }
+
     /// A buffer of `frames` frames of `format`, read from `bytes`; nil when the bytes are too few or
     /// the sample type is one the stand-in does not store (Float64).
     @_spi(Harness) public convenience init?(pcmFormat format: AVAudioFormat, bytes: Data, frames: AVAudioFrameCount) {

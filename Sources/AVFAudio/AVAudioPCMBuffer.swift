@@ -79,6 +79,11 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         for lease in captureLeases { lease.recognitionStopped() }
     }
 
+    /// Harness extra: this buffer holds audio these leases are on (a sample buffer's, say).
+    @_spi(Harness) public func carriesCapture(leases: [CaptureLease]) {
+        captureLeases += leases
+    }
+
     /// Harness extra: this buffer holds `other`'s audio (a copy or a conversion of it).
     @_spi(Harness) public func carriesCapture(of other: AVAudioPCMBuffer) {
         captureLeases += other.captureLeases

@@ -10,6 +10,14 @@ public final class CMSampleBuffer: @unchecked Sendable {
     public let presentationTimeStamp: CMTime
     private let invalidated = NSLock()
     private var valid = true
+    private var attachments: [any Sendable] = []
+
+    /// Harness extra: objects that live as long as the buffer (the fast-paced microphone's lease
+    /// on the audio it holds).
+    @_spi(Harness) public var harnessAttachments: [any Sendable] {
+        get { invalidated.withLock { attachments } }
+        set { invalidated.withLock { attachments = newValue } }
+    }
 
     /// Audio samples. Apple's initializer takes the packet descriptions of compressed audio; linear
     /// PCM has none (pass `[]`). Throws when the bytes do not hold `numSamples` frames of the format.

@@ -9,6 +9,8 @@ public typealias CMTimeValue = Int64
 public typealias CMTimeScale = Int32
 public typealias CMTimeEpoch = Int64
 public typealias CMTimeFlags = MediaTime.Flags
+/// A track's number in its asset.
+public typealias CMPersistentTrackID = Int32
 
 public let kCMTimeZero = CMTime.zero
 public let kCMTimeInvalid = CMTime.invalid

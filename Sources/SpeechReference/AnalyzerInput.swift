@@ -44,11 +44,7 @@ public struct AnalyzerInput: Sendable {
     /// read, as SDK 27 documents it, so changing it changes nothing the analyzer hears.
     @available(*, deprecated, message: "use other AnalyzerInput properties to get information about audio")
     public var buffer: AVAudioPCMBuffer {
-        guard DeviceSettings.current.osRelease >= .release27,
-            let copy = AVAudioPCMBuffer(pcmFormat: storedBuffer.format, frameCapacity: storedBuffer.frameLength),
-            let samples = storedBuffer.pcmBuffer, (try? copy.replaceFrames(with: samples, at: 0)) != nil
-        else { return storedBuffer }
-        return copy
+        DeviceSettings.current.osRelease >= .release27 ? AVAudioPCMBuffer(copying: storedBuffer) : storedBuffer
     }
 }
 

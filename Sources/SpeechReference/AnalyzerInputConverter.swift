@@ -32,14 +32,25 @@ public final class AnalyzerInputConverter {
     /// Throws `noModel` when a module's assets are not installed, `incompatibleAudioFormats` when
     /// the modules share no format.
     public static func converter(compatibleWith modules: [any SpeechModule]) async throws -> AnalyzerInputConverter {
+        AnalyzerInputConverter(analyzerFormat: try await bestFormat(for: modules, considering: nil))
+    }
+
+    /// The best format the modules share (the natural one's rate and channels when they take
+    /// them), or the error that says why there is none.
+    static func bestFormat(
+        for modules: [any SpeechModule], considering natural: AVAudioFormat?
+    ) async throws
+        -> AVAudioFormat
+    {
         let channels = modules.compactMap { ($0 as? ModuleChannelOwner)?.moduleChannel }
         if let missing = channels.first(where: { !$0.isReady }) {
             throw SFSpeechError(.noModel, "\(missing.moduleName): assets are not installed")
         }
-        guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules) else {
+        guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: modules, considering: natural)
+        else {
             throw SFSpeechError(.incompatibleAudioFormats, "the modules share no audio format")
         }
-        return AnalyzerInputConverter(analyzerFormat: format)
+        return format
     }
 
     /// Converts `buffer`. `audioTime` places it on the input timeline by its sample time; nil
