@@ -4,6 +4,7 @@ import Foundation
 import VirtualDevice
 
 /// GCD's queue under the name Apple's capture pages give it.
+// swift-format-ignore: TypeNamesShouldBeCapitalized
 public typealias dispatch_queue_t = DispatchQueue
 
 /// A source of media for a capture session.
