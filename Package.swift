@@ -167,6 +167,7 @@ let appleNamedProducts: [Product] = [
             .executableTarget(name: "example-live-dictation", dependencies: ["Speech"]),
             .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
             .executableTarget(name: "example-record-playback", dependencies: ["AVFoundation"]),
+            .executableTarget(name: "example-sdk27-inputs", dependencies: ["Speech"]),
             // Session traces (docs/session-traces.md) read strictly, and two compared clause by clause.
             .target(name: "SessionTrace", dependencies: ["SpeechCore", "Metrics"]),
             // Records analysis sessions as traces through Apple's public API only (docs/session-traces.md).

@@ -131,6 +131,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     /// Sets how the app uses audio. `defaultToSpeaker` needs `playAndRecord` and the Bluetooth
     /// A2DP option a playing category, as on a device (error -50, `paramErr`).
     open func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
+        try refuseOnAnUnconfigurableDevice()
         if options.contains(.defaultToSpeaker) && category != .playAndRecord {
             throw NSError(
                 domain: NSOSStatusErrorDomain, code: -50,
@@ -146,7 +147,17 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     open func setMode(_ mode: Mode) throws { configuration.withLock { $0.mode = mode } }
 
     open func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
+        if active { try refuseOnAnUnconfigurableDevice() }
         configuration.withLock { $0.active = active }
+    }
+
+    /// A device whose audio system cannot be set up (`SPEECH_HARNESS_AUDIO_SESSION=unconfigurable`)
+    /// refuses the configuration with Core Audio's `cannotStartRecording` ('!rec').
+    private func refuseOnAnUnconfigurableDevice() throws {
+        guard !device.audioSessionConfigurable else { return }
+        throw NSError(
+            domain: NSOSStatusErrorDomain, code: 561_145_187,
+            userInfo: [NSLocalizedDescriptionKey: "the device's audio system cannot be configured"])
     }
 
     /// Harness extra: whether the app activated the session (an interruption deactivates it).

@@ -122,6 +122,8 @@ public struct DeviceSettings: Sendable, Hashable {
     public var offersLocales: Bool
     /// What asset downloads meet.
     public var assetDownloads: AssetDownloads
+    /// Whether the app's audio session can be set up (a device whose audio system refuses it).
+    public var audioSessionConfigurable: Bool
     /// The OS release whose Speech behaviour the device has where 26 and 27 differ.
     public var osRelease: OSRelease
 
@@ -134,6 +136,7 @@ public struct DeviceSettings: Sendable, Hashable {
         speechTranscriberAvailable: Bool = true,
         offersLocales: Bool = true,
         assetDownloads: AssetDownloads = .immediate,
+        audioSessionConfigurable: Bool = true,
         osRelease: OSRelease = .release27
     ) {
         self.microphone = microphone
@@ -144,6 +147,7 @@ public struct DeviceSettings: Sendable, Hashable {
         self.speechTranscriberAvailable = speechTranscriberAvailable
         self.offersLocales = offersLocales
         self.assetDownloads = assetDownloads
+        self.audioSessionConfigurable = audioSessionConfigurable
         self.osRelease = osRelease
     }
 
@@ -153,7 +157,7 @@ public struct DeviceSettings: Sendable, Hashable {
     /// Reads the settings from the environment, as `HarnessSettings` declares them (the group
     /// "The simulated device": the microphone's source, pacing, leads, end, rate and channels, the
     /// two permissions, the device's locale, SpeechTranscriber's availability, the locales offered,
-    /// asset downloads, the OS release, the speaker's file). A value a setting cannot take is an error naming it.
+    /// asset downloads, the audio session, the OS release, the speaker's file). A value a setting cannot take is an error naming it.
     public static func fromEnvironment(
         _ environment: [String: String] = HarnessEnvironment.current.variables
     ) throws(DeviceSettingsError) -> DeviceSettings {
@@ -182,6 +186,7 @@ public struct DeviceSettings: Sendable, Hashable {
             speechTranscriberAvailable: try S.speechTranscriber.value(in: environment) == "available",
             offersLocales: try S.supportedLocales.value(in: environment) == "engines",
             assetDownloads: AssetDownloads(setting: try S.assetDownloads.value(in: environment)) ?? .immediate,
+            audioSessionConfigurable: try S.audioSession.value(in: environment) == "configurable",
             osRelease: OSRelease(rawValue: Int(try S.osRelease.value(in: environment)) ?? 27) ?? .release27)
     }
 

@@ -133,6 +133,31 @@ struct InputProviderTests {
         }
     }
 
+    /// On a device whose audio system cannot be set up, the provider that configures the audio
+    /// session throws `cannotConfigureAudioSystem`; one for the app's own session does not, as it
+    /// configures nothing. Without microphone access the device cannot be opened either.
+    @Test func anUnconfigurableAudioSystemIsCannotConfigureAudioSystem() async throws {
+        let (directory, url) = try makeFile(seconds: 1, rate: 48_000)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var unconfigurable = Self.device(playing: url)
+        unconfigurable.audioSessionConfigurable = false
+        var denied = Self.device(playing: url)
+        denied.recordPermission = .denied
+        for device in [unconfigurable, denied] {
+            try await PermissionLedger.$current.withValue(PermissionLedger()) {
+                try await Fixture.onDevice(device) { engine in
+                    let microphone = try #require(AVCaptureDevice.default(for: .audio))
+                    await #expect(throws: SFSpeechError(.cannotConfigureAudioSystem)) {
+                        _ = try await CaptureInputSequenceProvider.providerWithSession(
+                            from: microphone, compatibleWith: [Fixture.transcriber(engine)])
+                    }
+                    _ = try await CaptureInputSequenceProvider.provider(
+                        from: microphone, in: AVCaptureSession(), compatibleWith: [Fixture.transcriber(engine)])
+                }
+            }
+        }
+    }
+
     /// With the app's own session the provider changes nothing: the app adds its output.
     @Test func aProviderForTheAppsSessionLeavesItAlone() async throws {
         let (directory, url) = try makeFile(seconds: 1, rate: 48_000)

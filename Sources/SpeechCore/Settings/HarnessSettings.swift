@@ -143,6 +143,12 @@ public enum HarnessSettings {
         summary:
             "What asset downloads meet: `slow:3` advances `Progress` over 3 s; the failures throw Foundation's network or disk error.",
         parse: { AssetDownloadsText.parse($0) })
+    public static let audioSession = Setting<String>(
+        "SPEECH_HARNESS_AUDIO_SESSION", key: "audioSession", group: .device, oneOf: ["configurable", "unconfigurable"],
+        default: "configurable",
+        summary:
+            "Whether the app's audio session can be set up: unconfigurable makes `AVAudioSession.setCategory` and `setActive(true)` throw (`cannotStartRecording`), and the SDK 27 capture provider `cannotConfigureAudioSystem`."
+    )
     public static let osRelease = Setting<String>(
         "SPEECH_HARNESS_OS_RELEASE", key: "osRelease", group: .device, oneOf: ["26", "27"], default: "27",
         summary:
@@ -188,7 +194,7 @@ public enum HarnessSettings {
         microphone, microphonePacing, microphoneLead, microphoneClockLead, microphoneEnd, microphoneRate,
         microphoneChannels, interruption, recordPermission, authorization, deviceLocale, speechTranscriber,
         supportedLocales,
-        assetDownloads, osRelease, speaker,
+        assetDownloads, audioSession, osRelease, speaker,
         root, logDirectory, trace,
         plantedFault, fuzzTarget,
     ]
