@@ -44,6 +44,12 @@ enum Scenario: String, CaseIterable {
     /// A volatile range handler replaced by a second before input; two finalizes mid-stream move
     /// the range's start.
     case volatileRange = "volatile-range"
+    /// SDK 27: the file's buffers in its own format through `AnalyzerInputConverter`, flushed, the
+    /// input ended; then `finalizeAndFinishThroughEndOfInput()`.
+    case converter
+    /// SDK 27: `AssetInputSequenceProvider` over the file as an `AVURLAsset`, its sequence the
+    /// input; then `finalizeAndFinishThroughEndOfInput()`.
+    case assetProvider = "asset-provider"
 }
 
 struct RecordingFailure: Error, CustomStringConvertible {
@@ -141,6 +147,13 @@ struct Recorder {
             _ = await call("start(inputAudioFile:finishAfterFile:)", ["finishAfterFile": "true"], given, log) {
                 try await analyzer.start(inputAudioFile: file, finishAfterFile: true)
             }
+        case .converter, .assetProvider:
+            // SDK 27 builds only: Apple's SDK 26 has neither helper (the harness's Speech has both).
+            #if os(Linux) || compiler(>=6.4)
+                if #available(macOS 27, iOS 27, *) {
+                    try await recordHelper(scenario, analyzer, modules, file, log, &given)
+                }
+            #endif
         case .empty:
             let (inputs, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
             _ = await call("start(inputSequence:)", [:], given, log) { try await analyzer.start(inputSequence: inputs) }
@@ -334,3 +347,42 @@ struct Recorder {
         return try log.encoded()
     }
 }
+
+#if os(Linux) || compiler(>=6.4)
+    extension Recorder {
+        /// The SDK 27 scenarios: the converter over the file's own buffers, or the asset provider.
+        @available(macOS 27, iOS 27, *)
+        func recordHelper(
+            _ scenario: Scenario, _ analyzer: SpeechAnalyzer, _ modules: [any SpeechModule], _ file: AVAudioFile,
+            _ log: TraceLog, _ given: inout Double
+        ) async throws {
+            if scenario == .converter {
+                let converter = try await AnalyzerInputConverter.converter(compatibleWith: modules)
+                let (inputs, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+                while file.framePosition < file.length {
+                    // A new buffer each time: the converter may keep one until later audio arrives.
+                    guard let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: bufferFrames)
+                    else { break }
+                    try file.read(into: buffer)
+                    given += Double(buffer.frameLength) / buffer.format.sampleRate
+                    for input in try converter.convert(buffer, at: nil) { builder.yield(input) }
+                }
+                for input in try converter.flush() { builder.yield(input) }
+                builder.finish()
+                _ = await call("start(inputSequence:)", [:], given, log) {
+                    try await analyzer.start(inputSequence: inputs)
+                }
+            } else {
+                let provider = try await AssetInputSequenceProvider.provider(
+                    from: AVURLAsset(url: audio), compatibleWith: modules)
+                given = Double(file.length) / file.processingFormat.sampleRate
+                _ = await call("start(inputSequence:)", [:], given, log) {
+                    try await analyzer.start(inputSequence: provider.analyzerInputs)
+                }
+            }
+            _ = await call("finalizeAndFinishThroughEndOfInput()", [:], given, log) {
+                try await analyzer.finalizeAndFinishThroughEndOfInput()
+            }
+        }
+    }
+#endif

@@ -83,7 +83,7 @@ struct SessionRecorderTests {
             "script.json",
             bytes: Array(#"{"words":[{"text":"five","start":0.1,"end":0.5}]}"#.utf8))
         let (folder, names) = try Self.record(engine: "scripted", extra: ["SPEECH_HARNESS_SCRIPT": script])
-        #expect(names.count == 17)
+        #expect(names.count == 19)
         let report = try Self.validate(folder)
         #expect(report.hasSuffix("problems 0\n"), "\(report)")
         // The file scenario's final words are the script's, at its times.
@@ -96,7 +96,7 @@ struct SessionRecorderTests {
 
     @Test(.enabled(if: canRun)) func pocketSphinxTracesFollowTheSchema() throws {
         let (folder, names) = try Self.record(engine: "pocketsphinx", audio: Self.cards)
-        #expect(names.count == 17)
+        #expect(names.count == 19)
         let report = try Self.validate(folder)
         #expect(report.hasSuffix("problems 0\n"), "\(report)")
         let stream = try String(contentsOfFile: folder + "/stream--001.jsonl", encoding: .utf8)
@@ -175,7 +175,7 @@ struct SessionRecorderTests {
         let diff = try PackageProgram.run("speech-harness", ["trace", "diff", recorded, replayed], environment: [:])
         #expect(diff.status == 0, "\(diff.output)")
         let lines = diff.output.split(separator: "\n")
-        #expect(lines.count == 18 && lines.dropLast().allSatisfy { $0.hasSuffix(": no differences") }, "\(diff.output)")
+        #expect(lines.count == 20 && lines.dropLast().allSatisfy { $0.hasSuffix(": no differences") }, "\(diff.output)")
         // Asked for, the wording of errors that name the engine is all that differs.
         let worded = try PackageProgram.run(
             "speech-harness", ["trace", "diff", recorded, replayed, "--wording"], environment: [:])
