@@ -136,7 +136,8 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "Conformance",
                 dependencies: [
-                    "SpeechCore", "AVFAudio", "AudioIO", "CoreMedia", "EngineCore", "Workers", "SpeechReference",
+                    "SpeechCore", "AVFAudio", "AVFoundation", "AudioIO", "CoreMedia", "EngineCore", "Workers",
+                    "SpeechReference",
                     "LegacySpeech",
                     "VirtualDevice", "StreamingPolicies", "Records",
                 ],

@@ -155,6 +155,9 @@ public struct Scenario: Decodable, Sendable, Hashable {
     /// The live capture run (virtual microphone → tap → converter → analyzer) instead of steps.
     public var capture: CaptureRun?
     public var captureExpect: CaptureExpectations?
+    /// An SDK 27 helper run (converter, asset or capture provider, AnalyzerInput) instead of steps.
+    public var helper: HelperRun?
+    public var helperExpect: HelperExpectations?
     /// The device profile the scenario runs under (its microphone, locale, SpeechTranscriber's
     /// availability, the locales offered, asset downloads); the default device when absent.
     public var device: ScenarioDevice?

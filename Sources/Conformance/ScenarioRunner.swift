@@ -140,6 +140,11 @@ public struct ScenarioRunner: Sendable {
                                     scenario: scenario, run: legacy, engine: watched, speech: spoken, exact: isScripted
                                 ).execute()
                             }
+                            if let spoken, let helper = scenario.helper {
+                                return await HelperScenarioExecution(
+                                    scenario: scenario, run: helper, speech: spoken, exact: isScripted
+                                ).execute()
+                            }
                             if let spoken, let capture = scenario.capture {
                                 return await CaptureScenarioExecution(
                                     scenario: scenario, run: capture, speech: spoken, exact: isScripted

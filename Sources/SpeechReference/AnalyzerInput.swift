@@ -44,7 +44,8 @@ public struct AnalyzerInput: Sendable {
     /// read, as SDK 27 documents it, so changing it changes nothing the analyzer hears.
     @available(*, deprecated, message: "use other AnalyzerInput properties to get information about audio")
     public var buffer: AVAudioPCMBuffer {
-        DeviceSettings.current.osRelease >= .release27 ? AVAudioPCMBuffer(copying: storedBuffer) : storedBuffer
+        DeviceSettings.current.osRelease >= .release27 && !HelperFaults.planted("inputBufferNotCopied")
+            ? AVAudioPCMBuffer(copying: storedBuffer) : storedBuffer
     }
 }
 

@@ -75,7 +75,8 @@ public final class AnalyzerInputConverter {
     /// Converts what the converter still holds (the filter's tail) and starts a new run.
     public func flush() throws -> [AnalyzerInput] {
         guard let converter else { return [] }
-        let outputs = try pull(from: converter, ending: true)
+        var outputs = try pull(from: converter, ending: true)
+        if HelperFaults.planted("converterDropsTail") { outputs = [] }
         self.converter = nil
         self.inputFormat = nil
         return outputs
@@ -96,7 +97,7 @@ public final class AnalyzerInputConverter {
                 guard let made = AVAudioConverter(from: buffer.format, to: target) else {
                     throw SFSpeechError(.unexpectedAudioFormat, "cannot convert \(buffer.format) to \(target)")
                 }
-                configurationHandler?(made)
+                if !HelperFaults.planted("converterSkipsHandler") { configurationHandler?(made) }
                 converter = made
             }
             inputFormat = buffer.format

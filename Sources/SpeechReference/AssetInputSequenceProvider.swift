@@ -48,8 +48,11 @@ public final class AssetInputSequenceProvider {
 
     /// The whole track as timed inputs, from its first sample.
     public var analyzerInputs: some Sendable & AsyncSequence<AnalyzerInput, any Error> {
-        AssetInputSequence(asset: asset, format: analyzerFormat)
+        reads.withLock { $0 += 1 }
+        let empty = HelperFaults.planted("assetReadsOnce") && reads.withLock { $0 } > 1
+        return AssetInputSequence(asset: asset, format: analyzerFormat, empty: empty)
     }
+    private let reads = Locked(0)
 }
 
 /// The track's audio, opened when first iterated (the provider's initializer reads nothing).
@@ -57,13 +60,17 @@ struct AssetInputSequence: AsyncSequence, Sendable {
     typealias Element = AnalyzerInput
     let asset: AVAsset
     let format: AVAudioFormat
+    /// A planted fault's: the sequence carries nothing.
+    var empty = false
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let asset: AVAsset
         let format: AVAudioFormat
+        let empty: Bool
         var reading: AudioFileInputSequence.AsyncIterator?
 
         mutating func next() async throws -> AnalyzerInput? {
+            if empty { return nil }
             if reading == nil {
                 reading = try AudioFileInputSequence(file: asset.openFile(), format: format).makeAsyncIterator()
             }
@@ -71,5 +78,5 @@ struct AssetInputSequence: AsyncSequence, Sendable {
         }
     }
 
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(asset: asset, format: format) }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(asset: asset, format: format, empty: empty) }
 }

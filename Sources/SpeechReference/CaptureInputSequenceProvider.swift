@@ -37,7 +37,17 @@ public final class CaptureInputSequenceProvider {
         captureAudioDataOutput.setSampleBufferDelegate(
             hub, queue: DispatchQueue(label: "SpeechHarness.CaptureInputSequenceProvider"))
         captureAudioDataOutput.retain(hub) { [hub] in hub.end() }
+        if HelperFaults.planted("captureEndsAtStop") {
+            stopObserver = NotificationCenter.default.addObserver(
+                forName: AVCaptureSession.didStopRunningNotification, object: session, queue: nil
+            ) { [hub] _ in hub.end() }
+        }
     }
+
+    /// A planted fault's observer (the sequences end at `stopRunning()`).
+    private var stopObserver: (any NSObjectProtocol)?
+
+    deinit { stopObserver.map(NotificationCenter.default.removeObserver) }
 
     /// A provider with a session of its own around `captureDevice`, its output added. On a device
     /// with an app audio session (iOS here) it configures the shared `AVAudioSession` for recording

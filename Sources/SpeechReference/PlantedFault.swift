@@ -41,6 +41,16 @@ import SpeechCore
         case timeAttributeAlwaysSet
         /// The bound on distinct engine configurations is not enforced.
         case resourceLimitIgnored
+        /// SDK 27: AnalyzerInputConverter never calls its configuration handler.
+        case converterSkipsHandler
+        /// SDK 27: AnalyzerInputConverter's flush() drops what it held back.
+        case converterDropsTail
+        /// SDK 27: a second read of an asset provider's analyzerInputs carries nothing.
+        case assetReadsOnce
+        /// SDK 27: capture sequences end when the session stops running.
+        case captureEndsAtStop
+        /// SDK 27: AnalyzerInput.buffer gives the stored buffer, not a copy, on a 27 device.
+        case inputBufferNotCopied
 
         @TaskLocal public static var current: PlantedFault?
 
@@ -64,6 +74,18 @@ import SpeechCore
     }
 #endif
 
+/// Whether a fault of the SDK 27 helpers is planted (always false without SPEECH_HARNESS_MUTATIONS).
+enum HelperFaults {
+    static func planted(_ name: String) -> Bool {
+        #if SPEECH_HARNESS_MUTATIONS
+            assert(PlantedFault(rawValue: name) != nil, "no planted fault is called \(name)")
+            return PlantedFault.active?.rawValue == name
+        #else
+            return false
+        #endif
+    }
+}
+
 /// Where a planted fault reaches the reference: other rules for the analyzer's state machine or
 /// for a channel's result publishing, or a faulty wrapper around a module's channel. Without
 /// SPEECH_HARNESS_MUTATIONS every answer is the documented behaviour and no wrapper exists.
@@ -84,7 +106,8 @@ enum FaultPlan {
             case .handlerNotReplaced: rules.replacesVolatileHandler = false
             case .resourceLimitIgnored: rules.enforcesResourceLimit = false
             case nil, .finalizeReturnsEarly, .finalizeSkipsEngines, .streamsStayOpenAfterFinish,
-                .finalResultsMislabeled, .timeAttributeAlwaysSet:
+                .finalResultsMislabeled, .timeAttributeAlwaysSet, .converterSkipsHandler, .converterDropsTail,
+                .assetReadsOnce, .captureEndsAtStop, .inputBufferNotCopied:
                 break
             }
             return rules

@@ -40,6 +40,11 @@ struct ConformanceTests {
             .handlerNotReplaced: "SA-VR-HANDLER-REPLACE", .eoiIgnoresReplacement: "SA-EOI-REPLACED",
             .timeAttributeAlwaysSet: "RES-ATTR-TIME",
             .resourceLimitIgnored: "SA-RESOURCES",
+            .converterSkipsHandler: "SDK27-CONVERTER",
+            .converterDropsTail: "SDK27-CONVERTER",
+            .assetReadsOnce: "SDK27-ASSET-PROVIDER",
+            .captureEndsAtStop: "SDK27-CAPTURE-PROVIDER",
+            .inputBufferNotCopied: "SDK27-INPUT-BUFFER",
         ]
 
         /// Mutation check: each planted violation of a rule must make a scenario of that rule's clause fail.
@@ -165,7 +170,7 @@ struct ConformanceTests {
         ),
         (
             #""requries":["wordTimes"]"#,
-            "scenario 'x': field 'requries': unknown field (known fields: capture, captureExpect, clause, device, endpointSilence, exact, expect, faultAt, faults, id, latency, legacy, legacyExpect, modules, requires, requiresAssets, resourceLimit, speech, steps, title, words)"
+            "scenario 'x': field 'requries': unknown field (known fields: capture, captureExpect, clause, device, endpointSilence, exact, expect, faultAt, faults, helper, helperExpect, id, latency, legacy, legacyExpect, modules, requires, requiresAssets, resourceLimit, speech, steps, title, words)"
         ),
         (
             #""modules":[{"kind":"transcriber","prest":"transcription"}]"#,
