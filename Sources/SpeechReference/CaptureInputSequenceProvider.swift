@@ -32,10 +32,10 @@ public final class CaptureInputSequenceProvider {
         }
         captureSession = session
         self.priority = priority
-        hub = CaptureHub(format: analyzerFormat)
+        let queue = DispatchQueue(label: "SpeechHarness.CaptureInputSequenceProvider")
+        hub = CaptureHub(format: analyzerFormat, queue: queue)
         captureAudioDataOutput = AVCaptureAudioDataOutput()
-        captureAudioDataOutput.setSampleBufferDelegate(
-            hub, queue: DispatchQueue(label: "SpeechHarness.CaptureInputSequenceProvider"))
+        captureAudioDataOutput.setSampleBufferDelegate(hub, queue: queue)
         captureAudioDataOutput.retain(hub) { [hub] in hub.end() }
         if HelperFaults.planted("captureEndsAtStop") {
             stopObserver = NotificationCenter.default.addObserver(
@@ -112,9 +112,14 @@ final class CaptureHub: NSObject, AVCaptureAudioDataOutputSampleBufferDelegate, 
         let converter: AnalyzerInputConverter
     }
     private let format: AVAudioFormat
+    /// The output's callback queue: every use of a subscriber's converter happens on it.
+    private let queue: DispatchQueue
     private let state = Locked<(subscribers: [UUID: Subscriber], ended: Bool)>(([:], false))
 
-    init(format: AVAudioFormat) { self.format = format }
+    init(format: AVAudioFormat, queue: DispatchQueue) {
+        self.format = format
+        self.queue = queue
+    }
 
     func subscribe() -> AsyncThrowingStream<AnalyzerInput, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: AnalyzerInput.self)
@@ -135,16 +140,21 @@ final class CaptureHub: NSObject, AVCaptureAudioDataOutputSampleBufferDelegate, 
         return stream
     }
 
-    /// The output went away: every sequence ends, and sequences taken later end at once.
+    /// The output went away: every sequence ends (after what its converter still held), and
+    /// sequences taken later end at once. On the callback queue, after what was delivered before.
     func end() {
         let subscribers = state.withLock { state -> [Subscriber] in
             state.ended = true
             defer { state.subscribers = [:] }
             return Array(state.subscribers.values)
         }
-        for subscriber in subscribers {
-            if let tail = try? subscriber.converter.flush() { tail.forEach { subscriber.continuation.yield($0) } }
-            subscriber.continuation.finish()
+        // The converters are used on the queue only, one block after another.
+        nonisolated(unsafe) let ending = subscribers
+        queue.async {
+            for subscriber in ending {
+                if let tail = try? subscriber.converter.flush() { tail.forEach { subscriber.continuation.yield($0) } }
+                subscriber.continuation.finish()
+            }
         }
     }
 
