@@ -110,6 +110,32 @@ struct SpeechHarnessToolTests {
         #expect(vc.stdout.contains("0 valid, 2 problems"))
     }
 
+    /// `audio compare`: 0 for the same audio (here two conversions of one file), 1 with the first
+    /// difference for other audio, 2 naming a file that cannot be read.
+    @Test func audioCompareSaysWhetherTwoFilesHoldTheSameAudio() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("in.raw").path
+        let samples = (0..<8_000).map { Int16(8000 * sin(Double($0) * 0.1)) }
+        try Data(samples.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }).write(
+            to: URL(fileURLWithPath: raw))
+        let (a, b, c) = (
+            dir.appendingPathComponent("a.wav").path, dir.appendingPathComponent("b.wav").path,
+            dir.appendingPathComponent("c.wav").path
+        )
+        #expect(await run(["audio", "convert", raw, a, "--raw", "8000:1:s16"]).0 == 0)
+        #expect(await run(["audio", "convert", raw, b, "--raw", "8000:1:s16"]).0 == 0)
+        #expect(await run(["audio", "convert", raw, c, "--raw", "8000:1:s16", "--rate", "16000"]).0 == 0)
+        let (same, sameOutput) = await run(["audio", "compare", a, b])
+        #expect(same == 0 && sameOutput.stdout.contains("hold the same audio"), "\(sameOutput.stdout)")
+        let (other, otherOutput) = await run(["audio", "compare", a, c])
+        #expect(other == 1 && otherOutput.stdout.contains("formats differ"), "\(otherOutput.stdout)")
+        let gone = dir.appendingPathComponent("gone.wav").path
+        let (missing, missingOutput) = await run(["audio", "compare", a, gone])
+        #expect(missing == 2 && missingOutput.stderr.contains(gone), "\(missingOutput.stderr)")
+    }
+
     @Test func streamIOReportsWhatItRead() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
