@@ -40,21 +40,11 @@ struct HelperScenarioExecution {
     let exact: Bool
 
     func execute() async -> ScenarioOutcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("helper-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("speech.wav")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try AudioFileWriter.writeMono(
-                SampleRateConverter.convert(speech.samples, from: 16_000, to: 48_000), sampleRate: 48_000,
-                to: file.path,
-                encoding: .float32)
-        } catch {
-            return .error("writing the speech: \(error)")
+        await speech.asFile(sampleRate: 48_000) { path in
+            var device = DeviceSettings.current
+            device.microphone = MicrophoneSettings(source: .file(path: path), pacing: .fast)
+            return await DeviceSettings.$override.withValue(device) { await helper(URL(fileURLWithPath: path)) }
         }
-        var device = DeviceSettings.current
-        device.microphone = MicrophoneSettings(source: .file(path: file.path), pacing: .fast)
-        return await DeviceSettings.$override.withValue(device) { await helper(file) }
     }
 
     private func helper(_ file: URL) async -> ScenarioOutcome {

@@ -102,6 +102,29 @@ struct SpokenDigits {
     }
 }
 
+extension SpokenDigits {
+    /// `body` with the speech written to a WAV file (at `sampleRate`, resampled from 16 kHz, as
+    /// float samples when resampled) in a folder of its own, removed afterwards.
+    func asFile(sampleRate: Double, _ body: (String) async -> ScenarioOutcome) async -> ScenarioOutcome {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("speech-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("speech.wav").path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if sampleRate == 16_000 {
+                try AudioFileWriter.writeMono(samples, sampleRate: 16_000, to: path)
+            } else {
+                try AudioFileWriter.writeMono(
+                    SampleRateConverter.convert(samples, from: 16_000, to: sampleRate), sampleRate: sampleRate,
+                    to: path, encoding: .float32)
+            }
+        } catch {
+            return .error("writing the speech to \(path): \(error)")
+        }
+        return await body(path)
+    }
+}
+
 /// Runs a scenario's legacy run on an engine and checks its expectations.
 struct LegacyScenarioExecution {
     let scenario: Scenario
@@ -267,23 +290,16 @@ struct CaptureScenarioExecution {
     let exact: Bool
 
     func execute() async -> ScenarioOutcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("speech.wav").path
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try AudioFileWriter.writeMono(speech.samples, sampleRate: 16_000, to: path)
-        } catch {
-            return .error("writing the microphone's recording: \(error)")
+        await speech.asFile(sampleRate: 16_000) { path in
+            let rate = run.hardwareRate ?? 48_000
+            // The scenario's device, with the speech as its microphone's recording; a call or a
+            // route change it sets stays.
+            var device = DeviceSettings.current
+            device.microphone = MicrophoneSettings(
+                source: .file(path: path), sampleRate: rate, pacing: .fast, end: .stopEngine(afterSilence: 0.5),
+                interruption: device.microphone.interruption)
+            return await DeviceSettings.$override.withValue(device) { await capture(hardwareRate: rate) }
         }
-        let rate = run.hardwareRate ?? 48_000
-        // The scenario's device, with the speech as its microphone's recording; a call or a route
-        // change it sets stays.
-        var device = DeviceSettings.current
-        device.microphone = MicrophoneSettings(
-            source: .file(path: path), sampleRate: rate, pacing: .fast, end: .stopEngine(afterSilence: 0.5),
-            interruption: device.microphone.interruption)
-        return await DeviceSettings.$override.withValue(device) { await capture(hardwareRate: rate) }
     }
 
     private func capture(hardwareRate: Double) async -> ScenarioOutcome {
