@@ -133,14 +133,14 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
         let frames = captured.channels.first?.count ?? 0
         guard frames > 0,
             let format = AVAudioFormat(
-                standardFormatWithSampleRate: sampleRate, channels: AVAudioChannelCount(captured.channels.count)),
-            let pcm = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(frames)),
-            (try? pcm.replaceFrames(
-                with: PCMBuffer(
-                    format: AudioFormat(sampleRate: sampleRate, channelCount: captured.channels.count),
-                    channels: captured.channels), at: 0)) != nil,
+                standardFormatWithSampleRate: sampleRate, channels: AVAudioChannelCount(captured.channels.count))
+        else { return nil }
+        // The standard format's layout: each channel's Float32 samples, one channel after another.
+        var bytes = Data(capacity: frames * MemoryLayout<Float>.size * captured.channels.count)
+        for channel in captured.channels { channel.withUnsafeBytes { bytes.append(contentsOf: $0) } }
+        guard
             let sample = try? CMSampleBuffer(
-                dataBuffer: CMReadOnlyDataBlockBuffer(pcm.layoutBytes).withUnsafeBlockBuffer { $0 },
+                dataBuffer: CMReadOnlyDataBlockBuffer(bytes).withUnsafeBlockBuffer { $0 },
                 formatDescription: format.formatDescription, numSamples: frames,
                 presentationTimeStamp: CMTime(sampleIndex: captured.sampleTime, sampleRate: sampleRate),
                 packetDescriptions: [])
