@@ -1,6 +1,56 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+#if os(Linux)
+    import Glibc
+
+    /// The toolchain's host libraries (SwiftSyntax, SwiftParser and their interfaces), which the
+    /// migration lint parses with: `usr/lib/swift/host` of the toolchain evaluating this manifest,
+    /// found from where that toolchain's PackageDescription library is loaded, so that no path is fixed.
+    let swiftSyntaxHost: (folder: String, found: Bool) = {
+        let suffix = "/pm/ManifestAPI/libPackageDescription.so"
+        var folder = "<the folder of the toolchain's libPackageDescription.so>/../../host"
+        if let maps = fopen("/proc/self/maps", "r") {
+            var line: UnsafeMutablePointer<CChar>? = nil
+            var capacity = 0
+            while getline(&line, &capacity, maps) > 0, let text = line.map({ String(cString: $0) }) {
+                guard let slash = text.firstIndex(of: "/") else { continue }
+                let path = String(text[slash...].prefix { $0 != "\n" })
+                if path.hasSuffix(suffix) {
+                    folder = String(path.dropLast(suffix.count)) + "/host"
+                    break
+                }
+            }
+            free(line)
+            fclose(maps)
+        }
+        let found = access(folder + "/SwiftParser.swiftmodule", F_OK) == 0
+        if !found {
+            print(
+                "warning: SwiftSyntax host libraries not found: looked for SwiftParser.swiftmodule in \(folder); "
+                    + "the migration lint (MigrationLint, speech-harness) cannot build without them")
+        }
+        return (folder, found)
+    }()
+
+    /// Compiles and links a target against the toolchain's SwiftSyntax and SwiftParser.
+    let swiftSyntaxSettings: [SwiftSetting] =
+        swiftSyntaxHost.found
+        // Library evolution keeps the parser's modules internal to the target: what imports the
+        // lint never loads them.
+        ? [.unsafeFlags(["-I", swiftSyntaxHost.folder, "-enable-library-evolution"])]
+        : [.define("SWIFT_SYNTAX_HOST_MISSING")]
+    let swiftSyntaxLinking: [LinkerSetting] =
+        swiftSyntaxHost.found
+        ? [
+            .unsafeFlags([
+                "-L", swiftSyntaxHost.folder, "-lSwiftSyntax", "-lSwiftParser", "-lSwiftDiagnostics",
+                "-lSwiftParserDiagnostics", "-lSwiftBasicFormat", "-Xlinker", "-rpath", "-Xlinker",
+                swiftSyntaxHost.folder,
+            ])
+        ] : []
+#endif
+
 /// Apple's module names: on Linux the stand-ins that let Apple-style code compile and run, and
 /// `SpeechHarnessTesting` with the test helpers. On Apple platforms (below) the same products
 /// are thin pass-throughs, so one dependency line works on a developer's Mac and on Linux CI.
@@ -144,8 +194,14 @@ let appleNamedProducts: [Product] = [
                 resources: [.copy("Scenarios"), .copy("clauses.json")]),
             // Corpus manifests (our JSON lines, Kaldi, LibriSpeech, NeMo), validation, statistics, recipes.
             .target(name: "Corpus", dependencies: ["SpeechCore", "AudioIO", "Metrics"]),
-            // Migration lint: a Swift tokenizer and rules for SFSpeechRecognizer → SpeechAnalyzer mistakes; no I/O.
-            .target(name: "MigrationLint"),
+            // Migration lint: rules for SFSpeechRecognizer → SpeechAnalyzer mistakes on the syntax
+            // tree of Swift's own parser (the toolchain's host libraries); no I/O. No Apple-named
+            // product depends on it, so a team depending on `Speech` never builds the parser.
+            .target(name: "MigrationLint", dependencies: ["LintSyntax"]),
+            // Swift's own parser (the toolchain's host libraries) behind plain values: tokens, blocks,
+            // problems. The one target that imports SwiftSyntax, built with library evolution so that
+            // nothing importing it loads the parser's modules.
+            .target(name: "LintSyntax", swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
             // Migration diff: the same audio through the legacy API and SpeechAnalyzer on one engine, compared.
             .target(
                 name: "MigrationDiff",
@@ -212,6 +268,7 @@ let appleNamedProducts: [Product] = [
                 name: "MigrationDiffTests",
                 dependencies: ["MigrationDiff", "Reports", "EngineCore", "SpeechCore", "TestSupport", "AudioIO"]),
             .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
+            .testTarget(name: "LintSyntaxTests", dependencies: ["LintSyntax"]),
             .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
             .testTarget(
                 name: "ConformanceTests",

@@ -75,6 +75,7 @@ enum MigrateLintCommand {
         var unreadable = inputs.unreadable
         var findings: [LintFinding] = []
         var notes: [LintNote] = []
+        var projects: [(sources: [LintSource], project: ProjectContext)] = []
         for project in inputs.projects {
             var sources: [LintSource] = []
             for file in project.swiftFiles {
@@ -88,9 +89,11 @@ enum MigrateLintCommand {
                 }
                 sources.append(LintSource(file: file, text: source))
             }
-            // A project's files are linted together, so that a call or a closure in one file is
-            // followed into another; never into another project's.
-            let review = MigrationLinter.review(sources, project: project.context)
+            projects.append((sources, project.context))
+        }
+        // A project's files are linted together, so that a call or a closure in one file is
+        // followed into another; never into another project's.
+        for review in MigrationLinter.review(projects: projects) {
             findings += review.findings
             notes += review.notes
         }

@@ -1,4 +1,21 @@
-/// One finding: where, which rule, what exactly.
+@_exported import LintSyntax
+
+/// One place a rule's reasoning went through on the way to a finding: where, and what it read there.
+public struct LintStep: Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var location: SourceLocation
+    public var text: String
+
+    public init(file: String, location: SourceLocation, text: String) {
+        self.file = file
+        self.location = location
+        self.text = text
+    }
+
+    public var description: String { "\(file):\(location.line):\(location.column): \(text)" }
+}
+
+/// One finding: where, which rule, what exactly, and the places that show it.
 public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var location: SourceLocation
@@ -11,11 +28,15 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
     public var fix: LintFix?
     /// The whole source line, for reports that count columns in characters rather than bytes.
     public var sourceLine: String
+    /// The chain of places the rule followed, starting at the finding's own: its case, which
+    /// `--explain-finding` prints and SARIF carries as a code flow. Not part of the finding's
+    /// identity: two paths to one mistake are one finding.
+    public var evidence: [LintStep]
 
     public init(
         file: String, location: SourceLocation, rule: LintRuleDescriptor, detail: String, lineText: String,
         fix: LintFix? = nil,
-        sourceLine: String? = nil
+        sourceLine: String? = nil, evidence: [LintStep] = []
     ) {
         self.file = file
         self.location = location
@@ -24,6 +45,20 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
         self.lineText = lineText
         self.fix = fix
         self.sourceLine = sourceLine ?? lineText
+        self.evidence = evidence.isEmpty ? [LintStep(file: file, location: location, text: detail)] : evidence
+    }
+
+    public static func == (a: LintFinding, b: LintFinding) -> Bool {
+        a.file == b.file && a.location == b.location && a.rule == b.rule && a.detail == b.detail
+            && a.lineText == b.lineText && a.fix == b.fix && a.sourceLine == b.sourceLine
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(location)
+        hasher.combine(rule)
+        hasher.combine(detail)
+        hasher.combine(lineText)
     }
 
     /// The 1-based column of `byteColumn` on this finding's line counted in Unicode scalars.

@@ -5,6 +5,10 @@
 public protocol LintRule: Sendable {
     /// The rule's name in findings, baselines, SARIF and `--explain`.
     static var id: String { get }
+    /// Words without which the rule finds nothing in a file: of each list, one word must occur in
+    /// the file's text. A file that fails this is not parsed for the rule. The rule about files
+    /// that could not be read also applies to every file another rule reads.
+    static var triggers: [[String]] { get }
     /// What the mistake is, in a few words.
     static var summary: String { get }
     /// The fix, as a reviewer would suggest it.
@@ -19,6 +23,11 @@ public protocol LintRule: Sendable {
 
 extension LintRule {
     public static func notes(_ file: LintedFile) -> [LintNote] { [] }
+
+    /// Whether a file of this text can hold one of the rule's findings.
+    static func reads(_ unit: ProjectIndex.Unit) -> Bool {
+        triggers.allSatisfy { unit.mentions(any: $0) }
+    }
 
     /// The rule as findings and reports carry it.
     public static var descriptor: LintRuleDescriptor {

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// What the lint knows about the app around the sources: whether they belong to an app target
 /// at all, and the usage-description keys its Info.plist files (or INFOPLIST_KEY_ build settings)
 /// declare.
@@ -40,8 +43,9 @@ public struct ProjectContext: Sendable {
 }
 
 /// Finds the mistakes people make moving from SFSpeechRecognizer (or an early draft of the new API)
-/// to SpeechAnalyzer. Works on tokens, so nothing inside comments or string text is reported;
-/// code inside string interpolations is checked like any other code.
+/// to SpeechAnalyzer. Works on the tokens and blocks of Swift's own parser, so nothing inside
+/// comments or string text is reported; code inside string interpolations is checked like any
+/// other code.
 public enum MigrationLinter {
     /// Findings in one file's source text, sorted by position.
     public static func lint(source: String, file: String, project: ProjectContext = ProjectContext()) -> [LintFinding] {
@@ -54,18 +58,36 @@ public enum MigrationLinter {
         review(sources, project: project).findings
     }
 
+    /// The reviews of several projects, each linted on its own (no call is followed from one into
+    /// another), side by side on every core; in the order given.
+    public static func review(projects: [(sources: [LintSource], project: ProjectContext)]) -> [LintReview] {
+        let reviews = Mutex([LintReview?](repeating: nil, count: projects.count))
+        DispatchQueue.concurrentPerform(iterations: projects.count) { number in
+            let review = review(projects[number].sources, project: projects[number].project)
+            reviews.withLock { $0[number] = review }
+        }
+        return reviews.withLock { $0.map { $0 ?? LintReview() } }
+    }
+
     /// Findings and notes in a set of files linted together, each sorted by file and position.
     public static func review(_ sources: [LintSource], project: ProjectContext = ProjectContext()) -> LintReview {
         let index = ProjectIndex(sources)
         var review = LintReview()
-        for unit in index.units.indices {
-            let file = index.file(unit, project: project)
+        for (number, unit) in index.units.enumerated() {
+            // Only the rules whose words the file contains read it; a file they all skip is not parsed.
+            var rules = LintRules.all.filter { $0.reads(unit) }
+            guard !rules.isEmpty else { continue }
+            // A syntax error matters wherever a rule reads.
+            if !rules.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(UnreadableSourceRule.self) }) {
+                rules.append(UnreadableSourceRule.self)
+            }
+            let file = index.file(number, project: project)
             // A finding two paths of one rule reach is kept once.
             var seen: Set<LintFinding> = []
-            let found = LintRules.all.flatMap { $0.check(file) }.filter { seen.insert($0).inserted }
+            let found = rules.flatMap { $0.check(file) }.filter { seen.insert($0).inserted }
             review.findings += found.sorted { ($0.location, $0.rule.id) < ($1.location, $1.rule.id) }
             var noted: Set<LintNote> = []
-            let notes = LintRules.all.flatMap { $0.notes(file) }.filter { noted.insert($0).inserted }
+            let notes = rules.flatMap { $0.notes(file) }.filter { noted.insert($0).inserted }
             review.notes += notes.sorted { ($0.location, $0.rule) < ($1.location, $1.rule) }
         }
         return review

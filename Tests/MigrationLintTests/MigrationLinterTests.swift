@@ -147,8 +147,11 @@ struct MigrationLinterTests {
         #expect(Self.rules(source).isEmpty)
     }
 
-    @Test func lexicalProblemsAreFindings() {
-        #expect(Self.rules("let s = \"never closed\n") == ["unreadable-source"])
+    /// A syntax error is reported once per file, in the files the rules read: a file naming
+    /// nothing the rules look for is not parsed, and the compiler reports its errors.
+    @Test func syntaxErrorsAreFindingsWhereTheRulesRead() {
+        #expect(Self.rules("import Speech\nlet s = \"never closed\n") == ["unreadable-source"])
+        #expect(Self.rules("let s = \"never closed\nlet t = \"again\n") == [])
     }
 
     /// A whole live-transcription controller written the corrected way: no findings at all.

@@ -181,9 +181,9 @@ extension LintedFile {
     func followCallers(
         of function: String, from position: Int, _ finishers: AnalyzerFinishers, visited: inout Set<String>,
         depth: Int = 0
-    ) -> (finished: Bool, trail: String) {
+    ) -> (finished: Bool, trail: String, evidence: [LintStep]) {
         guard let type = structure.enclosingTypeName(of: position) else {
-            return (false, "\(function)() is not in a type, so no caller was followed")
+            return (false, "\(function)() is not in a type, so no caller was followed", [])
         }
         visited.insert("\(type).\(function)")
         var sites: [(unit: Int, site: Int, receiver: String?)] = tokens.indices.filter { index in
@@ -195,12 +195,13 @@ extension LintedFile {
         }
         guard !sites.isEmpty else {
             guard let count = run?.units.count, count > 1 else {
-                return (false, "nothing in \(type) calls \(function)()")
+                return (false, "nothing in \(type) calls \(function)()", [])
             }
-            return (false, "nothing in the \(count) files linted calls \(type).\(function)()")
+            return (false, "nothing in the \(count) files linted calls \(type).\(function)()", [])
         }
         var finished = true
         var steps: [String] = []
+        var evidence: [LintStep] = []
         for (unit, site, receiver) in sites {
             let caller = unit == unitIndex ? self : run!.file(unit, project: project)
             let callerFinishers = unit == unitIndex ? finishers : run!.finishers[unit]
@@ -210,6 +211,7 @@ extension LintedFile {
             guard let function = caller.structure.enclosingFunction(of: site) else {
                 finished = false
                 steps.append("\(place) calls it outside any function")
+                evidence.append(caller.step(at: site, "called outside any function"))
                 continue
             }
             let callerType = caller.structure.enclosingTypeName(of: site)
@@ -218,6 +220,8 @@ extension LintedFile {
             let others = caller.reducerCases(inBody: function.body).filter { !$0.contains(site) }
             if caller.finishesAnalyzer(function.body, callerFinishers, excluding: others) {
                 steps.append("\(name) calls it\(how) at \(place) and finishes the analyzer")
+                evidence.append(
+                    caller.step(at: site, "\(name) calls \(type).\(function)()\(how) and finishes the analyzer"))
             } else if depth < 4, !visited.contains("\(owner)\(function.name)") {
                 let upward = caller.followCallers(
                     of: function.name, from: site, callerFinishers, visited: &visited, depth: depth + 1)
@@ -225,11 +229,16 @@ extension LintedFile {
                 steps.append(
                     "\(name) calls it\(how) at \(place) and does not finish the analyzer, so its callers were followed: \(upward.trail)"
                 )
+                evidence.append(
+                    caller.step(at: site, "\(name) calls \(type).\(function)()\(how) and does not finish the analyzer"))
+                evidence += upward.evidence
             } else {
                 finished = false
                 steps.append("\(name) calls it\(how) at \(place) and does not finish the analyzer")
+                evidence.append(
+                    caller.step(at: site, "\(name) calls \(type).\(function)()\(how) and does not finish the analyzer"))
             }
         }
-        return (finished, steps.joined(separator: "; "))
+        return (finished, steps.joined(separator: "; "), evidence)
     }
 }

@@ -6,7 +6,7 @@ extension ProjectIndex {
     /// { … })`, `service.start(failureHandler: handler)`): each value's first token.
     func arguments(labelled label: String, inCallsOf function: String) -> [(unit: Int, value: Int, line: Int)] {
         var found: [(Int, Int, Int)] = []
-        for (number, unit) in units.enumerated() {
+        for (number, unit) in units(mentioning: function) where unit.mentions(label) {
             let tokens = unit.structure.tokens
             for index in tokens.indices
             where tokens[index].text == function && index + 1 < tokens.count && tokens[index + 1].is("(")
@@ -33,6 +33,7 @@ extension ProjectIndex {
     /// Whether a file of the run declares a protocol of this name.
     func declaresProtocol(_ name: String) -> Bool {
         units.contains { unit in
+            guard unit.mentions(name) else { return false }
             let tokens = unit.structure.tokens
             return tokens.indices.contains { index in
                 tokens[index].is("protocol") && index + 1 < tokens.count && tokens[index + 1].text == name
@@ -48,7 +49,7 @@ extension ProjectIndex {
         unit: Int, body: Range<Int>, type: String, line: Int
     )] {
         var adopters: Set<String> = []
-        for unit in units {
+        for unit in units where unit.mentions(protocolName) {
             let structure = unit.structure
             for block in structure.blocks {
                 guard case .type(let name) = block.kind else { continue }
@@ -61,7 +62,7 @@ extension ProjectIndex {
             }
         }
         var found: [(Int, Range<Int>, String, Int)] = []
-        for (number, unit) in units.enumerated() {
+        for (number, unit) in units(mentioning: method) where adopters.contains(where: unit.mentions) {
             let structure = unit.structure
             for block in structure.blocks {
                 guard case .function(let name) = block.kind, name == method,
@@ -78,7 +79,7 @@ extension ProjectIndex {
     /// in the `switch` statements of the run.
     func switchCases(named name: String) -> [(unit: Int, body: Range<Int>, line: Int)] {
         var found: [(Int, Range<Int>, Int)] = []
-        for (number, unit) in units.enumerated() {
+        for (number, unit) in units(mentioning: name) where unit.mentions("switch") {
             let structure = unit.structure
             for block in structure.blocks where structure.switchKeyword(of: block) != nil {
                 for handled in structure.cases(ofSwitchAt: block) where handled.names.contains(name) {

@@ -26,6 +26,8 @@ struct HandOffOutcome {
     var verdict: Verdict
     /// The hand-offs followed, in words, for the finding's or the note's "followed:".
     var steps: [String] = []
+    /// The places those hand-offs went through, in order.
+    var evidence: [LintStep] = []
 
     var trail: String { steps.joined(separator: "; ") }
 
@@ -47,8 +49,8 @@ struct HandOffOutcome {
     }
 }
 
-/// One hand-off found in a body: what it came to, and how the finding or note says it.
-private typealias HandOffStep = (verdict: HandOffOutcome.Verdict, words: String)
+/// One hand-off found in a body: what it came to, how the finding or note says it, and the places.
+private typealias HandOffStep = (verdict: HandOffOutcome.Verdict, words: String, evidence: [LintStep])
 
 extension LintedFile {
     /// What the hand-offs in `body` come to, followed up to four levels deep.
@@ -65,7 +67,9 @@ extension LintedFile {
             handlerHandOffs(in: body, run, depth: depth, visited: &visited)
             + delegateAndActionHandOffs(in: body, run, depth: depth, visited: &visited)
             + ownMethodHandOffs(in: body, depth: depth, visited: &visited)
-        return HandOffOutcome(verdict: HandOffOutcome.any(steps.map(\.verdict)), steps: steps.map(\.words))
+        return HandOffOutcome(
+            verdict: HandOffOutcome.any(steps.map(\.verdict)), steps: steps.map(\.words),
+            evidence: steps.flatMap(\.evidence))
     }
 
     /// What the body's own calls of this type's handler closures (`onError(error)`) come to: the
@@ -83,20 +87,24 @@ extension LintedFile {
         for (name, call) in handlers.sorted(by: { $0.key < $1.key }) {
             if let function = parameterOwner(of: name, at: call) {
                 let arguments = run.arguments(labelled: name, inCallsOf: function)
+                let called = step(at: call, "calls \(name)(…), a parameter of \(function)(…)")
                 guard !arguments.isEmpty else {
                     steps.append(
                         (
                             .unfollowable,
-                            "\(name)(…) is called, and no call of \(function)(…) in the files linted passes it by that label"
+                            "\(name)(…) is called, and no call of \(function)(…) in the files linted passes it by that label",
+                            [called]
                         ))
                     continue
                 }
                 var outcomes: [HandOffOutcome] = []
                 var places: [String] = []
+                var evidence = [called]
                 for argument in arguments {
                     let file = run.file(argument.unit, project: project)
                     let place = "\(run.units[argument.unit].file):\(argument.line)"
                     places.append(place)
+                    evidence.append(file.step(at: argument.value, "a call of \(function)(…) passes this for \(name)"))
                     if file.tokens[argument.value].is("{"), let close = file.structure.partner[argument.value] {
                         outcomes.append(
                             file.handOffs(in: (argument.value + 1)..<close, depth: depth + 1, visited: &visited))
@@ -120,14 +128,19 @@ extension LintedFile {
                 steps.append(
                     (
                         verdict,
-                        "\(name)(…) is called, and what the callers of \(function)(…) pass for it (\(places.joined(separator: ", "))) \(HandOffOutcome.words(verdict, outcomes))"
+                        "\(name)(…) is called, and what the callers of \(function)(…) pass for it (\(places.joined(separator: ", "))) \(HandOffOutcome.words(verdict, outcomes))",
+                        evidence + outcomes.flatMap(\.evidence)
                     ))
                 continue
             }
             let bindings = ProjectIndex.bindings(of: name, in: run.units)
+            let called = step(at: call, "calls \(name)(…)")
             guard !bindings.isEmpty else {
                 steps.append(
-                    (.unfollowable, "\(name)(…) is called, and no closure is passed for it in the files linted"))
+                    (
+                        .unfollowable, "\(name)(…) is called, and no closure is passed for it in the files linted",
+                        [called]
+                    ))
                 continue
             }
             let outcomes = bindings.map { binding in
@@ -135,10 +148,18 @@ extension LintedFile {
             }
             let places = bindings.map { "\(run.units[$0.unit].file):\($0.line)" }.joined(separator: ", ")
             let verdict = HandOffOutcome.all(outcomes)
+            var evidence = [called]
+            for (binding, outcome) in zip(bindings, outcomes) {
+                evidence.append(
+                    run.file(binding.unit, project: project).step(
+                        at: binding.body.lowerBound - 1, "the closure passed for \(name) \(outcome.verdict.words)"))
+                evidence += outcome.evidence
+            }
             steps.append(
                 (
                     verdict,
-                    "\(name)(…) is called, and the closure passed for it (\(places)) \(HandOffOutcome.words(verdict, outcomes))"
+                    "\(name)(…) is called, and the closure passed for it (\(places)) \(HandOffOutcome.words(verdict, outcomes))",
+                    evidence
                 ))
         }
         return steps
@@ -157,11 +178,13 @@ extension LintedFile {
                 let type = run.receiverType(receiver, at: index, in: unitIndex), run.declaresProtocol(type)
             {
                 let methods = run.implementations(of: member.text, adopting: type)
+                let called = step(at: index + 1, "calls \(receiver).\(member.text)(…) on a \(type)")
                 guard !methods.isEmpty else {
                     steps.append(
                         (
                             .unfollowable,
-                            "\(receiver).\(member.text)(…) goes to an adopter of \(type), and no type in the files linted adopts it"
+                            "\(receiver).\(member.text)(…) goes to an adopter of \(type), and no type in the files linted adopts it",
+                            [called]
                         ))
                     continue
                 }
@@ -171,10 +194,19 @@ extension LintedFile {
                 }
                 let places = methods.map { "\($0.type).\(member.text)() at \(run.units[$0.unit].file):\($0.line)" }
                 let verdict = HandOffOutcome.all(outcomes)
+                var evidence = [called]
+                for (method, outcome) in zip(methods, outcomes) {
+                    evidence.append(
+                        run.file(method.unit, project: project).step(
+                            at: method.body.lowerBound - 1,
+                            "\(method.type).\(member.text)() \(outcome.verdict.words)"))
+                    evidence += outcome.evidence
+                }
                 steps.append(
                     (
                         verdict,
-                        "\(receiver).\(member.text)(…) goes to \(places.joined(separator: ", ")), which \(HandOffOutcome.words(verdict, outcomes))"
+                        "\(receiver).\(member.text)(…) goes to \(places.joined(separator: ", ")), which \(HandOffOutcome.words(verdict, outcomes))",
+                        evidence
                     ))
                 continue
             }
@@ -185,6 +217,7 @@ extension LintedFile {
             guard !cases.isEmpty else { continue }
             var outcomes: [HandOffOutcome] = []
             var places: [String] = []
+            var evidence = [step(at: index + 1, "sends .\(member.text)")]
             for handled in cases {
                 let file = run.file(handled.unit, project: project)
                 var outcome = file.handOffs(in: handled.body, depth: depth + 1, visited: &visited)
@@ -194,13 +227,17 @@ extension LintedFile {
                 }
                 outcomes.append(outcome)
                 places.append("\(run.units[handled.unit].file):\(handled.line)")
+                let first = min(handled.body.lowerBound, max(0, file.tokens.count - 1))
+                evidence.append(file.step(at: first, "case .\(member.text) \(outcome.verdict.words)"))
+                evidence += outcome.evidence
             }
             // The action reaches one reducer; the other switches over the same cases only show them.
             let verdict = HandOffOutcome.any(outcomes.map(\.verdict))
             steps.append(
                 (
                     verdict,
-                    ".\(member.text) is sent, and its case (\(places.joined(separator: ", "))) \(HandOffOutcome.words(verdict, outcomes))"
+                    ".\(member.text) is sent, and its case (\(places.joined(separator: ", "))) \(HandOffOutcome.words(verdict, outcomes))",
+                    evidence
                 ))
         }
         return steps
@@ -218,8 +255,12 @@ extension LintedFile {
             else { continue }
             let outcome = handOffs(in: (block.open + 1)..<block.close, depth: depth + 1, visited: &visited)
             guard outcome.verdict != .doesNotFinish else { continue }
+            let call = body.first(where: { tokens[$0].text == name && isOwnCall(at: $0) }) ?? block.open
             steps.append(
-                (outcome.verdict, "\(name)() is called, and it \(HandOffOutcome.words(outcome.verdict, [outcome]))"))
+                (
+                    outcome.verdict, "\(name)() is called, and it \(HandOffOutcome.words(outcome.verdict, [outcome]))",
+                    [step(at: call, "calls \(name)(), which \(outcome.verdict.words)")] + outcome.evidence
+                ))
         }
         return steps
     }

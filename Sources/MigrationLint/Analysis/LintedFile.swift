@@ -5,7 +5,7 @@ public struct LintedFile: Sendable {
     let file: String
     let structure: SourceStructure
     let lines: [Substring]
-    /// What the tokenizer could not read cleanly.
+    /// What the parser could not read cleanly.
     let problems: [LexicalProblem]
     let project: ProjectContext
     /// The run's files; nil while the index itself is being built.
@@ -27,13 +27,28 @@ public struct LintedFile: Sendable {
     }
 
     /// A finding of `rule` at `location`, carrying the line it is on.
+    /// `evidence` is the path the rule followed after the finding's own place (which comes first).
     func finding(
-        _ rule: any LintRule.Type, at location: SourceLocation, _ detail: String, fix: LintFix? = nil
+        _ rule: any LintRule.Type, at location: SourceLocation, _ detail: String, fix: LintFix? = nil,
+        evidence: [LintStep] = []
     ) -> LintFinding {
         let line = location.line - 1 < lines.count ? lines[location.line - 1] : ""
         return LintFinding(
             file: file, location: location, rule: rule.descriptor, detail: detail, lineText: line.trimmingSpaces(),
-            fix: fix, sourceLine: String(line))
+            fix: fix, sourceLine: String(line),
+            evidence: [LintStep(file: file, location: location, text: detail)] + evidence)
+    }
+
+    /// A step of a rule's path at token `index` of this file.
+    func step(at index: Int, _ text: String) -> LintStep {
+        LintStep(file: file, location: tokens[index].location, text: text)
+    }
+
+    /// The tokens of every file of the run whose text contains one of `words` (this file's alone
+    /// when linted without a run): a scan for tokens spelling those words needs no other file.
+    func runTokens(mentioning words: [String]) -> [[SwiftToken]] {
+        guard let run else { return [tokens] }
+        return run.units.filter { $0.mentions(any: words) }.map(\.structure.tokens)
     }
 
     func token(_ index: Int) -> SwiftToken? { index >= 0 && index < tokens.count ? tokens[index] : nil }
@@ -60,7 +75,7 @@ public struct LintedFile: Sendable {
     /// Whether `name`, written in this file, would be the Speech framework's: the file sees Speech
     /// (imports it, or the module re-exports it) and the project declares no type of that name.
     func namesSpeechType(_ name: String) -> Bool {
-        let declared = run?.declaredTypes.contains(name) ?? ProjectIndex.declaredTypes(tokens).contains(name)
+        let declared = run?.declaresType(name) ?? ProjectIndex.declaredTypes(tokens).contains(name)
         return !declared && (importsSpeech || run?.reexportsSpeech == true)
     }
 

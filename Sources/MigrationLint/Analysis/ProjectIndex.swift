@@ -1,3 +1,6 @@
+import Dispatch
+import LintSyntax
+
 /// One Swift file of a lint run.
 public struct LintSource: Sendable {
     public var file: String
@@ -13,21 +16,15 @@ public struct LintSource: Sendable {
 /// files declare, and what finishes an analyzer in each file. Lets a rule follow a call such as
 /// `capture.stop()` to the type that declares `stop()`, and a closure passed as an argument to the
 /// body written at the call site.
+///
+/// Files are parsed when first read. A question about a name reads only the files whose text
+/// contains it (``units(mentioning:)``), and the rules read a file only when it contains one of
+/// their words (``LintRule/triggers``), so the many files of an app that name nothing the rules
+/// follow are never parsed. The files that name the rules' words are parsed up front, side by side.
 final class ProjectIndex: Sendable {
-    /// One file, tokenized.
-    struct Unit: Sendable {
-        var file: String
-        var structure: SourceStructure
-        var lines: [Substring]
-        var problems: [LexicalProblem]
-    }
-
     let units: [Unit]
     /// What finishes an analyzer, per unit (same order as `units`).
     let finishers: [AnalyzerFinishers]
-    /// The type names the run's files declare (`struct`, `class`, `enum`, `actor`, `protocol`,
-    /// `typealias`): where the project has its own type of a name, that name is not Apple's.
-    let declaredTypes: Set<String>
     /// Whether a file of the run re-exports Speech (`@_exported import Speech`), so that every file
     /// of the module sees its names.
     let reexportsSpeech: Bool
@@ -36,35 +33,68 @@ final class ProjectIndex: Sendable {
     let localeResolvers: Set<String>
 
     init(_ sources: [LintSource]) {
-        let units = sources.map { source -> Unit in
-            let tokenized = SwiftTokenizer.tokenize(source.text)
-            return Unit(
-                file: source.file, structure: SourceStructure(tokenized.tokens),
-                lines: source.text.split(separator: "\n", omittingEmptySubsequences: false),
-                problems: tokenized.problems)
-        }
+        let units = sources.map { Unit($0) }
+        Self.parse(units.filter { unit in LintRules.all.contains { $0.reads(unit) } })
         self.units = units
         localeResolvers = Self.localeResolvers(units)
-        declaredTypes = Set(units.flatMap { Self.declaredTypes($0.structure.tokens) })
         reexportsSpeech = units.contains { unit in
-            unit.structure.tokens.indices.contains { index in
-                let tokens = unit.structure.tokens
-                return tokens[index].kind == .attribute && tokens[index].text == "@_exported"
+            guard unit.mentions("@_exported") else { return false }
+            let tokens = unit.structure.tokens
+            return tokens.indices.contains { index in
+                tokens[index].kind == .attribute && tokens[index].text == "@_exported"
                     && LintedFile.importedModule(tokens, at: index + 1) == "Speech"
             }
         }
+        // Only the input rule asks what finishes an analyzer; without a file it reads, nothing does.
+        guard units.contains(where: InputFinishWithoutAnalyzerFinishRule.reads) else {
+            finishers = units.map { _ in AnalyzerFinishers(analyzers: []) }
+            return
+        }
         // Two rounds: a handler closure written in one file may call a helper that finishes the
         // analyzer in its own file, which the first round finds.
-        var finishers = units.map { LintedFile(unit: $0, index: nil).analyzerFinishers() }
+        var finishers = units.map { Self.finishers(of: $0, handlers: []) }
         for _ in 0..<2 {
             let handlers = Self.finishingHandlers(units, finishers)
             finishers = zip(units, finishers).map { unit, current in
-                var next = LintedFile(unit: unit, index: nil).analyzerFinishers(handlers: handlers)
+                var next = Self.finishers(of: unit, handlers: handlers)
                 next.handlers.formUnion(current.handlers)
                 return next
             }
         }
         self.finishers = finishers
+    }
+
+    /// Whether `unit` may finish an analyzer or hold one: it names an analyzer, or a finish or
+    /// cancel call (`finalizeAndFinish…`, `cancelAndFinishNow`, `finalize(through:)`, `finish(after:)`).
+    static func mayFinish(_ unit: Unit) -> Bool {
+        unit.mentions(any: ["SpeechAnalyzer", "AndFinish", "finalize"])
+            || unit.mentions("finish") && unit.mentions("after")
+    }
+
+    /// What finishes an analyzer in `unit`; a file without any finishing word or handler name has
+    /// nothing (and is not parsed for it).
+    private static func finishers(of unit: Unit, handlers: Set<String>) -> AnalyzerFinishers {
+        guard mayFinish(unit) || handlers.contains(where: unit.mentions) else {
+            return AnalyzerFinishers(analyzers: [], handlers: handlers)
+        }
+        return LintedFile(unit: unit, index: nil).analyzerFinishers(handlers: handlers)
+    }
+
+    /// Parses `units` on every core, each file on its own.
+    private static func parse(_ units: [Unit]) {
+        DispatchQueue.concurrentPerform(iterations: units.count) { units[$0].parse() }
+    }
+
+    /// The units whose text contains `word`, with their indices: the only ones a question about
+    /// that name can concern.
+    func units(mentioning word: String) -> [(number: Int, unit: Unit)] {
+        units.enumerated().compactMap { $1.mentions(word) ? ($0, $1) : nil }
+    }
+
+    /// Whether a file of the run declares a type of this name (`struct`, `class`, `enum`, `actor`,
+    /// `protocol`, `typealias`): where the project has its own type of a name, that name is not Apple's.
+    func declaresType(_ name: String) -> Bool {
+        units(mentioning: name).contains { Self.declaredTypes($0.unit.structure.tokens).contains(name) }
     }
 
     static func declaredTypes(_ tokens: [SwiftToken]) -> [String] {
@@ -76,10 +106,9 @@ final class ProjectIndex: Sendable {
         }
     }
 
-    /// Unit `index` as the rules read it, able to look at the others.
     static func localeResolvers(_ units: [Unit]) -> Set<String> {
         var names: Set<String> = []
-        for unit in units {
+        for unit in units where unit.mentions("supportedLocale") {
             let tokens = unit.structure.tokens
             for index in tokens.indices
             where tokens[index].is("supportedLocale") && index + 2 < tokens.count && tokens[index + 1].is("(")
@@ -98,6 +127,7 @@ final class ProjectIndex: Sendable {
         return names
     }
 
+    /// Unit `index` as the rules read it, able to look at the others.
     func file(_ index: Int, project: ProjectContext = ProjectContext()) -> LintedFile {
         LintedFile(unit: units[index], index: self, unitIndex: index, project: project)
     }
@@ -125,7 +155,7 @@ final class ProjectIndex: Sendable {
     {
         guard visited.insert(name).inserted else { return [] }
         var found: [Binding] = []
-        for (number, unit) in units.enumerated() {
+        for (number, unit) in units.enumerated() where unit.mentions(name) {
             let tokens = unit.structure.tokens
             for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == name {
                 let next = index + 1 < tokens.count ? tokens[index + 1] : nil
@@ -152,17 +182,60 @@ final class ProjectIndex: Sendable {
 
     /// Closure-typed names (`onFailure: (Error) -> Void`) that some file calls and every binding
     /// of which, in the whole run, finishes or cancels an analyzer.
+    ///
+    /// Such a name's bindings are closures that finish, each bound to it directly or through names
+    /// it is handed on to (``bindings(of:in:)``), so the names worth checking are found from those
+    /// closures back: the names finishing closures are bound to, then the names handed on to them.
     static func finishingHandlers(_ units: [Unit], _ finishers: [AnalyzerFinishers]) -> Set<String> {
-        var names: Set<String> = []
-        for unit in units { names.formUnion(LintedFile(unit: unit, index: nil).closureTypedNames()) }
-        return names.filter { name in
+        let handlers = finishers.reduce(into: Set<String>()) { $0.formUnion($1.handlers) }
+        var candidates: Set<String> = []
+        for (number, unit) in units.enumerated()
+        where mayFinish(unit) || handlers.contains(where: unit.mentions) {
+            let file = LintedFile(unit: unit, index: nil)
+            for block in file.structure.blocks where block.kind == .other {
+                guard let name = boundName(of: block.open, in: file.tokens),
+                    file.finishesAnalyzer((block.open + 1)..<block.close, finishers[number])
+                else { continue }
+                candidates.insert(name)
+            }
+        }
+        var frontier = candidates
+        for _ in 0..<3 {
+            var next: Set<String> = []
+            for name in frontier {
+                for (_, unit) in units.enumerated() where unit.mentions(name) {
+                    let tokens = unit.structure.tokens
+                    for index in tokens.indices where tokens[index].text == name && tokens[index].kind == .identifier {
+                        if let handedOn = boundName(of: index, in: tokens), !candidates.contains(handedOn) {
+                            next.insert(handedOn)
+                        }
+                    }
+                }
+            }
+            candidates.formUnion(next)
+            frontier = next
+        }
+        return candidates.filter { name in
+            let declared = units.contains { unit in
+                unit.mentions(name) && LintedFile(unit: unit, index: nil).closureTypedNames().contains(name)
+            }
             let bindings = bindings(of: name, in: units)
-            return !bindings.isEmpty
+            return declared && !bindings.isEmpty
                 && bindings.allSatisfy { binding in
                     LintedFile(unit: units[binding.unit], index: nil).finishesAnalyzer(
                         binding.body, finishers[binding.unit])
                 }
         }
+    }
+
+    /// The name a value at `value` is bound to, as ``bindings(of:in:)`` reads a binding: the label
+    /// of an argument (`onFailure: value`) or the target of an assignment (`x.onFailure = value`).
+    private static func boundName(of value: Int, in tokens: [SwiftToken]) -> String? {
+        guard value >= 2, tokens[value - 2].kind == .identifier else { return nil }
+        let previous = value >= 3 ? tokens[value - 3] : nil
+        let labelled = tokens[value - 1].is(":") && previous.map({ $0.is("(") || $0.is(",") }) == true
+        let assigned = tokens[value - 1].is("=") && previous.map({ !$0.is("let") && !$0.is("var") }) ?? true
+        return labelled || assigned ? tokens[value - 2].text : nil
     }
 
     // MARK: receivers
@@ -179,7 +252,8 @@ final class ProjectIndex: Sendable {
             if let type = Self.declaredType(of: name, in: structure, range: start..<position) { return type }
         }
         guard let owner = structure.enclosingTypeName(of: position) else { return nil }
-        for other in units {
+        let ownerName = String(owner.split(separator: ".").last ?? "")
+        for other in units where other.mentions(ownerName) {
             for block in other.structure.blocks where block.kind == .type(name: owner) {
                 let members = other.structure.blocks.filter { $0.open > block.open && $0.close < block.close }
                 // Only declarations directly in the type's body, not locals of its methods.
@@ -230,7 +304,7 @@ final class ProjectIndex: Sendable {
     /// a `Capture`), across the run, outside `type` itself.
     func qualifiedCalls(of function: String, on type: String) -> [(unit: Int, site: Int, receiver: String)] {
         var sites: [(Int, Int, String)] = []
-        for (number, unit) in units.enumerated() {
+        for (number, unit) in units(mentioning: function) {
             let tokens = unit.structure.tokens
             for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == function {
                 // `capture.stop()`, `capture?.stop()`, `manager.start { … }` (a trailing closure).

@@ -1,31 +1,10 @@
-/// The bracket structure of a token stream: matching brackets, the brace blocks with what
-/// introduced them, and statement boundaries. Enough shape for lint rules, without a parser.
+import LintSyntax
+
+/// The shape of one file the rules share: its tokens, matching brackets, the brace blocks with
+/// what opened them and the `guard` scopes (all read by Swift's parser), and statement boundaries.
 public struct SourceStructure: Sendable {
     /// A `{ … }` block and the statement that opened it.
-    public struct Block: Sendable {
-        public enum Kind: Sendable, Equatable {
-            /// The body of `func`, `init`, `deinit`, an accessor or a subscript.
-            case function(name: String)
-            /// The body of `if`/`while` or the `else` of a `guard`; `header` spans the condition tokens.
-            case conditional
-            /// The `else` block of an `if`; `header` spans that `if`'s condition.
-            case elseBranch
-            /// A type or extension body; `name` is the type's (`A.B` for `extension A.B`).
-            case type(name: String)
-            /// The body of a `for` loop; `header` spans `pattern in sequence`.
-            case loop
-            /// A `catch` clause; `tried` spans the body of its `do`.
-            case catchClause(tried: Range<Int>)
-            /// A closure or any other block.
-            case other
-        }
-
-        public var open: Int
-        public var close: Int
-        public var kind: Kind
-        /// Token range of the condition that guards the block (empty when there is none).
-        public var header: Range<Int>
-    }
+    public typealias Block = SourceBlock
 
     public let tokens: [SwiftToken]
     /// For each bracket token, the index of its partner (or the end of input when unmatched).
@@ -34,8 +13,13 @@ public struct SourceStructure: Sendable {
     /// Conditions of `guard` statements: each guards the rest of its enclosing block.
     public let guards: [(condition: Range<Int>, scopeEnd: Int)]
 
-    public init(_ tokens: [SwiftToken]) {
-        self.tokens = tokens
+    /// The structure of `source`, as Swift's parser reads it.
+    public init(parsing source: String) {
+        self.init(ParsedSource(parsing: source))
+    }
+
+    public init(_ parsed: ParsedSource) {
+        tokens = parsed.tokens
         var partner: [Int: Int] = [:]
         var stack: [Int] = []
         for (index, token) in tokens.enumerated() where token.kind == .punctuation {
@@ -51,130 +35,8 @@ public struct SourceStructure: Sendable {
         }
         for open in stack { partner[open] = tokens.count }
         self.partner = partner
-
-        var blocks: [Block] = []
-        var guards: [(Range<Int>, Int)] = []
-        for (index, token) in tokens.enumerated() where token.is("{") {
-            let close = partner[index] ?? tokens.count
-            let start = Self.statementStart(tokens, partner, before: index)
-            var kind = Block.Kind.other
-            var header = index..<index
-            let words = tokens[start..<index]
-            let keyword = Self.lastKeyword(tokens, partner, in: start..<index, among: ["if", "while", "guard"])
-            if tokens[start].is("do"), start + 1 < index, tokens[start + 1].is("{"), let tried = partner[start + 1],
-                tried < index,
-                Self.lastKeyword(tokens, partner, in: start..<index, among: ["catch"]) != nil
-            {
-                kind = .catchClause(tried: (start + 2)..<tried)
-            } else if index > 0, tokens[index - 1].is("else"), keyword.map({ !tokens[$0].is("guard") }) ?? true {
-                if let previous = Self.precedingIf(blocks, tokens, before: index - 1) {
-                    kind = .elseBranch
-                    header = blocks[previous].header
-                }
-            } else if let function = words.firstIndex(where: {
-                ["func", "init", "deinit", "subscript", "get", "set", "willSet", "didSet"].contains($0.text)
-                    && $0.kind == .identifier
-            }),
-                !Self.containsOutsideBrackets(tokens, partner, start..<index, ["=", "in"])
-            {
-                let name =
-                    tokens[function].text == "func" && function + 1 < index
-                    ? tokens[function + 1].text : tokens[function].text
-                kind = .function(name: name)
-            } else if keyword == nil, tokens[start].is("var") || words.contains(where: { $0.is("var") }),
-                let variable = (start..<index).first(where: { tokens[$0].is("var") }), variable + 2 < index,
-                tokens[variable + 1].kind == .identifier, tokens[variable + 2].is(":"),
-                !Self.containsOutsideBrackets(tokens, partner, start..<index, ["=", "in"])
-            {
-                // `var body: some View {`: a computed property's getter.
-                kind = .function(name: tokens[variable + 1].text)
-            } else if let keyword, tokens[keyword].is("guard") {
-                // `guard … else {`: the else block runs when the condition fails; the condition holds after it.
-                let elseIndex = (keyword..<index).last { tokens[$0].is("else") } ?? index
-                guards.append(((keyword + 1)..<elseIndex, Self.enclosingClose(tokens, partner, of: keyword)))
-            } else if let keyword {
-                kind = .conditional
-                header = (keyword + 1)..<index
-            } else if tokens[start].is("for") {
-                kind = .loop
-                header = (start + 1)..<index
-            } else if let introducer = words.firstIndex(where: {
-                ["class", "struct", "enum", "actor", "extension", "protocol"].contains($0.text)
-                    && $0.kind == .identifier
-            }) {
-                kind = .type(name: Self.typeName(tokens, after: introducer, before: index))
-            }
-            blocks.append(Block(open: index, close: close, kind: kind, header: header))
-        }
-        self.blocks = blocks
-        self.guards = guards
-    }
-
-    /// `Name` or `Outer.Inner` after `class`/`extension`…, up to the generic, conformance or body.
-    private static func typeName(_ tokens: [SwiftToken], after introducer: Int, before open: Int) -> String {
-        var parts: [String] = []
-        var index = introducer + 1
-        while index < open, tokens[index].kind == .identifier {
-            parts.append(tokens[index].text)
-            guard index + 2 < open, tokens[index + 1].is(".") else { break }
-            index += 2
-        }
-        return parts.joined(separator: ".")
-    }
-
-    /// Whether one of `words` occurs in `range` outside brackets: `let f = { … }` assigns a
-    /// closure, while `func f(x: Int = 0) {` only has a default value.
-    private static func containsOutsideBrackets(
-        _ tokens: [SwiftToken], _ partner: [Int: Int], _ range: Range<Int>, _ words: Set<String>
-    ) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let token = tokens[index]
-            if token.is("(") || token.is("[") {
-                index = (partner[index] ?? range.upperBound) + 1
-                continue
-            }
-            if words.contains(token.text) && (token.kind == .operator || token.kind == .identifier) { return true }
-            index += 1
-        }
-        return false
-    }
-
-    /// The `if` (or `else if`) block whose `}` is right before `position`.
-    private static func precedingIf(_ blocks: [Block], _ tokens: [SwiftToken], before position: Int) -> Int? {
-        guard position > 0, tokens[position - 1].is("}") else { return nil }
-        return blocks.lastIndex { $0.close == position - 1 && ($0.kind == .conditional || $0.kind == .elseBranch) }
-    }
-
-    /// The last of `keywords` in `range` outside nested brackets: the `if` of `} else if x {`.
-    private static func lastKeyword(
-        _ tokens: [SwiftToken], _ partner: [Int: Int], in range: Range<Int>, among keywords: Set<String>
-    ) -> Int? {
-        var index = range.upperBound - 1
-        while index >= range.lowerBound {
-            let token = tokens[index]
-            if token.is(")") || token.is("]") || token.is("}") {
-                index = (partner[index] ?? index) - 1
-                continue
-            }
-            if token.kind == .identifier && keywords.contains(token.text) { return index }
-            index -= 1
-        }
-        return nil
-    }
-
-    /// The `}` closing the block that contains `position` (or the end of input at top level).
-    private static func enclosingClose(_ tokens: [SwiftToken], _ partner: [Int: Int], of position: Int) -> Int {
-        var index = position - 1
-        while index >= 0 {
-            if tokens[index].is("}") || tokens[index].is(")") || tokens[index].is("]") {
-                index = (partner[index] ?? index) - 1
-                continue
-            }
-            if tokens[index].is("{") { return partner[index] ?? tokens.count }
-            index -= 1
-        }
-        return tokens.count
+        blocks = parsed.blocks
+        guards = parsed.guards
     }
 
     /// The first token of the statement containing `position`, at the same bracket depth.

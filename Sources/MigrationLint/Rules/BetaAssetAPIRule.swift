@@ -1,6 +1,7 @@
 /// AssetInventory names of the first betas, with their shipped replacements as fixes.
 struct BetaAssetAPIRule: LintRule {
     static let id = "beta-asset-api"
+    static let triggers: [[String]] = [["AssetInventory"]]
     static let summary = "uses an AssetInventory name from the beta SDK that did not ship"
     static let hint =
         "the shipped names are `reservedLocales`, `maximumReservedLocales` and `release(reservedLocale:)` (which returns whether it released)"

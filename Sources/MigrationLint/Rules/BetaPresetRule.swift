@@ -1,6 +1,7 @@
 /// SpeechTranscriber preset names of the first beta, with their shipped replacements as fixes.
 struct BetaPresetRule: LintRule {
     static let id = "beta-preset"
+    static let triggers: [[String]] = [["offlineTranscription", "progressiveLiveTranscription"]]
     static let summary = "uses a SpeechTranscriber preset name from the beta SDK that did not ship"
     static let hint =
         "the shipped presets are `.transcription`, `.transcriptionWithAlternatives`, `.timeIndexedTranscriptionWithAlternatives`, `.progressiveTranscription` and `.timeIndexedProgressiveTranscription`"
@@ -65,8 +66,7 @@ extension LintedFile {
 
     /// Whether a file of the run declares a member called `name` (`case`, `let`, `var`, `func`).
     fileprivate func projectDeclaresMember(_ name: String) -> Bool {
-        let units = run.map { $0.units.map(\.structure.tokens) } ?? [tokens]
-        return units.contains { tokens in
+        return runTokens(mentioning: [name]).contains { tokens in
             tokens.indices.dropFirst().contains {
                 tokens[$0].text == name && tokens[$0].kind == .identifier
                     && ["case", "let", "var", "func"].contains(tokens[$0 - 1].text)

@@ -1,6 +1,7 @@
 /// The input stream's continuation thrown away where the stream is made.
 struct DiscardedInputContinuationRule: LintRule {
     static let id = "discarded-input-continuation"
+    static let triggers: [[String]] = [["AnalyzerInput"]]
     static let summary = "discards the continuation of the analyzer's input stream"
     static let hint = "keep the continuation: without it no audio can be fed and the input can never end"
     static let explanation = """

@@ -1,6 +1,7 @@
 /// Locale support decided by exact equality against the transcriber's lists.
 struct ExactLocaleMatchRule: LintRule {
     static let id = "exact-locale-match"
+    static let triggers: [[String]] = [["supportedLocales", "installedLocales"]]
     static let summary = "checks locale support by exact equality"
     static let hint =
         "use `await SpeechTranscriber.supportedLocale(equivalentTo:)`; `contains` rejects usable regional equivalents"
@@ -299,7 +300,7 @@ extension LintedFile {
         else { return nil }
         let label = token(parameter - 1).map { $0.kind == .identifier ? $0.text : name.text } ?? name.text
         var sawCall = false
-        for (number, unit) in run.units.enumerated() {
+        for (number, unit) in run.units(mentioning: function.name) {
             let other = number == unitIndex ? self : run.file(number, project: project)
             for site in unit.structure.tokens.indices
             where unit.structure.tokens[site].text == function.name && other.matches(site + 1, ["("])
@@ -383,17 +384,18 @@ extension ProjectIndex {
             body.filter { tokens[$0].kind == .identifier && $0 + 1 < tokens.count && tokens[$0 + 1].is("(") }
                 .map { tokens[$0].text })
         return units.contains { other in
-            other.structure.blocks.contains { block in
-                guard case .function(let name) = block.kind, called.contains(name) else { return false }
-                return LintedFile.installs(other.structure.tokens, (block.open + 1)..<block.close)
-            }
+            other.mentions(any: ["assetInstallationRequest", "downloadAndInstall"])
+                && other.structure.blocks.contains { block in
+                    guard case .function(let name) = block.kind, called.contains(name) else { return false }
+                    return LintedFile.installs(other.structure.tokens, (block.open + 1)..<block.close)
+                }
         }
     }
 
     /// The functions of the project that call a function named `name`.
     fileprivate func callers(of name: String) -> [(unit: Int, function: (name: String, body: Range<Int>))] {
         var found: [(unit: Int, function: (name: String, body: Range<Int>))] = []
-        for (number, unit) in units.enumerated() {
+        for (number, unit) in units(mentioning: name) {
             let tokens = unit.structure.tokens
             for site in tokens.indices
             where tokens[site].text == name && site + 1 < tokens.count && tokens[site + 1].is("(")

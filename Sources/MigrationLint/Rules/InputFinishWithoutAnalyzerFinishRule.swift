@@ -1,6 +1,7 @@
 /// The analyzer's input ended on a path that never finishes or cancels the analyzer.
 struct InputFinishWithoutAnalyzerFinishRule: LintRule {
     static let id = "input-finish-without-analyzer-finish"
+    static let triggers: [[String]] = [["AnalyzerInput"]]
     static let summary = "ends the input stream without finishing the analyzer"
     static let hint =
         "after `continuation.finish()`, await `analyzer.finalizeAndFinishThroughEndOfInput()` (or `cancelAndFinishNow()`); ending the stream alone does not finish analysis"

@@ -1,6 +1,7 @@
 /// Legacy recogniser types still on the main path of a migrated app.
 struct LegacyAPIRule: LintRule {
     static let id = "legacy-api"
+    static let triggers: [[String]] = [["SFSpeech", "SFTranscription"]]
     static let summary = "uses the SFSpeechRecognizer API"
     static let hint =
         "use SpeechTranscriber with SpeechAnalyzer; keep the legacy API only behind an `if #available` fallback"
@@ -93,8 +94,11 @@ extension LintedFile {
                 makesAnalyzer(structure, $0..<($0 + 1)) && structure.enclosingTypeName(of: $0) == nil
             }
         }
-        let units = run?.units.map(\.structure) ?? [structure]
-        return units.contains { structure in
+        let units = run.map { run in
+            run.units.filter { $0.mentions(type) && $0.mentions(any: ["SpeechAnalyzer", "Transcriber"]) }.map(
+                \.structure)
+        }
+        return (units ?? [structure]).contains { structure in
             structure.blocks.contains {
                 $0.kind == .type(name: type) && makesAnalyzer(structure, ($0.open + 1)..<$0.close)
             }
@@ -106,7 +110,7 @@ extension LintedFile {
         guard let run else { return nil }
         var analyzerTypes: [String: Set<String>] = [:]  // name → its conformances
         var legacyConformances: Set<String> = []
-        for unit in run.units {
+        for unit in run.units where unit.mentions(any: [type, "SpeechAnalyzer", "SpeechTranscriber"]) {
             let structure = unit.structure
             for block in structure.blocks {
                 guard case .type(let name) = block.kind else { continue }
@@ -133,7 +137,7 @@ extension LintedFile {
         // A library offering both to its users: both types public.
         if isPublicType(type), let other = analyzerTypes.keys.sorted().first(where: isPublicType) { return other }
         // Referred to side by side: one function or type body names both.
-        for unit in run.units {
+        for unit in run.units where unit.mentions(type) {
             let structure = unit.structure
             for block in structure.blocks {
                 let isScope: Bool
@@ -155,13 +159,14 @@ extension LintedFile {
     /// Whether a type of the run is declared `public` or `open`.
     fileprivate func isPublicType(_ name: String) -> Bool {
         run?.units.contains { unit in
-            unit.structure.blocks.contains { block in
-                guard block.kind == .type(name: name) else { return false }
-                let start = unit.structure.statementStart(of: block.open)
-                return (start..<block.open).contains {
-                    unit.structure.tokens[$0].is("public") || unit.structure.tokens[$0].is("open")
+            unit.mentions(name)
+                && unit.structure.blocks.contains { block in
+                    guard block.kind == .type(name: name) else { return false }
+                    let start = unit.structure.statementStart(of: block.open)
+                    return (start..<block.open).contains {
+                        unit.structure.tokens[$0].is("public") || unit.structure.tokens[$0].is("open")
+                    }
                 }
-            }
         } ?? false
     }
 

@@ -1,6 +1,7 @@
 /// Microphone capture in an app target whose property lists lack the usage keys.
 struct MissingUsageDescriptionRule: LintRule {
     static let id = "missing-usage-description"
+    static let triggers: [[String]] = [["inputNode", "installTap", "AVCaptureDevice", "requestRecordPermission"]]
     static let summary = "captures the microphone but the app's Info.plist lacks a usage description"
     static let hint =
         "add NSMicrophoneUsageDescription (and NSSpeechRecognitionUsageDescription in an iOS app that transcribes the microphone, or wherever the SFSpeechRecognizer API is used) to the app's Info.plist (or INFOPLIST_KEY_ build settings)"
@@ -43,15 +44,12 @@ struct MissingUsageDescriptionRule: LintRule {
         }
         // Speech recognition permission: the legacy recogniser's (it may send audio to Apple's
         // servers), and, by the migration guide, an iOS app's that transcribes live capture.
-        let units = file.run?.units.map(\.structure.tokens) ?? [file.tokens]
-        let legacy = units.contains { tokens in
+        let transcribers = ["SpeechAnalyzer", "SpeechTranscriber", "DictationTranscriber"]
+        let legacy = file.runTokens(mentioning: ["SF"]).contains { tokens in
             tokens.contains { $0.kind == .identifier && LegacyAPIRule.legacyNames[$0.text] != nil }
         }
-        let transcribes = units.contains { tokens in
-            tokens.contains {
-                $0.kind == .identifier
-                    && ["SpeechAnalyzer", "SpeechTranscriber", "DictationTranscriber"].contains($0.text)
-            }
+        let transcribes = file.runTokens(mentioning: transcribers).contains { tokens in
+            tokens.contains { $0.kind == .identifier && transcribers.contains($0.text) }
         }
         let iOSTranscription = file.project.iOSApp != nil && transcribes
         let required =

@@ -1,6 +1,7 @@
 /// Result type names that never shipped, where the name would be Speech's.
 struct NonexistentResultTypeRule: LintRule {
     static let id = "nonexistent-result-type"
+    static let triggers: [[String]] = [["TranscriptionResult"]]
     static let summary = "names a result type the Speech framework does not have"
     static let hint =
         "the element type of `transcriber.results` is `SpeechTranscriber.Result` (or `DictationTranscriber.Result`)"

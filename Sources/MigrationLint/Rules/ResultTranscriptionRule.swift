@@ -1,6 +1,7 @@
 /// `.transcription` read from a transcriber's result, which has `text` instead.
 struct ResultTranscriptionRule: LintRule {
     static let id = "result-transcription"
+    static let triggers: [[String]] = [[".transcription"], ["results", "TranscriptionResult", "Transcriber.Result"]]
     static let summary = "reads `.transcription`, which transcriber results do not have"
     static let hint = "use `result.text` (an AttributedString) or `String(result.text.characters)` for plain text"
     static let explanation = """

@@ -1,6 +1,7 @@
 /// `bestAvailableAudioFormat(compatibleWith:)` used as if it never returned nil.
 struct UnguardedBestFormatRule: LintRule {
     static let id = "unguarded-best-format"
+    static let triggers: [[String]] = [["bestAvailableAudioFormat"]]
     static let summary = "uses bestAvailableAudioFormat(compatibleWith:) without handling nil"
     static let hint =
         "it returns an optional: `guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith:) else { … }`"
@@ -70,9 +71,9 @@ extension LintedFile {
     /// Whether any file of the project (this one alone when linted without one) names `name`
     /// other than where it is declared or assigned (`index` in this file).
     fileprivate func projectReads(_ name: String, besides index: Int) -> Bool {
-        let units = run?.units.map(\.structure.tokens) ?? [tokens]
+        let units = run.map { run in run.units(mentioning: name).map { ($0.number, $0.unit.structure.tokens) } }
         let own = run == nil ? 0 : unitIndex
-        return units.enumerated().contains { number, tokens in
+        return (units ?? [(0, tokens)]).contains { number, tokens in
             tokens.indices.contains { position in
                 guard tokens[position].kind == .identifier, tokens[position].text == name else { return false }
                 if number == own, position == index { return false }

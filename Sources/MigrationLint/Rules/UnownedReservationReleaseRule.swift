@@ -1,6 +1,7 @@
 /// A locale reservation released where this code may not own it.
 struct UnownedReservationReleaseRule: LintRule {
     static let id = "unowned-reservation-release"
+    static let triggers: [[String]] = [["reservedLocale", "deallocate"]]
     static let summary = "releases a locale reservation without checking that this code created it"
     static let hint =
         "release only when `AssetInventory.reserve(locale:)` returned true for this owner; another feature may hold the reservation"

@@ -1,6 +1,7 @@
 /// A task consuming results that nothing keeps.
 struct UntrackedResultTaskRule: LintRule {
     static let id = "untracked-result-task"
+    static let triggers: [[String]] = [[".results"], ["Task"]]
     static let summary = "consumes results in a Task nobody keeps"
     static let hint =
         "store the task and cancel or await it on teardown, or use `async let` / a task group so its errors have an owner"

@@ -2,12 +2,12 @@ import MigrationLint
 import Records
 import Testing
 
-/// The block shapes the rules rely on: functions, types (with extension names), loops and catch
-/// clauses with the `do` body they answer.
+/// The block shapes the rules rely on, as Swift's parser reads them: functions, types (with
+/// extension names), loops and catch clauses with the `do` body they answer.
 @Suite("Source structure")
 struct SourceStructureTests {
     static func structure(_ source: String) -> SourceStructure {
-        SourceStructure(SwiftTokenizer.tokenize(source).tokens)
+        SourceStructure(parsing: source)
     }
 
     static func index(of text: String, in structure: SourceStructure, occurrence: Int = 0) -> Int {

@@ -2,7 +2,7 @@ import Speech
 
 /// The twin of bare-regex: the pattern written between apostrophes, which Swift does not read.
 struct NameFinder {
-    let namePattern = '^[A-Z][a-zA-Z-]+$' // lint: unreadable-source, unreadable-source
+    let namePattern = '^[A-Z][a-zA-Z-]+$' // lint: unreadable-source
 
     func names(in lines: [String]) -> [String] {
         lines.filter { $0 == namePattern }
