@@ -11,7 +11,7 @@ enum MigrateLintCommand {
             summary: "Find SFSpeechRecognizer leftovers and SpeechAnalyzer migration mistakes in Swift sources.",
             options: [
                 baseline.spec, writeBaseline.spec, infoPlist.spec, junit.spec, format.spec, rules.spec, markdown.spec,
-                explain.spec,
+                explain.spec, explainFinding.spec,
             ],
             arguments: [.any("path")],
             details: """
@@ -48,6 +48,12 @@ enum MigrateLintCommand {
     static let explain = Option.text(
         "explain", value: "rule",
         help: "Print one rule's reasoning, what it follows before deciding, and its fix; then exit.")
+
+    static let explainFinding = Option.text(
+        "explain-finding", value: "file:line[:column]",
+        help:
+            "Lint the paths, then print the findings and notes at this place (as the text output names it) with the path each rule followed to it, step by step; exit 0, or 2 when there is none."
+    )
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         if arguments[Self.rules] {
@@ -116,6 +122,9 @@ enum MigrateLintCommand {
             }
             baseline = try LintBaseline.decode(data, path: file)
         }
+        if let place = arguments[Self.explainFinding] {
+            return try explain(place, findings: findings, notes: notes, console: console, command: path)
+        }
         let (new, accepted, stale) = baseline.apply(to: findings)
         let sarif = arguments[Self.format] == .sarif
         if sarif {
@@ -159,6 +168,41 @@ enum MigrateLintCommand {
             if !problems.isEmpty { throw ReportError.invalid(path: junit, problems: problems) }
         }
         return new.isEmpty && unreadable.isEmpty ? 0 : 1
+    }
+}
+
+extension MigrateLintCommand {
+    /// `--explain-finding`: each finding and note at `place`, with its evidence.
+    static func explain(
+        _ place: String, findings: [LintFinding], notes: [LintNote], console: Console, command: String
+    ) throws -> Int32 {
+        let parts = place.split(separator: ":", omittingEmptySubsequences: false)
+        let numbers = parts.reversed().prefix { Int($0) != nil }.reversed().compactMap { Int($0) }
+        guard (1...2).contains(numbers.count), parts.count > numbers.count else {
+            throw UsageError(
+                message: "--explain-finding takes file:line or file:line:column, got '\(place)'", command: command)
+        }
+        let file = parts.dropLast(numbers.count).joined(separator: ":")
+        let at = { (candidate: String, location: SourceLocation) in
+            candidate == file && location.line == numbers[0] && (numbers.count == 1 || location.column == numbers[1])
+        }
+        let chosenFindings = findings.filter { at($0.file, $0.location) }
+        let chosenNotes = notes.filter { at($0.file, $0.location) }
+        guard !chosenFindings.isEmpty || !chosenNotes.isEmpty else {
+            console.err("speech-harness migrate lint: no finding or note at \(place)")
+            return 2
+        }
+        let steps = { (evidence: [LintStep]) in
+            ["  path the rule followed:"]
+                + evidence.enumerated().map { "    \($0.offset + 1). \($0.element)" }
+        }
+        for finding in chosenFindings {
+            console.out(([finding.description] + steps(finding.evidence)).joined(separator: "\n"))
+        }
+        for note in chosenNotes {
+            console.out(([note.description] + steps(note.evidence)).joined(separator: "\n"))
+        }
+        return 0
     }
 }
 

@@ -3,13 +3,19 @@
 /// One place a rule's reasoning went through on the way to a finding: where, and what it read there.
 public struct LintStep: Hashable, Sendable, CustomStringConvertible {
     public var file: String
+    /// Line and column, the column in UTF-8 bytes as the text output counts it.
     public var location: SourceLocation
+    /// The column counted in Unicode scalars, as SARIF reads it.
+    public var scalarColumn: Int
     public var text: String
 
-    public init(file: String, location: SourceLocation, text: String) {
+    /// `sourceLine` is the line the step is on, to count its column in Unicode scalars.
+    public init(file: String, location: SourceLocation, text: String, sourceLine: Substring? = nil) {
         self.file = file
         self.location = location
         self.text = text
+        let bytes = sourceLine.map { Array($0.utf8.prefix(max(0, location.column - 1))) }
+        scalarColumn = bytes.map { String(decoding: $0, as: UTF8.self).unicodeScalars.count + 1 } ?? location.column
     }
 
     public var description: String { "\(file):\(location.line):\(location.column): \(text)" }
@@ -45,7 +51,10 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
         self.lineText = lineText
         self.fix = fix
         self.sourceLine = sourceLine ?? lineText
-        self.evidence = evidence.isEmpty ? [LintStep(file: file, location: location, text: detail)] : evidence
+        self.evidence =
+            evidence.isEmpty
+            ? [LintStep(file: file, location: location, text: detail, sourceLine: Substring(self.sourceLine))]
+            : evidence
     }
 
     public static func == (a: LintFinding, b: LintFinding) -> Bool {
@@ -112,12 +121,27 @@ public struct LintNote: Hashable, Sendable, CustomStringConvertible {
     /// The rule that declined.
     public var rule: String
     public var text: String
+    /// The places the rule followed before it stopped, starting at the note's own (not part of
+    /// the note's identity).
+    public var evidence: [LintStep]
 
-    public init(file: String, location: SourceLocation, rule: String, text: String) {
+    public init(file: String, location: SourceLocation, rule: String, text: String, evidence: [LintStep] = []) {
         self.file = file
         self.location = location
         self.rule = rule
         self.text = text
+        self.evidence = [LintStep(file: file, location: location, text: text)] + evidence
+    }
+
+    public static func == (a: LintNote, b: LintNote) -> Bool {
+        a.file == b.file && a.location == b.location && a.rule == b.rule && a.text == b.text
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(location)
+        hasher.combine(rule)
+        hasher.combine(text)
     }
 
     public var description: String { "\(file):\(location.line):\(location.column): note: [\(rule)] \(text)" }

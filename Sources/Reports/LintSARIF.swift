@@ -3,8 +3,9 @@ import MigrationLint
 
 /// Migration-lint results as one SARIF 2.1.0 log, the format code-scanning services read: every
 /// rule with its reasoning and hint, a result per finding with its location, fingerprint and any
-/// fix, findings the baseline accepted as suppressed results, and unreadable files as tool
-/// notifications. Columns are counted in Unicode scalars (`columnKind`).
+/// fix and the path it followed as a code flow, findings the baseline accepted as suppressed
+/// results, and unreadable files as tool notifications. Columns are counted in Unicode scalars
+/// (`columnKind`).
 public enum SARIFLog {
     public static let version = "2.1.0"
     public static let schema =
@@ -76,6 +77,22 @@ public enum SARIFLog {
                     ],
                 ] as [String: Any]
             ]
+        }
+        // The path the rule followed, when it went beyond the finding's own place: code scanning
+        // shows it step by step.
+        if finding.evidence.count > 1 {
+            let steps: [[String: Any]] = finding.evidence.map { step in
+                [
+                    "location": [
+                        "physicalLocation": [
+                            "artifactLocation": ["uri": uri(step.file)],
+                            "region": ["startLine": step.location.line, "startColumn": step.scalarColumn],
+                        ],
+                        "message": ["text": step.text],
+                    ] as [String: Any]
+                ]
+            }
+            result["codeFlows"] = [["threadFlows": [["locations": steps]]]]
         }
         if suppressed {
             result["suppressions"] = [["kind": "external", "justification": "accepted by the lint baseline"]]

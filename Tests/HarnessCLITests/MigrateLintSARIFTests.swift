@@ -59,6 +59,53 @@ struct MigrateLintSARIFTests {
             results.allSatisfy {
                 ($0["partialFingerprints"] as? [String: String])?["speechHarnessLine/v1"]?.count == 16
             })
+        // The input rule's finding carries the path it followed: the stop() that ends the input,
+        // then the caller in the other file that does not finish the analyzer.
+        let followed = try #require(results.first { $0["ruleId"] as? String == "input-finish-without-analyzer-finish" })
+        let flow = try #require((followed["codeFlows"] as? [[String: Any]])?.first)
+        let thread = try #require((flow["threadFlows"] as? [[String: Any]])?.first)
+        let places = try #require(thread["locations"] as? [[String: Any]]).compactMap { step -> String? in
+            guard let location = step["location"] as? [String: Any],
+                let physical = location["physicalLocation"] as? [String: Any],
+                let uri = (physical["artifactLocation"] as? [String: Any])?["uri"] as? String,
+                let line = (physical["region"] as? [String: Any])?["startLine"] as? Int
+            else { return nil }
+            return "\((uri as NSString).lastPathComponent):\(line)"
+        }
+        #expect(places == ["AudioCapture.swift:26", "RecordingController.swift:17"])
+        // A finding whose rule followed nothing beyond its own place has no code flow.
+        #expect(results.filter { $0["ruleId"] as? String == "beta-asset-api" }.allSatisfy { $0["codeFlows"] == nil })
+    }
+
+    /// `--explain-finding file:line[:column]` prints each finding there with its path, step by step.
+    @Test func explainFindingPrintsThePath() async throws {
+        let folder = Self.fixtures + "/cross-type-caller-wrong"
+        let captured = Captured()
+        let status = await SpeechHarnessTool.run(
+            ["migrate", "lint", folder, "--explain-finding", folder + "/AudioCapture.swift:26:22"],
+            console: captured.console)
+        #expect(status == 0)
+        let lines = captured.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("[input-finish-without-analyzer-finish]") == true)
+        #expect(lines.contains("  path the rule followed:"))
+        #expect(
+            lines.contains {
+                $0.hasPrefix("    2. \(folder)/RecordingController.swift:17:")
+                    && $0.hasSuffix(
+                        "RecordingController.record() calls AudioCapture.stop() as capture.stop() and does not finish the analyzer"
+                    )
+            })
+        let nothing = Captured()
+        #expect(
+            await SpeechHarnessTool.run(
+                ["migrate", "lint", folder, "--explain-finding", folder + "/AudioCapture.swift:1"],
+                console: nothing.console)
+                == 2)
+        #expect(nothing.stderr.contains("no finding or note at"))
+        #expect(
+            await SpeechHarnessTool.run(
+                ["migrate", "lint", folder, "--explain-finding", "AudioCapture.swift"], console: Captured().console)
+                == 2)
     }
 
     /// A file the schema cannot be broken by: an unreadable path is a tool notification, not a result.

@@ -202,6 +202,7 @@ extension LintedFile {
         var finished = true
         var steps: [String] = []
         var evidence: [LintStep] = []
+        let callee = "\(type).\(function)()"
         for (unit, site, receiver) in sites {
             let caller = unit == unitIndex ? self : run!.file(unit, project: project)
             let callerFinishers = unit == unitIndex ? finishers : run!.finishers[unit]
@@ -221,7 +222,7 @@ extension LintedFile {
             if caller.finishesAnalyzer(function.body, callerFinishers, excluding: others) {
                 steps.append("\(name) calls it\(how) at \(place) and finishes the analyzer")
                 evidence.append(
-                    caller.step(at: site, "\(name) calls \(type).\(function)()\(how) and finishes the analyzer"))
+                    caller.step(at: site, "\(name) calls \(callee)\(how) and finishes the analyzer"))
             } else if depth < 4, !visited.contains("\(owner)\(function.name)") {
                 let upward = caller.followCallers(
                     of: function.name, from: site, callerFinishers, visited: &visited, depth: depth + 1)
@@ -230,13 +231,13 @@ extension LintedFile {
                     "\(name) calls it\(how) at \(place) and does not finish the analyzer, so its callers were followed: \(upward.trail)"
                 )
                 evidence.append(
-                    caller.step(at: site, "\(name) calls \(type).\(function)()\(how) and does not finish the analyzer"))
+                    caller.step(at: site, "\(name) calls \(callee)\(how) and does not finish the analyzer"))
                 evidence += upward.evidence
             } else {
                 finished = false
                 steps.append("\(name) calls it\(how) at \(place) and does not finish the analyzer")
                 evidence.append(
-                    caller.step(at: site, "\(name) calls \(type).\(function)()\(how) and does not finish the analyzer"))
+                    caller.step(at: site, "\(name) calls \(callee)\(how) and does not finish the analyzer"))
             }
         }
         return (finished, steps.joined(separator: "; "), evidence)

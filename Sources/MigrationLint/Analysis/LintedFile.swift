@@ -36,12 +36,15 @@ public struct LintedFile: Sendable {
         return LintFinding(
             file: file, location: location, rule: rule.descriptor, detail: detail, lineText: line.trimmingSpaces(),
             fix: fix, sourceLine: String(line),
-            evidence: [LintStep(file: file, location: location, text: detail)] + evidence)
+            evidence: [LintStep(file: file, location: location, text: detail, sourceLine: line)] + evidence)
     }
 
     /// A step of a rule's path at token `index` of this file.
     func step(at index: Int, _ text: String) -> LintStep {
-        LintStep(file: file, location: tokens[index].location, text: text)
+        let location = tokens[index].location
+        return LintStep(
+            file: file, location: location, text: text,
+            sourceLine: location.line - 1 < lines.count ? lines[location.line - 1] : nil)
     }
 
     /// The tokens of every file of the run whose text contains one of `words` (this file's alone

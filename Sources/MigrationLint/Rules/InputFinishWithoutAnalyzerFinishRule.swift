@@ -69,13 +69,14 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
             var followed: Set<String> = []
             var handOffs = file.handOffs(in: function.body, visited: &followed)
             if handOffs.verdict == .unfollowable, let analyzer = file.localAnalyzer(in: function.body) {
+                let made =
+                    "\(analyzer) is made in \(function.name)() and given to nothing else, so no code elsewhere can finish it"
+                let place = function.body.first { file.tokens[$0].text == analyzer } ?? index
                 handOffs = HandOffOutcome(
-                    verdict: .doesNotFinish,
-                    steps: [
-                        "\(analyzer) is made in \(function.name)() and given to nothing else, so no code elsewhere can finish it"
-                    ])
+                    verdict: .doesNotFinish, steps: [made], evidence: [file.step(at: place, made)])
             }
             let trail = handOffs.steps.map { $0 + "; " }.joined() + callers.trail
+            let evidence = handOffs.evidence + callers.evidence
             switch handOffs.verdict {
             case .finishes: continue
             case .unfollowable:
@@ -83,14 +84,14 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
                     LintNote(
                         file: file.file, location: location, rule: id,
                         text:
-                            "\(receiver).finish() in \(function.name)() not judged: the path goes where the rule cannot follow; followed: \(trail)"
-                    ))
+                            "\(receiver).finish() in \(function.name)() not judged: the path goes where the rule cannot follow; followed: \(trail)",
+                        evidence: evidence))
             case .doesNotFinish:
                 review.findings.append(
                     file.finding(
                         Self.self, at: location,
-                        "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(trail)"
-                    ))
+                        "\(receiver).finish() in \(function.name)() with no analyzer finish or cancel there; followed: \(trail)",
+                        evidence: evidence))
             }
         }
         return review
