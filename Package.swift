@@ -310,7 +310,7 @@ let appleNamedProducts: [Product] = [
             .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "AudioIO", "SpeechCore"]),
             .testTarget(
                 name: "HarnessCLITests",
-                dependencies: ["Workers", "Records", "HarnessCLI", "SpeechCore", "TestSupport"]),
+                dependencies: ["Workers", "Records", "HarnessCLI", "SpeechCore", "TestSupport", "MigrationLint"]),
             .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "SpeechCore", "TestSupport"]),
             .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TestSupport"]),
             // Real engines through the reference analyzer, on real audio.

@@ -1,5 +1,5 @@
 /// A migration mistake the lint knows: what it is called and why it matters, the fix it suggests,
-/// and the check that finds it in one file. Each rule is a type of its own under `Rules/`;
+/// the code it must and must not report, and the check that finds it in one file. Each rule is a type of its own under `Rules/`;
 /// ``LintRules/all`` lists them, and everything that shows rules (`migrate lint --rules`,
 /// `--explain`, SARIF's rule table, JUnit's cases) reads that list.
 public protocol LintRule: Sendable {
@@ -15,6 +15,10 @@ public protocol LintRule: Sendable {
     static var hint: String { get }
     /// What the rule looks at and why, and what it follows before deciding.
     static var explanation: String { get }
+    /// Code the rule must report, each place marked `↓` (or note, where an example says so).
+    static var triggeringExamples: [LintExample] { get }
+    /// Code the rule must leave alone: no finding and no note.
+    static var nonTriggeringExamples: [LintExample] { get }
     /// The rule's findings in one file, which can see the rest of the run.
     static func check(_ file: LintedFile) -> [LintFinding]
     /// What the rule declined to decide in one file, and why. Most rules decide everything.
@@ -68,7 +72,7 @@ public enum LintRules {
 
 extension LintRules {
     /// The rule table of docs/lint-rules.md, made from the registry so that it cannot drift from
-    /// it (a test compares the two): a section a rule, with its fix and its reasoning.
+    /// it (a test compares the two): a section a rule, with its fix, its reasoning and its examples.
     public static func markdown() -> String {
         var out = ["| rule | what it finds | fix |", "| --- | --- | --- |"]
         for rule in descriptors {
@@ -76,9 +80,31 @@ extension LintRules {
             out.append(
                 "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
         }
-        for rule in descriptors {
+        for rule in all {
             out += ["", "### \(rule.id)", "", rule.explanation]
+            out += examples(rule)
         }
         return out.joined(separator: "\n")
+    }
+
+    /// A rule's examples, folded: the code it reports with each place marked `↓`, then the code it
+    /// leaves alone.
+    private static func examples(_ rule: any LintRule.Type) -> [String] {
+        let reported = rule.triggeringExamples
+        let alone = rule.nonTriggeringExamples
+        var out = [
+            "", "<details><summary>Examples: \(reported.count) reported, \(alone.count) left alone</summary>",
+        ]
+        let marks = "each finding marked ↓, each place it cannot judge and notes marked ⇣"
+        for (title, examples) in [("Reported (\(marks))", reported), ("Left alone", alone)] {
+            out += ["", "**\(title)**"]
+            for example in examples {
+                out += ["", example.about, ""]
+                for (name, code) in example.files {
+                    out += ["```swift", "// \(name)", code, "```"]
+                }
+            }
+        }
+        return out + ["", "</details>"]
     }
 }

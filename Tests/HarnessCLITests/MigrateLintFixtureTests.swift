@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HarnessCLI
 
-/// The lint's precision and recall on the fixture cases in Tests/Fixtures/migrate-lint: each case
-/// folder is linted on its own, end to end, and its findings must be exactly the lines marked
+/// The lint end to end on the fixture folders in Tests/Fixtures/migrate-lint (how it finds the app
+/// around the sources; the rules' own cases are their examples): each case
+/// folder is linted on its own, and its findings must be exactly the lines marked
 /// `// lint: <rule>`, its notes (paths a rule could not follow) the lines marked
 /// `// lint-note: <rule>`. A case without markers is a precision test; its `-wrong` twin a recall test.
 @Suite("migrate lint fixtures")
@@ -58,7 +60,8 @@ struct MigrateLintFixtureTests {
     }
 
     @Test func everyCaseHasItsWrongTwin() {
-        #expect(Self.cases.count == 72)
+        // The folders left are the app-discovery cases; the rules' own cases are their examples.
+        #expect(Self.cases.count == 10)
         for name in Self.cases where !name.hasSuffix("-wrong") && name.hasPrefix("microphone") == false {
             #expect(Self.cases.contains(name + "-wrong"), "\(name) has no wrong twin")
         }
@@ -95,27 +98,28 @@ struct MigrateLintFixtureTests {
     }
 
     /// A finding says which path it followed and where that path stopped.
-    @Test func findingsNameThePathTheyFollowed() async {
-        let (_, _, callers) = await Self.findings(in: Self.root.appendingPathComponent("caller-finishes-wrong"))
+    @Test func findingsNameThePathTheyFollowed() async throws {
+        let dir = try TemporaryDirectory()
+        let (_, _, callers) = await Self.findings(in: try LintExampleFolders.write("caller-finishes-wrong", in: dir))
         #expect(
             callers.contains(
                 "inputBuilder.finish() in stopAudio() with no analyzer finish or cancel there; followed: "
                     + "stop() calls it at line 30 and finishes the analyzer; pause() calls it at line 35 and does not finish the analyzer, "
                     + "so its callers were followed: nothing in Dictation calls pause()"))
         let (_, _, reservations) = await Self.findings(
-            in: Self.root.appendingPathComponent("reservations-in-a-set-wrong"))
+            in: try LintExampleFolders.write("reservations-in-a-set-wrong", in: dir))
         #expect(
             reservations.contains(
                 "release(reservedLocale:) in stopUsing() not conditioned on a reservation this code made; "
                     + "ownership is kept in reserved, and this release neither tests nor iterates it"))
         // Across types and files: the call followed, and the handler closure passed in.
-        let crossType = Self.root.appendingPathComponent("cross-type-caller-wrong")
+        let crossType = try LintExampleFolders.write("cross-type-caller-wrong", in: dir)
         let (_, _, capture) = await Self.findings(in: crossType)
         #expect(
             capture.contains(
                 "continuation.finish() in stop() with no analyzer finish or cancel there; followed: RecordingController.record() calls it as capture.stop() at \(crossType.path)/RecordingController.swift:17 and does not finish the analyzer"
             ), "\(capture)")
-        let handler = Self.root.appendingPathComponent("handler-from-another-type-wrong")
+        let handler = try LintExampleFolders.write("handler-from-another-type-wrong", in: dir)
         let (_, _, feeder) = await Self.findings(in: handler)
         #expect(
             feeder.contains(

@@ -22,14 +22,15 @@ struct MigrateLintSARIFTests {
 
     @Test(.enabled(if: available)) func theLogValidatesAgainstTheSchema() async throws {
         let dir = try TemporaryDirectory()
+        let folder = { (name: String) in try LintExampleFolders.write(name, in: dir).path }
         // A finding the baseline accepts appears as a suppressed result.
         let baseline = dir.path("baseline.json")
-        let accepted = Self.fixtures + "/identifier-comparison-wrong"
+        let accepted = try folder("identifier-comparison-wrong")
         #expect(
             await SpeechHarnessTool.run(
                 ["migrate", "lint", accepted, "--write-baseline", baseline], console: Captured().console) == 0)
         let (status, text, log) = try await Self.sarif([
-            Self.fixtures + "/beta-asset-names-wrong", Self.fixtures + "/cross-type-caller-wrong", accepted,
+            try folder("beta-asset-names-wrong"), try folder("cross-type-caller-wrong"), accepted,
             "--baseline", baseline,
         ])
         #expect(status == 1)
@@ -79,7 +80,8 @@ struct MigrateLintSARIFTests {
 
     /// `--explain-finding file:line[:column]` prints each finding there with its path, step by step.
     @Test func explainFindingPrintsThePath() async throws {
-        let folder = Self.fixtures + "/cross-type-caller-wrong"
+        let dir = try TemporaryDirectory()
+        let folder = try LintExampleFolders.write("cross-type-caller-wrong", in: dir).path
         let captured = Captured()
         let status = await SpeechHarnessTool.run(
             ["migrate", "lint", folder, "--explain-finding", folder + "/AudioCapture.swift:26:22"],

@@ -1,0 +1,149 @@
+extension UnguardedBestFormatRule {
+    static let nonTriggeringExamples: [LintExample] = [
+        LintExample(
+            "best-format-stored: the optional format is stored on the type and every read of it unwraps it",
+            files: [
+                (
+                    "Feeder.swift",
+                    ##"""
+                    import AVFoundation
+                    import Speech
+
+                    /// The optional format is kept on the type and unwrapped where it is used: every read of the stored
+                    /// property handles nil, so storing it was not a mistake.
+                    final class Feeder {
+                        private var analyzerFormat: AVAudioFormat?
+                        private var fallbackFormat: AVAudioFormat?
+                        private var continuation: AsyncStream<AnalyzerInput>.Continuation?
+
+                        enum FeedError: Error { case notPrepared }
+
+                        func prepare(_ transcriber: SpeechTranscriber) async {
+                            analyzerFormat = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+                            let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber, transcriber])
+                            self.fallbackFormat = format
+                        }
+
+                        func feed(_ buffer: AVAudioPCMBuffer) throws {
+                            guard let continuation, let analyzerFormat else { throw FeedError.notPrepared }
+                            let converter = AnalyzerInputConverter(analyzerFormat: analyzerFormat)
+                            for input in try converter.convert(buffer, at: nil) { continuation.yield(input) }
+                        }
+
+                        func describe() -> String {
+                            if let fallbackFormat { return "\(fallbackFormat.sampleRate) Hz" }
+                            return "no format"
+                        }
+                    }
+                    """##
+                )
+            ]
+        ),
+        LintExample(
+            "best-format-unread: the optional format stored on the type and never read anywhere (nothing uses it as present); the twin's other file force-unwraps it",
+            files: [
+                (
+                    "Transcriber+Setup.swift",
+                    ##"""
+                    import AVFoundation
+                    import Speech
+
+                    extension Transcriber {
+                        func setUp() async {
+                            let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription)
+                            analyzer = SpeechAnalyzer(modules: [transcriber])
+                            analyzerFormat = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+                        }
+                    }
+                    """##
+                ),
+                (
+                    "Transcriber.swift",
+                    ##"""
+                    import AVFoundation
+                    import Speech
+
+                    /// Keeps the analyzer's format, and nothing reads it (buffers go in as they come: a mistake of another kind).
+                    final class Transcriber {
+                        var analyzer: SpeechAnalyzer?
+                        var analyzerFormat: AVAudioFormat? = nil
+                    }
+                    """##
+                ),
+            ]
+        ),
+    ]
+    static let triggeringExamples: [LintExample] = [
+        LintExample(
+            "best-format-stored-wrong: the optional format is stored on the type and every read of it unwraps it",
+            files: [
+                (
+                    "Feeder.swift",
+                    ##"""
+                    import AVFoundation
+                    import Speech
+
+                    /// The twin of best-format-stored: the stored formats are read as if they were always there.
+                    final class Feeder {
+                        private var analyzerFormat: AVAudioFormat?
+                        private var fallbackFormat: AVAudioFormat?
+                        private var continuation: AsyncStream<AnalyzerInput>.Continuation?
+
+                        func prepare(_ transcriber: SpeechTranscriber) async {
+                            analyzerFormat = await SpeechAnalyzer.↓bestAvailableAudioFormat(compatibleWith: [transcriber])
+                            let format = await SpeechAnalyzer.↓bestAvailableAudioFormat(compatibleWith: [transcriber, transcriber])
+                            self.fallbackFormat = format
+                        }
+
+                        func feed(_ buffer: AVAudioPCMBuffer) throws {
+                            let converter = AnalyzerInputConverter(analyzerFormat: analyzerFormat!)
+                            for input in try converter.convert(buffer, at: nil) { continuation?.yield(input) }
+                        }
+
+                        func describe() -> String {
+                            "\(fallbackFormat!.sampleRate) Hz"
+                        }
+                    }
+                    """##
+                )
+            ]
+        ),
+        LintExample(
+            "best-format-unread-wrong: the optional format stored on the type and never read anywhere (nothing uses it as present); the twin's other file force-unwraps it",
+            files: [
+                (
+                    "Transcriber+Setup.swift",
+                    ##"""
+                    import AVFoundation
+                    import Speech
+
+                    extension Transcriber {
+                        func setUp() async {
+                            let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription)
+                            analyzer = SpeechAnalyzer(modules: [transcriber])
+                            analyzerFormat = await SpeechAnalyzer.↓bestAvailableAudioFormat(compatibleWith: [transcriber])
+                        }
+                    }
+                    """##
+                ),
+                (
+                    "Transcriber.swift",
+                    ##"""
+                    import AVFoundation
+                    import Speech
+
+                    /// Keeps the analyzer's format and converts each buffer to it, force-unwrapping it.
+                    final class Transcriber {
+                        var analyzer: SpeechAnalyzer?
+                        var analyzerFormat: AVAudioFormat? = nil
+
+                        func feed(_ buffer: AVAudioPCMBuffer) -> AVAudioConverter? {
+                            AVAudioConverter(from: buffer.format, to: analyzerFormat!)
+                        }
+                    }
+                    """##
+                ),
+            ]
+        ),
+    ]
+}
