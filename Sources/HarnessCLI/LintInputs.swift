@@ -189,7 +189,29 @@ import SpeechCore
             project.settingsFiles.filter { $0.hasSuffix(".pbxproj") }.lazy.compactMap(
                 absentInfoPlist
             ).first
+        context.deploymentTargets = deploymentTargets(project)
         return context
+    }
+
+    /// The oldest systems the project deploys to, from its build settings, XcodeGen spec and
+    /// package manifest; nil when none of them is in the folder.
+    static func deploymentTargets(_ project: Project) -> DeploymentTargets? {
+        let text = { (file: String) in FileContents.read(atPath: file).map { String(decoding: $0, as: UTF8.self) } }
+        var found: [DeploymentTargets] = []
+        for file in project.settingsFiles where file.hasSuffix(".pbxproj") || file.hasSuffix(".xcconfig") {
+            if let settings = text(file).flatMap({ DeploymentTargets.buildSettings($0, file: file) }) {
+                found.append(settings)
+            }
+        }
+        for file in project.specs {
+            if let spec = text(file).flatMap({ DeploymentTargets.xcodeGenSpec($0, file: file) }) { found.append(spec) }
+        }
+        for file in project.swiftFiles where file == "Package.swift" || file.hasSuffix("/Package.swift") {
+            if Self.folder(of: file) == project.root, let manifest = text(file) {
+                found.append(DeploymentTargets.packageManifest(manifest, file: file))
+            }
+        }
+        return found.dropFirst().reduce(found.first) { $0?.merged(with: $1) }
     }
 
     /// The first `INFOPLIST_FILE` a project file names that does not exist beside its project

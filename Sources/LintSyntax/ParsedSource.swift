@@ -11,6 +11,8 @@ public struct ParsedSource: Sendable {
     public var blocks: [SourceBlock]
     /// Each `guard`'s condition and the token index where the statements it guards end.
     public var guards: [(condition: Range<Int>, scopeEnd: Int)]
+    /// The code that runs only where an availability condition holds, or only where it fails.
+    public var availability: [AvailabilityRegion]
     public var problems: [LexicalProblem]
 
     public init(parsing text: String) {
@@ -25,6 +27,9 @@ public struct ParsedSource: Sendable {
         }
         blocks = reader.blocks
         guards = reader.guards
+        var regions = AvailabilityReader(index: tokens.index(atOrAfter:))
+        regions.read(tree)
+        availability = regions.regions
         problems = Self.problems(tree, converter)
     }
 

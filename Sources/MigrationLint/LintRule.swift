@@ -55,7 +55,8 @@ public enum LintRules {
         NonexistentResultTypeRule.self, ResultTranscriptionRule.self, ProgressIterationRule.self,
         DiscardedInputContinuationRule.self, InputFinishWithoutAnalyzerFinishRule.self,
         UnownedReservationReleaseRule.self, UnguardedBestFormatRule.self, UntrackedResultTaskRule.self,
-        ExactLocaleMatchRule.self, MissingUsageDescriptionRule.self, UnreadableSourceRule.self,
+        ExactLocaleMatchRule.self, UngatedSDK27APIRule.self, MissingUsageDescriptionRule.self,
+        UnreadableSourceRule.self,
     ]
 
     /// Every rule's descriptor, in report order.

@@ -17,15 +17,19 @@ public struct ProjectContext: Sendable {
     /// An Info.plist the project's build settings name (`INFOPLIST_FILE`) that is not in the
     /// folder linted: the app's keys cannot be read, so none is reported missing.
     public var absentInfoPlist: String?
+    /// The oldest system the app deploys to, by platform, and where that was read; nil when no
+    /// setting was found.
+    public var deploymentTargets: DeploymentTargets?
 
     public init(
         appTarget: String? = nil, usageDescriptionKeys: Set<String>? = nil, iOSApp: String? = nil,
-        absentInfoPlist: String? = nil
+        absentInfoPlist: String? = nil, deploymentTargets: DeploymentTargets? = nil
     ) {
         self.appTarget = appTarget
         self.usageDescriptionKeys = usageDescriptionKeys
         self.iOSApp = iOSApp
         self.absentInfoPlist = absentInfoPlist
+        self.deploymentTargets = deploymentTargets
     }
 
     /// Why the usage-description rule does not apply here; nil when it does.

@@ -12,6 +12,8 @@ public struct SourceStructure: Sendable {
     public let blocks: [Block]
     /// Conditions of `guard` statements: each guards the rest of its enclosing block.
     public let guards: [(condition: Range<Int>, scopeEnd: Int)]
+    /// Code that runs only where an availability condition holds, or only where it fails.
+    public let availability: [AvailabilityRegion]
 
     /// The structure of `source`, as Swift's parser reads it.
     public init(parsing source: String) {
@@ -37,6 +39,7 @@ public struct SourceStructure: Sendable {
         self.partner = partner
         blocks = parsed.blocks
         guards = parsed.guards
+        availability = parsed.availability
     }
 
     /// The first token of the statement containing `position`, at the same bracket depth.
@@ -160,6 +163,18 @@ public struct SourceStructure: Sendable {
             if case .type(let name) = block.kind { return name }
         }
         return nil
+    }
+
+    /// Whether `position` runs only where an availability condition fails: the `else` of
+    /// `if #available`, under `if #unavailable`, the `else` of `guard #available`, or after
+    /// `if #available(…) { …; return }`.
+    public func isAvailabilityFallback(_ position: Int) -> Bool {
+        availability.contains { !$0.holds && $0.range.contains(position) }
+    }
+
+    /// The availability regions that hold at `position` (the versions known to be present there).
+    public func availableVersions(at position: Int) -> [AvailabilityRegion] {
+        availability.filter { $0.holds && $0.range.contains(position) }
     }
 
     /// Token ranges of every condition that must hold at `position`: enclosing `if`/`while`/`else`

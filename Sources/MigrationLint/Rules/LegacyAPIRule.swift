@@ -9,10 +9,13 @@ struct LegacyAPIRule: LintRule {
         Names of the SFSpeechRecognizer family outside an availability fallback, one finding per type
         (per file for code outside types). The legacy API keeps working, but a migration is not done
         while it is still the main path. Calls for authorization (requestAuthorization,
-        authorizationStatus) are not reported, nor is code in the else branch of `if #available`,
-        under `if #unavailable`, or after `guard #available … else`; nor a type kept as an
+        authorizationStatus) are not reported, nor is code that runs only where an availability check
+        failed, read as Swift's control flow: the else branch of `if #available`, under
+        `if #unavailable`, the else of `guard #available`, and what follows an
+        `if #available(…), … { …; return }` whose branch always leaves. Nor a type kept as an
         alternative to a SpeechAnalyzer-based one (a shared protocol, both named in one body, both
-        public in a library), nor code that makes a SpeechAnalyzer itself beside the legacy one.
+        public in a library), nor code that makes a SpeechAnalyzer itself beside the legacy one, nor a
+        type nested inside such a type.
         """
 
     static let legacyNames: [String: String] = [
@@ -57,6 +60,14 @@ struct LegacyAPIRule: LintRule {
             // Code that runs SpeechAnalyzer itself beside the legacy API is comparing or choosing.
             if file.usesAnalyzer(in: type) { continue }
             if !type.isEmpty, file.analyzerAlternative(to: type) != nil { continue }
+            // A type nested in one kept as an alternative, or in one that runs SpeechAnalyzer itself,
+            // is part of it (a recogniser's delegate declared inside the legacy engine).
+            let outer = file.structure.enclosingBlocks(of: uses[0].index).dropLast().compactMap { block -> String? in
+                if case .type(let name) = block.kind { return name } else { return nil }
+            }
+            if outer.contains(where: { file.usesAnalyzer(in: $0) || file.analyzerAlternative(to: $0) != nil }) {
+                continue
+            }
             var names: [String] = []
             for use in uses where !names.contains(use.name) { names.append(use.name) }
             let listed = names.map { "\($0) → \(Self.legacyNames[$0]!)" }.joined(separator: "; ")
@@ -183,28 +194,10 @@ extension LintedFile {
         return names
     }
 
-    /// Inside the `else` of `if #available(…)`, or under `if #unavailable(…)` / `guard #available … else`.
+    /// Where the code runs only when an availability check failed: the `else` of `if #available(…)`,
+    /// under `if #unavailable(…)`, the `else` of `guard #available`, or after an
+    /// `if #available(…) { …; return }` (read as Swift's control flow).
     fileprivate func isDeliberateFallback(_ index: Int) -> Bool {
-        for block in structure.enclosingBlocks(of: index) {
-            let header = identifiersAndPounds(block.header)
-            if block.kind == .elseBranch && header.contains("#available") { return true }
-            if block.kind == .conditional && header.contains("#unavailable") { return true }
-            if block.kind == .other,
-                structure.guards.contains(where: {
-                    $0.condition.upperBound < block.open && block.open - $0.condition.upperBound <= 1
-                        && identifiersAndPounds($0.condition).contains("#available")
-                })
-            {
-                return true
-            }
-        }
-        return false
-    }
-
-    fileprivate func identifiersAndPounds(_ range: Range<Int>) -> Set<String> {
-        Set(
-            range.compactMap {
-                tokens[$0].kind == .identifier || tokens[$0].kind == .poundKeyword ? tokens[$0].text : nil
-            })
+        structure.isAvailabilityFallback(index)
     }
 }

@@ -40,6 +40,35 @@ extension LegacyAPIRule {
                 }
             }
             """##),
+        LintExample(
+            "after an `if #available(…), …` whose branch always returns, the rest is the fallback (held-out sets' shape)",
+            ##"""
+            import Speech
+
+            final class Dictation {
+                func start(locale: Locale) async {
+                    if #available(iOS 26, macOS 26, *), SpeechTranscriber.isAvailable,
+                        let chosen = await SpeechTranscriber.supportedLocale(equivalentTo: locale)
+                    {
+                        print("SpeechAnalyzer path for \(chosen)")
+                        return
+                    }
+                    let recognizer = SFSpeechRecognizer(locale: locale)
+                    print(recognizer as Any)
+                }
+            }
+            """##),
+        LintExample(
+            "a delegate type nested inside an engine that runs SpeechAnalyzer itself",
+            ##"""
+            import Speech
+
+            final class Engine {
+                let analyzer = SpeechAnalyzer(modules: [])
+
+                final class LegacyDelegate: NSObject, SFSpeechRecognizerDelegate {}
+            }
+            """##),
     ]
 
     static let triggeringExamples: [LintExample] = [
@@ -52,6 +81,19 @@ extension LegacyAPIRule {
                 private let recognizer = ↓SFSpeechRecognizer(locale: Locale(identifier: "en-US"))
                 private var request: SFSpeechAudioBufferRecognitionRequest?
                 private var task: SFSpeechRecognitionTask?
+            }
+            """##),
+        LintExample(
+            "an `if #available` whose branch does not always leave: the legacy code after it runs on 26 too",
+            ##"""
+            import Speech
+
+            final class Dictation {
+                func start(locale: Locale) {
+                    if #available(iOS 26, *) { print("also try SpeechAnalyzer") }
+                    let recognizer = ↓SFSpeechRecognizer(locale: locale)
+                    print(recognizer as Any)
+                }
             }
             """##),
         LintExample(
