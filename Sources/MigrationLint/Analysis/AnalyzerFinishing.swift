@@ -197,7 +197,7 @@ extension LintedFile {
             guard let count = run?.units.count, count > 1 else {
                 return (false, "nothing in \(type) calls \(function)()", [])
             }
-            return (false, "nothing in the \(count) files linted calls \(type).\(function)()", [])
+            return (false, "nothing in the files linted calls \(type).\(function)()", [])
         }
         var finished = true
         var steps: [String] = []
@@ -241,5 +241,41 @@ extension LintedFile {
             }
         }
         return (finished, steps.joined(separator: "; "), evidence)
+    }
+}
+
+extension LintedFile {
+    /// True when `position` is in a `catch` whose `do` starts the analyzer (`start(inputSequence:)`,
+    /// `analyzeSequence(…)`, `SpeechAnalyzer(inputSequence:…)`) and every call there that can throw
+    /// comes before that start or is the start itself: the error came before any session ran, so
+    /// there is none to finish.
+    func endsBeforeAnalyzerStart(_ position: Int, _ finishers: AnalyzerFinishers) -> Bool {
+        structure.enclosingBlocks(of: position).contains { block in
+            guard case .catchClause(let tried) = block.kind,
+                let start = tried.first(where: { isAnalyzerStart($0, finishers) })
+            else { return false }
+            let closures = structure.blocks.filter { $0.kind == .other && tried.contains($0.open) }
+            return tried.allSatisfy { index in
+                guard tokens[index].is("try"), !closures.contains(where: { $0.open < index && index < $0.close })
+                else { return true }
+                return index < start
+            }
+        }
+    }
+
+    /// Whether `index` starts an analyzer: `analyzer.start(inputSequence:`,
+    /// `analyzer.analyzeSequence(`, or `SpeechAnalyzer(inputSequence:` / `(inputAudioFile:`.
+    private func isAnalyzerStart(_ index: Int, _ finishers: AnalyzerFinishers) -> Bool {
+        if tokens[index].is("SpeechAnalyzer"),
+            matches(index + 1, ["(", "inputSequence"]) || matches(index + 1, ["(", "inputAudioFile"])
+        {
+            return true
+        }
+        guard tokens[index].is("."), let method = token(index + 1),
+            method.is("start") && matches(index + 2, ["(", "inputSequence"])
+                || method.is("analyzeSequence") && matches(index + 2, ["("]),
+            let receiver = receiverName(beforeDot: index)
+        else { return false }
+        return finishers.analyzers.contains(receiver) || receiver.lowercased().contains("analyzer")
     }
 }

@@ -10,8 +10,13 @@ struct ExactLocaleMatchRule: LintRule {
         (`map { $0.identifier(.bcp47) }.contains(…)`, `contains(where: { … == … })`), match exactly, so
         a bare "fr" or en_US with a region override fails against the list.
         `supportedLocale(equivalentTo:)` finds the usable equivalent. The rule follows the compared
-        locale first: a constant written in the code, or a locale `supportedLocale(equivalentTo:)`
-        returned, compares as written; a parameter is followed to every caller (three deep).
+        locale first: a constant written in the code (`Locale(identifier: "fr_FR")`, `Locale.french`,
+        `Locale(components: …)` with every part written out), or a locale
+        `supportedLocale(equivalentTo:)` returned, compares as written; a parameter is followed to
+        every caller (three deep; an initializer's callers are its type's), and a call that leaves out
+        an argument whose default is a constant passes that constant (not for a `public` or `open`
+        function outside an app, whose callers may be outside the files); a stored property given its
+        value only by assignments (`self.locale = locale` in an initializer) is followed through them.
         An `installedLocales` check is reported only when it decides alone whether the feature
         runs: where a miss leads to an installation request (the check's function, or one calling
         it, asks `assetInstallationRequest(supporting:)`, which answers nil when the assets are
@@ -245,6 +250,24 @@ extension LintedFile {
         {
             return (true, "a constant property")
         }
+        // A stored property given its value only by assignments (`self.locale = locale` in an
+        // initializer), each of which is followed.
+        if structure.enclosingTypeName(of: argument) != nil, !declaresLocally(name.text, before: argument),
+            isStoredProperty(name.text), depth < 3
+        {
+            let values = tokens.indices.compactMap { index -> Int? in
+                guard tokens[index].text == name.text, token(index + 1)?.is("=") == true,
+                    token(index + 2)?.is("=") != true
+                else { return nil }
+                return index + 2
+            }
+            if !values.isEmpty,
+                values.allSatisfy({ token($0 - 3)?.is("let") != true && token($0 - 3)?.is("var") != true }),
+                values.allSatisfy({ localeSource(at: $0, depth: depth + 1)?.safe == true })
+            {
+                return (true, "every value given to the property \(name.text) is a constant")
+            }
+        }
         guard let function = structure.enclosingFunction(of: argument), let run, depth < 3 else { return nil }
         // Bound in the function from what `supportedLocale(equivalentTo:)` returned, directly or
         // through a function of the project that returns its answer, or from such a locale's
@@ -271,7 +294,9 @@ extension LintedFile {
         // fallback in Self.fallbacks`) must be safe.
         let body = function.body.lowerBound..<argument
         let values = body.compactMap { index -> Int? in
-            guard tokens[index].text == name.text, token(index + 1)?.is("=") == true, token(index + 2)?.is("=") != true
+            // `self.locale = locale` assigns the property, not the local.
+            guard tokens[index].text == name.text, token(index + 1)?.is("=") == true, token(index + 2)?.is("=") != true,
+                token(index - 1)?.is(".") != true
             else { return nil }
             return index + 2
         }
@@ -298,19 +323,37 @@ extension LintedFile {
                         || token($0 - 2)?.is("(") == true || token($0 - 2)?.is(",") == true)
             })
         else { return nil }
+        // A library's public function has callers outside the files (its users): what they pass
+        // cannot be known. An app's code has no such callers.
+        if project.appTarget == nil, header.contains(where: { tokens[$0].is("public") || tokens[$0].is("open") }) {
+            return nil
+        }
         let label = token(parameter - 1).map { $0.kind == .identifier ? $0.text : name.text } ?? name.text
+        // `locale: Locale = Locale(identifier: "en_US")`: a call that leaves the argument out passes
+        // the default, a constant the code wrote.
+        let defaultValue = parameterDefault(at: parameter, before: function.body.lowerBound - 1)
+        let constantDefault = defaultValue.map { Self.isConstantLocale(tokens, at: $0) } ?? false
+        // An initializer is called by its type's name (`Transcriber(locale: …)`).
+        let callee =
+            function.name == "init"
+            ? (structure.enclosingTypeName(of: argument).map { String($0.split(separator: ".").last ?? "") } ?? "init")
+            : function.name
         var sawCall = false
-        for (number, unit) in run.units(mentioning: function.name) {
+        for (number, unit) in run.units(mentioning: callee) {
             let other = number == unitIndex ? self : run.file(number, project: project)
             for site in unit.structure.tokens.indices
-            where unit.structure.tokens[site].text == function.name && other.matches(site + 1, ["("])
+            where unit.structure.tokens[site].text == callee && other.matches(site + 1, ["("])
                 && other.token(site - 1)?.is("func") != true
             {
-                guard let close = unit.structure.partner[site + 1],
+                guard let close = unit.structure.partner[site + 1] else { continue }
+                guard
                     let labelled = ((site + 2)..<close).first(where: {
                         other.tokens[$0].text == label && other.token($0 + 1)?.is(":") == true
                     })
-                else { continue }
+                else {
+                    if constantDefault { sawCall = true }
+                    continue
+                }
                 sawCall = true
                 let value = labelled + 2
                 if Self.isConstantLocale(other.tokens, at: value) { continue }
@@ -328,7 +371,25 @@ extension LintedFile {
                 return (false, upstream.map { "\(place); \($0.trail)" } ?? place)
             }
         }
-        return sawCall ? (true, "every caller passes a constant") : nil
+        if !sawCall, constantDefault { return (true, "no call passes \(label):, so its constant default is used") }
+        return sawCall ? (true, "every caller passes a constant or leaves the constant default") : nil
+    }
+
+    /// The first token of the default value of the parameter declared at `parameter`
+    /// (`locale: Locale = …`), before `end` (the parameter list's end).
+    fileprivate func parameterDefault(at parameter: Int, before end: Int) -> Int? {
+        var index = parameter + 2
+        while index < end {
+            let token = tokens[index]
+            if token.is(",") || token.is(")") { return nil }
+            if token.is("=") { return index + 1 }
+            if token.is("(") || token.is("[") || token.is("<") {
+                index = (structure.partner[index] ?? index) + 1
+                continue
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Whether the function around `position` has a parameter called `name` (`func f(locale:
@@ -360,8 +421,9 @@ extension LintedFile {
         return Self.isConstantLocale(tokens, at: only + 2)
     }
 
-    /// `Locale.ja`, `Self.locale`, `SpokenWordTranscriber.locale`, `Locale(identifier: "ja_JP")`:
-    /// a locale written in the code, not the user's (`Locale.current`, `.autoupdatingCurrent`).
+    /// `Locale.ja`, `Self.locale`, `SpokenWordTranscriber.locale`, `Locale(identifier: "ja_JP")`,
+    /// `Locale(components: .init(languageCode: .english, languageRegion: .unitedStates))`: a locale
+    /// written in the code, not the user's (`Locale.current`, `.autoupdatingCurrent`).
     fileprivate static func isConstantLocale(_ tokens: [SwiftToken], at index: Int) -> Bool {
         guard index + 2 < tokens.count, tokens[index].kind == .identifier else { return false }
         let first = tokens[index].text
@@ -369,8 +431,39 @@ extension LintedFile {
         if tokens[index + 1].is("."), tokens[index + 2].kind == .identifier {
             return !["current", "autoupdatingCurrent", "init"].contains(tokens[index + 2].text)
         }
-        return first == "Locale" && tokens[index + 1].is("(") && index + 4 < tokens.count
-            && tokens[index + 2].is("identifier") && tokens[index + 4].kind == .string
+        guard first == "Locale", tokens[index + 1].is("(") else { return false }
+        return isConstantArguments(tokens, from: index + 1)
+    }
+
+    /// Whether the parenthesised arguments opening at `open` are written out in full: literals,
+    /// labels, and members or types named by the code (`.english`, `Locale.Region("US")`,
+    /// `.init(…)`), with no value read from elsewhere (a variable, `Locale.current`).
+    fileprivate static func isConstantArguments(_ tokens: [SwiftToken], from open: Int) -> Bool {
+        var depth = 0
+        var index = open
+        var sawValue = false
+        while index < tokens.count {
+            let token = tokens[index]
+            if token.is("(") || token.is("[") { depth += 1 }
+            if token.is(")") || token.is("]") {
+                depth -= 1
+                if depth == 0 { return sawValue }
+            }
+            switch token.kind {
+            case .string, .number:
+                sawValue = true
+            case .identifier:
+                let label = index + 1 < tokens.count && tokens[index + 1].is(":")
+                let member = index > 0 && tokens[index - 1].is(".")
+                if ["current", "autoupdatingCurrent"].contains(token.text) { return false }
+                if !(label || member || ProjectIndex.isTypeName(token.text) || token.text == "nil") { return false }
+                if member { sawValue = true }
+            case .poundKeyword, .regex: return false
+            default: break
+            }
+            index += 1
+        }
+        return false
     }
 }
 

@@ -27,7 +27,13 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
         finding: a handler no closure in the files is passed for, a protocol no type in the files
         adopts, a reducer case returning an effect (`.run`, `.cancel(id:)`, `.merge`), which the effect
         runtime carries out. The finding or note names the path it followed and where it stopped; a
-        function nothing in the files calls is reported. Not reported either: a type that keeps its
+        function nothing in the files calls is reported. The continuation must be proven the input's:
+        a declaration in the files gives its stream the element type AnalyzerInput (the generic
+        argument, `AnalyzerInput.self`, the declared type the stream is assigned to, the return type of
+        the function returning it, or the `inputSequence:` it is passed as); a continuation only named
+        like one is noted, not reported, and one of a stream of another element is left alone. A
+        `catch` whose every throwing call comes before the analyzer starts (or is the start) ran no
+        session, so ending the input there is not reported. Not reported either: a type that keeps its
         analyzer in a stored `let`, whose one analyzer serves session after session (the API reference
         lets an analyzer start again with a new input sequence).
         """
@@ -44,17 +50,40 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
         guard mentionsAnalyzerInput else { return review }
         let finishers = file.run?.finishers[file.unitIndex] ?? file.analyzerFinishers()
         for index in file.tokens.indices where file.matches(index, [".", "finish", "(", ")"]) {
-            guard let receiver = file.receiverName(beforeDot: index), !others.contains(receiver) else { continue }
+            guard let receiver = file.receiverName(beforeDot: index) else { continue }
+            // Proven: the declaration in scope (or, for a name declared elsewhere in the file, the
+            // file's declarations) gives the stream it continues the element type AnalyzerInput.
+            // Only named like one: judged as far as the path goes, then noted.
+            let proven: Bool
+            switch file.continuationElement(of: receiver, at: index) {
+            case .stream(let element):
+                guard element == "AnalyzerInput" else { continue }
+                proven = true
+            case .unknown:
+                proven = false
+            case .notDeclared:
+                if others.contains(receiver) { continue }
+                proven = names.contains(receiver)
+            }
             let lowered = receiver.lowercased()
-            guard names.contains(receiver) || lowered.contains("continuation") || lowered.contains("inputbuilder")
-            else { continue }
+            guard proven || lowered.contains("continuation") || lowered.contains("inputbuilder") else { continue }
             if file.isAfterAnalyzerError(index, finishers) { continue }
+            if file.endsBeforeAnalyzerStart(index, finishers) { continue }
             let location = file.tokens[index + 1].location
+            let unproven =
+                "no declaration in the files says that \(receiver) continues an AsyncStream<AnalyzerInput> (only its name suggests it)"
             guard let function = file.structure.enclosingFunction(of: index) else {
                 if !file.finishesAnalyzer(0..<file.tokens.count, finishers) {
-                    review.findings.append(
-                        file.finding(
-                            Self.self, at: location, "\(receiver).finish() with no analyzer finish in this file"))
+                    if proven {
+                        review.findings.append(
+                            file.finding(
+                                Self.self, at: location, "\(receiver).finish() with no analyzer finish in this file"))
+                    } else {
+                        review.notes.append(
+                            LintNote(
+                                file: file.file, location: location, rule: id,
+                                text: "\(receiver).finish() not judged: \(unproven)"))
+                    }
                 }
                 continue
             }
@@ -85,6 +114,13 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
                         file: file.file, location: location, rule: id,
                         text:
                             "\(receiver).finish() in \(function.name)() not judged: the path goes where the rule cannot follow; followed: \(trail)",
+                        evidence: evidence))
+            case .doesNotFinish where !proven:
+                review.notes.append(
+                    LintNote(
+                        file: file.file, location: location, rule: id,
+                        text:
+                            "\(receiver).finish() in \(function.name)() not judged: \(unproven); no analyzer finish or cancel on the path; followed: \(trail)",
                         evidence: evidence))
             case .doesNotFinish:
                 review.findings.append(

@@ -41,7 +41,7 @@ struct UngatedSDK27APIRule: LintRule {
         var review = LintReview()
         let deployment = file.project.deploymentTargets
         let older = deployment?.platforms(below: sdk27) ?? []
-        if let deployment, older.isEmpty { return review }
+        if deployment != nil, older.isEmpty { return review }
         var judged: Set<Int> = []
         for (index, token) in file.tokens.enumerated() where token.kind == .identifier {
             guard let name = sdk27Names[token.text], isApples(file, index) else { continue }

@@ -1,6 +1,33 @@
 extension ExactLocaleMatchRule {
     static let nonTriggeringExamples: [LintExample] = [
         LintExample(
+            "a locale an initializer's parameter defaults to, which no caller passes (held-out shape): a constant",
+            ##"""
+            import Speech
+
+            final class Transcription {
+                private let locale: Locale
+
+                init(locale: Locale = Locale(identifier: "en_US")) { self.locale = locale }
+
+                func isSupported() async -> Bool {
+                    await SpeechTranscriber.supportedLocales.contains(locale)
+                }
+            }
+
+            func makeTranscription() -> Transcription { Transcription() }
+            """##),
+        LintExample(
+            "a locale written out as components is a constant",
+            ##"""
+            import Speech
+
+            func englishIsSupported() async -> Bool {
+                let english = Locale(components: .init(languageCode: .english, languageRegion: .unitedStates))
+                return await SpeechTranscriber.supportedLocales.contains(english)
+            }
+            """##),
+        LintExample(
             "identifier-comparison: identifier strings compared with the lists' (`map { $0.identifier(.bcp47) }.contains(…)`), against the same comparison of a locale `supportedLocale(equivalentTo:)` resolved",
             files: [
                 (
@@ -123,6 +150,23 @@ extension ExactLocaleMatchRule {
         ),
     ]
     static let triggeringExamples: [LintExample] = [
+        LintExample(
+            "the twin: a caller passes the user's locale for the parameter with a constant default",
+            ##"""
+            import Speech
+
+            final class Transcription {
+                private let locale: Locale
+
+                init(locale: Locale = Locale(identifier: "en_US")) { self.locale = locale }
+
+                func isSupported() async -> Bool {
+                    await SpeechTranscriber.supportedLocales.↓contains(locale)
+                }
+            }
+
+            func makeTranscription() -> Transcription { Transcription(locale: .current) }
+            """##),
         LintExample(
             "identifier-comparison-wrong: identifier strings compared with the lists' (`map { $0.identifier(.bcp47) }.contains(…)`), against the same comparison of a locale `supportedLocale(equivalentTo:)` resolved",
             files: [

@@ -4,6 +4,46 @@
 extension InputFinishWithoutAnalyzerFinishRule {
     static let nonTriggeringExamples: [LintExample] = [
         LintExample(
+            "a stream built with a closure in a function returning AsyncStream<Float>: its continuation is not the analyzer's input, whatever it is called (held-out shape)",
+            ##"""
+            import Speech
+
+            final class Meter {
+                private var continuation: AsyncStream<Float>.Continuation?
+                let analyzer = SpeechAnalyzer(modules: [])
+                var input: AsyncStream<AnalyzerInput>?
+
+                func levels() -> AsyncStream<Float> {
+                    AsyncStream { continuation in self.continuation = continuation }
+                }
+
+                func stopMetering() { continuation?.finish() }
+            }
+            """##),
+        LintExample(
+            "the input ended in a `catch` whose every throwing call comes before the analyzer starts: no session ran (held-out shape)",
+            ##"""
+            import Speech
+
+            final class Live {
+                private var analyzer: SpeechAnalyzer?
+
+                func begin(_ transcriber: SpeechTranscriber) async {
+                    let (input, continuation) = AsyncStream<AnalyzerInput>.makeStream()
+                    do {
+                        guard let format = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+                        else { throw CancellationError() }
+                        try await ensureModel(for: transcriber, format: format)
+                        let analyzer = SpeechAnalyzer(modules: [transcriber])
+                        self.analyzer = analyzer
+                        try await analyzer.start(inputSequence: input)
+                    } catch {
+                        continuation.finish()
+                    }
+                }
+            }
+            """##),
+        LintExample(
             "caller-finishes: a helper ends the input; its caller awaits the analyzer's finish next",
             files: [
                 (
@@ -654,6 +694,59 @@ extension InputFinishWithoutAnalyzerFinishRule {
         ),
     ]
     static let triggeringExamples: [LintExample] = [
+        LintExample(
+            "a stream whose element type the function's return type gives: its continuation ended alone",
+            ##"""
+            import Speech
+
+            final class Feed {
+                private var continuation: AsyncStream<AnalyzerInput>.Continuation?
+                private var analyzer: SpeechAnalyzer?
+
+                func makeInput() -> AsyncStream<AnalyzerInput> {
+                    AsyncStream { continuation in self.continuation = continuation }
+                }
+
+                func stop() {
+                    continuation?.↓finish()
+                    analyzer = nil
+                }
+            }
+            """##),
+        LintExample(
+            "a continuation only its name ties to the analyzer (its declaration is in another module): noted, not judged",
+            ##"""
+            import Speech
+            import AudioPipeline
+
+            final class Recorder {
+                var inputContinuation: PipelineContinuation?
+                var input: (any AsyncSequence<AnalyzerInput, Never>)?
+
+                func stop() { inputContinuation?.⇣finish() }
+            }
+            """##),
+        LintExample(
+            "the twin of the `catch` case: the error can come after the analyzer started",
+            ##"""
+            import Speech
+
+            final class Live {
+                private var analyzer: SpeechAnalyzer?
+
+                func begin(_ transcriber: SpeechTranscriber, file: AVAudioFile) async {
+                    let (input, continuation) = AsyncStream<AnalyzerInput>.makeStream()
+                    do {
+                        let analyzer = SpeechAnalyzer(modules: [transcriber])
+                        self.analyzer = analyzer
+                        try await analyzer.start(inputSequence: input)
+                        try await feed(file, into: continuation)
+                    } catch {
+                        continuation.↓finish()
+                    }
+                }
+            }
+            """##),
         LintExample(
             "caller-finishes-wrong: a helper ends the input; its caller awaits the analyzer's finish next",
             files: [
