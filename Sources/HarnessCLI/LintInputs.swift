@@ -175,7 +175,7 @@ import SpeechCore
     static func context(_ project: Project, unreadable: inout [(String, String)]) -> ProjectContext {
         var context = ProjectContext()
         var keys: Set<String> = []
-        for file in project.settingsFiles {
+        for file in project.settingsFiles + project.specs {
             switch usageKeys(in: file) {
             case .success(let found): keys.formUnion(found)
             case .failure(let reason): unreadable.append((file, reason.message))
@@ -322,6 +322,20 @@ import SpeechCore
             }
         }
         let text = String(decoding: data, as: UTF8.self)
+        if file.hasSuffix(".yml") || file.hasSuffix(".yaml") {
+            // XcodeGen: `info: properties:` keys, or `INFOPLIST_KEY_` build settings, with a value.
+            return .success(
+                Set(
+                    usageKeys.filter { key in
+                        text.split(separator: "\n").contains { line in
+                            let content = line.drop { $0 == " " || $0 == "\t" }
+                            for name in [key, "INFOPLIST_KEY_\(key)"] where content.hasPrefix(name + ":") {
+                                return content.dropFirst(name.count + 1).contains { !$0.isWhitespace }
+                            }
+                            return false
+                        }
+                    }))
+        }
         return .success(Set(usageKeys.filter { text.contains("INFOPLIST_KEY_\($0)") }))
     }
 }

@@ -77,6 +77,12 @@ struct MigrateLintCommandTests {
         try write("Tool/project.yml", "targets:\n  Dictation:\n    type: application\n    platform: iOS\n")
         let (app, a) = await run([tool])
         #expect(app == 1 && a.stdout.contains("Info.plist lacks NSMicrophoneUsageDescription"))
+        // The spec's own `info: properties:` declare the key (held-out set 7's XcodeGen app).
+        try write(
+            "Tool/project.yml",
+            "targets:\n  Dictation:\n    type: application\n    platform: iOS\n    info:\n      properties:\n"
+                + "        NSMicrophoneUsageDescription: Transcribes what you say.\n")
+        #expect(await run([tool]).0 == 0)
         try FileManager.default.removeItem(atPath: tool + "/project.yml")
         try write("Tool/Tool.xcodeproj/project.pbxproj", "productType = \"com.apple.product-type.application\";\n")
         #expect(await run([tool]).0 == 1)

@@ -99,9 +99,29 @@ extension LintedFile {
             case "finish": return matches(index + 1, ["(", "after"])
             case "finalize": return matches(index + 1, ["(", "through"])
             default:
-                return (finishers.helpers.contains(token.text) || finishers.handlers.contains(token.text))
+                if (finishers.helpers.contains(token.text) || finishers.handlers.contains(token.text))
                     && isOwnCall(at: index)
+                {
+                    return true
+                }
+                return callsFinishingMethod(at: index)
             }
+        }
+    }
+
+    /// `session.stop()` where `session`'s type is evident and that type's `stop()` finishes or
+    /// cancels its analyzer (in any file of the run).
+    func callsFinishingMethod(at index: Int) -> Bool {
+        guard let run, token(index - 1)?.is(".") == true, matches(index + 1, ["("]),
+            let receiver = receiverName(beforeDot: index - 1), receiver != "self",
+            let type = run.receiverType(receiver, at: index, in: unitIndex)
+        else { return false }
+        let method = tokens[index].text
+        return run.units(mentioning: type).contains { number, unit in
+            run.finishers[number].helpers.contains(method)
+                && unit.structure.blocks.contains { block in
+                    block.kind == .function(name: method) && unit.structure.enclosingTypeName(of: block.open) == type
+                }
         }
     }
 

@@ -289,6 +289,16 @@ final class ProjectIndex: Sendable {
                 {
                     return tokens[cursor].text
                 }
+                // `let live = engine as? LiveEngine`, `if let live = engine as? LiveEngine`.
+                let end = structure.statementEnd(from: index)
+                if let cast = (cursor..<min(end, tokens.count)).first(where: {
+                    tokens[$0].is("as") && $0 + 2 < tokens.count && (tokens[$0 + 1].is("?") || tokens[$0 + 1].is("!"))
+                }), tokens[cast + 2].kind == .identifier, isTypeName(tokens[cast + 2].text),
+                    cast + 3 >= end || tokens[cast + 3].is(",") || tokens[cast + 3].is("{")
+                        || tokens[cast + 3].is("else")
+                {
+                    return tokens[cast + 2].text
+                }
             }
         }
         return nil

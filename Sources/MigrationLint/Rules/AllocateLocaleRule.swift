@@ -1,7 +1,7 @@
 /// `allocate(locale:)`, a call the shipped SDK does not have.
 struct AllocateLocaleRule: LintRule {
     static let id = "allocate-locale"
-    static let triggers: [[String]] = [["allocate"]]
+    static let triggers: [[String]] = [["allocate(locale"]]
     static let summary = "calls allocate(locale:), which the 26 SDK does not have"
     static let hint =
         "reserve the locale with `AssetInventory.reserve(locale:)` and keep the Bool it returns to know whether you own it"

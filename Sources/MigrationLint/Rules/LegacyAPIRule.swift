@@ -49,6 +49,8 @@ struct LegacyAPIRule: LintRule {
                 continue
             }
             if file.token(index - 1)?.is(".") == true { continue }
+            // `extension SFSpeechRecognizer { … }` adds to the type; what it holds is judged on its own.
+            if file.token(index - 1)?.is("extension") == true { continue }
             if file.isDeliberateFallback(index) { continue }
             // Code outside any type is grouped by file (scripts, `main.swift`).
             let type = file.structure.enclosingTypeName(of: index) ?? file.declaringType(atHeader: index) ?? ""

@@ -1,7 +1,7 @@
 /// `for await` over a Foundation Progress.
 struct ProgressIterationRule: LintRule {
     static let id = "progress-async-iteration"
-    static let triggers: [[String]] = [["rogress"], ["await"]]
+    static let triggers: [[String]] = [["rogress"], ["for await", "for try await"]]
     static let summary = "iterates a Foundation Progress with `for await`"
     static let hint = "Progress is not an AsyncSequence: observe it (fractionCompleted, KVO, ProgressView) instead"
     static let explanation = """

