@@ -13,7 +13,11 @@ struct LintRulesTests {
         let folder = Self.root.appendingPathComponent("Sources/MigrationLint/Rules")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
         var declared: [String] = []
-        for name in files.sorted() {
+        // `Rule+Part.swift` holds part of a rule too long for one file; it declares no rule.
+        for name in files.sorted() where name.contains("+") {
+            #expect(files.contains(String(name.prefix { $0 != "+" }) + ".swift"), "\(name) extends no rule's file")
+        }
+        for name in files.sorted() where !name.contains("+") {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             let types = text.split(separator: "\n").compactMap { line -> String? in
                 guard line.hasPrefix("struct "), line.contains(": LintRule {") else { return nil }
