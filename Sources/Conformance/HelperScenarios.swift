@@ -10,9 +10,10 @@ import VirtualDevice
 
 /// An SDK 27 helper scenario: the speech through `AnalyzerInputConverter`, `AssetInputSequenceProvider`,
 /// or `CaptureInputSequenceProvider` with a session of its own over the virtual microphone, into
-/// SpeechAnalyzer; or `AnalyzerInput`'s own members.
+/// SpeechAnalyzer; or `AnalyzerInput`'s own members; or the capture provider on a device whose audio
+/// system cannot be set up; or what differs between a 26 and a 27 device.
 public struct HelperRun: Codable, Sendable, Hashable {
-    public enum Helper: String, Codable, Sendable { case converter, asset, capture, input }
+    public enum Helper: String, Codable, Sendable { case converter, asset, capture, input, audioSystem, releases }
     public var helper: Helper
 }
 
@@ -29,6 +30,12 @@ public struct HelperExpectations: Codable, Sendable, Hashable {
     public var openAfterStop: Bool?
     /// (input) `buffer` is a new copy on each read; `bufferDuration` and `bufferFormat` describe it.
     public var bufferCopied: Bool?
+    /// (audioSystem) `providerWithSession` throws `cannotConfigureAudioSystem` where the audio
+    /// system cannot be configured.
+    public var audioSystemFails: Bool?
+    /// (releases) A 26 device orders `AssetInventory.Status` as 26 declares it and `buffer` is the
+    /// stored buffer; a 27 device orders it as 27 does and copies.
+    public var releaseDifferences: Bool?
 }
 
 /// Runs a helper scenario over the speech, written to a 48 kHz file (another rate than the
@@ -96,6 +103,16 @@ struct HelperScenarioExecution {
                 try await analyzer.finalizeAndFinishThroughEndOfInput()
             case .capture:
                 problems += try await capture(analyzer, transcriber, seconds: seconds, expect: expect)
+            case .audioSystem, .releases:
+                if run.helper == .audioSystem, expect.audioSystemFails == true {
+                    problems += await Self.audioSystemProblems(transcriber)
+                }
+                if run.helper == .releases, expect.releaseDifferences == true {
+                    problems += Self.releaseProblems(best, seconds: seconds)
+                }
+                try await analyzer.start(
+                    inputSequence: InputStream.of([AnalyzerInput(buffer: Self.silence(best, seconds: seconds))]))
+                try await analyzer.finalizeAndFinishThroughEndOfInput()
             case .input:
                 problems += Self.inputProblems(best, seconds: seconds)
                 try await analyzer.start(
@@ -110,7 +127,9 @@ struct HelperScenarioExecution {
         problems += ResultRules.problems(in: results, module: 0)
         let finalText = results.filter(\.isFinal).map { String($0.text.characters) }.filter { !$0.isEmpty }
             .joined(separator: " ")
-        if run.helper != .input, let text = scenario.expect.finalText, exact, finalText.lowercased() != text {
+        if [.converter, .asset, .capture].contains(run.helper), let text = scenario.expect.finalText, exact,
+            finalText.lowercased() != text
+        {
             problems.append("final text \"\(finalText)\", expected \"\(text)\"")
         }
         return problems.isEmpty ? .passed : .failed(problems)
@@ -179,6 +198,54 @@ struct HelperScenarioExecution {
         let first = input.buffer, second = input.buffer
         if first === given || first === second { problems.append("buffer is not a new copy on each read") }
         if first.pcmBuffer != given.pcmBuffer { problems.append("the copy does not hold the buffer's samples") }
+        return problems
+    }
+
+    /// The capture provider with a session of its own, on a device whose audio system cannot be
+    /// configured: it throws `cannotConfigureAudioSystem`.
+    static func audioSystemProblems(_ transcriber: SpeechTranscriber) async -> [String] {
+        var device = DeviceSettings.current
+        device.audioSessionConfigurable = false
+        return await DeviceSettings.$override.withValue(device) { () async -> [String] in
+            guard let microphone = AVCaptureDevice.default(for: .audio) else { return ["no microphone"] }
+            do {
+                _ = try await CaptureInputSequenceProvider.providerWithSession(
+                    from: microphone, compatibleWith: [transcriber])
+                return ["providerWithSession set up capture where the audio system cannot be configured"]
+            } catch let error as SFSpeechError where error.code == .cannotConfigureAudioSystem {
+                return []
+            } catch {
+                return ["providerWithSession threw \(error), not cannotConfigureAudioSystem"]
+            }
+        }
+    }
+
+    /// What a 26 and a 27 device answer differently: the order of `AssetInventory.Status` (each
+    /// release's declaration order) and whether `buffer` is a new copy.
+    static func releaseProblems(_ format: AVAudioFormat, seconds: Double) -> [String] {
+        var problems: [String] = []
+        let given = silence(format, seconds: seconds)
+        let declared: [OSRelease: [AssetInventory.Status]] = [
+            .release26: [.unsupported, .supported, .downloading, .installed],
+            .release27: [.unsupported, .downloading, .supported, .installed],
+        ]
+        for release in [OSRelease.release26, .release27] {
+            var device = DeviceSettings.current
+            device.osRelease = release
+            DeviceSettings.$override.withValue(device) {
+                let sorted = [AssetInventory.Status.installed, .supported, .unsupported, .downloading].sorted()
+                if sorted != declared[release] {
+                    problems.append(
+                        "on \(release.rawValue) the statuses sort as \(sorted), not as \(release.rawValue) declares them"
+                    )
+                }
+                let input: any GivesBuffer = AnalyzerInput(buffer: given)
+                let copies = input.buffer !== input.buffer
+                if copies != (release == .release27) {
+                    problems.append("on \(release.rawValue) buffer \(copies ? "is" : "is not") a new copy on each read")
+                }
+            }
+        }
         return problems
     }
 

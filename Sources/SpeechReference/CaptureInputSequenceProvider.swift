@@ -60,7 +60,7 @@ public final class CaptureInputSequenceProvider {
         let format = try await AnalyzerInputConverter.bestFormat(for: modules, considering: naturalFormat())
         let input: AVCaptureDeviceInput
         do {
-            try configureAudioSession()
+            if !HelperFaults.planted("audioSystemNotChecked") { try configureAudioSession() }
             input = try AVCaptureDeviceInput(device: captureDevice)
         } catch {
             throw SFSpeechError(.cannotConfigureAudioSystem, "\(captureDevice.localizedName): \(error)")

@@ -51,6 +51,10 @@ import SpeechCore
         case captureEndsAtStop
         /// SDK 27: AnalyzerInput.buffer gives the stored buffer, not a copy, on a 27 device.
         case inputBufferNotCopied
+        /// SDK 27: providerWithSession sets up capture though the audio system cannot be configured.
+        case audioSystemNotChecked
+        /// AssetInventory.Status sorts in 27's order on a 26 device too.
+        case statusOrderIgnoresRelease
 
         @TaskLocal public static var current: PlantedFault?
 
@@ -107,7 +111,8 @@ enum FaultPlan {
             case .resourceLimitIgnored: rules.enforcesResourceLimit = false
             case nil, .finalizeReturnsEarly, .finalizeSkipsEngines, .streamsStayOpenAfterFinish,
                 .finalResultsMislabeled, .timeAttributeAlwaysSet, .converterSkipsHandler, .converterDropsTail,
-                .assetReadsOnce, .captureEndsAtStop, .inputBufferNotCopied:
+                .assetReadsOnce, .captureEndsAtStop, .inputBufferNotCopied, .audioSystemNotChecked,
+                .statusOrderIgnoresRelease:
                 break
             }
             return rules

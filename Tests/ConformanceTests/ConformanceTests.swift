@@ -45,6 +45,8 @@ struct ConformanceTests {
             .assetReadsOnce: "SDK27-ASSET-PROVIDER",
             .captureEndsAtStop: "SDK27-CAPTURE-PROVIDER",
             .inputBufferNotCopied: "SDK27-INPUT-BUFFER",
+            .audioSystemNotChecked: "SDK27-AUDIO-SYSTEM",
+            .statusOrderIgnoresRelease: "DEV-OS-RELEASE",
         ]
 
         /// Mutation check: each planted violation of a rule must make a scenario of that rule's clause fail.
