@@ -21,7 +21,10 @@ struct UnownedReservationReleaseRule: LintRule {
         created, and a name then given the reserved locale records it. A release of the locale a
         closure is given, the closure being an argument or an assigned value (a dependency's
         `release: { locale in … }`), forwards a decision made where the closure is called: the
-        rule notes it and does not judge it.
+        rule notes it and does not judge it. A type split over files (its extensions each in a file
+        of its own) records ownership in any of them, a name given the locale only where `reserve`
+        returned true records it, and a local copy of a record (`let reserved = reservedLocale`)
+        is one.
         """
 
     static func check(_ file: LintedFile) -> [LintFinding] { review(file).findings }
@@ -38,6 +41,9 @@ struct UnownedReservationReleaseRule: LintRule {
             || file.matches(index, ["deallocate", "(", "locale", ":"]))
             && file.token(index - 1)?.is("func") != true
         {
+            // A type split over files (`View+Dictation.swift`): what its other files record counts.
+            var owners = owners.union(file.typeOwnershipNames(around: index))
+            owners.formUnion(file.localCopies(of: owners, before: index))
             if file.releaseIsOwned(index, owners: owners) || file.releasesListedReservation(index)
                 || file.evictsAtTheLimit(index)
             {
@@ -68,6 +74,37 @@ struct UnownedReservationReleaseRule: LintRule {
 }
 
 extension LintedFile {
+    /// Locals of the function around `index` bound, before it, to one of `names` (`let reserved =
+    /// dictationReservedLocale`, `let reserved = self.reservedLocale`): copies of an ownership record.
+    fileprivate func localCopies(of names: Set<String>, before index: Int) -> Set<String> {
+        guard !names.isEmpty, let function = structure.enclosingFunction(of: index) else { return [] }
+        var copies: Set<String> = []
+        for position in function.body.lowerBound..<index
+        where (tokens[position].is("let") || tokens[position].is("var")) && token(position + 2)?.is("=") == true {
+            guard let local = token(position + 1), local.kind == .identifier else { continue }
+            var value = position + 3
+            if matches(value, ["self", "."]) { value += 2 }
+            guard let source = token(value), names.contains(source.text),
+                token(value + 1).map({ $0.location.line > source.location.line || $0.is(";") }) ?? true
+            else { continue }
+            copies.insert(local.text)
+        }
+        return copies
+    }
+
+    /// The ownership records of the other files of the run that extend the type around `index`
+    /// (its declaration and its extensions, each in a file of its own).
+    fileprivate func typeOwnershipNames(around index: Int) -> Set<String> {
+        guard let run, let type = structure.enclosingTypeName(of: index) else { return [] }
+        let name = String(type.split(separator: ".").last ?? "")
+        var names: Set<String> = []
+        for (number, unit) in run.units(mentioning: "reserve") where number != unitIndex && unit.mentions(name) {
+            guard unit.structure.blocks.contains(where: { $0.kind == .type(name: type) }) else { continue }
+            names.formUnion(run.file(number, project: project).reservationOwnershipNames())
+        }
+        return names
+    }
+
     /// Whether the locale released at `index` was read from `AssetInventory.reservedLocales`, in
     /// its binding's value or through a local bound from the list (one step).
     fileprivate func releasesListedReservation(_ index: Int) -> Bool {
@@ -212,6 +249,14 @@ extension LintedFile {
                 names.insert(name)
             }
             if matches(inner, ["=", "true"]), let name = token(inner - 1), name.kind == .identifier {
+                names.insert(name.text)
+            }
+            // `reservedLocale = locale`: a name given the locale only where the reservation was made.
+            if tokens[inner].is("="), let name = token(inner - 1), name.kind == .identifier,
+                let value = token(inner + 1), value.kind == .identifier, !value.is("nil"), !value.is("true"),
+                !value.is("false"),
+                token(inner + 2).map({ $0.location.line > value.location.line || $0.is("}") }) ?? true
+            {
                 names.insert(name.text)
             }
         }

@@ -1,6 +1,39 @@
 extension UnownedReservationReleaseRule {
     static let nonTriggeringExamples: [LintExample] = [
         LintExample(
+            "a type split over extension files: the locale is kept only when `reserve` created the reservation, in another file than the release, which reads a local copy of it (held-out set 8's view)",
+            files: [
+                ("DictationView.swift", "final class DictationView { var reservedLocale: Locale? }"),
+                (
+                    "DictationView+Reserve.swift",
+                    ##"""
+                    import Speech
+
+                    extension DictationView {
+                        func prepare(_ locale: Locale) async throws {
+                            if try await AssetInventory.reserve(locale: locale) { reservedLocale = locale }
+                        }
+                    }
+                    """##
+                ),
+                (
+                    "DictationView+Stop.swift",
+                    ##"""
+                    import Speech
+
+                    extension DictationView {
+                        func stop() async {
+                            let reserved = reservedLocale
+                            reservedLocale = nil
+                            if let reserved {
+                                await AssetInventory.release(reservedLocale: reserved)
+                            }
+                        }
+                    }
+                    """##
+                ),
+            ]),
+        LintExample(
             "reservations-in-a-set: each reservation this code made is kept in a set; release iterates or consults that set",
             files: [
                 (
@@ -175,6 +208,40 @@ extension UnownedReservationReleaseRule {
         ),
     ]
     static let triggeringExamples: [LintExample] = [
+        LintExample(
+            "the twin: the other file keeps the locale whatever `reserve` answered",
+            files: [
+                ("DictationView.swift", "final class DictationView { var reservedLocale: Locale? }"),
+                (
+                    "DictationView+Reserve.swift",
+                    ##"""
+                    import Speech
+
+                    extension DictationView {
+                        func prepare(_ locale: Locale) async throws {
+                            _ = try await AssetInventory.reserve(locale: locale)
+                            reservedLocale = locale
+                        }
+                    }
+                    """##
+                ),
+                (
+                    "DictationView+Stop.swift",
+                    ##"""
+                    import Speech
+
+                    extension DictationView {
+                        func stop() async {
+                            let reserved = reservedLocale
+                            reservedLocale = nil
+                            if let reserved {
+                                await AssetInventory.↓release(reservedLocale: reserved)
+                            }
+                        }
+                    }
+                    """##
+                ),
+            ]),
         LintExample(
             "reservations-in-a-set-wrong: each reservation this code made is kept in a set; release iterates or consults that set",
             files: [
