@@ -1,3 +1,6 @@
+// One file: the examples of unowned-reservation-release, each a small program written for the lint's tests,
+// with its twin; long because the programs are whole.
+
 extension UnownedReservationReleaseRule {
     static let nonTriggeringExamples: [LintExample] = [
         LintExample(
