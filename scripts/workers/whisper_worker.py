@@ -25,9 +25,11 @@ Environment: WHISPER_MODEL, WHISPER_MODEL_DIR, WHISPER_LOCALES (the locales the 
 model hear, space-separated, echoed in the handshake), WHISPER_THREADS (CPU threads for CTranslate2
 and for numpy's OpenBLAS, default 1),
 WHISPER_COMPUTE_TYPE (default int8), WHISPER_BEAM_SIZE (default 1), WHISPER_SEED (default 0).
-Whisper's temperature fallback samples when a greedy decode looks wrong; CTranslate2 seeds each
-thread's generator once, from this seed, so a worker given the same utterances in the same order
-decodes them alike run after run.
+Whisper's temperature fallback samples when a greedy decode looks wrong. A decode that sampled is
+decoded again on a model instance of its own whose generator is seeded from WHISPER_SEED and the
+audio decoded, so that its text depends on that audio alone, never on what the process decoded
+before (CTranslate2 seeds a thread's generator once, when the thread first samples: reseeding the
+shared instance does not reach it).
 """
 import base64
 import json
@@ -142,11 +144,37 @@ def silero_vad():
     return SileroVADModel(silero_vad_path())
 
 
+class SeededSampling:
+    """Decodes whose sampling, when the temperature fallback samples, is seeded by the audio decoded:
+    such a decode runs again on a fresh model instance (its generator starts from the seed), so the
+    same audio gives the same text whatever order, process or window the worker saw it in."""
+
+    def __init__(self, model, path, compute, seed):
+        self.model, self.path, self.compute, self.seed = model, path, compute, seed
+
+    def transcribe(self, audio, **options):
+        segments = list(self.model.transcribe(audio, **options)[0])
+        if all(float(s.temperature or 0) == 0 for s in segments):
+            return segments
+        import ctranslate2
+        import hashlib
+        import numpy
+        digest = hashlib.sha256(str(self.seed).encode() + numpy.ascontiguousarray(audio, dtype=numpy.float32).tobytes())
+        ctranslate2.set_random_seed(int.from_bytes(digest.digest()[:4], "little"))
+        shared = self.model.model
+        self.model.model = ctranslate2.models.Whisper(
+            self.path, device="cpu", compute_type=self.compute, intra_threads=THREADS)
+        try:
+            return list(self.model.transcribe(audio, **options)[0])
+        finally:
+            self.model.model = shared
+
+
 def decode(model, session, audio, origin, end, beam):
     """Whisper's segments of one stretch of audio, each with its words, on the session's timeline
     (the Whisper streaming adapters trim their buffers at segment ends)."""
-    segments, _ = model.transcribe(audio, language=session.language, beam_size=beam, word_timestamps=session.word_times,
-                                   initial_prompt=session.prompt, condition_on_previous_text=False, vad_filter=False)
+    segments = model.transcribe(audio, language=session.language, beam_size=beam, word_timestamps=session.word_times,
+                                initial_prompt=session.prompt, condition_on_previous_text=False, vad_filter=False)
     out = []
     for segment in segments:
         start, stop = origin + float(segment.start), min(end, origin + float(segment.end))
@@ -194,11 +222,10 @@ def main():
     locales = os.environ.get("WHISPER_LOCALES", "en-US").split()
     compute = os.environ.get("WHISPER_COMPUTE_TYPE", "int8")
     beam = int(os.environ.get("WHISPER_BEAM_SIZE", "1"))
-    import ctranslate2
-    ctranslate2.set_random_seed(int(os.environ.get("WHISPER_SEED", "0")))
     started = time.monotonic()
-    model = WhisperModel(path, device="cpu",
-                         compute_type=compute, cpu_threads=THREADS, num_workers=1)
+    model = SeededSampling(
+        WhisperModel(path, device="cpu", compute_type=compute, cpu_threads=THREADS, num_workers=1), path, compute,
+        int(os.environ.get("WHISPER_SEED", "0")))
     load_seconds = time.monotonic() - started
     log(f"whisper worker: {name} loaded in {load_seconds:.2f}s (threads={THREADS}, compute={compute}, beam={beam})")
     sessions = {}
