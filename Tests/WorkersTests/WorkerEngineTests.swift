@@ -253,59 +253,6 @@ struct WorkerEngineTests {
         await engine.shutdown()
     }
 
-    /// Whisper's temperature fallback samples on noisy speech. A decode that samples is seeded by its
-    /// own audio, so a clip's transcript is the same whatever the worker decoded before it (issue 73:
-    /// `--jobs 2` had moved the WERs from run to run); another seed gives other transcripts there,
-    /// which shows that the clips do sample.
-    @Test(.enabled(if: whisperInstalled)) func aSampledDecodeDependsOnItsAudioAlone() async throws {
-        let clips = try (1...5).map { try Self.noisyCard($0, snr: 0) }
-        func transcripts(_ order: [Int], seed: Int) async throws -> [Int: String] {
-            var settings = WhisperWorker.Settings()
-            settings.seed = seed
-            let engine = WhisperWorker.engine(root: Self.root, settings: settings)
-            var texts: [Int: String] = [:]
-            for index in order {
-                let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
-                _ = try await session.accept(clips[index], at: .zero)
-                let update = try await session.finalize(through: clips[index].duration)
-                texts[index] = update.finalized.flatMap(\.words).map(\.text).joined(separator: " ")
-                await session.close()
-            }
-            await engine.shutdown()
-            return texts
-        }
-        let forward = try await transcripts([0, 1, 2, 3, 4], seed: 0)
-        let backward = try await transcripts([4, 3, 2, 1, 0], seed: 0)
-        #expect(forward == backward)
-        let reseeded = try await transcripts([0, 1, 2, 3, 4], seed: 1)
-        #expect(reseeded != forward, "no clip sampled, so the test shows nothing: \(forward)")
-    }
-
-    /// A card clip of PocketSphinx's test data with white noise at `snr` dB, the same every time
-    /// (a fixed xorshift generator).
-    static func noisyCard(_ number: Int, snr: Double) throws -> PCMBuffer {
-        let path = String(format: "/usr/share/pocketsphinx/test/data/cards/%03d.wav", number)
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let speech = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map {
-            Float($0) / 32_768
-        }
-        let power = speech.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, speech.count))
-        let scale = (power / pow(10, snr / 10)).squareRoot()
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(number)
-        func uniform() -> Double {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return (Double(state >> 11) + 0.5) / Double(1 << 53)
-        }
-        let noisy = speech.map { sample -> Float in
-            let gaussian = (-2 * log(uniform())).squareRoot() * cos(2 * Double.pi * uniform())
-            return sample + Float(scale * gaussian)
-        }
-        return PCMBuffer(
-            format: AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32), channels: [noisy])
-    }
-
     /// Silero VAD in the Whisper worker: a listening session's probabilities are the same however
     /// the audio is cut into frames (the detector's state runs on from window to window), low in the
     /// clip's leading silence and high in its speech; a detector the worker does not name is an error.
