@@ -38,26 +38,25 @@ struct AvailabilityReader {
 
     private func range(of node: some SyntaxProtocol) -> Range<Int> { range(from: node, to: node) }
 
-    mutating func read(_ tree: SourceFileSyntax) {
-        for node in tree.tokens(viewMode: .sourceAccurate) {
-            switch node.tokenKind {
-            case .poundAvailable, .poundUnavailable:
-                guard let condition = node.parent?.as(AvailabilityConditionSyntax.self) else { continue }
-                read(condition, unavailable: node.tokenKind == .poundUnavailable)
-            case .atSign:
-                guard let attribute = node.parent?.as(AttributeSyntax.self),
-                    attribute.attributeName.trimmedDescription == "available",
-                    case .availability(let arguments)? = attribute.arguments,
-                    let declaration = attribute.parent?.parent, declaration.is(DeclSyntax.self)
-                else { continue }
-                let platforms = Self.platforms(arguments)
-                guard !platforms.isEmpty else { continue }
-                regions.append(
-                    AvailabilityRegion(
-                        range: range(of: declaration), platforms: platforms, holds: true,
-                        origin: index(node.positionAfterSkippingLeadingTrivia.utf8Offset)))
-            default: continue
-            }
+    /// The region a `#available`, `#unavailable` or `@` token opens, if it opens one.
+    mutating func read(_ node: TokenSyntax) {
+        switch node.tokenKind {
+        case .poundAvailable, .poundUnavailable:
+            guard let condition = node.parent?.as(AvailabilityConditionSyntax.self) else { return }
+            read(condition, unavailable: node.tokenKind == .poundUnavailable)
+        case .atSign:
+            guard let attribute = node.parent?.as(AttributeSyntax.self),
+                attribute.attributeName.trimmedDescription == "available",
+                case .availability(let arguments)? = attribute.arguments,
+                let declaration = attribute.parent?.parent, declaration.is(DeclSyntax.self)
+            else { return }
+            let platforms = Self.platforms(arguments)
+            guard !platforms.isEmpty else { return }
+            regions.append(
+                AvailabilityRegion(
+                    range: range(of: declaration), platforms: platforms, holds: true,
+                    origin: index(node.positionAfterSkippingLeadingTrivia.utf8Offset)))
+        default: return
         }
     }
 

@@ -18,17 +18,26 @@ public struct ParsedSource: Sendable {
     public init(parsing text: String) {
         let tree = Parser.parse(source: text)
         let converter = SourceLocationConverter(fileName: "", tree: tree)
+        // One walk over the tree's tokens; the braces and the availability marks are read after it,
+        // once every token has its index.
         var tokens = TokenList(converter)
-        for token in tree.tokens(viewMode: .sourceAccurate) { tokens.add(token) }
+        var braces: [TokenSyntax] = []
+        var marks: [TokenSyntax] = []
+        for token in tree.tokens(viewMode: .sourceAccurate) {
+            tokens.add(token)
+            switch token.tokenKind {
+            case .leftBrace: braces.append(token)
+            case .poundAvailable, .poundUnavailable, .atSign: marks.append(token)
+            default: break
+            }
+        }
         self.tokens = tokens.tokens
         var reader = BlockReader(tokens)
-        for token in tree.tokens(viewMode: .sourceAccurate) where token.tokenKind == .leftBrace {
-            reader.read(brace: token)
-        }
+        for brace in braces { reader.read(brace: brace) }
         blocks = reader.blocks
         guards = reader.guards
         var regions = AvailabilityReader(index: tokens.index(atOrAfter:))
-        regions.read(tree)
+        for mark in marks { regions.read(mark) }
         availability = regions.regions
         problems = Self.problems(tree, converter)
     }
@@ -74,9 +83,7 @@ private struct TokenList {
         let text = token.text
         switch kind {
         case .keyword, .identifier, .dollarIdentifier, .wildcard:
-            let name =
-                text.count > 1 && text.hasPrefix("`") && text.hasSuffix("`")
-                ? String(text.dropFirst().dropLast()) : text
+            let name = BlockReader.name(token)
             if previous == .atSign, let last = tokens.last, last.text == "@" {
                 tokens[tokens.count - 1] = SwiftToken(kind: .attribute, text: "@" + name, location: last.location)
             } else if previous == .pound, let last = tokens.last, last.text == "#" {

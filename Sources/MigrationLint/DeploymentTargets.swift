@@ -129,9 +129,5 @@ public struct DeploymentTargets: Sendable, Equatable {
 }
 
 extension StringProtocol {
-    fileprivate func trimmingSpaces() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
-    }
-
     fileprivate func replacingUnderscores() -> String { String(map { $0 == "_" ? "." : $0 }) }
 }

@@ -14,8 +14,13 @@ public struct LintStep: Hashable, Sendable, CustomStringConvertible {
         self.file = file
         self.location = location
         self.text = text
-        let bytes = sourceLine.map { Array($0.utf8.prefix(max(0, location.column - 1))) }
-        scalarColumn = bytes.map { String(decoding: $0, as: UTF8.self).unicodeScalars.count + 1 } ?? location.column
+        scalarColumn = sourceLine.map { Self.scalarColumn(location.column, on: $0) } ?? location.column
+    }
+
+    /// The 1-based column of `byteColumn` on `line` counted in Unicode scalars.
+    static func scalarColumn(_ byteColumn: Int, on line: some StringProtocol) -> Int {
+        let bytes = Array(line.utf8.prefix(max(0, byteColumn - 1)))
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.count + 1
     }
 
     public var description: String { "\(file):\(location.line):\(location.column): \(text)" }
@@ -71,10 +76,7 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The 1-based column of `byteColumn` on this finding's line counted in Unicode scalars.
-    public func scalarColumn(_ byteColumn: Int) -> Int {
-        let bytes = Array(sourceLine.utf8.prefix(max(0, byteColumn - 1)))
-        return String(decoding: bytes, as: UTF8.self).unicodeScalars.count + 1
-    }
+    public func scalarColumn(_ byteColumn: Int) -> Int { LintStep.scalarColumn(byteColumn, on: sourceLine) }
 
     /// What identifies the finding across edits elsewhere in the file: its file, rule and the
     /// trimmed text of its line, hashed (FNV-1a, 64 bits, hex). Two findings on equal lines share it;

@@ -77,14 +77,8 @@ public enum MigrationLinter {
     public static func review(_ sources: [LintSource], project: ProjectContext = ProjectContext()) -> LintReview {
         let index = ProjectIndex(sources)
         var review = LintReview()
-        for (number, unit) in index.units.enumerated() {
-            // Only the rules whose words the file contains read it; a file they all skip is not parsed.
-            var rules = LintRules.all.filter { $0.reads(unit) }
-            guard !rules.isEmpty else { continue }
-            // A syntax error matters wherever a rule reads.
-            if !rules.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(UnreadableSourceRule.self) }) {
-                rules.append(UnreadableSourceRule.self)
-            }
+        // Only the rules whose words a file contains read it; a file they all skip is not parsed.
+        for (number, rules) in index.readers.enumerated() where !rules.isEmpty {
             let file = index.file(number, project: project)
             // A finding two paths of one rule reach is kept once.
             var seen: Set<LintFinding> = []

@@ -112,8 +112,8 @@ extension LintedFile {
     /// `session.stop()` where `session`'s type is evident and that type's `stop()` finishes or
     /// cancels its analyzer (in any file of the run).
     func callsFinishingMethod(at index: Int) -> Bool {
-        guard let run, token(index - 1)?.is(".") == true, matches(index + 1, ["("]),
-            let receiver = receiverName(beforeDot: index - 1), receiver != "self",
+        guard let run, run.finishingHelpers.contains(tokens[index].text), token(index - 1)?.is(".") == true,
+            matches(index + 1, ["("]), let receiver = receiverName(beforeDot: index - 1), receiver != "self",
             let type = run.receiverType(receiver, at: index, in: unitIndex)
         else { return false }
         let method = tokens[index].text

@@ -129,7 +129,7 @@ public struct LintedFile: Sendable {
     }
 }
 
-extension Substring {
+extension StringProtocol {
     /// The line without its indentation and trailing blanks (a CR before the line end included).
     func trimmingSpaces() -> String {
         guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }),

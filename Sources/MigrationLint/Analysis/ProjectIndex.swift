@@ -23,8 +23,14 @@ public struct LintSource: Sendable {
 /// follow are never parsed. The files that name the rules' words are parsed up front, side by side.
 final class ProjectIndex: Sendable {
     let units: [Unit]
+    /// The rules that read each unit (same order as `units`): those whose words its text holds,
+    /// with the rule about unreadable files beside them; none for a file no rule reads.
+    let readers: [[any LintRule.Type]]
     /// What finishes an analyzer, per unit (same order as `units`).
     let finishers: [AnalyzerFinishers]
+    /// The functions and stored closures that finish an analyzer, in any unit: what a call on
+    /// another type's receiver must be called to finish one.
+    let finishingHelpers: Set<String>
     /// Whether a file of the run re-exports Speech (`@_exported import Speech`), so that every file
     /// of the module sees its names.
     let reexportsSpeech: Bool
@@ -34,8 +40,10 @@ final class ProjectIndex: Sendable {
 
     init(_ sources: [LintSource]) {
         let units = sources.map { Unit($0) }
-        Self.parse(units.filter { unit in LintRules.all.contains { $0.reads(unit) } })
+        let readers = units.map(Self.readers(of:))
+        Self.parse(zip(units, readers).filter { !$0.1.isEmpty }.map(\.0))
         self.units = units
+        self.readers = readers
         localeResolvers = Self.localeResolvers(units)
         reexportsSpeech = units.contains { unit in
             guard unit.mentions("@_exported") else { return false }
@@ -46,8 +54,10 @@ final class ProjectIndex: Sendable {
             }
         }
         // Only the input rule asks what finishes an analyzer; without a file it reads, nothing does.
-        guard units.contains(where: InputFinishWithoutAnalyzerFinishRule.reads) else {
+        let input = ObjectIdentifier(InputFinishWithoutAnalyzerFinishRule.self)
+        guard readers.contains(where: { $0.contains { ObjectIdentifier($0) == input } }) else {
             finishers = units.map { _ in AnalyzerFinishers(analyzers: []) }
+            finishingHelpers = []
             return
         }
         // Two rounds: a handler closure written in one file may call a helper that finishes the
@@ -62,6 +72,18 @@ final class ProjectIndex: Sendable {
             }
         }
         self.finishers = finishers
+        finishingHelpers = finishers.reduce(into: []) { $0.formUnion($1.helpers) }
+    }
+
+    /// The rules whose words `unit`'s text holds, and the rule about unreadable files with them: a
+    /// syntax error matters wherever a rule reads.
+    private static func readers(of unit: Unit) -> [any LintRule.Type] {
+        var rules = LintRules.all.filter { $0.reads(unit) }
+        let unreadable = ObjectIdentifier(UnreadableSourceRule.self)
+        if !rules.isEmpty, !rules.contains(where: { ObjectIdentifier($0) == unreadable }) {
+            rules.append(UnreadableSourceRule.self)
+        }
+        return rules
     }
 
     /// Whether `unit` may finish an analyzer or hold one: it names an analyzer, or a finish or
@@ -158,12 +180,8 @@ final class ProjectIndex: Sendable {
         for (number, unit) in units.enumerated() where unit.mentions(name) {
             let tokens = unit.structure.tokens
             for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == name {
-                let next = index + 1 < tokens.count ? tokens[index + 1] : nil
-                let previous = index > 0 ? tokens[index - 1] : nil
-                let labelled = next?.is(":") == true && previous.map({ $0.is("(") || $0.is(",") }) == true
-                let assigned = next?.is("=") == true && previous.map({ !$0.is("let") && !$0.is("var") }) ?? true
-                guard labelled || assigned, index + 2 < tokens.count else { continue }
                 let value = index + 2
+                guard value < tokens.count, boundName(of: value, in: tokens) != nil else { continue }
                 if tokens[value].is("{"), let close = unit.structure.partner[value] {
                     found.append(Binding(unit: number, body: (value + 1)..<close, line: tokens[index].location.line))
                     continue

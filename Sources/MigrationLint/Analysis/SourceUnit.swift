@@ -6,15 +6,15 @@ extension ProjectIndex {
     /// One file of the run: its text at once, its parse when first asked for. Telling whether the
     /// text contains a word is cheap, so questions about a name skip the files that never write it.
     final class Unit: Sendable {
+        typealias Read = (structure: SourceStructure, problems: [LexicalProblem], lines: [Substring])
+
         let file: String
         let text: String
-        let lines: [Substring]
-        private let parsed = Mutex<(structure: SourceStructure, problems: [LexicalProblem])?>(nil)
+        private let read = Mutex<Read?>(nil)
 
         init(_ source: LintSource) {
             file = source.file
             text = source.text
-            lines = source.text.split(separator: "\n", omittingEmptySubsequences: false)
         }
 
         /// The file's tokens and blocks, parsed on first use.
@@ -23,15 +23,18 @@ extension ProjectIndex {
         /// What the parser could not read cleanly.
         var problems: [LexicalProblem] { parse().problems }
 
-        /// Whether the parse has been asked for.
-        var isParsed: Bool { parsed.withLock { $0 != nil } }
+        /// The file's lines, for the findings in it (split with the parse: a file no rule reads needs none).
+        var lines: [Substring] { parse().lines }
 
         @discardableResult
-        func parse() -> (structure: SourceStructure, problems: [LexicalProblem]) {
-            parsed.withLock { cached in
+        func parse() -> Read {
+            read.withLock { cached in
                 if let cached { return cached }
                 let source = ParsedSource(parsing: text)
-                let result = (SourceStructure(source), source.problems)
+                let result = (
+                    SourceStructure(source), source.problems,
+                    text.split(separator: "\n", omittingEmptySubsequences: false)
+                )
                 cached = result
                 return result
             }
