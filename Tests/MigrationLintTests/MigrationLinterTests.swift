@@ -147,6 +147,19 @@ struct MigrationLinterTests {
         #expect(Self.rules(source).isEmpty)
     }
 
+    /// The deprecated tokenizer entry point, kept for code that called it, answers from the parser.
+    @available(*, deprecated)
+    @Test func theTokenizerAliasAnswersFromTheParser() {
+        let source = "import Speech\nlet r = SFSpeechRecognizer() // not code: SpeechAnalyzer\n"
+        let old = SwiftTokenizer.tokenize(source)
+        #expect(old.tokens == ParsedSource(parsing: source).tokens)
+        #expect(
+            old.tokens.filter { $0.kind == .identifier }.map(\.text) == [
+                "import", "Speech", "let", "r", "SFSpeechRecognizer",
+            ])
+        #expect(old.problems.isEmpty)
+    }
+
     /// A syntax error is reported once per file, in the files the rules read: a file naming
     /// nothing the rules look for is not parsed, and the compiler reports its errors.
     @Test func syntaxErrorsAreFindingsWhereTheRulesRead() {
