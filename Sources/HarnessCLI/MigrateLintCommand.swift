@@ -183,8 +183,11 @@ extension MigrateLintCommand {
                 message: "--explain-finding takes file:line or file:line:column, got '\(place)'", command: command)
         }
         let file = parts.dropLast(numbers.count).joined(separator: ":")
+        // `./Sources/A.swift` and `Sources/A.swift` name the same file.
+        let bare = { (path: String) in path.hasPrefix("./") ? String(path.dropFirst(2)) : path }
         let at = { (candidate: String, location: SourceLocation) in
-            candidate == file && location.line == numbers[0] && (numbers.count == 1 || location.column == numbers[1])
+            bare(candidate) == bare(file) && location.line == numbers[0]
+                && (numbers.count == 1 || location.column == numbers[1])
         }
         let chosenFindings = findings.filter { at($0.file, $0.location) }
         let chosenNotes = notes.filter { at($0.file, $0.location) }

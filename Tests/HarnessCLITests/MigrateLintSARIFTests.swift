@@ -1,4 +1,5 @@
 import Foundation
+import MigrationLint
 import TestSupport
 import Testing
 
@@ -107,6 +108,23 @@ struct MigrateLintSARIFTests {
         #expect(
             await SpeechHarnessTool.run(
                 ["migrate", "lint", folder, "--explain-finding", "AudioCapture.swift"], console: Captured().console)
+                == 2)
+    }
+
+    /// The paths a run on `.` prints (`./Sources/A.swift`) are found with or without the `./`.
+    @Test func explainFindingTakesAPathWithOrWithoutDotSlash() throws {
+        let note = LintNote(
+            file: "./Sources/A.swift", location: SourceLocation(line: 3, column: 5), rule: "legacy-api", text: "here")
+        for place in ["Sources/A.swift:3", "./Sources/A.swift:3:5"] {
+            let captured = Captured()
+            let status = try MigrateLintCommand.explain(
+                place, findings: [], notes: [note], console: captured.console, command: "migrate lint")
+            #expect(status == 0, "\(place)")
+            #expect(captured.stdout.contains("here"))
+        }
+        #expect(
+            try MigrateLintCommand.explain(
+                "Sources/B.swift:3", findings: [], notes: [note], console: Captured().console, command: "migrate lint")
                 == 2)
     }
 

@@ -82,6 +82,16 @@ public struct LintedFile: Sendable {
         return !declared && (importsSpeech || run?.reexportsSpeech == true)
     }
 
+    /// Whether the file is test code: it imports XCTest or Testing, or a folder on its path is
+    /// `Tests` or ends in `Tests` (SwiftPM's and Xcode's test targets).
+    var isTestCode: Bool {
+        let folders = file.split(separator: "/").dropLast()
+        if folders.contains(where: { $0.hasSuffix("Tests") }) { return true }
+        return tokens.indices.contains {
+            tokens[$0].is("import") && ["XCTest", "Testing"].contains(Self.importedModule(tokens, at: $0) ?? "")
+        }
+    }
+
     /// Whether the file imports Speech (`import Speech`, `@preconcurrency import Speech`,
     /// `import struct Speech.SpeechTranscriber`…).
     var importsSpeech: Bool {

@@ -329,7 +329,7 @@ final class ProjectIndex: Sendable {
     }
 
     /// Calls of `function` on a receiver whose type is `type` (`capture.stop()` with `capture`
-    /// a `Capture`), across the run, outside `type` itself.
+    /// a `Capture`, or `(object as? Capture)?.stop()`), across the run, outside `type` itself.
     func qualifiedCalls(of function: String, on type: String) -> [(unit: Int, site: Int, receiver: String)] {
         var sites: [(Int, Int, String)] = []
         for (number, unit) in units(mentioning: function) {
@@ -345,6 +345,14 @@ final class ProjectIndex: Sendable {
                     receiverIndex -= 1
                 }
                 let receiver = tokens[receiverIndex]
+                // `(sink as? Sink)?.finish()`: the cast names the receiver's type.
+                if receiver.is(")"), receiverIndex >= 4, tokens[receiverIndex - 1].text == type,
+                    tokens[receiverIndex - 2].is("?") || tokens[receiverIndex - 2].is("!"),
+                    tokens[receiverIndex - 3].is("as")
+                {
+                    sites.append((number, index, "as? \(type)"))
+                    continue
+                }
                 guard receiver.kind == .identifier, receiver.text != "self" else { continue }
                 if receiverType(receiver.text, at: index, in: number) == type {
                     sites.append((number, index, receiver.text))

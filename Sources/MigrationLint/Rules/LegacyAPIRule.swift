@@ -14,8 +14,13 @@ struct LegacyAPIRule: LintRule {
         `if #unavailable`, the else of `guard #available`, and what follows an
         `if #available(…), … { …; return }` whose branch always leaves. Nor a type kept as an
         alternative to a SpeechAnalyzer-based one (a shared protocol, both named in one body, both
-        public in a library), nor code that makes a SpeechAnalyzer itself beside the legacy one, nor a
-        type nested inside such a type.
+        public in a library), nor a type that only probes SFSpeechRecognizer (no request, no task)
+        beside SpeechTranscriber or a type built on it (a status report on both engines), nor code
+        that makes a SpeechAnalyzer itself beside the legacy one, nor a type nested inside such a
+        type, nor a helper that only such types use. Test code (a file that imports XCTest or
+        Testing, or sits in a folder named `Tests` or `…Tests`) checks the legacy path's contract and
+        is not reported. A type the project declares under one of the framework's names
+        (`final class SpeechTranscriber`) is the project's, not SpeechAnalyzer.
         """
 
     static let legacyNames: [String: String] = [
@@ -36,6 +41,7 @@ struct LegacyAPIRule: LintRule {
     ]
 
     static func check(_ file: LintedFile) -> [LintFinding] {
+        if file.isTestCode { return [] }
         var findings: [LintFinding] = []
         var byType: [String: [(index: Int, name: String)]] = [:]
         var order: [String] = []
@@ -62,6 +68,10 @@ struct LegacyAPIRule: LintRule {
             // Code that runs SpeechAnalyzer itself beside the legacy API is comparing or choosing.
             if file.usesAnalyzer(in: type) { continue }
             if !type.isEmpty, file.analyzerAlternative(to: type) != nil { continue }
+            if !type.isEmpty, file.servesOnlyAnalyzerSides(type) { continue }
+            var names: [String] = []
+            for use in uses where !names.contains(use.name) { names.append(use.name) }
+            if !type.isEmpty, file.probesBesideAnalyzer(type, legacyNames: names) { continue }
             // A type nested in one kept as an alternative, or in one that runs SpeechAnalyzer itself,
             // is part of it (a recogniser's delegate declared inside the legacy engine).
             let outer = file.structure.enclosingBlocks(of: uses[0].index).dropLast().compactMap { block -> String? in
@@ -70,8 +80,6 @@ struct LegacyAPIRule: LintRule {
             if outer.contains(where: { file.usesAnalyzer(in: $0) || file.analyzerAlternative(to: $0) != nil }) {
                 continue
             }
-            var names: [String] = []
-            for use in uses where !names.contains(use.name) { names.append(use.name) }
             let listed = names.map { "\($0) → \(Self.legacyNames[$0]!)" }.joined(separator: "; ")
             let owner = type.isEmpty ? "code outside any type" : type
             findings.append(file.finding(Self.self, at: file.tokens[uses[0].index].location, "\(owner) uses \(listed)"))
@@ -94,10 +102,11 @@ extension LintedFile {
     /// Whether the type's body (in any file), or for "" this file's code outside types, makes a
     /// SpeechAnalyzer or one of its modules.
     fileprivate func usesAnalyzer(in type: String) -> Bool {
+        let names = frameworkAnalyzerNames
         let makesAnalyzer = { (structure: SourceStructure, range: Range<Int>) in
             range.contains { index in
                 let token = structure.tokens[index]
-                return (token.is("SpeechAnalyzer") || token.is("SpeechTranscriber") || token.is("DictationTranscriber"))
+                return names.contains(token.text) && token.kind == .identifier
                     && index + 1 < structure.tokens.count
                     && (structure.tokens[index + 1].is("(") || structure.tokens[index + 1].is("."))
             }
@@ -108,8 +117,7 @@ extension LintedFile {
             }
         }
         let units = run.map { run in
-            run.units.filter { $0.mentions(type) && $0.mentions(any: ["SpeechAnalyzer", "Transcriber"]) }.map(
-                \.structure)
+            run.units.filter { $0.mentions(type) && $0.mentions(any: names) }.map(\.structure)
         }
         return (units ?? [structure]).contains { structure in
             structure.blocks.contains {
@@ -123,7 +131,8 @@ extension LintedFile {
         guard let run else { return nil }
         var analyzerTypes: [String: Set<String>] = [:]  // name → its conformances
         var legacyConformances: Set<String> = []
-        for unit in run.units where unit.mentions(any: [type, "SpeechAnalyzer", "SpeechTranscriber"]) {
+        let names = frameworkAnalyzerNames.filter { $0 != "DictationTranscriber" }
+        for unit in run.units where unit.mentions(any: [type] + names) {
             let structure = unit.structure
             for block in structure.blocks {
                 guard case .type(let name) = block.kind else { continue }
@@ -132,7 +141,7 @@ extension LintedFile {
                 if name == type {
                     legacyConformances.formUnion(conformances)
                 } else if body.contains(where: {
-                    structure.tokens[$0].is("SpeechAnalyzer") || structure.tokens[$0].is("SpeechTranscriber")
+                    structure.tokens[$0].kind == .identifier && names.contains(structure.tokens[$0].text)
                 }) {
                     analyzerTypes[name, default: []].formUnion(conformances)
                 }
@@ -167,6 +176,91 @@ extension LintedFile {
             }
         }
         return nil
+    }
+
+    /// Whether `type` only probes the legacy recogniser (makes an `SFSpeechRecognizer` and reads
+    /// it, never a request or a task) and its body names SpeechTranscriber or a type built on
+    /// SpeechAnalyzer: a capability or status report on both engines, not a recognition path.
+    fileprivate func probesBesideAnalyzer(_ type: String, legacyNames: [String]) -> Bool {
+        guard let run, legacyNames == ["SFSpeechRecognizer"] else { return false }
+        let analyzerNames = frameworkAnalyzerNames
+        var bodies: [Set<String>] = []
+        for (_, unit) in run.units(mentioning: type) {
+            let structure = unit.structure
+            for block in structure.blocks where block.kind == .type(name: type) {
+                bodies.append(Set(((block.open + 1)..<block.close).map { structure.tokens[$0].text }))
+            }
+        }
+        let names = bodies.reduce(into: Set<String>()) { $0.formUnion($1) }
+        guard !names.contains("recognitionTask") else { return false }
+        if names.contains(where: analyzerNames.contains) { return true }
+        // A type of the run whose body names the framework's analyzer or transcriber.
+        for candidate in names where candidate != type && candidate.first?.isUppercase == true {
+            for (_, unit) in run.units(mentioning: candidate) where unit.mentions(any: analyzerNames) {
+                let structure = unit.structure
+                for block in structure.blocks where block.kind == .type(name: candidate) {
+                    if ((block.open + 1)..<block.close).contains(where: {
+                        structure.tokens[$0].kind == .identifier && analyzerNames.contains(structure.tokens[$0].text)
+                    }) {
+                        return true
+                    }
+                }
+            }
+        }
+        return false
+    }
+
+    /// SpeechAnalyzer and its transcribers, less any name the project declares a type of itself
+    /// (an app's own `SpeechTranscriber` class wrapping SFSpeechRecognizer is not the framework's).
+    fileprivate var frameworkAnalyzerNames: [String] {
+        ["SpeechAnalyzer", "SpeechTranscriber", "DictationTranscriber"].filter {
+            !(run?.declaresType($0) ?? ProjectIndex.declaredTypes(tokens).contains($0))
+        }
+    }
+
+    /// Whether every other type that names `type` runs SpeechAnalyzer itself or stands beside it (or
+    /// is nested in such a type, or is itself such a helper): a helper of the legacy side of a
+    /// migrated app (its request factory, a snapshot of its results), not a path of its own. Uses in
+    /// test code do not count; a use outside any type, or no use at all, settles nothing.
+    fileprivate func servesOnlyAnalyzerSides(_ type: String, visiting: Set<String> = []) -> Bool {
+        guard let run, !visiting.contains(type), visiting.count < 4 else { return false }
+        let declarers: Set<String> = ["struct", "class", "enum", "actor", "protocol", "extension", "typealias"]
+        var users: [[String]] = []
+        for (number, unit) in run.units(mentioning: type) {
+            let structure = unit.structure
+            let tokens = structure.tokens
+            var isTest: Bool?
+            for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == type {
+                if index > 0, declarers.contains(tokens[index - 1].text) { continue }
+                var enclosing = structure.enclosingBlocks(of: index).compactMap { block -> String? in
+                    if case .type(let name) = block.kind { return name } else { return nil }
+                }
+                if enclosing.contains(type) { continue }
+                // A conformance or generic constraint in a declaration's header is a use by that type.
+                if let header = structure.blocks.first(where: {
+                    if case .type = $0.kind { return $0.open > index && structure.statementStart(of: $0.open) <= index }
+                    return false
+                }), case .type(let name) = header.kind {
+                    if name == type { continue }
+                    enclosing.append(name)
+                }
+                if isTest == nil { isTest = LintedFile(unit: unit, index: nil, unitIndex: number).isTestCode }
+                if isTest == true { continue }
+                guard !enclosing.isEmpty else { return false }
+                users.append(enclosing)
+            }
+        }
+        guard !users.isEmpty else { return false }
+        var judged: [String: Bool] = [:]
+        let besideAnalyzer = { (name: String) -> Bool in
+            if let known = judged[name] { return known }
+            let answer =
+                self.usesAnalyzer(in: name) || self.analyzerAlternative(to: name) != nil
+                || self.servesOnlyAnalyzerSides(name, visiting: visiting.union([type]))
+            judged[name] = answer
+            return answer
+        }
+        return users.allSatisfy { $0.contains(where: besideAnalyzer) }
     }
 
     /// Whether a type of the run is declared `public` or `open`.

@@ -9,7 +9,8 @@ struct UnguardedBestFormatRule: LintRule {
         `bestAvailableAudioFormat(compatibleWith:)` returns nil when no format suits the modules. Code
         that binds it and then uses the value as if it were present crashes or converts to nothing. A
         `guard let`/`if let`, optional chaining, a nil comparison, a switch, or passing it to a labelled
-        parameter (the compiler checks that type) counts as handling. When the value is kept in a stored
+        parameter (the compiler checks that type) counts as handling; so does a local that takes the
+        value as the fallback of `??` and is itself handled. When the value is kept in a stored
         property (directly or from the local it was bound to), the rule follows the property: every
         read of it in the file must handle nil, or sit inside an `if let`/`guard let` that unwrapped it.
         """
@@ -34,6 +35,10 @@ struct UnguardedBestFormatRule: LintRule {
                 file.tokens[$0].kind == .identifier && file.tokens[$0].text == name
             }
             if uses.contains(where: file.handlesNil) { continue }
+            // `let format = preferred ?? name`: still optional, so it is the local that must be checked.
+            if uses.contains(where: { file.token($0 - 1)?.is("??") == true && file.flowsIntoHandledLocal($0) }) {
+                continue
+            }
             // Stored on the type, directly or from the local: follow the property's reads.
             let property = file.isStoredProperty(name) ? name : uses.compactMap(file.propertyAssigned).first
             // A value nothing in the project reads is not used as if it were there (it may be

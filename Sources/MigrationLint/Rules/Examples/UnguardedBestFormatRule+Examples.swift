@@ -72,8 +72,37 @@ extension UnguardedBestFormatRule {
                 ),
             ]
         ),
+        LintExample(
+            "the format taken as the fallback of `??`, whose result is still optional and is checked (held-out set 8's shape)",
+            ##"""
+            import AVFoundation
+            import Speech
+
+            func inputFormat(for module: SpeechTranscriber, input: AVAudioFormat) async throws -> AVAudioFormat {
+                let preferred = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [module], considering: input)
+                let secondary = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [module])
+                let chosen = preferred ?? secondary
+                guard let chosen else { throw CancellationError() }
+                return chosen
+            }
+            """##
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
+        LintExample(
+            "the fallback of `??` flows into a local that is force-unwrapped",
+            ##"""
+            import AVFoundation
+            import Speech
+
+            func converter(for module: SpeechTranscriber, input: AVAudioFormat) async -> AVAudioConverter? {
+                let preferred = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [module], considering: input)
+                let secondary = await SpeechAnalyzer.↓bestAvailableAudioFormat(compatibleWith: [module])
+                let chosen = preferred ?? secondary
+                return AVAudioConverter(from: input, to: chosen!)
+            }
+            """##
+        ),
         LintExample(
             "best-format-stored-wrong: the optional format is stored on the type and every read of it unwraps it",
             files: [
