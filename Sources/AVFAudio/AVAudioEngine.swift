@@ -143,6 +143,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     open func start() throws {
         let input = state.withLock { $0.inputNode }
         guard !isRunning else { return }
+        // A device setting the engine cannot use (read as its default so far) is reported here.
+        _ = try HarnessEnvironment.current.validated()
         if let input, input.device.microphone.source == .none, usesInput(input) {
             throw NSError(
                 domain: AVFAudioErrorDomain, code: -10851,

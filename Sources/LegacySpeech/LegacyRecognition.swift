@@ -333,8 +333,8 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
         self.init(locale: Locale.current)
     }
 
-    /// Nil when no engine supports the locale. An engine setting that names no usable engine
-    /// stops the program with the reason (this initialiser cannot throw).
+    /// Nil when no engine supports the locale. When the settings name no usable engine (this
+    /// initialiser cannot throw), the recogniser is unavailable and each task fails with the reason.
     public convenience init?(locale: Locale) {
         let tag = DeviceLocale.current.tag(of: locale)
         let engine: any RecognitionEngine
@@ -343,7 +343,8 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
         } catch EngineError.unsupportedLocale {
             return nil
         } catch {
-            HarnessEnvironment.stop(error)
+            self.init(locale: locale, engine: UnusableEngine(locale: tag, problem: error))
+            return
         }
         guard engine.supports(locale: tag) else { return nil }
         self.init(locale: locale, engine: engine)
@@ -402,4 +403,23 @@ public final class LegacyServerQuota: Sendable {
 
     /// Starts a new quota period.
     public func reset() { used.withLock { $0 = 0 } }
+}
+
+/// The engine of a recogniser made while the settings named no usable engine: unavailable, and a
+/// session fails with the settings' problem, so the app's task reports it as Apple's would an error.
+struct UnusableEngine: RecognitionEngine {
+    let locale: String
+    let problem: any Error
+
+    var id: String { "unusable" }
+    var capabilities: EngineCapabilities {
+        EngineCapabilities(
+            partialResults: false, wordTimes: false, alternatives: false, confidence: false, locales: [locale],
+            formats: [.speech(sampleRate: 16_000)])
+    }
+    var processes: (any EngineProcesses)? { nil }
+    func isInstalled(locale: String) -> Bool { false }
+    func makeSession(_ configuration: EngineSessionConfiguration) async throws -> any RecognitionSession {
+        throw problem
+    }
 }

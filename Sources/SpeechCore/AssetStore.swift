@@ -17,7 +17,7 @@ public final class AssetStore: Sendable {
     public init(root: URL, maximumReservedLocales: Int? = nil) {
         self.root = root
         self.maximumReservedLocales =
-            maximumReservedLocales ?? HarnessEnvironment.current.valueOrStop(HarnessSettings.maximumReservedLocales)
+            maximumReservedLocales ?? HarnessEnvironment.current.valueOrDefault(HarnessSettings.maximumReservedLocales)
     }
 
     public static let standard: AssetStore = {

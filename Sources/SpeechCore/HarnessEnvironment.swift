@@ -42,12 +42,34 @@ public struct HarnessEnvironment: Sendable, Hashable {
         try setting.value(in: variables)
     }
 
-    /// The value of `setting`, for code under Apple's API, which cannot throw: a bad value, or a
-    /// configuration file that cannot be read, stops the program with a message naming it
-    /// (``stop(_:)``).
-    public func valueOrStop<Value>(_ setting: Setting<Value>) -> Value {
-        if let configurationProblem { Self.stop(configurationProblem) }
-        do { return try setting.value(in: variables) } catch { Self.stop(error) }
+    /// The value of `setting`, for code under Apple's API that cannot throw: a value the setting
+    /// cannot take reads as its default here, and the first throwing call of the harness's Apple API
+    /// reports it (``validated()``), so a test with a bad setting fails and the process goes on.
+    public func valueOrDefault<Value>(_ setting: Setting<Value>) -> Value {
+        (try? setting.value(in: variables)) ?? setting.defaultValue
+    }
+
+    /// Formerly stopped the program over a bad value; a library never ends its host's process.
+    @available(*, deprecated, renamed: "valueOrDefault(_:)", message: "read with valueOrDefault(_:) and report the problem with validated()")
+    public func valueOrStop<Value>(_ setting: Setting<Value>) -> Value { valueOrDefault(setting) }
+
+    /// What keeps this environment's settings from being used: the configuration file's problem,
+    /// else the first setting (in the settings table's order) given a value it cannot take.
+    public var settingsProblem: HarnessSettingsProblem? {
+        if let configurationProblem { return .configurationFile(configurationProblem) }
+        for setting in HarnessSettings.all {
+            if let text = setting.givenText(in: variables), !setting.accepts(text) {
+                return .setting(SettingError(variable: setting.variable, value: text, expected: setting.allowed))
+            }
+        }
+        return nil
+    }
+
+    /// This environment, or what keeps its settings from being used: the check the harness's
+    /// throwing Apple API makes before it acts on the settings.
+    public func validated() throws(HarnessSettingsProblem) -> HarnessEnvironment {
+        if let settingsProblem { throw settingsProblem }
+        return self
     }
 
     /// This environment, or the configuration file's problem.
@@ -61,8 +83,9 @@ public struct HarnessEnvironment: Sendable, Hashable {
 
     public subscript(name: String) -> String? { variables[name] }
 
-    /// Stops the program over a setting it cannot run with, naming it: for settings read under
-    /// Apple's API, which has no way to throw, and where guessing would hide the mistake.
+    /// Stops the program over a setting it cannot run with. Only programs may end the process: the
+    /// harness's libraries report a bad setting at their first throwing call (``validated()``).
+    @available(*, deprecated, message: "throw validated()'s error instead; a library must not end its host's process")
     public static func stop(_ problem: any Error) -> Never {
         FileHandle.standardError.write(Data("speech-harness: \(problem)\n".utf8))
         exit(2)
@@ -73,5 +96,21 @@ public struct HarnessEnvironment: Sendable, Hashable {
         var copy = self
         copy.variables[name] = value
         return copy
+    }
+}
+
+/// A setting the harness cannot use: what the first throwing call of its Apple API throws when the
+/// environment, `.speech-harness.json` or a scenario's device gives a value a setting cannot take.
+public enum HarnessSettingsProblem: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The working directory's configuration file could not be read.
+    case configurationFile(ConfigurationFileError)
+    /// A setting holds a value it cannot take.
+    case setting(SettingError)
+
+    public var description: String {
+        switch self {
+        case .configurationFile(let problem): "\(problem)"
+        case .setting(let problem): "\(problem)"
+        }
     }
 }

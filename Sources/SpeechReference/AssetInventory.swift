@@ -40,6 +40,7 @@ public final class AssetInventory {
     /// engine supports it or the reservation count would pass ``maximumReservedLocales``.
     @discardableResult
     public static func reserve(locale: Locale) async throws -> Bool {
+        try SettingsCheck.validate()
         guard let supported = LocaleSupport.equivalent(to: locale) else {
             throw SFSpeechError(.cannotAllocateUnsupportedLocale, "no engine supports \(LocaleSupport.tag(locale))")
         }
@@ -79,6 +80,7 @@ public final class AssetInventory {
     public static func assetInstallationRequest(
         supporting modules: [any SpeechModule]
     ) async throws -> AssetInstallationRequest? {
+        try SettingsCheck.validate()
         var packages: [AssetPackage] = []
         var locales: [String] = []
         for module in modules {

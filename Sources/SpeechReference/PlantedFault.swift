@@ -58,22 +58,30 @@ import SpeechCore
 
         @TaskLocal public static var current: PlantedFault?
 
-        /// The fault in force: the task's, else one named by `SPEECH_HARNESS_PLANTED_FAULT`, so that
-        /// a separate Apple-style program (the session recorder) can be run with a fault planted.
-        private static let fromEnvironment: PlantedFault? = {
+        /// The fault `SPEECH_HARNESS_PLANTED_FAULT` names, so that a separate Apple-style program
+        /// (the session recorder) can be run with a fault planted; a name of no fault is the
+        /// setting's problem, which the analyzer's first throwing call reports.
+        private static let fromEnvironment: Result<PlantedFault?, SettingError> = {
             let setting = HarnessSettings.plantedFault
-            guard let name = setting.text(in: HarnessEnvironment.process.variables) else { return nil }
+            guard let name = setting.text(in: HarnessEnvironment.process.variables) else { return .success(nil) }
             guard let fault = PlantedFault(rawValue: name) else {
-                HarnessEnvironment.stop(
+                return .failure(
                     SettingError(
                         variable: setting.variable, value: name,
                         expected: "one of " + PlantedFault.allCases.map(\.rawValue).joined(separator: ", ")))
             }
-            return fault
+            return .success(fault)
         }()
 
+        /// The fault in force: the task's, else the environment's.
         static var active: PlantedFault? {
-            current ?? fromEnvironment
+            current ?? (try? fromEnvironment.get()) ?? nil
+        }
+
+        /// The environment's fault setting when it names no fault.
+        static var settingProblem: SettingError? {
+            if case .failure(let problem) = fromEnvironment { return problem }
+            return nil
         }
     }
 #endif
@@ -144,5 +152,17 @@ enum FaultPlan {
             }
         #endif
         return channel
+    }
+}
+
+/// The check the reference's throwing Apple API makes before it acts on the settings: the
+/// environment's settings (``HarnessEnvironment/validated()``) and, in builds with planted
+/// faults, the fault setting's name.
+enum SettingsCheck {
+    static func validate() throws(HarnessSettingsProblem) {
+        _ = try HarnessEnvironment.current.validated()
+        #if SPEECH_HARNESS_MUTATIONS
+            if let problem = PlantedFault.settingProblem { throw .setting(problem) }
+        #endif
     }
 }

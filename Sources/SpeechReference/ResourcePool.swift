@@ -14,7 +14,7 @@ import SpeechCore
     public init(limit: Int) { self.limit = limit }
 
     public static let shared = ResourcePool(
-        limit: HarnessEnvironment.process.valueOrStop(HarnessSettings.maximumEngineInstances))
+        limit: HarnessEnvironment.process.valueOrDefault(HarnessSettings.maximumEngineInstances))
 
     @TaskLocal public static var current: ResourcePool = .shared
 

@@ -607,6 +607,8 @@ public final actor SpeechAnalyzer {
 
     private func acquireResources() throws {
         guard !holdsResources, !machine.isFinished else { return }
+        // A setting the reference cannot use is reported here, at the first call that can throw.
+        try SettingsCheck.validate()
         try acquire(for: channels)
     }
 

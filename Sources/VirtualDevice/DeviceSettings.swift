@@ -204,15 +204,16 @@ public struct DeviceSettings: Sendable, Hashable {
         }
     }
 
-    /// The override, else the environment. A malformed variable stops the program with a message
-    /// naming it: the Apple API that reads these settings cannot throw, and guessing would hide it.
+    /// The override, else the environment. A value a setting cannot take reads as its default
+    /// here (the Apple API that reads these settings cannot throw); the first throwing call of the
+    /// harness's Apple API reports it (``HarnessEnvironment/validated()``).
     public static var current: DeviceSettings {
         if let override { return override }
-        do {
-            return try fromEnvironment(HarnessEnvironment.current.checked().variables)
-        } catch {
-            HarnessEnvironment.stop(error)
+        let usable = HarnessEnvironment.current.variables.filter { name, value in
+            guard let setting = HarnessSettings.named(name), setting.variable == name else { return true }
+            return setting.givenText(in: [name: value]).map(setting.accepts) ?? true
         }
+        return (try? fromEnvironment(usable)) ?? DeviceSettings()
     }
 }
 
