@@ -50,7 +50,10 @@ public struct HarnessEnvironment: Sendable, Hashable {
     }
 
     /// Formerly stopped the program over a bad value; a library never ends its host's process.
-    @available(*, deprecated, renamed: "valueOrDefault(_:)", message: "read with valueOrDefault(_:) and report the problem with validated()")
+    @available(
+        *, deprecated, renamed: "valueOrDefault(_:)",
+        message: "read with valueOrDefault(_:) and report the problem with validated()"
+    )
     public func valueOrStop<Value>(_ setting: Setting<Value>) -> Value { valueOrDefault(setting) }
 
     /// What keeps this environment's settings from being used: the configuration file's problem,
