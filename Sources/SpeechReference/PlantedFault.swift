@@ -156,7 +156,7 @@ enum FaultPlan {
 }
 
 /// The check the reference's throwing Apple API makes before it acts on the settings: the
-/// environment's settings (``HarnessEnvironment/validated()``) and, in builds with planted
+/// environment's settings (`HarnessEnvironment.validated()`) and, in builds with planted
 /// faults, the fault setting's name.
 enum SettingsCheck {
     static func validate() throws(HarnessSettingsProblem) {

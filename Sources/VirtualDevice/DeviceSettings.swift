@@ -206,7 +206,7 @@ public struct DeviceSettings: Sendable, Hashable {
 
     /// The override, else the environment. A value a setting cannot take reads as its default
     /// here (the Apple API that reads these settings cannot throw); the first throwing call of the
-    /// harness's Apple API reports it (``HarnessEnvironment/validated()``).
+    /// harness's Apple API reports it (`HarnessEnvironment.validated()`).
     public static var current: DeviceSettings {
         if let override { return override }
         let usable = HarnessEnvironment.current.variables.filter { name, value in

@@ -150,7 +150,8 @@ extension LintedFile {
         return names
     }
 
-    /// `name(…)`, `name?(…)`, `self.name(…)`: a call of this type's own function or stored closure,
+    /// `name(…)`, `name?(…)`, `self.name(…)`, and for a static member `Self.name(…)` or
+    /// `TypeName.name(…)` inside that type: a call of this type's own function or stored closure,
     /// not a method of some other value that happens to share the name (`audioEngine.stop()`).
     func isOwnCall(at index: Int) -> Bool {
         guard matches(index + 1, ["("]) || matches(index + 1, ["?", "("]) else { return false }
@@ -159,7 +160,12 @@ extension LintedFile {
         if before.is(".") {
             var receiver = index - 2
             while let mark = token(receiver), mark.is("?") || mark.is("!") { receiver -= 1 }
-            return token(receiver)?.is("self") == true
+            guard let name = token(receiver) else { return false }
+            if name.is("self") || name.is("Self") { return true }
+            guard name.kind == .identifier, token(receiver - 1)?.is(".") != true,
+                let type = structure.enclosingTypeName(of: index)
+            else { return false }
+            return type == name.text || type.hasSuffix("." + name.text)
         }
         return true
     }

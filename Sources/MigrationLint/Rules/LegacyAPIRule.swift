@@ -65,6 +65,16 @@ struct LegacyAPIRule: LintRule {
         }
         for type in order {
             let uses = byType[type]!
+            // The type tries the new path and falls back: every use runs only when it is
+            // unavailable or failed, or is a stored property holding what that fallback makes.
+            let fallbacks = uses.filter { file.isFallbackPath($0.index) }
+            if !fallbacks.isEmpty,
+                uses.allSatisfy({ use in
+                    fallbacks.contains { $0.index == use.index } || file.isStoredPropertyType(use.index)
+                })
+            {
+                continue
+            }
             // Code that runs SpeechAnalyzer itself beside the legacy API is comparing or choosing.
             if file.usesAnalyzer(in: type) { continue }
             if !type.isEmpty, file.analyzerAlternative(to: type) != nil { continue }
@@ -295,5 +305,54 @@ extension LintedFile {
     /// `if #available(…) { …; return }` (read as Swift's control flow).
     fileprivate func isDeliberateFallback(_ index: Int) -> Bool {
         structure.isAvailabilityFallback(index)
+    }
+
+    /// Whether `index` runs only when the new path is unavailable or failed: an availability
+    /// fallback, a `catch` inside an `#available` (or `@available`) region that holds (the new
+    /// path was tried there and threw), or a private function every call of which is in such a
+    /// place (a private function can be called from this file alone).
+    fileprivate func isFallbackPath(_ index: Int, depth: Int = 0) -> Bool {
+        if structure.isAvailabilityFallback(index) { return true }
+        if structure.enclosingBlocks(of: index).contains(where: { block in
+            if case .catchClause = block.kind {
+                return structure.availableVersions(at: block.open).contains { region in
+                    region.platforms.values.contains { (Int($0.split(separator: ".").first ?? "") ?? 0) >= 26 }
+                }
+            }
+            return false
+        }) {
+            return true
+        }
+        guard depth < 3, let function = structure.enclosingFunction(of: index),
+            let block = structure.block(enclosing: function.body), isPrivate(block)
+        else { return false }
+        let type = structure.enclosingTypeName(of: index)
+        let calls = tokens.indices.filter { position in
+            tokens[position].kind == .identifier && tokens[position].text == function.name
+                && isOwnCall(at: position) && !function.body.contains(position)
+                && structure.enclosingTypeName(of: position) == type
+        }
+        return !calls.isEmpty && calls.allSatisfy { isFallbackPath($0, depth: depth + 1) }
+    }
+
+    /// Whether the declaration whose body is `block` is `private` or `fileprivate`.
+    fileprivate func isPrivate(_ block: SourceStructure.Block) -> Bool {
+        let start = structure.statementStart(of: block.open)
+        return (start..<block.open).contains { tokens[$0].is("private") || tokens[$0].is("fileprivate") }
+    }
+
+    /// A stored property's type annotation at `index` (`private var task: SFSpeechRecognitionTask?`
+    /// directly in a type's body): it holds what the type's code makes, and says nothing of the path.
+    fileprivate func isStoredPropertyType(_ index: Int) -> Bool {
+        guard let last = structure.enclosingBlocks(of: index).last, case .type = last.kind else { return false }
+        let start = structure.statementStart(of: index)
+        return (tokens[start].is("var") || tokens[start].is("let") || isModifier(tokens[start]))
+            && (start..<index).contains { tokens[$0].is(":") }
+            && !(start..<index).contains { tokens[$0].is("=") }
+    }
+
+    private func isModifier(_ token: SwiftToken) -> Bool {
+        ["private", "fileprivate", "internal", "public", "weak", "lazy", "static", "nonisolated"].contains(token.text)
+            || token.kind == .attribute
     }
 }

