@@ -110,7 +110,7 @@ extension LintedFile {
         let streams = ["AsyncStream", "AsyncThrowingStream"]
         guard streams.contains(tokens[index].text) else { return nil }
         var element: String?
-        if matches(index + 1, ["<"]), let type = token(index + 2), type.kind == .identifier { element = type.text }
+        if let generic = genericArgument(at: index + 1) { element = generic.text }
         if matches(index + 1, [".", "makeStream", "(", "of", ":"]), let type = token(index + 6) { element = type.text }
         guard let element, element != "AnalyzerInput" else { return nil }
         if token(index - 1)?.is(":") == true, let name = token(index - 2), name.kind == .identifier,
@@ -193,10 +193,9 @@ extension LintedFile {
         for index in range where tokens[index].text == name && tokens[index].kind == .identifier {
             if let only, !only.contains(index) { continue }
             if token(index + 1)?.is(":") == true, let stream = token(index + 2), streams.contains(stream.text),
-                token(index + 3)?.is("<") == true, let element = token(index + 4),
-                matches(index + 5, [">", ".", "Continuation"])
+                let generic = genericArgument(at: index + 3), matches(generic.next, [".", "Continuation"])
             {
-                return element.text
+                return generic.text
             }
             // `let (stream, name) = …makeStream…`
             guard token(index + 1)?.is(")") == true, token(index + 2)?.is("=") == true, let stream = token(index + 3),
@@ -206,6 +205,35 @@ extension LintedFile {
             if matches(index + 4, [".", "makeStream", "(", "of", ":"]), let element = token(index + 9) {
                 return element.text
             }
+        }
+        return nil
+    }
+
+    /// The generic argument `<T>` opening at `open`, written out (`AnalyzerInput`,
+    /// `(samples:[Float],sampleRate:Double)`), and the index after its `>`; nil when `open` is no `<`.
+    func genericArgument(at open: Int) -> (text: String, next: Int)? {
+        guard token(open)?.is("<") == true else { return nil }
+        var depth = 0
+        var cursor = open
+        var text = ""
+        while cursor < tokens.count {
+            let token = tokens[cursor]
+            if token.is("<") {
+                depth += 1
+                if depth > 1 { text += "<" }
+            } else if token.is(">") {
+                depth -= 1
+                if depth == 0 { return text.isEmpty ? nil : (text, cursor + 1) }
+                text += ">"
+            } else if token.is("(") || token.is("["), let close = structure.partner[cursor] {
+                text += (cursor...close).map { tokens[$0].text }.joined()
+                cursor = close
+            } else if token.is("{") || token.is(";") || token.is("=") {
+                return nil
+            } else {
+                text += token.text
+            }
+            cursor += 1
         }
         return nil
     }

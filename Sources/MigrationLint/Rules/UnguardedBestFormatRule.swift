@@ -25,6 +25,12 @@ struct UnguardedBestFormatRule: LintRule {
             let close = file.structure.partner[index + 1] ?? file.tokens.count
             let head = file.tokens[start]
             if head.is("guard") || head.is("if") || head.is("while") || head.is("return") { continue }
+            // In a condition whatever its statement's start (after a `case …:` label, say).
+            if file.structure.guards.contains(where: { $0.condition.contains(index) })
+                || file.structure.blocks.contains(where: { $0.kind == .conditional && $0.header.contains(index) })
+            {
+                continue
+            }
             if file.token(close + 1)?.is("?") == true || file.token(close + 1)?.is("??") == true { continue }
             guard let assign = (start..<index).first(where: { file.tokens[$0].is("=") }),
                 let nameIndex = (start..<assign).last(where: { file.tokens[$0].kind == .identifier })
@@ -170,6 +176,17 @@ extension LintedFile {
         guard token(use - 1)?.is("=") == true, let target = token(use - 2), target.kind == .identifier,
             isStoredProperty(target.text)
         else { return nil }
+        // `name = value` assigns a local of that name when the function declares one (`self.name`
+        // is the property).
+        let qualified = token(use - 3)?.is(".") == true && token(use - 4)?.is("self") == true
+        if !qualified {
+            let body = structure.functionBody(of: use)
+            if body.contains(where: {
+                (tokens[$0].is("let") || tokens[$0].is("var")) && token($0 + 1)?.text == target.text && $0 < use
+            }) {
+                return nil
+            }
+        }
         let next = token(use + 1)
         guard next == nil || next!.location.line > tokens[use].location.line || next!.is(";") || next!.is("}") else {
             return nil
@@ -181,6 +198,8 @@ extension LintedFile {
     fileprivate func propertyReads(_ property: String) -> [Int] {
         tokens.indices.filter { index in
             guard tokens[index].kind == .identifier, tokens[index].text == property else { return false }
+            // `other.name` is another value's member; `self.name` is the property.
+            if token(index - 1)?.is(".") == true, token(index - 2)?.is("self") != true { return false }
             if token(index + 1)?.is("=") == true { return false }
             if let before = token(index - 1), before.is("var") || before.is("let") {
                 // `guard let property` / `if let property` (shorthand) reads it; a declaration does not.

@@ -10,10 +10,14 @@ struct UntrackedResultTaskRule: LintRule {
         teardown, and its error is lost. Store it, await it, or use structured concurrency. A task
         that only holds such a task (the results are read in a task inside it) is not the one
         reported: the inner one is. Nor is a task a function returns (the only statement of a
-        function declared `-> Task<…>`), which its caller keeps.
+        function declared `-> Task<…>`), which its caller keeps. Results are a module's only in a file
+        that sees Speech, and consumed only where the statement awaits them (a Vision request's
+        `results` is read synchronously).
         """
 
     static func check(_ file: LintedFile) -> [LintFinding] {
+        // A module's results exist only where the file sees Speech (a Vision request has `results` too).
+        guard file.importsSpeech || file.run?.reexportsSpeech == true else { return [] }
         var findings: [LintFinding] = []
         for index in file.tokens.indices where file.tokens[index].is("Task") {
             var cursor = index + 1
@@ -30,8 +34,14 @@ struct UntrackedResultTaskRule: LintRule {
                 guard file.token(open)?.is("{") == true, let end = file.structure.partner[open] else { return nil }
                 return open..<end
             }
+            // Consumed: awaited in its statement (`for try await r in transcriber.results`,
+            // `try await transcriber.results.first { … }`); a synchronous `.results` is another API's.
             let consumesResults = body.contains { position in
-                file.matches(position, [".", "results"]) && !nested.contains { $0.contains(position) }
+                guard file.matches(position, [".", "results"]), !nested.contains(where: { $0.contains(position) })
+                else { return false }
+                let start = file.outerStatementStart(of: position)
+                let end = file.structure.statementEnd(from: start)
+                return (start..<min(end, file.tokens.count)).contains { file.tokens[$0].is("await") }
             }
             guard consumesResults else { continue }
             let start = file.structure.statementStart(of: index)

