@@ -7,7 +7,8 @@ import SpeechCore
 /// property lists and build settings, in projects. The SPI is for the fuzz targets (Fuzz/FuzzChecks).
 @_spi(Fuzzing) public struct LintInputs {
     /// What one Swift package, Xcode project or XcodeGen spec holds (the folder with its
-    /// `Package.swift`, `.xcodeproj` or `project.yml`), or the files outside any: linted together
+    /// `Package.swift`, `.xcodeproj` or `project.yml`; or a pod's, a JavaScript module's or a
+    /// Flutter package's `.podspec`, `package.json` or `pubspec.yaml`), or the files outside any: linted together
     /// and apart from the other projects, so that a call is followed only into code the same
     /// project compiles, and judged by its own app's settings.
     struct Project {
@@ -73,6 +74,12 @@ import SpeechCore
                 case "pbxproj", "xcconfig": found.append((relative, path, .settings))
                 case "plist" where url.lastPathComponent.hasSuffix("Info.plist") && infoPlists.isEmpty:
                     found.append((relative, path, .settings))
+                // Other build manifests that hold native Swift code: a CocoaPods pod, a React Native,
+                // Expo or Capacitor module, a Flutter app or plugin. Their folders are projects too,
+                // so that a folder of such modules is not linted as one.
+                case "podspec": markers.insert(folder)
+                case "json" where url.lastPathComponent == "package.json": markers.insert(folder)
+                case "yaml" where url.lastPathComponent == "pubspec.yaml": markers.insert(folder)
                 case "yml" where url.deletingPathExtension().lastPathComponent == "project",
                     "yaml" where url.deletingPathExtension().lastPathComponent == "project":
                     markers.insert(folder)

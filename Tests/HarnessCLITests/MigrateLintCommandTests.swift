@@ -2,7 +2,7 @@ import Foundation
 import MigrationLint
 import Testing
 
-@testable import HarnessCLI
+@_spi(Fuzzing) @testable import HarnessCLI
 
 /// `migrate lint` end to end: folders, Info.plist discovery, baseline round trip, JUnit, exit codes.
 @Suite("migrate lint command")
@@ -86,6 +86,31 @@ struct MigrateLintCommandTests {
         try FileManager.default.removeItem(atPath: tool + "/project.yml")
         try write("Tool/Tool.xcodeproj/project.pbxproj", "productType = \"com.apple.product-type.application\";\n")
         #expect(await run([tool]).0 == 1)
+    }
+
+    /// Modules side by side without a Swift package or Xcode project (React Native or Expo modules
+    /// with a `package.json`, pods with a `.podspec`, Flutter plugins with a `pubspec.yaml`) are each
+    /// their own project: one module's class named `SpeechTranscriber` is not the other's.
+    @Test func modulesWithOtherBuildManifestsAreProjectsOfTheirOwn() async throws {
+        try write("Modules/legacy/package.json", "{}")
+        try write(
+            "Modules/legacy/ios/SpeechTranscriber.swift",
+            "import Speech\nfinal class SpeechTranscriber {\n    let recognizer = SFSpeechRecognizer()\n}\n")
+        try write("Modules/modern/Modern.podspec", "Pod::Spec.new do |s| end\n")
+        try write(
+            "Modules/modern/ios/Dictation.swift",
+            "import Speech\nfinal class Dictation {\n    let transcriber = SpeechTranscriber(locale: Locale(identifier: \"en-US\"), preset: .transcription)\n"
+                + "    let fallback = SFSpeechRecognizer()\n}\n")
+        try write("Modules/flutter/pubspec.yaml", "name: flutter\n")
+        try write("Modules/flutter/ios/Classes/Plugin.swift", "let x = 1\n")
+        let modules = folder.appendingPathComponent("Modules").path
+        let inputs = LintInputs.collect([modules], infoPlists: [])
+        #expect(
+            inputs.projects.map(\.root).sorted() == ["flutter", "legacy", "modern"].map { modules + "/" + $0 })
+        let (_, joint) = await run([modules])
+        let findings = joint.stdout.split(separator: "\n").filter { $0.contains(": warning: ") }
+        #expect(findings.count == 1, "\(joint.stdout)")
+        #expect(findings.first?.contains("legacy/ios/SpeechTranscriber.swift:3:") == true, "\(joint.stdout)")
     }
 
     @Test func badInputIsNamed() async throws {
