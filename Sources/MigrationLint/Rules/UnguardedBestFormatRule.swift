@@ -200,6 +200,8 @@ extension LintedFile {
             guard tokens[index].kind == .identifier, tokens[index].text == property else { return false }
             // `other.name` is another value's member; `self.name` is the property.
             if token(index - 1)?.is(".") == true, token(index - 2)?.is("self") != true { return false }
+            // `name:` is a parameter or an argument's label, or a declaration: no read of the property.
+            if token(index + 1)?.is(":") == true { return false }
             if token(index + 1)?.is("=") == true { return false }
             if let before = token(index - 1), before.is("var") || before.is("let") {
                 // `guard let property` / `if let property` (shorthand) reads it; a declaration does not.

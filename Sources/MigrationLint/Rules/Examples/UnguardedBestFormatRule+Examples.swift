@@ -118,6 +118,32 @@ extension UnguardedBestFormatRule {
             }
             """##
         ),
+        LintExample(
+            "a nested type's parameter shares the stored property's name; the property is handed to that labelled optional parameter (held-out set 12's shape)",
+            ##"""
+            import AVFoundation
+            import Speech
+
+            final class PlanDictation {
+                private var analyzerFormat: AVAudioFormat?
+                private let pipeline = Pipeline()
+
+                func prepare(_ transcriber: SpeechTranscriber) async {
+                    analyzerFormat = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber])
+                }
+
+                func start() async {
+                    await pipeline.start(analyzerFormat: analyzerFormat)
+                }
+
+                actor Pipeline {
+                    func start(analyzerFormat: AVAudioFormat?) {
+                        print(analyzerFormat ?? AVAudioFormat())
+                    }
+                }
+            }
+            """##
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(
