@@ -23,8 +23,8 @@ struct UnownedReservationReleaseRule: LintRule {
         `release: { locale in … }`), forwards a decision made where the closure is called: the
         rule notes it and does not judge it. A type split over files (its extensions each in a file
         of its own) records ownership in any of them, a name given the locale only where `reserve`
-        returned true records it, and a local copy of a record (`let reserved = reservedLocale`)
-        is one.
+        returned true records it, a name given a record whole (`ownsReservation = created`)
+        records it, and a local copy of a record (`let reserved = reservedLocale`) is one.
         """
 
     static func check(_ file: LintedFile) -> [LintFinding] { review(file).findings }
@@ -183,6 +183,16 @@ extension LintedFile {
                 // The condition ends at `else`; what follows its `{ … }` runs only when it held.
                 let elseClose = structure.partner[entry.condition.upperBound + 1] ?? entry.scopeEnd
                 names.formUnion(ownershipRecords(in: min(elseClose + 1, entry.scopeEnd)..<entry.scopeEnd))
+            }
+            // `self.ownsReservation = created`: a name given a record, whole, records it too.
+            for position in tokens.indices where tokens[position].is("=") {
+                guard let value = token(position + 1), names.contains(value.text),
+                    let target = token(position - 1), target.kind == .identifier
+                else { continue }
+                let next = token(position + 2)
+                if next == nil || next!.location.line > value.location.line || next!.is(";") || next!.is("}") {
+                    names.insert(target.text)
+                }
             }
         }
         return names

