@@ -9,8 +9,8 @@ import Testing
 struct WhisperSeedingTests {
     /// Whisper's temperature fallback samples on noisy speech. A decode that samples is seeded by its
     /// own audio, so a clip's transcript is the same whatever the worker decoded before it (issue 73:
-    /// `--jobs 2` had moved the WERs from run to run); another seed gives other transcripts there,
-    /// which shows that the clips do sample.
+    /// `--jobs 2` had moved the WERs from run to run), in another order or two at a time; another
+    /// seed gives other transcripts there, which shows that the clips do sample.
     @Test(.enabled(if: WorkerEngineTests.whisperInstalled)) func aSampledDecodeDependsOnItsAudioAlone() async throws {
         let clips = try (1...5).map { try Self.noisyCard($0, snr: 0) }
         func transcripts(_ order: [Int], seed: Int) async throws -> [Int: String] {
@@ -31,6 +31,29 @@ struct WhisperSeedingTests {
         let forward = try await transcripts([0, 1, 2, 3, 4], seed: 0)
         let backward = try await transcripts([4, 3, 2, 1, 0], seed: 0)
         #expect(forward == backward)
+        // As `--jobs 2` runs them: two sessions at a time on one engine, so decodes interleave
+        // across its worker processes in whatever order the timing gives.
+        var settings = WhisperWorker.Settings()
+        settings.seed = 0
+        let engine = WhisperWorker.engine(root: WorkerEngineTests.root, settings: settings)
+        let parallel = try await withThrowingTaskGroup(of: [Int: String].self) { group in
+            for lane in [[0, 2, 4], [1, 3]] {
+                group.addTask {
+                    var texts: [Int: String] = [:]
+                    for index in lane {
+                        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
+                        _ = try await session.accept(clips[index], at: .zero)
+                        let update = try await session.finalize(through: clips[index].duration)
+                        texts[index] = update.finalized.flatMap(\.words).map(\.text).joined(separator: " ")
+                        await session.close()
+                    }
+                    return texts
+                }
+            }
+            return try await group.reduce(into: [Int: String]()) { $0.merge($1) { first, _ in first } }
+        }
+        await engine.shutdown()
+        #expect(parallel == forward)
         let reseeded = try await transcripts([0, 1, 2, 3, 4], seed: 1)
         #expect(reseeded != forward, "no clip sampled, so the test shows nothing: \(forward)")
     }
