@@ -237,7 +237,7 @@ extension LintedFile {
             sites += run.qualifiedCalls(of: function, on: type).map { ($0.unit, $0.site, $0.receiver) }
             // Calls from test code are not paths of the app: a function only tests call (a test
             // fixture) is none of the app's either.
-            let app = sites.filter { $0.unit == unitIndex || !run.file($0.unit, project: project).isTestCode }
+            let app = sites.filter { $0.unit == unitIndex || !run.units[$0.unit].isTestCode }
             if app.isEmpty, !sites.isEmpty {
                 return (true, "only test code calls \(type).\(function)()", [])
             }

@@ -78,17 +78,24 @@ public struct LintedFile: Sendable {
     /// Whether `name`, written in this file, would be the Speech framework's: the file sees Speech
     /// (imports it, or the module re-exports it) and the project declares no type of that name.
     func namesSpeechType(_ name: String) -> Bool {
-        let declared = run?.declaresType(name) ?? ProjectIndex.declaredTypes(tokens).contains(name)
-        return !declared && (importsSpeech || run?.reexportsSpeech == true)
+        !declaresOwnType(name) && (importsSpeech || run?.reexportsSpeech == true)
     }
 
-    /// Whether the file is test code: it imports XCTest or Testing, or a folder on its path is
-    /// `Tests` or ends in `Tests` (SwiftPM's and Xcode's test targets).
-    var isTestCode: Bool {
-        let folders = file.split(separator: "/").dropLast()
-        if folders.contains(where: { $0.hasSuffix("Tests") }) { return true }
+    /// Whether the project (this file alone when linted without a run) declares a type of this name.
+    func declaresOwnType(_ name: String) -> Bool {
+        run?.declaresType(name) ?? ProjectIndex.declaredTypes(tokens).contains(name)
+    }
+
+    /// Whether the file is test code (``ProjectIndex/Unit/isTestCode``).
+    var isTestCode: Bool { Self.isTestCode(file: file, tokens: { tokens }) }
+
+    /// Whether `file` is test code: a folder on its path is `Tests` or ends in `Tests` (SwiftPM's and
+    /// Xcode's test targets), or it imports XCTest or Testing. `tokens` is read only for the imports.
+    static func isTestCode(file: String, tokens: () -> [SwiftToken]) -> Bool {
+        if file.split(separator: "/").dropLast().contains(where: { $0.hasSuffix("Tests") }) { return true }
+        let tokens = tokens()
         return tokens.indices.contains {
-            tokens[$0].is("import") && ["XCTest", "Testing"].contains(Self.importedModule(tokens, at: $0) ?? "")
+            tokens[$0].is("import") && ["XCTest", "Testing"].contains(importedModule(tokens, at: $0) ?? "")
         }
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import LintSyntax
+import Synchronization
 
 /// One Swift file of a lint run.
 public struct LintSource: Sendable {
@@ -37,6 +38,8 @@ final class ProjectIndex: Sendable {
     /// Functions of the project that return a `Locale` and call `supportedLocale(equivalentTo:)`:
     /// wrappers whose answer is the framework's usable equivalent.
     let localeResolvers: Set<String>
+    /// ``declaresType(_:)``'s answers so far: the rules ask about the same few names for every file.
+    private let declaredTypeAnswers = Mutex<[String: Bool]>([:])
 
     init(_ sources: [LintSource]) {
         let units = sources.map { Unit($0) }
@@ -116,7 +119,10 @@ final class ProjectIndex: Sendable {
     /// Whether a file of the run declares a type of this name (`struct`, `class`, `enum`, `actor`,
     /// `protocol`, `typealias`): where the project has its own type of a name, that name is not Apple's.
     func declaresType(_ name: String) -> Bool {
-        units(mentioning: name).contains { Self.declaredTypes($0.unit.structure.tokens).contains(name) }
+        if let known = declaredTypeAnswers.withLock({ $0[name] }) { return known }
+        let answer = units(mentioning: name).contains { Self.declaredTypes($0.unit.structure.tokens).contains(name) }
+        declaredTypeAnswers.withLock { $0[name] = answer }
+        return answer
     }
 
     static func declaredTypes(_ tokens: [SwiftToken]) -> [String] {

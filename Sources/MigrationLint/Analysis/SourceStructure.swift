@@ -157,6 +157,22 @@ public struct SourceStructure: Sendable {
         enclosingFunction(of: position)?.body ?? 0..<tokens.count
     }
 
+    /// The type whose declaration holds `position` before its body: in its header, such as a
+    /// conformance (`final class Live: NSObject, SFSpeechRecognizerDelegate {`).
+    public func typeDeclared(atHeader position: Int) -> String? {
+        for block in blocks where block.open > position {
+            guard case .type(let name) = block.kind else { continue }
+            if statementStart(of: block.open) <= position { return name }
+        }
+        return nil
+    }
+
+    /// Whether the declaration whose body is `block` has one of `modifiers` before it
+    /// (`private`, `public`…).
+    public func declaration(of block: Block, has modifiers: Set<String>) -> Bool {
+        (statementStart(of: block.open)..<block.open).contains { modifiers.contains(tokens[$0].text) }
+    }
+
     /// The name of the innermost type or extension containing `position`.
     public func enclosingTypeName(of position: Int) -> String? {
         for block in enclosingBlocks(of: position).reversed() {

@@ -52,6 +52,12 @@ extension ProjectIndex {
 
         func mentions(any words: [String]) -> Bool { words.contains(where: mentions) }
 
+        /// Whether the file is test code (in a `…Tests` folder, or importing XCTest or Testing);
+        /// parsed only when its text names one of those modules.
+        var isTestCode: Bool {
+            LintedFile.isTestCode(file: file) { mentions(any: ["XCTest", "Testing"]) ? structure.tokens : [] }
+        }
+
         /// Whether `needle` occurs in `haystack`: each occurrence of its first byte (memchr), then
         /// the rest compared (memcmp).
         private static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool

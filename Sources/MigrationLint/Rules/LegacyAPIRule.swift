@@ -59,7 +59,7 @@ struct LegacyAPIRule: LintRule {
             if file.token(index - 1)?.is("extension") == true { continue }
             if file.isDeliberateFallback(index) { continue }
             // Code outside any type is grouped by file (scripts, `main.swift`).
-            let type = file.structure.enclosingTypeName(of: index) ?? file.declaringType(atHeader: index) ?? ""
+            let type = file.structure.enclosingTypeName(of: index) ?? file.structure.typeDeclared(atHeader: index) ?? ""
             if byType[type] == nil { order.append(type) }
             byType[type, default: []].append((index, token.text))
         }
@@ -99,16 +99,6 @@ struct LegacyAPIRule: LintRule {
 }
 
 extension LintedFile {
-    /// The type whose declaration (`final class Live: NSObject, SFSpeechRecognizerDelegate {`)
-    /// holds `index` before its body.
-    fileprivate func declaringType(atHeader index: Int) -> String? {
-        for block in structure.blocks where block.open > index {
-            guard case .type(let name) = block.kind else { continue }
-            if structure.statementStart(of: block.open) <= index { return name }
-        }
-        return nil
-    }
-
     /// Whether the type's body (in any file), or for "" this file's code outside types, makes a
     /// SpeechAnalyzer or one of its modules.
     fileprivate func usesAnalyzer(in type: String) -> Bool {
@@ -223,9 +213,7 @@ extension LintedFile {
     /// SpeechAnalyzer and its transcribers, less any name the project declares a type of itself
     /// (an app's own `SpeechTranscriber` class wrapping SFSpeechRecognizer is not the framework's).
     fileprivate var frameworkAnalyzerNames: [String] {
-        ["SpeechAnalyzer", "SpeechTranscriber", "DictationTranscriber"].filter {
-            !(run?.declaresType($0) ?? ProjectIndex.declaredTypes(tokens).contains($0))
-        }
+        ["SpeechAnalyzer", "SpeechTranscriber", "DictationTranscriber"].filter { !declaresOwnType($0) }
     }
 
     /// Whether every other type that names `type` runs SpeechAnalyzer itself or stands beside it (or
@@ -236,10 +224,9 @@ extension LintedFile {
         guard let run, !visiting.contains(type), visiting.count < 4 else { return false }
         let declarers: Set<String> = ["struct", "class", "enum", "actor", "protocol", "extension", "typealias"]
         var users: [[String]] = []
-        for (number, unit) in run.units(mentioning: type) {
+        for (_, unit) in run.units(mentioning: type) {
             let structure = unit.structure
             let tokens = structure.tokens
-            var isTest: Bool?
             for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == type {
                 if index > 0, declarers.contains(tokens[index - 1].text) { continue }
                 var enclosing = structure.enclosingBlocks(of: index).compactMap { block -> String? in
@@ -247,15 +234,11 @@ extension LintedFile {
                 }
                 if enclosing.contains(type) { continue }
                 // A conformance or generic constraint in a declaration's header is a use by that type.
-                if let header = structure.blocks.first(where: {
-                    if case .type = $0.kind { return $0.open > index && structure.statementStart(of: $0.open) <= index }
-                    return false
-                }), case .type(let name) = header.kind {
+                if let name = structure.typeDeclared(atHeader: index) {
                     if name == type { continue }
                     enclosing.append(name)
                 }
-                if isTest == nil { isTest = LintedFile(unit: unit, index: nil, unitIndex: number).isTestCode }
-                if isTest == true { continue }
+                if unit.isTestCode { continue }
                 guard !enclosing.isEmpty else { return false }
                 users.append(enclosing)
             }
@@ -277,12 +260,8 @@ extension LintedFile {
     fileprivate func isPublicType(_ name: String) -> Bool {
         run?.units.contains { unit in
             unit.mentions(name)
-                && unit.structure.blocks.contains { block in
-                    guard block.kind == .type(name: name) else { return false }
-                    let start = unit.structure.statementStart(of: block.open)
-                    return (start..<block.open).contains {
-                        unit.structure.tokens[$0].is("public") || unit.structure.tokens[$0].is("open")
-                    }
+                && unit.structure.blocks.contains {
+                    $0.kind == .type(name: name) && unit.structure.declaration(of: $0, has: ["public", "open"])
                 }
         } ?? false
     }
@@ -324,7 +303,8 @@ extension LintedFile {
             return true
         }
         guard depth < 3, let function = structure.enclosingFunction(of: index),
-            let block = structure.block(enclosing: function.body), isPrivate(block)
+            let block = structure.block(enclosing: function.body),
+            structure.declaration(of: block, has: ["private", "fileprivate"])
         else { return false }
         let type = structure.enclosingTypeName(of: index)
         let calls = tokens.indices.filter { position in
@@ -333,12 +313,6 @@ extension LintedFile {
                 && structure.enclosingTypeName(of: position) == type
         }
         return !calls.isEmpty && calls.allSatisfy { isFallbackPath($0, depth: depth + 1) }
-    }
-
-    /// Whether the declaration whose body is `block` is `private` or `fileprivate`.
-    fileprivate func isPrivate(_ block: SourceStructure.Block) -> Bool {
-        let start = structure.statementStart(of: block.open)
-        return (start..<block.open).contains { tokens[$0].is("private") || tokens[$0].is("fileprivate") }
     }
 
     /// A stored property's type annotation at `index` (`private var task: SFSpeechRecognitionTask?`
