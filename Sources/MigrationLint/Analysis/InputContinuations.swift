@@ -54,9 +54,9 @@ extension LintedFile {
         else { return nil }
         var cursor = index + 1
         var element: String?
-        if token(cursor)?.is("<") == true, let type = token(cursor + 1), token(cursor + 2)?.is(">") == true {
-            element = type.text
-            cursor += 3
+        if let generic = genericArgument(at: cursor) {
+            element = generic.text
+            cursor = generic.next
         }
         if token(cursor)?.is("(") == true, let close = structure.partner[cursor] {
             if let type = token(cursor + 1), type.kind == .identifier, matches(cursor + 2, [".", "self"]) {
@@ -81,9 +81,9 @@ extension LintedFile {
             let annotation = (start..<assign).first(where: {
                 streams.contains(tokens[$0].text) && matches($0 + 1, ["<"])
             }),
-            let type = token(annotation + 2)
+            let generic = genericArgument(at: annotation + 1)
         {
-            return type.text
+            return generic.text
         }
         // `return AsyncStream { … }`, or the one expression of a function's body.
         guard let function = structure.enclosingFunction(of: index),
@@ -98,9 +98,9 @@ extension LintedFile {
         var cursor = arrow + 1
         if token(cursor)?.is("some") == true || token(cursor)?.is("any") == true { cursor += 1 }
         guard let stream = token(cursor), streams.contains(stream.text) || stream.text == "AsyncSequence",
-            token(cursor + 1)?.is("<") == true, let type = token(cursor + 2)
+            let generic = genericArgument(at: cursor + 1)
         else { return nil }
-        return type.text
+        return generic.text
     }
 
     /// The name declared at `index` as the continuation of a stream whose element is not
@@ -201,7 +201,7 @@ extension LintedFile {
             guard token(index + 1)?.is(")") == true, token(index + 2)?.is("=") == true, let stream = token(index + 3),
                 streams.contains(stream.text)
             else { continue }
-            if token(index + 4)?.is("<") == true, let element = token(index + 5) { return element.text }
+            if let generic = genericArgument(at: index + 4) { return generic.text }
             if matches(index + 4, [".", "makeStream", "(", "of", ":"]), let element = token(index + 9) {
                 return element.text
             }
@@ -210,7 +210,8 @@ extension LintedFile {
     }
 
     /// The generic argument `<T>` opening at `open`, written out (`AnalyzerInput`,
-    /// `(samples:[Float],sampleRate:Double)`), and the index after its `>`; nil when `open` is no `<`.
+    /// `(samples:[Float],sampleRate:Double)`; `Speech.AnalyzerInput` is `AnalyzerInput`), and the index
+    /// after its `>`; nil when `open` is no `<`.
     func genericArgument(at open: Int) -> (text: String, next: Int)? {
         guard token(open)?.is("<") == true else { return nil }
         var depth = 0
@@ -223,7 +224,10 @@ extension LintedFile {
                 if depth > 1 { text += "<" }
             } else if token.is(">") {
                 depth -= 1
-                if depth == 0 { return text.isEmpty ? nil : (text, cursor + 1) }
+                if depth == 0 {
+                    if text.hasPrefix("Speech.") { text.removeFirst("Speech.".count) }
+                    return text.isEmpty ? nil : (text, cursor + 1)
+                }
                 text += ">"
             } else if token.is("(") || token.is("["), let close = structure.partner[cursor] {
                 text += (cursor...close).map { tokens[$0].text }.joined()

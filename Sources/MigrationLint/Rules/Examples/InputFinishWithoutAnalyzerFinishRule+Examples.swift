@@ -870,6 +870,21 @@ extension InputFinishWithoutAnalyzerFinishRule {
     ]
     static let triggeringExamples: [LintExample] = [
         LintExample(
+            "the element type written with its module (`Speech.AnalyzerInput`) is the analyzer's input too",
+            ##"""
+            import Speech
+
+            final class Feed {
+                private var continuation: AsyncStream<Speech.AnalyzerInput>.Continuation?
+                private var analyzer: SpeechAnalyzer?
+
+                func stop() {
+                    continuation?.↓finish()
+                    analyzer = nil
+                }
+            }
+            """##),
+        LintExample(
             "a stream whose element type the function's return type gives: its continuation ended alone",
             ##"""
             import Speech
