@@ -13,18 +13,26 @@ struct WhisperSeedingTests {
     /// seed gives other transcripts there, which shows that the clips do sample.
     @Test(.enabled(if: WorkerEngineTests.whisperInstalled)) func aSampledDecodeDependsOnItsAudioAlone() async throws {
         let clips = try (1...5).map { try Self.noisyCard($0, snr: 0) }
-        func transcripts(_ order: [Int], seed: Int) async throws -> [Int: String] {
+        func engine(seed: Int) -> WorkerEngine {
             var settings = WhisperWorker.Settings()
             settings.seed = seed
-            let engine = WhisperWorker.engine(root: WorkerEngineTests.root, settings: settings)
+            return WhisperWorker.engine(root: WorkerEngineTests.root, settings: settings)
+        }
+        /// The clips at `indices`, one session after another on `engine`.
+        @Sendable func decode(_ indices: [Int], on engine: WorkerEngine) async throws -> [Int: String] {
             var texts: [Int: String] = [:]
-            for index in order {
+            for index in indices {
                 let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
                 _ = try await session.accept(clips[index], at: .zero)
                 let update = try await session.finalize(through: clips[index].duration)
                 texts[index] = update.finalized.flatMap(\.words).map(\.text).joined(separator: " ")
                 await session.close()
             }
+            return texts
+        }
+        func transcripts(_ order: [Int], seed: Int) async throws -> [Int: String] {
+            let engine = engine(seed: seed)
+            let texts = try await decode(order, on: engine)
             await engine.shutdown()
             return texts
         }
@@ -33,26 +41,12 @@ struct WhisperSeedingTests {
         #expect(forward == backward)
         // As `--jobs 2` runs them: two sessions at a time on one engine, so decodes interleave
         // across its worker processes in whatever order the timing gives.
-        var settings = WhisperWorker.Settings()
-        settings.seed = 0
-        let engine = WhisperWorker.engine(root: WorkerEngineTests.root, settings: settings)
+        let shared = engine(seed: 0)
         let parallel = try await withThrowingTaskGroup(of: [Int: String].self) { group in
-            for lane in [[0, 2, 4], [1, 3]] {
-                group.addTask {
-                    var texts: [Int: String] = [:]
-                    for index in lane {
-                        let session = try await engine.makeSession(EngineSessionConfiguration(locale: "en-US"))
-                        _ = try await session.accept(clips[index], at: .zero)
-                        let update = try await session.finalize(through: clips[index].duration)
-                        texts[index] = update.finalized.flatMap(\.words).map(\.text).joined(separator: " ")
-                        await session.close()
-                    }
-                    return texts
-                }
-            }
+            for lane in [[0, 2, 4], [1, 3]] { group.addTask { try await decode(lane, on: shared) } }
             return try await group.reduce(into: [Int: String]()) { $0.merge($1) { first, _ in first } }
         }
-        await engine.shutdown()
+        await shared.shutdown()
         #expect(parallel == forward)
         let reseeded = try await transcripts([0, 1, 2, 3, 4], seed: 1)
         #expect(reseeded != forward, "no clip sampled, so the test shows nothing: \(forward)")
