@@ -154,7 +154,7 @@ let appleNamedProducts: [Product] = [
                 name: "HarnessComposition",
                 dependencies: [
                     "SpeechCore", "EngineCore", "PocketSphinx", "DSPRecognizer", "Workers", "StreamingPolicies",
-                    "Corpus", "VirtualDevice", "SessionTrace",
+                    "Corpus", "VirtualDevice", "TraceReplay",
                 ]),
             // `import Speech` on Linux: the reference plus the Apple names it is typed in.
             .target(
@@ -179,14 +179,14 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "Reports",
                 dependencies: [
-                    "Records", "Metrics", "MigrationLint", "MigrationDiff", "SessionTrace", "CLibXML2",
+                    "Records", "Metrics", "MigrationLint", "CLibXML2",
                 ],
                 resources: [.copy("junit.xsd")]),
             // Declarative conformance scenarios, tied to documented clauses, and their runner.
             .target(
                 name: "Conformance",
                 dependencies: [
-                    "SpeechCore", "AVFAudio", "AVFoundation", "AudioIO", "CoreMedia", "EngineCore", "Workers",
+                    "SpeechCore", "AVFAudio", "AVFoundation", "AudioIO", "CoreMedia", "EngineCore",
                     "SpeechReference",
                     "LegacySpeech",
                     "VirtualDevice", "StreamingPolicies", "Records",
@@ -207,6 +207,7 @@ let appleNamedProducts: [Product] = [
                 name: "MigrationDiff",
                 dependencies: [
                     "LegacySpeech", "AudioIO", "AVFAudio", "CoreMedia", "SpeechCore", "SpeechReference", "Metrics",
+                    "Records",
                 ]),
             // Command-line front end: argument parsing and subcommands, kept apart from the libraries.
             .target(
@@ -215,7 +216,7 @@ let appleNamedProducts: [Product] = [
                     "HarnessComposition", "SpeechCore", "AudioIO", "Corpus", "EngineCore", "DSPRecognizer", "Workers",
                     "SpeechReference", "AVFAudio",
                     "CoreMedia", "Metrics", "Benchmark", "Reports", "Conformance", "MigrationLint", "MigrationDiff",
-                    "SessionTrace",
+                    "TraceReplay", "Records",
                 ]),
             .executableTarget(name: "speech-harness", dependencies: ["HarnessCLI"]),
             // Apple-style programs that must compile unchanged against `import Speech` on Linux.
@@ -225,8 +226,9 @@ let appleNamedProducts: [Product] = [
             .executableTarget(name: "example-live-analyzer", dependencies: ["Speech"]),
             .executableTarget(name: "example-record-playback", dependencies: ["AVFoundation"]),
             .executableTarget(name: "example-sdk27-inputs", dependencies: ["Speech"]),
-            // Session traces (docs/session-traces.md) read strictly, and two compared clause by clause.
-            .target(name: "SessionTrace", dependencies: ["SpeechCore", "Metrics"]),
+            // The replay engine: answers audio with the words a recorded session trace (docs/session-traces.md)
+            // gave for it. The traces themselves, and their comparison, are values in Records.
+            .target(name: "TraceReplay", dependencies: ["SpeechCore", "Records"]),
             // Records analysis sessions as traces through Apple's public API only (docs/session-traces.md).
             .executableTarget(name: "speech-harness-record", dependencies: ["Speech"]),
 
@@ -235,7 +237,7 @@ let appleNamedProducts: [Product] = [
             .target(
                 name: "FuzzChecks",
                 dependencies: [
-                    "AudioIO", "Corpus", "Conformance", "SessionTrace", "EngineCore", "Workers", "MigrationLint",
+                    "AudioIO", "Corpus", "Conformance", "Records", "EngineCore", "Workers", "MigrationLint",
                     "HarnessCLI",
                     "SpeechCore",
                 ], path: "Fuzz/FuzzChecks"),
@@ -266,7 +268,9 @@ let appleNamedProducts: [Product] = [
                 dependencies: ["HarnessComposition", "SpeechCore", "TestSupport", "VirtualDevice"]),
             .testTarget(
                 name: "MigrationDiffTests",
-                dependencies: ["MigrationDiff", "Reports", "EngineCore", "SpeechCore", "TestSupport", "AudioIO"]),
+                dependencies: [
+                    "MigrationDiff", "Records", "Reports", "EngineCore", "SpeechCore", "TestSupport", "AudioIO",
+                ]),
             .testTarget(name: "MigrationLintTests", dependencies: ["MigrationLint", "Reports", "TestSupport"]),
             .testTarget(name: "LintSyntaxTests", dependencies: ["LintSyntax"]),
             .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
@@ -285,7 +289,7 @@ let appleNamedProducts: [Product] = [
             .testTarget(
                 name: "ReportsTests",
                 dependencies: [
-                    "Records", "Reports", "Benchmark", "Metrics", "Conformance", "MigrationDiff", "TestSupport",
+                    "Records", "Reports", "Benchmark", "Metrics", "Conformance", "TestSupport",
                 ]),
             .testTarget(
                 name: "AVFAudioTests",
@@ -311,7 +315,8 @@ let appleNamedProducts: [Product] = [
             .testTarget(
                 name: "HarnessCLITests",
                 dependencies: ["Workers", "Records", "HarnessCLI", "SpeechCore", "TestSupport", "MigrationLint"]),
-            .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "SpeechCore", "TestSupport"]),
+            .testTarget(
+                name: "TraceReplayTests", dependencies: ["TraceReplay", "Records", "SpeechCore", "TestSupport"]),
             .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TestSupport"]),
             // Real engines through the reference analyzer, on real audio.
             .testTarget(

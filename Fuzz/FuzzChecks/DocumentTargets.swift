@@ -1,7 +1,7 @@
 import Conformance
 import EngineCore
 import Foundation
-import SessionTrace
+import Records
 import SpeechCore
 
 extension FuzzTarget {

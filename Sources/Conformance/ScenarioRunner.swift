@@ -6,7 +6,6 @@ import Records
 import SpeechCore
 @_spi(Harness) import SpeechReference
 import VirtualDevice
-import Workers
 
 /// Runs scenarios against the reference analyzer on an engine: `scripted` (exact expectations
 /// included) or any registered engine (engine-independent expectations only).
@@ -38,7 +37,9 @@ public struct ScenarioRunner: Sendable {
         }
         if isScripted {
             if let worker = faults.first(where: { $0.kind.workerMode != nil }), let mode = worker.kind.workerMode {
-                engine = FaultWorker.engine(mode: mode, after: worker.after ?? 2)
+                do {
+                    engine = try EngineRegistry.shared.make("fault-worker[\(mode),after\(worker.after ?? 2)]")
+                } catch { return .error("\(error)") }
             } else {
                 let words =
                     spoken?.words

@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import Metrics
 import MigrationDiff
+import Records
 import Reports
 import SpeechCore
 

@@ -1,7 +1,7 @@
 import Foundation
 import Metrics
+import Records
 import Reports
-import SessionTrace
 
 /// `speech-harness trace diff`: two recordings of the same scenarios compared clause by clause.
 enum TraceDiffCommand {

@@ -2,9 +2,9 @@ import DSPRecognizer
 import EngineCore
 import Foundation
 import PocketSphinx
-import SessionTrace
 import SpeechCore
 import StreamingPolicies
+import TraceReplay
 import Workers
 
 /// Every engine a program can name, with its id, one-line summary and preference (lower is tried
@@ -59,8 +59,9 @@ public enum EngineCatalog {
             EngineRegistry.Entry(
                 id: "fault-worker",
                 summary:
-                    "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT)",
-                preference: 1_000, make: { try FaultWorker.fromEnvironment() }))
+                    "a deliberately faulty worker for reliability checks (SPEECH_HARNESS_FAULT_MODE, _RATE, _SEED, _TIMEOUT; or fault-worker[MODE,afterN])",
+                preference: 1_000, make: { try FaultWorker.fromEnvironment() },
+                configure: { settings in try FaultWorker.configured(settings) }))
     }
 
     /// Whisper under the streaming policies teams migrate from: `whisper-streaming-la2` (alias

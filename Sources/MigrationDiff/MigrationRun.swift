@@ -4,6 +4,7 @@ import CoreMedia
 import Foundation
 @_spi(Harness) import LegacySpeech
 import Metrics
+import Records
 import SpeechCore
 @_spi(Harness) import SpeechReference
 

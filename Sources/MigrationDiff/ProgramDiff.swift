@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Records
 import SpeechCore
 
 /// Two Apple-style programs — an app's old controller and its new one — run on the same

@@ -1,6 +1,6 @@
 import Foundation
 import Metrics
-import MigrationDiff
+import Records
 
 /// The migration diff as JUnit (a case per utterance: failing when the app would see something
 /// different) and as Markdown for a CI step summary.

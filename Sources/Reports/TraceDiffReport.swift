@@ -1,5 +1,5 @@
 import Foundation
-import SessionTrace
+import Records
 
 /// The `trace diff` page: a row per scenario (failed on semantics, differs in content, alike, or
 /// unreadable), then each scenario's differences by kind with their figures. Static HTML.

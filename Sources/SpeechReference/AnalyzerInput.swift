@@ -17,27 +17,51 @@ public struct AnalyzerInput: Sendable {
     public let bufferDuration: CMTime
     /// SDK 27: the format of the input's audio.
     public let bufferFormat: AVAudioFormat
+    /// Why the analyzer cannot read this input's samples (a sample buffer that is not linear PCM
+    /// in a sample type it takes); the analyzer fails with `unexpectedAudioFormat` on reaching it.
+    @_spi(Harness) public let unreadable: String?
 
     public init(buffer: AVAudioPCMBuffer) {
         self.init(buffer: buffer, bufferStartTime: nil)
     }
 
     public init(buffer: AVAudioPCMBuffer, bufferStartTime: CMTime?) {
-        self.storedBuffer = buffer
-        self.bufferStartTime = bufferStartTime
-        self.bufferDuration = CMTime(sampleIndex: Int64(buffer.frameLength), sampleRate: buffer.format.sampleRate)
-        self.bufferFormat = buffer.format
+        self.init(
+            stored: buffer, start: bufferStartTime,
+            duration: CMTime(sampleIndex: Int64(buffer.frameLength), sampleRate: buffer.format.sampleRate),
+            format: buffer.format, unreadable: nil)
     }
 
     /// SDK 27: audio in a ready sample buffer, starting at its presentation time. It must not
-    /// overlap or come before earlier input. The samples must be linear PCM in a sample type the
-    /// analyzer takes (the program stops otherwise: the initializer can neither fail nor throw).
+    /// overlap or come before earlier input. Samples that are not linear PCM in a sample type the
+    /// analyzer takes end the session with `unexpectedAudioFormat` when the analyzer reaches them
+    /// (the initializer can neither fail nor throw).
     public init(buffer: CMReadySampleBuffer<CMReadOnlyDataBlockBuffer>) {
-        guard let format = AVAudioFormat(formatDescription: buffer.formatDescription),
+        if let format = AVAudioFormat(formatDescription: buffer.formatDescription),
             let pcm = AVAudioPCMBuffer(
                 pcmFormat: format, bytes: buffer.content.bytes, frames: AVAudioFrameCount(buffer.sampleCount))
-        else { preconditionFailure("AnalyzerInput(buffer:): not readable linear PCM: \(buffer.formatDescription)") }
-        self.init(buffer: pcm, bufferStartTime: buffer.presentationTimeStamp)
+        {
+            self.init(buffer: pcm, bufferStartTime: buffer.presentationTimeStamp)
+            return
+        }
+        let described = buffer.formatDescription.audioStreamBasicDescription
+        let rate = described.map(\.mSampleRate).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 16_000
+        let channels = described.map(\.mChannelsPerFrame).flatMap { $0 > 0 ? $0 : nil } ?? 1
+        let format = AVAudioFormat(standardFormatWithSampleRate: rate, channels: channels)!
+        self.init(
+            stored: AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 0)!, start: buffer.presentationTimeStamp,
+            duration: buffer.duration, format: format,
+            unreadable: "a sample buffer the analyzer cannot read as linear PCM: \(buffer.formatDescription)")
+    }
+
+    private init(
+        stored: AVAudioPCMBuffer, start: CMTime?, duration: CMTime, format: AVAudioFormat, unreadable: String?
+    ) {
+        self.storedBuffer = stored
+        self.bufferStartTime = start
+        self.bufferDuration = duration
+        self.bufferFormat = format
+        self.unreadable = unreadable
     }
 
     /// The audio. On a 26 device the buffer given; on 27 (the default device) a new copy on each

@@ -373,6 +373,10 @@ public final actor SpeechAnalyzer {
 
     /// Asks the machine where a buffer goes, returning its range and samples; nil: read no further.
     private func admit(_ input: AnalyzerInput, generation: Int) async -> (TimeRange, PCMBuffer)? {
+        if let unreadable = input.unreadable {
+            await failSession(SFSpeechError(.unexpectedAudioFormat, unreadable))
+            return nil
+        }
         guard let pcm = input.storedBuffer.pcmBuffer else {
             let error = SFSpeechError(
                 .unexpectedAudioFormat, "sample type \(input.storedBuffer.format.commonFormat) is not supported")

@@ -140,6 +140,34 @@ extension FaultWorker {
     }
 }
 
+extension FaultWorker {
+    /// The fault worker named with settings, as conformance scenarios plant it:
+    /// `fault-worker[crash-mid,after3]` fails in mode `crash-mid` after three audio requests (two
+    /// when `afterN` is left out).
+    public static func configured(_ settings: [String]) throws(EngineError) -> WorkerEngine {
+        let modes: [String] = if case .oneOf(let words) = HarnessSettings.faultMode.kind { words } else { [] }
+        var mode: String?
+        var after = 2
+        for setting in settings {
+            if setting.hasPrefix("after"), let count = Int(setting.dropFirst(5)), count >= 0 {
+                after = count
+            } else if modes.contains(setting), mode == nil {
+                mode = setting
+            } else {
+                throw .invalidSetting(
+                    engine: "fault-worker", setting: setting,
+                    reason: "expected one mode (\(modes.joined(separator: ", "))) and afterN")
+            }
+        }
+        guard let mode else {
+            throw .invalidSetting(
+                engine: "fault-worker", setting: settings.joined(separator: ","),
+                reason: "no mode named (\(modes.joined(separator: ", ")))")
+        }
+        return engine(mode: mode, after: after)
+    }
+}
+
 /// The deliberately faulty worker (`scripts/workers/fault_worker.py`): crashes, hangs, garbles or
 /// fails after `after` audio requests, to check that a dying worker fails one session cleanly.
 public enum FaultWorker {

@@ -1,6 +1,7 @@
 import EngineCore
 import Foundation
 import MigrationDiff
+import Records
 import Reports
 import SpeechCore
 import TestSupport

@@ -2,6 +2,7 @@ import AudioIO
 import Foundation
 import Metrics
 import MigrationDiff
+import Records
 import Reports
 import SpeechCore
 import TestSupport

@@ -1,7 +1,6 @@
 import Conformance
 import Foundation
 import Metrics
-import MigrationDiff
 import Records
 import TestSupport
 import Testing

@@ -58,6 +58,28 @@ struct AnalyzerInputTests {
         }
     }
 
+    /// A ready sample buffer that is not linear PCM (here AAC's format id) does not stop the
+    /// program: the session ends with unexpectedAudioFormat when the analyzer reaches it, and the
+    /// input before it was analyzed.
+    @Test func aReadySampleBufferThatIsNotPCMFailsTheSession() async throws {
+        var aac = Fixture.buffer(seconds: 0.5).format.streamDescription.pointee
+        aac.mFormatID = 0x6161_6320  // 'aac '
+        let ready = CMReadySampleBuffer(
+            audioDataBuffer: CMReadOnlyDataBlockBuffer(Data(count: 512)),
+            formatDescription: try CMAudioFormatDescription(audioStreamBasicDescription: aac),
+            sampleCount: 1024, presentationTimeStamp: Fixture.seconds(0.5))
+        let input = AnalyzerInput(buffer: ready)
+        #expect(input.bufferStartTime == Fixture.seconds(0.5) && input.bufferFormat.sampleRate == aac.mSampleRate)
+        let transcriber = Fixture.transcriber()
+        let analyzer = SpeechAnalyzer(modules: [transcriber])
+        let error = await #expect(throws: SFSpeechError.self) {
+            _ = try await analyzer.analyzeSequence(
+                Fixture.stream([AnalyzerInput(buffer: Fixture.buffer(seconds: 0.5), bufferStartTime: .zero), input]))
+        }
+        #expect(error?.code == .unexpectedAudioFormat, "\(String(describing: error))")
+        #expect("\(String(describing: error))".contains("linear PCM"))
+    }
+
     @Test func skippingAheadIsAllowed() async throws {
         let transcriber = Fixture.transcriber()
         let analyzer = SpeechAnalyzer(modules: [transcriber])

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import SpeechCore
 
 /// An engine that answers from recorded traces ("cassettes", `replay:DIR`): for audio whose first

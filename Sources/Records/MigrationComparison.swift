@@ -112,7 +112,8 @@ public enum MigrationComparison {
         return diff
     }
 
-    static func format(_ seconds: Double) -> String {
+    /// Seconds with three decimals, whatever the process locale.
+    public static func format(_ seconds: Double) -> String {
         String(format: "%.3f", locale: Locale(identifier: "en_US_POSIX"), seconds)
     }
 }

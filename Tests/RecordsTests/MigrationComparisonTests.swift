@@ -1,4 +1,4 @@
-import MigrationDiff
+import Records
 import TestSupport
 import Testing
 

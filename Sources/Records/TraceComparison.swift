@@ -260,7 +260,7 @@ public struct TraceComparison: Sendable, Equatable {
     }
 
     /// "SFSpeechErrorDomain 16" from an error as the recorder writes it ("<domain> <code>: …").
-    static func errorIdentity(_ error: String) -> String? {
+    public static func errorIdentity(_ error: String) -> String? {
         let parts = error.split(separator: " ", maxSplits: 2)
         guard parts.count == 3, parts[1].hasSuffix(":"), Int(parts[1].dropLast()) != nil else { return nil }
         return "\(parts[0]) \(parts[1].dropLast())"
