@@ -79,7 +79,11 @@ let appleNamedProducts: [Product] = [
             .library(name: "DSPRecognizer", targets: ["DSPRecognizer"]),
             .library(name: "Workers", targets: ["Workers"]),
             .library(name: "SpeechReference", targets: ["SpeechReference"]),
+            .library(name: "LegacySpeech", targets: ["LegacySpeech"]),
+            .library(name: "VirtualDevice", targets: ["VirtualDevice"]),
             .library(name: "MigrationLint", targets: ["MigrationLint"]),
+            // Deprecated alias (docs/products.md): removed in 0.2.0.
+            .library(name: "Engines", targets: ["Engines"]),
             .executable(name: "speech-harness", targets: ["speech-harness"]),
         ] + appleNamedProducts,
         targets: [
@@ -133,6 +137,8 @@ let appleNamedProducts: [Product] = [
             // Engines in other processes over the worker protocol (WorkerProtocol.md): Whisper, the
             // faulty worker, any external engine.
             .target(name: "Workers", dependencies: ["SpeechCore"], exclude: ["WorkerProtocol.md"]),
+            // The engines product before 0.1.0 split it, as a deprecated alias (docs/products.md).
+            .target(name: "Engines", dependencies: ["EngineCore", "PocketSphinx", "DSPRecognizer", "Workers"]),
             // The reference SpeechAnalyzer family: analyzer, modules, inputs, assets. It knows engines
             // only through SpeechCore's protocol and registry.
             // Planted faults for the mutation check exist in debug builds only (see PlantedFault.swift).
