@@ -3,7 +3,7 @@ import Records
 import SpeechCore
 
 /// An engine that answers from recorded traces ("cassettes", `replay:DIR`): for audio whose first
-/// second matches a recording (``SessionTrace/Audio/headSHA256``), it gives the recorded results at
+/// second matches a recording (`SessionTrace.Audio.headSHA256` in `Records`), it gives the recorded results at
 /// their recorded audio times (for a recording paced in real time, when the audio reaches where
 /// each arrived, so its latency too); for audio it has no recording of, it fails, naming the
 /// directory.
