@@ -15,7 +15,8 @@ public struct AudioChunk: Sendable, Hashable {
 
 /// Streams a file from disk as mono chunks of a fixed duration, optionally resampled, holding only
 /// one read block and one chunk in memory. Without resampling each chunk is one read, decoded
-/// straight into the chunk's samples; with it, the converter's output is sliced into chunks.
+/// straight into the chunk's samples; with it, the converter writes straight into the chunk's
+/// samples from the decoded block.
 ///
 /// Chunk `k` covers output frames `⌊k·d·r⌉ ..< ⌊(k+1)·d·r⌉` (d the chunk duration, r the output rate),
 /// so chunk start times are exact and never drift even when `d·r` is not a whole number of samples.
@@ -25,8 +26,11 @@ public final class AudioChunker {
     public let outputRate: Double
     private let converter: SampleRateConverter?
     private let readBlock: Int
-    /// Resampled samples not yet in a chunk (a slice, so taking a chunk moves no samples).
-    private var pending: ArraySlice<Float> = []
+    /// The decoded block being resampled, and how much of it the converter has taken.
+    private var block: [Float] = []
+    private var blockUsed = 0
+    /// Whether the converter has given its last sample.
+    private var drained = false
     private var pendingStart: Int64 = 0
     private var chunkIndex: Int64 = 0
     private var inputDone = false
@@ -79,12 +83,7 @@ public final class AudioChunker {
         if converter == nil {
             samples = try read(wanted)
         } else {
-            while pending.count < wanted && !inputDone {
-                try fill()
-            }
-            samples = Array(pending.prefix(wanted))
-            pending = pending.dropFirst(samples.count)
-            SampleCopies.record(samples.count, at: "chunk")
+            samples = try resampled(wanted)
         }
         guard !samples.isEmpty else { return nil }
         let chunk = AudioChunk(
@@ -113,12 +112,30 @@ public final class AudioChunker {
         return samples
     }
 
-    /// Resamples the next block into `pending`.
-    private func fill() throws {
-        let block = try checked(reader.readMono(maxFrames: readBlock))
-        let output = try converter!.process(block ?? [], endOfInput: inputDone)
-        pending.append(contentsOf: output)
-        SampleCopies.record(output.count, at: "chunk")
+    /// Up to `count` resampled samples (fewer only at the end), which the converter writes straight
+    /// into the chunk's storage, reading blocks of the file as it needs them.
+    private func resampled(_ count: Int) throws -> [Float] {
+        guard let converter else { return [] }
+        return try [Float](unsafeUninitializedCapacity: count) { chunk, filled in
+            filled = 0
+            while filled < count && !drained {
+                if blockUsed == block.count && !inputDone {
+                    block = try checked(reader.readMono(maxFrames: readBlock)) ?? []
+                    blockUsed = 0
+                }
+                let (used, written) = try block.withUnsafeBufferPointer { input in
+                    try converter.process(
+                        UnsafeBufferPointer(rebasing: input[blockUsed...]),
+                        into: UnsafeMutableBufferPointer(rebasing: chunk[filled...]), endOfInput: inputDone)
+                }
+                blockUsed += used
+                filled += written
+                if written == 0 && used == 0 {
+                    // Nothing moved: at the end the filter is drained; before it, the block is used up.
+                    if inputDone { drained = true } else if blockUsed < block.count { break }
+                }
+            }
+        }
     }
 
     /// `block`, counted, unless it holds NaN or ±Inf, which would poison every engine and resampler

@@ -92,6 +92,28 @@ public final class SampleRateConverter {
         return result
     }
 
+    /// Converts from `input` into `output` until the input is used up or the output is full,
+    /// writing the samples where they are to stay (the chunker's chunk): nothing is gathered.
+    /// libsamplerate keeps what it has read but not yet written, so calls may split the input and
+    /// the output anywhere and give the same samples. With `endOfInput`, a call that writes
+    /// nothing into free output has drained the filter.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, endOfInput: Bool
+    ) throws -> (inputUsed: Int, outputWritten: Int) {
+        guard let state else { throw AudioIOError.conversionFailed(reason: "converter already released") }
+        var data = SRC_DATA()
+        data.data_in = input.baseAddress
+        data.input_frames = input.count
+        data.data_out = output.baseAddress
+        data.output_frames = output.count
+        data.src_ratio = ratio
+        data.end_of_input = endOfInput ? 1 : 0
+        let status = src_process(state, &data)
+        guard status == 0 else { throw AudioIOError.conversionFailed(reason: String(cString: src_strerror(status))) }
+        SampleCopies.record(Int(data.output_frames_gen), at: "resample")
+        return (Int(data.input_frames_used), Int(data.output_frames_gen))
+    }
+
     /// Converts a whole signal at once.
     public static func convert(
         _ samples: [Float], from inputRate: Double, to outputRate: Double,

@@ -1,3 +1,4 @@
+import AudioIO
 import Corpus
 import Dispatch
 import EngineCore
@@ -131,10 +132,38 @@ struct UtteranceRunTests {
     /// (libsndfile writing the chunk's samples) and into the engine's own Int16. The chunker, the
     /// AVAudioPCMBuffer and the analyzer hand them on without copying.
     @Test func samplesReachTheEngineWithTwoCopies() async throws {
+        let (meter, record) = try await copiesOfCards(atRate: nil)
+        #expect(record.error == nil)
+        let frames = 17_526
+        #expect(meter.byPlace == ["decode": frames, "convert": frames], "\(meter.byPlace)")
+        #expect(meter.copiesPerSample(of: frames) == 2)
+    }
+
+    /// The same clip written at 44.1 kHz is copied three times: by the decoder, by libsamplerate
+    /// writing 16 kHz samples straight into each chunk, and into PocketSphinx's Int16. PocketSphinx
+    /// hears the same words as in the 16 kHz file.
+    @Test func aResampledFileReachesTheEngineWithThreeCopies() async throws {
+        let (meter, record) = try await copiesOfCards(atRate: 44_100)
+        let (_, original) = try await copiesOfCards(atRate: nil)
+        #expect(record.error == nil && record.hypothesis == original.hypothesis, "\(record.hypothesis)")
+        let input = try #require(meter.byPlace["decode"]), output = try #require(meter.byPlace["resample"])
+        #expect(meter.byPlace == ["decode": input, "resample": output, "convert": output], "\(meter.byPlace)")
+        #expect(abs(Double(input) / 44_100 - Double(output) / 16_000) < 0.01)
+    }
+
+    /// PocketSphinx's "ten of clubs" clip run as a bench utterance, its copies counted; at `rate`,
+    /// the clip is written at that rate first.
+    func copiesOfCards(atRate rate: Double?) async throws -> (SampleCopyMeter, UtteranceRecord) {
         let clip = "/usr/share/pocketsphinx/test/data/cards/001.wav"
         try #require(FileManager.default.fileExists(atPath: clip), "pocketsphinx-testdata is not installed")
         let dir = try TemporaryDirectory()
-        try FileManager.default.copyItem(atPath: clip, toPath: dir.path("001.wav"))
+        if let rate {
+            let (samples, clipRate) = try AudioFileReader.readMono(path: clip)
+            let converted = try SampleRateConverter.convert(samples, from: clipRate, to: rate, quality: .best)
+            try AudioFileWriter.writeMono(converted, sampleRate: rate, to: dir.path("001.wav"), encoding: .float32)
+        } else {
+            try FileManager.default.copyItem(atPath: clip, toPath: dir.path("001.wav"))
+        }
         let manifest = try dir.write(
             "manifest.jsonl", bytes: Array(#"{"id":"001","audio":"001.wav","reference":"ten of clubs"}"#.utf8) + [10])
         let load = ManifestReader.load(path: manifest)
@@ -144,10 +173,7 @@ struct UtteranceRunTests {
         let record = await SampleCopies.$meter.withValue(meter) {
             await run.run(utterance, audioPath: dir.path("001.wav"), manifest: manifest)
         }
-        #expect(record.error == nil)
-        let frames = 17_526
-        #expect(meter.byPlace == ["decode": frames, "convert": frames], "\(meter.byPlace)")
-        #expect(meter.copiesPerSample(of: frames) == 2)
+        return (meter, record)
     }
 
     /// The streaming measures of one utterance, worked out by hand from a script: "one" (ends
