@@ -145,63 +145,27 @@ public struct UtteranceRun: Sendable {
         let loadStart = clock.now
         try await analyzer.prepareToAnalyze(in: avFormat)
         let load = loadStart.duration(to: clock.now).seconds
-        let wallStart = clock.now
-        var virtualNow = 0.0
-        var compute = 0.0, wall = 0.0
         var seen = 0
         var events: [StreamingTimeline.Event] = []
-        var audioEnd = 0.0
-        var endTime = CMTime.zero
-
-        func collect(at time: Double) {
-            let published = transcriber.publishedResults
-            for result in published[seen...] {
-                let words = WordAligner.tokens(policy.prepare(String(result.text.characters)))
-                events.append(
-                    StreamingTimeline.Event(
-                        time: time, isFinal: result.isFinal, words: words,
-                        rangeStart: result.range.start.seconds, rangeEnd: result.range.end.seconds))
-            }
-            seen = published.count
-        }
-
-        /// One analyzer call's compute: the engine's CPU time in it. The call's wall time (waiting
-        /// and the analyzer's own work included) is kept beside it.
-        func timed(_ body: () async throws -> Void) async rethrows -> Double {
-            let before = meter.reading.engineCPU
-            let start = clock.now
-            try await body()
-            let spent = meter.reading.engineCPU - before
-            compute += spent
-            wall += start.duration(to: clock.now).seconds
-            return spent
-        }
-
-        while let chunk = try chunker.next() {
-            endTime = chunk.startTime + chunk.duration
-            let arrival = endTime.seconds
-            audioEnd = arrival
-            if pacing == .realtime {
-                let due = wallStart.advanced(by: .nanoseconds(Int64(arrival * 1e9)))
-                if clock.now < due { try await clock.sleep(until: due, tolerance: nil) }
-            }
-            let buffer = AVAudioPCMBuffer(pcmFormat: avFormat, frameCapacity: AVAudioFrameCount(chunk.samples.count))!
-            try buffer.replaceFrames(with: chunk.buffer, at: 0)
-            let input = AnalyzerInput(buffer: buffer, bufferStartTime: chunk.startTime)
-            let spent = try await timed { _ = try await analyzer.analyzeSequence(SingleInput(input: input)) }
-            virtualNow =
-                pacing == .simulated ? max(virtualNow, arrival) + spent : wallStart.duration(to: clock.now).seconds
-            collect(at: virtualNow)
-            await probe?(arrival, compute)
-        }
+        let pacer = ChunkPacer(
+            chunker: chunker, pacing: pacing, format: avFormat, meter: meter, wallStart: clock.now,
+            collect: { time in
+                let published = transcriber.publishedResults
+                for result in published[seen...] {
+                    let words = WordAligner.tokens(policy.prepare(String(result.text.characters)))
+                    events.append(
+                        StreamingTimeline.Event(
+                            time: time, isFinal: result.isFinal, words: words,
+                            rangeStart: result.range.start.seconds, rangeEnd: result.range.end.seconds))
+                }
+                seen = published.count
+            }, probe: probe)
+        // The whole utterance is one input sequence, as an app's capture is.
+        _ = try await analyzer.analyzeSequence(PacedChunks(pacer: pacer))
+        if let failure = pacer.failure { throw failure }
         // The program ends the input here: the drain is counted from this moment.
-        let inputEndedAt =
-            pacing == .simulated ? max(virtualNow, audioEnd) : wallStart.duration(to: clock.now).seconds
-        let spent = try await timed { try await analyzer.finalizeAndFinish(through: endTime) }
-        virtualNow =
-            pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
-        collect(at: virtualNow)
-        await probe?(audioEnd, compute)
+        let inputEndedAt = pacer.inputEndedAt
+        try await pacer.finalize { try await analyzer.finalizeAndFinish(through: pacer.endTime) }
         let words = transcriber.publishedResults.filter(\.isFinal).flatMap { $0.text.timedWords() }
         let hypothesis = transcriber.publishedResults.filter(\.isFinal).map { String($0.text.characters) }
             .filter { !$0.isEmpty }.joined(separator: " ")
@@ -211,10 +175,10 @@ public struct UtteranceRun: Sendable {
         return Outcome(
             hypothesis: hypothesis, words: words,
             timeline: StreamingTimeline(
-                events: events, referenceWords: reference, audioEnd: audioEnd, inputEndedAt: inputEndedAt),
-            computeSeconds: compute, wallSeconds: wall,
+                events: events, referenceWords: reference, audioEnd: pacer.audioEnd, inputEndedAt: inputEndedAt),
+            computeSeconds: pacer.compute, wallSeconds: pacer.wall,
             computeClock: meter.reading.unmeasuredCalls == 0 ? "cpu" : "wall",
-            loadSeconds: load, audioSeconds: audioEnd)
+            loadSeconds: load, audioSeconds: pacer.audioEnd)
     }
 }
 
@@ -241,20 +205,4 @@ final class ResumeOnce<T: Sendable>: Sendable {
 public struct BenchTimeout: Error, CustomStringConvertible, Sendable {
     public var seconds: Double
     public var description: String { "timed out after \(Int(seconds)) s" }
-}
-
-/// A one-element input sequence.
-struct SingleInput: AsyncSequence, Sendable {
-    typealias Element = AnalyzerInput
-    let input: AnalyzerInput
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var input: AnalyzerInput?
-        mutating func next() async -> AnalyzerInput? {
-            defer { input = nil }
-            return input
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input: input) }
 }
