@@ -40,7 +40,7 @@ extension AnalyzerStateMachine {
     /// changes, resume the waiters whose condition holds, finalise the modules through a time
     /// (whose completion is the event ``finalizeCompleted(through:)`` or ``finalizeFailed(_:)``),
     /// then end the session.
-    struct Progress {
+    struct DueWork {
         var reports: [RangeReport] = []
         var resumes: [Resume] = []
         var finalize: MediaTime?
@@ -51,7 +51,7 @@ extension AnalyzerStateMachine {
         var isEmpty: Bool { reports.isEmpty && resumes.isEmpty && !needsEngines }
 
         /// `first`, then `then`. When either ends the session, every resume goes after the end.
-        static func + (first: Progress, then: Progress) -> Progress {
+        static func + (first: DueWork, then: DueWork) -> DueWork {
             if then.isEmpty { return first }
             if first.isEmpty { return then }
             var sum = first
@@ -90,14 +90,14 @@ extension AnalyzerStateMachine {
         /// The call is answered now.
         case resume(Resume)
         /// The call waits; carry this out (it may start a finalise or end the session).
-        case wait(Progress)
+        case wait(DueWork)
     }
 
     /// What `cancelAnalysis(before:)` does.
     enum CancelAction {
         case none
         /// Tell the modules to drop results before the time, then carry out the rest.
-        case cancelModules(before: MediaTime, then: Progress)
+        case cancelModules(before: MediaTime, then: DueWork)
     }
 
     /// What cancelling a waiting call's task does.
@@ -140,7 +140,7 @@ extension AnalyzerStateMachine.Outcome: Equatable {}
 extension AnalyzerStateMachine.Resume: Equatable where Waiter: Equatable {}
 extension AnalyzerStateMachine.RangeReport: Equatable where Handler: Equatable {}
 extension AnalyzerStateMachine.Ending: Equatable where Waiter: Equatable {}
-extension AnalyzerStateMachine.Progress: Equatable where Waiter: Equatable, Handler: Equatable {}
+extension AnalyzerStateMachine.DueWork: Equatable where Waiter: Equatable, Handler: Equatable {}
 extension AnalyzerStateMachine.AdmitAction: Equatable where Waiter: Equatable {}
 extension AnalyzerStateMachine.RequestAction: Equatable where Waiter: Equatable, Handler: Equatable {}
 extension AnalyzerStateMachine.CancelAction: Equatable where Waiter: Equatable, Handler: Equatable {}

@@ -155,8 +155,8 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
     }
 
     /// The modules have analysed `range`; `modulesFinalized` is how far each is final.
-    mutating func consumed(_ range: TimeRange, modulesFinalized: [(ModuleID, MediaTime)]) -> Progress {
-        guard phase == .active else { return Progress() }
+    mutating func consumed(_ range: TimeRange, modulesFinalized: [(ModuleID, MediaTime)]) -> DueWork {
+        guard phase == .active else { return DueWork() }
         consumedEnd = MediaTime.maximum(consumedEnd ?? range.end, range.end)
         // A module added mid-stream counts as final up to where it joined.
         let final = modulesFinalized.map { MediaTime.maximum($0.1, joinedAt[$0.0] ?? .zero) }.min()
@@ -171,8 +171,8 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
     }
 
     /// The input sequence of `generation` ended (all of it consumed).
-    mutating func inputEnded(generation: Int) -> Progress {
-        guard phase == .active, generation == inputGeneration || !rules.onlyCurrentInputEnds else { return Progress() }
+    mutating func inputEnded(generation: Int) -> DueWork {
+        guard phase == .active, generation == inputGeneration || !rules.onlyCurrentInputEnds else { return DueWork() }
         currentInputEnded = true
         return rules.inputEndKeepsSessionOpen ? wake() : finishing(.cancel)
     }
@@ -232,10 +232,10 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
     }
 
     /// A finalise carried out for `through`: results before it are published.
-    mutating func finalizeCompleted(through time: MediaTime) -> Progress {
-        guard phase != .failed else { return Progress() }
+    mutating func finalizeCompleted(through time: MediaTime) -> DueWork {
+        guard phase != .failed else { return DueWork() }
         finalizedThrough = MediaTime.maximum(finalizedThrough, time)
-        var progress = phase == .active ? rangeReport() : Progress()
+        var progress = phase == .active ? rangeReport() : DueWork()
         waiters.removeAll { pending in
             guard case .finalizing(let target) = pending.condition, target <= finalizedThrough else { return false }
             progress.resumes.append(Resume(waiter: pending.waiter, outcome: .success))
@@ -249,11 +249,11 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
 
     /// A finalise could not be carried out: the error fails an active session; after finishing,
     /// the finalise's waiters are cancelled (or get the session's error).
-    mutating func finalizeFailed(_ error: any Error) -> Progress {
-        if phase == .active { return Progress(ending: fail(error)) }
+    mutating func finalizeFailed(_ error: any Error) -> DueWork {
+        if phase == .active { return DueWork(ending: fail(error)) }
         let finalizing = waiters.filter { if case .finalizing = $0.condition { true } else { false } }
         waiters.removeAll { if case .finalizing = $0.condition { true } else { false } }
-        var progress = Progress()
+        var progress = DueWork()
         for pending in finalizing {
             let cancelled = Resume(waiter: pending.waiter, outcome: .cancelled)
             progress.resumes.append(phase == .failed ? failed(pending.waiter) : cancelled)
@@ -265,7 +265,7 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
     mutating func cancel(before time: MediaTime) -> CancelAction {
         guard phase == .active else { return .none }
         let limit = consumedEnd.map { MediaTime.minimum(time, $0) } ?? .zero
-        var progress = Progress()
+        var progress = DueWork()
         if limit > finalizedThrough {
             finalizedThrough = limit
             progress = rangeReport()
@@ -340,12 +340,12 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
             waiter: waiter, outcome: reaches ? .failed(failure ?? SessionFailure(CancellationError())) : .success)
     }
 
-    private mutating func rangeReport() -> Progress {
-        guard let range = volatileRange, range != reportedRange else { return Progress() }
+    private mutating func rangeReport() -> DueWork {
+        guard let range = volatileRange, range != reportedRange else { return DueWork() }
         let changedStart = reportedRange.map { $0.start != range.start } ?? true
         let changedEnd = reportedRange.map { $0.end != range.end } ?? true
         reportedRange = range
-        var progress = Progress()
+        var progress = DueWork()
         if !rules.volatileStartOnlyMovesForward && changedStart && range.start > .zero {
             progress.reports.append(
                 RangeReport(
@@ -358,9 +358,9 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
     }
 
     /// Starts whatever pending requests the current state allows.
-    private mutating func wake() -> Progress {
-        guard phase == .active else { return Progress() }
-        var progress = Progress()
+    private mutating func wake() -> DueWork {
+        guard phase == .active else { return DueWork() }
+        var progress = DueWork()
         var answered: Set<WaiterID> = []
         var finishNow = false
         let endOfInputReached = currentInputEnded && inputGeneration > 0 && !endOfInputFinalized
@@ -397,8 +397,8 @@ struct AnalyzerStateMachine<Waiter, Watcher, Handler> {
     private enum FinishKind { case normal, cancel, failure }
 
     /// Finishing while an event is handled.
-    private mutating func finishing(_ kind: FinishKind) -> Progress {
-        Progress(ending: finish(kind))
+    private mutating func finishing(_ kind: FinishKind) -> DueWork {
+        DueWork(ending: finish(kind))
     }
 
     /// Ends the session, settling the waiters it can (a finalise under way answers its own when

@@ -11,13 +11,13 @@ struct RecognitionFeed<Base: AsyncSequence & Sendable>: AsyncSequence where Base
     typealias Failure = Base.Failure
 
     let base: Base
-    let progress: RecognitionProgress
+    let progress: RecognitionHandoff
 
     final class AsyncIterator: AsyncIteratorProtocol {
         private var base: Base.AsyncIterator
-        private let progress: RecognitionProgress
+        private let progress: RecognitionHandoff
 
-        init(base: Base.AsyncIterator, progress: RecognitionProgress) {
+        init(base: Base.AsyncIterator, progress: RecognitionHandoff) {
             self.base = base
             self.progress = progress
         }
@@ -47,7 +47,7 @@ struct RecognitionFeed<Base: AsyncSequence & Sendable>: AsyncSequence where Base
 /// How far recognition has got with one input sequence's buffers: the last buffer pulled, and
 /// whether the recogniser has stopped for good. Used only in the analyzer's isolation (its reader
 /// pulls there and its session ends there), so it needs no lock.
-final class RecognitionProgress {
+final class RecognitionHandoff {
     private var last: AVAudioPCMBuffer?
     private var stopped = false
 

@@ -49,7 +49,7 @@ public final actor SpeechAnalyzer {
     private enum Job {
         case process(AnalyzerInputPayload, TimeRange, [any ModuleChannel], CheckedContinuation<Void, Never>?)
         case cancelModules(before: MediaTime)
-        case carryOut(Machine.Progress)
+        case carryOut(Machine.DueWork)
     }
 
     private(set) var machine: Machine
@@ -57,11 +57,10 @@ public final actor SpeechAnalyzer {
     private var moduleList: [any SpeechModule] = []
     private var opened: Set<ObjectIdentifier> = []
     private var analysisContext: AnalysisContext
-    private var jobs: [Job] = []
-    private var draining = false
+    private var jobs = EngineJobQueue<Job>()
     private var inputTask: Task<Void, Never>?
     /// How far recognition has got with the input being read; stopped when the session ends.
-    private var recognition: RecognitionProgress?
+    private var recognition: RecognitionHandoff?
     private var holdsResources = false
     private let options: Options
     private let pool: ResourcePool
@@ -351,7 +350,7 @@ public final actor SpeechAnalyzer {
             machine.readerStopped(generation)
             wakeWatchers()
         }
-        let progress = RecognitionProgress()
+        let progress = RecognitionHandoff()
         recognition = progress
         do {
             for try await input in RecognitionFeed(base: sequence, progress: progress) {
@@ -399,9 +398,8 @@ public final actor SpeechAnalyzer {
     /// is queued, else in its turn.
     private func analyze(_ pcm: PCMBuffer, range: TimeRange) async {
         let targets = channels
-        if !draining && jobs.isEmpty {
+        if jobs.startInPlace() {
             // Nothing queued: run the job here, then whatever arrived meanwhile.
-            draining = true
             await process(pcm, range: range, targets: targets)
             await runJobs()
         } else {
@@ -428,25 +426,20 @@ public final actor SpeechAnalyzer {
 
     // MARK: Internals: engine work
 
-    /// Whether engine work is queued or running.
-    private var engineIdle: Bool { !draining && jobs.isEmpty }
+    /// Whether no engine work is queued or running.
+    private var engineIdle: Bool { jobs.isIdle }
 
     private func enqueue(_ job: Job) {
-        jobs.append(job)
-        guard !draining else { return }
-        draining = true
+        guard jobs.enqueue(job) == .startRunner else { return }
         // Where the caller's work prefers an engine thread, the queue's work runs there too.
         Task(executorPreference: EngineThread.current) { await self.runJobs() }
     }
 
-    /// Runs queued jobs one at a time, in order.
+    /// Runs queued jobs one at a time, in order, until the queue is idle.
     private func runJobs() async {
-        defer {
-            draining = false
-            wakeWatchers()
-        }
-        while !jobs.isEmpty {
-            switch jobs.removeFirst() {
+        defer { wakeWatchers() }
+        while let job = jobs.next() {
+            switch job {
             case .process(let payload, let range, let targets, let done):
                 await process(payload.buffer, range: range, targets: targets)
                 done?.resume()
@@ -477,7 +470,7 @@ public final actor SpeechAnalyzer {
 
     /// Carries out what an event in a caller's task made due: volatile range reports at once;
     /// the rest at once too, unless it needs the engines, when it waits behind their queued work.
-    private func carryOutNow(_ progress: Machine.Progress) {
+    private func carryOutNow(_ progress: Machine.DueWork) {
         report(progress.reports)
         guard progress.needsEngines else { return resume(progress.resumes) }
         var rest = progress
@@ -486,19 +479,19 @@ public final actor SpeechAnalyzer {
     }
 
     /// Carries out what became due, in the machine's order, from engine work.
-    private func carryOut(_ progress: Machine.Progress) async {
+    private func carryOut(_ progress: Machine.DueWork) async {
         report(progress.reports)
         resume(progress.resumes)
         if let through = progress.finalize {
             // The finalise's completion comes before what the event left to do (its ending).
             let completion = await finalizeModules(through: through)
-            return await carryOut(completion + Machine.Progress(ending: progress.ending))
+            return await carryOut(completion + Machine.DueWork(ending: progress.ending))
         }
         if let ending = progress.ending { await end(ending) }
     }
 
     /// Finalises every module through `through`; returns what the machine makes of the outcome.
-    private func finalizeModules(through: MediaTime) async -> Machine.Progress {
+    private func finalizeModules(through: MediaTime) async -> Machine.DueWork {
         do {
             let consumed = machine.consumedEnd ?? through
             for channel in channels where machine.failure == nil {

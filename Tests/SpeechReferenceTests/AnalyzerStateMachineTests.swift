@@ -9,7 +9,7 @@ import Testing
 @Suite("Analyzer state machine")
 struct AnalyzerStateMachineTests {
     typealias Machine = AnalyzerStateMachine<Int, Int, String>
-    typealias Progress = Machine.Progress
+    typealias DueWork = Machine.DueWork
 
     static func t(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, preferredTimescale: 16_000) }
     static func range(_ start: Double, _ end: Double) -> TimeRange { TimeRange(start: t(start), end: t(end)) }
@@ -89,15 +89,15 @@ struct AnalyzerStateMachineTests {
         _ = machine.startInput()
         #expect(
             machine.consumed(Self.range(0, 1), modulesFinalized: [])
-                == Progress(reports: [Self.report(0, 1, start: true, end: true)]))
+                == DueWork(reports: [Self.report(0, 1, start: true, end: true)]))
         #expect(
             machine.consumed(Self.range(1, 2), modulesFinalized: [])
-                == Progress(reports: [Self.report(0, 2, start: false, end: true)]))
+                == DueWork(reports: [Self.report(0, 2, start: false, end: true)]))
         #expect(
             machine.finalizeCompleted(through: Self.t(1.5))
-                == Progress(reports: [Self.report(1.5, 2, start: true, end: false)]))
+                == DueWork(reports: [Self.report(1.5, 2, start: true, end: false)]))
         // Cancelling before a time already final changes nothing but the modules' work.
-        #expect(machine.cancel(before: Self.t(1)) == .cancelModules(before: Self.t(1), then: Progress()))
+        #expect(machine.cancel(before: Self.t(1)) == .cancelModules(before: Self.t(1), then: DueWork()))
         #expect(machine.volatileRange == Self.range(1.5, 2))
     }
 
@@ -108,7 +108,7 @@ struct AnalyzerStateMachineTests {
         machine.modulesJoined([module])
         #expect(
             machine.consumed(Self.range(0, 3), modulesFinalized: [(module, Self.t(2.5))])
-                == Progress(reports: [Self.report(2.5, 3, start: true, end: true)]))
+                == DueWork(reports: [Self.report(2.5, 3, start: true, end: true)]))
     }
 
     @Test func aModuleAddedMidStreamCountsAsFinalUpToWhereItJoined() {
@@ -123,7 +123,7 @@ struct AnalyzerStateMachineTests {
         // The late module has finalised nothing of its own, but joined at 2 s.
         #expect(
             machine.consumed(Self.range(2, 3), modulesFinalized: [(first, Self.t(3)), (late, .zero)])
-                == Progress(reports: [Self.report(2, 3, start: false, end: true)]))
+                == DueWork(reports: [Self.report(2, 3, start: false, end: true)]))
     }
 
     @Test func aNewVolatileRangeHandlerReplacesTheOld() {
@@ -133,11 +133,11 @@ struct AnalyzerStateMachineTests {
         _ = machine.startInput()
         #expect(
             machine.consumed(Self.range(0, 1), modulesFinalized: [])
-                == Progress(reports: [Self.report(0, 1, start: true, end: true, to: ["second"])]))
+                == DueWork(reports: [Self.report(0, 1, start: true, end: true, to: ["second"])]))
         machine.setVolatileHandler(nil)
         #expect(
             machine.consumed(Self.range(1, 2), modulesFinalized: [])
-                == Progress(reports: [Self.report(0, 2, start: false, end: true)]))
+                == DueWork(reports: [Self.report(0, 2, start: false, end: true)]))
     }
 
     // MARK: finalize(through:)
@@ -146,16 +146,16 @@ struct AnalyzerStateMachineTests {
         var machine = Machine()
         _ = machine.startInput()
         let id = machine.newID()
-        #expect(machine.requestFinalize(through: Self.t(2), id: id, waiter: id) == .wait(Progress()))
+        #expect(machine.requestFinalize(through: Self.t(2), id: id, waiter: id) == .wait(DueWork()))
         #expect(
             machine.consumed(Self.range(0, 1), modulesFinalized: [])
-                == Progress(reports: [Self.report(0, 1, start: true, end: true)]))
+                == DueWork(reports: [Self.report(0, 1, start: true, end: true)]))
         #expect(
             machine.consumed(Self.range(1, 2), modulesFinalized: [])
-                == Progress(reports: [Self.report(0, 2, start: false, end: true)], finalize: Self.t(2)))
+                == DueWork(reports: [Self.report(0, 2, start: false, end: true)], finalize: Self.t(2)))
         #expect(
             machine.finalizeCompleted(through: Self.t(2))
-                == Progress(reports: [Self.report(2, 2, start: true, end: false)], resumes: [Self.resume(id, .success)])
+                == DueWork(reports: [Self.report(2, 2, start: true, end: false)], resumes: [Self.resume(id, .success)])
         )
         #expect(machine.pendingWaiters == 0)
     }
@@ -165,7 +165,7 @@ struct AnalyzerStateMachineTests {
         _ = machine.finalizeCompleted(through: Self.t(1.5))
         #expect(machine.requestFinalize(through: Self.t(1), id: 1, waiter: 1) == .resume(Self.resume(1, .success)))
         // nil means what has been consumed.
-        #expect(machine.requestFinalize(through: nil, id: 2, waiter: 2) == .wait(Progress(finalize: Self.t(2))))
+        #expect(machine.requestFinalize(through: nil, id: 2, waiter: 2) == .wait(DueWork(finalize: Self.t(2))))
         var fresh = Machine()
         #expect(fresh.requestFinalize(through: nil, id: 3, waiter: 3) == .resume(Self.resume(3, .success)))
     }
@@ -182,12 +182,12 @@ struct AnalyzerStateMachineTests {
 
     @Test func finalizeAndFinishThroughEndOfInputFinalisesThenFinishes() {
         var machine = Self.consuming(1)
-        #expect(machine.requestFinishAtEndOfInput(id: 1, waiter: 1) == .wait(Progress()))
-        #expect(machine.inputEnded(generation: 1) == Progress(finalize: Self.t(1)))
+        #expect(machine.requestFinishAtEndOfInput(id: 1, waiter: 1) == .wait(DueWork()))
+        #expect(machine.inputEnded(generation: 1) == DueWork(finalize: Self.t(1)))
         // The call returns after the session has ended.
         #expect(
             machine.finalizeCompleted(through: Self.t(1))
-                == Progress(
+                == DueWork(
                     reports: [Self.report(1, 1, start: true, end: false)],
                     ending: Machine.Ending(failure: nil, resumes: [Self.resume(1, .success)])))
         #expect(machine.phase == .finished)
@@ -199,7 +199,7 @@ struct AnalyzerStateMachineTests {
         let second = machine.startInput()
         _ = machine.requestFinishAtEndOfInput(id: 1, waiter: 1)
         #expect(machine.inputEnded(generation: first).isEmpty)
-        #expect(machine.inputEnded(generation: second) == Progress(finalize: Self.t(1)))
+        #expect(machine.inputEnded(generation: second) == DueWork(finalize: Self.t(1)))
     }
 
     @Test func anAnalysedBufferTellsTheReaderWhereTheSequenceEnds() {
@@ -214,10 +214,10 @@ struct AnalyzerStateMachineTests {
     @Test func finishAfterATimeFinishesOnceThatAudioIsConsumed() {
         var machine = Machine()
         _ = machine.startInput()
-        #expect(machine.requestFinish(after: Self.t(1), id: 1, waiter: 1) == .wait(Progress()))
+        #expect(machine.requestFinish(after: Self.t(1), id: 1, waiter: 1) == .wait(DueWork()))
         #expect(
             machine.consumed(Self.range(0, 1), modulesFinalized: [])
-                == Progress(
+                == DueWork(
                     reports: [Self.report(0, 1, start: true, end: true)],
                     ending: Machine.Ending(failure: nil, resumes: [Self.resume(1, .success)])))
         // After finishing: a time that was consumed succeeds, a later one is cancelled.
@@ -257,24 +257,24 @@ struct AnalyzerStateMachineTests {
         _ = other.requestFinalize(through: Self.t(1), id: 5, waiter: 5)
         #expect(
             other.finalizeFailed(Self.failure.error)
-                == Progress(ending: Machine.Ending(failure: Self.failure, resumes: [Self.resume(5, failed)])))
+                == DueWork(ending: Machine.Ending(failure: Self.failure, resumes: [Self.resume(5, failed)])))
     }
 
     @Test func aFinaliseUnderWayCompletesBeforeANormalFinishAnswersIt() {
         var machine = Self.consuming(2)
-        #expect(machine.requestFinalize(through: Self.t(2), id: 1, waiter: 1) == .wait(Progress(finalize: Self.t(2))))
+        #expect(machine.requestFinalize(through: Self.t(2), id: 1, waiter: 1) == .wait(DueWork(finalize: Self.t(2))))
         // The finish resolves; the finalise stays pending until its work completes.
         #expect(
             machine.requestFinish(after: Self.t(1), id: 2, waiter: 2)
-                == .wait(Progress(ending: Machine.Ending(failure: nil, resumes: [Self.resume(2, .success)]))))
-        #expect(machine.finalizeCompleted(through: Self.t(2)) == Progress(resumes: [Self.resume(1, .success)]))
+                == .wait(DueWork(ending: Machine.Ending(failure: nil, resumes: [Self.resume(2, .success)]))))
+        #expect(machine.finalizeCompleted(through: Self.t(2)) == DueWork(resumes: [Self.resume(1, .success)]))
     }
 
     @Test func aFinaliseFailingAfterTheFinishCancelsItsWaiter() {
         var machine = Self.consuming(2)
         _ = machine.requestFinalize(through: Self.t(2), id: 1, waiter: 1)
         _ = machine.requestFinish(after: Self.t(1), id: 2, waiter: 2)
-        #expect(machine.finalizeFailed(Self.failure.error) == Progress(resumes: [Self.resume(1, .cancelled)]))
+        #expect(machine.finalizeFailed(Self.failure.error) == DueWork(resumes: [Self.resume(1, .cancelled)]))
     }
 
     // MARK: cancelling a waiting call
@@ -329,7 +329,7 @@ struct AnalyzerStateMachineTests {
 
         var ending = Self.machine(breaking: \.inputEndKeepsSessionOpen)
         _ = ending.startInput()
-        #expect(ending.inputEnded(generation: 1) == Progress(ending: Machine.Ending(failure: nil, resumes: [])))
+        #expect(ending.inputEnded(generation: 1) == DueWork(ending: Machine.Ending(failure: nil, resumes: [])))
         #expect(ending.isFinished)
 
         var replaced = Self.machine(breaking: \.onlyCurrentInputEnds)
@@ -337,7 +337,7 @@ struct AnalyzerStateMachineTests {
         _ = replaced.consumed(Self.range(0, 1), modulesFinalized: [])
         _ = replaced.startInput()
         _ = replaced.requestFinishAtEndOfInput(id: 1, waiter: 1)
-        #expect(replaced.inputEnded(generation: 1) == Progress(finalize: Self.t(1)))
+        #expect(replaced.inputEnded(generation: 1) == DueWork(finalize: Self.t(1)))
 
         var failing = Self.machine(breaking: \.errorReachesEveryWaiter)
         _ = failing.startInput()
@@ -353,7 +353,7 @@ struct AnalyzerStateMachineTests {
         _ = backwards.consumed(Self.range(0, 2), modulesFinalized: [])
         #expect(
             backwards.finalizeCompleted(through: Self.t(1.5))
-                == Progress(reports: [
+                == DueWork(reports: [
                     Self.report(0, 2, start: true, end: false), Self.report(1.5, 2, start: true, end: false),
                 ]))
 
@@ -376,7 +376,7 @@ struct AnalyzerStateMachineTests {
         _ = twoHandlers.startInput()
         #expect(
             twoHandlers.consumed(Self.range(0, 1), modulesFinalized: [])
-                == Progress(reports: [Self.report(0, 1, start: true, end: true, to: ["old", "new"])]))
+                == DueWork(reports: [Self.report(0, 1, start: true, end: true, to: ["old", "new"])]))
 
         var cancelling = Self.machine(breaking: \.cancellingAWaiterCancelsOnlyIt)
         _ = cancelling.startInput()
