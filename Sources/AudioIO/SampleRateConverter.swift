@@ -53,7 +53,6 @@ public final class SampleRateConverter {
     /// Converts the next block of input; pass `endOfInput: true` with (or after) the last block to
     /// drain the filter. Returns what is ready, possibly nothing.
     public func process(_ input: [Float], endOfInput: Bool = false) throws -> [Float] {
-        guard let state else { throw AudioIOError.conversionFailed(reason: "converter already released") }
         guard !finished else {
             if input.isEmpty { return [] }
             throw AudioIOError.conversionFailed(reason: "input after end of input")
@@ -64,29 +63,18 @@ public final class SampleRateConverter {
         if output.count < capacity { output = [Float](repeating: 0, count: capacity) }
         // libsamplerate may not take all input in one call, and needs repeated calls to drain.
         while true {
-            var data = SRC_DATA()
-            let remaining = input.count - offset
-            let status: Int32 = input.withUnsafeBufferPointer { inBuf in
-                output.withUnsafeMutableBufferPointer { outBuf in
-                    data.data_in = inBuf.baseAddress.map { UnsafePointer($0 + offset) }
-                    data.input_frames = remaining
-                    data.data_out = outBuf.baseAddress
-                    data.output_frames = outBuf.count
-                    data.src_ratio = ratio
-                    data.end_of_input = endOfInput ? 1 : 0
-                    return src_process(state, &data)
+            let (used, written) = try input.withUnsafeBufferPointer { inBuf in
+                try output.withUnsafeMutableBufferPointer { outBuf in
+                    try process(UnsafeBufferPointer(rebasing: inBuf[offset...]), into: outBuf, endOfInput: endOfInput)
                 }
             }
-            guard status == 0 else {
-                throw AudioIOError.conversionFailed(reason: String(cString: src_strerror(status)))
-            }
-            offset += Int(data.input_frames_used)
-            result.append(contentsOf: output[0..<Int(data.output_frames_gen)])
-            // The conversion writes new samples, and gathering them copies them once more.
-            SampleCopies.record(2 * Int(data.output_frames_gen), at: "resample")
+            offset += used
+            result.append(contentsOf: output[0..<written])
+            // The conversion wrote new samples (counted by the call), and gathering them copies them once more.
+            SampleCopies.record(written, at: "resample")
             let inputLeft = offset < input.count
-            if !inputLeft && (!endOfInput || data.output_frames_gen == 0) { break }
-            if inputLeft && data.input_frames_used == 0 && data.output_frames_gen == 0 { break }
+            if !inputLeft && (!endOfInput || written == 0) { break }
+            if inputLeft && used == 0 && written == 0 { break }
         }
         if endOfInput { finished = true }
         return result

@@ -59,12 +59,7 @@ final class ChunkPacer: @unchecked Sendable {
     func next() async throws -> AnalyzerInput? {
         if let handed {
             self.handed = nil
-            let spent = meter.reading.engineCPU - handed.cpu
-            compute += spent
-            wall += handed.at.duration(to: clock.now).seconds
-            advance(from: audioEnd, by: spent)
-            collect(virtualNow)
-            await probe?(audioEnd, compute)
+            await account(since: handed.at, cpu: handed.cpu)
         }
         let chunk: AudioChunk
         do {
@@ -90,12 +85,7 @@ final class ChunkPacer: @unchecked Sendable {
     func finalize(_ body: () async throws -> Void) async rethrows {
         let start = clock.now, before = meter.reading.engineCPU
         try await body()
-        let spent = meter.reading.engineCPU - before
-        compute += spent
-        wall += start.duration(to: clock.now).seconds
-        advance(from: audioEnd, by: spent)
-        collect(virtualNow)
-        await probe?(audioEnd, compute)
+        await account(since: start, cpu: before)
     }
 
     /// When the input ended, on the run's clock: the drain is counted from this moment.
@@ -103,10 +93,17 @@ final class ChunkPacer: @unchecked Sendable {
         pacing == .simulated ? max(virtualNow, audioEnd) : wallStart.duration(to: clock.now).seconds
     }
 
-    /// Simulated pacing: work starts when its audio has arrived and the engine is free, and takes
-    /// the engine's compute. Real time: the wall clock.
-    private func advance(from arrival: Double, by spent: Double) {
+    /// Counts the work done since `start` (when the engine's CPU time was `cpu`): its compute and
+    /// wall time, the clock it moves, the results it brought. Simulated pacing: work starts when
+    /// the audio so far has arrived and the engine is free, and takes the engine's compute. Real
+    /// time: the wall clock.
+    private func account(since start: ContinuousClock.Instant, cpu: Double) async {
+        let spent = meter.reading.engineCPU - cpu
+        compute += spent
+        wall += start.duration(to: clock.now).seconds
         virtualNow =
-            pacing == .simulated ? max(virtualNow, arrival) + spent : wallStart.duration(to: clock.now).seconds
+            pacing == .simulated ? max(virtualNow, audioEnd) + spent : wallStart.duration(to: clock.now).seconds
+        collect(virtualNow)
+        await probe?(audioEnd, compute)
     }
 }

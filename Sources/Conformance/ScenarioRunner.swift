@@ -38,7 +38,8 @@ public struct ScenarioRunner: Sendable {
         if isScripted {
             if let worker = faults.first(where: { $0.kind.workerMode != nil }), let mode = worker.kind.workerMode {
                 do {
-                    engine = try EngineRegistry.shared.make("fault-worker[\(mode),after\(worker.after ?? 2)]")
+                    let after = worker.after.map { ",after\($0)" } ?? ""
+                    engine = try EngineRegistry.shared.make("fault-worker[\(mode)\(after)]")
                 } catch { return .error("\(error)") }
             } else {
                 let words =

@@ -145,24 +145,23 @@ extension FaultWorker {
     /// `fault-worker[crash-mid,after3]` fails in mode `crash-mid` after three audio requests (two
     /// when `afterN` is left out).
     public static func configured(_ settings: [String]) throws(EngineError) -> WorkerEngine {
-        let modes: [String] = if case .oneOf(let words) = HarnessSettings.faultMode.kind { words } else { [] }
+        let modes = HarnessSettings.faultMode
         var mode: String?
         var after = 2
         for setting in settings {
             if setting.hasPrefix("after"), let count = Int(setting.dropFirst(5)), count >= 0 {
                 after = count
-            } else if modes.contains(setting), mode == nil {
-                mode = setting
+            } else if mode == nil, let named = try? modes.parse(setting) {
+                mode = named
             } else {
                 throw .invalidSetting(
-                    engine: "fault-worker", setting: setting,
-                    reason: "expected one mode (\(modes.joined(separator: ", "))) and afterN")
+                    engine: "fault-worker", setting: setting, reason: "expected a mode, \(modes.allowed), and afterN")
             }
         }
         guard let mode else {
             throw .invalidSetting(
                 engine: "fault-worker", setting: settings.joined(separator: ","),
-                reason: "no mode named (\(modes.joined(separator: ", ")))")
+                reason: "no mode named: expected \(modes.allowed)")
         }
         return engine(mode: mode, after: after)
     }
