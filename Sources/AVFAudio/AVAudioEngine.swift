@@ -12,7 +12,7 @@ extension Notification.Name {
 
 /// A graph of audio nodes with the microphone at its input and the loudspeaker at its output. On
 /// Linux both are the virtual ones of `DeviceSettings` (read when the engine is made:
-/// `DeviceSettings.$override` in tests, else `SPEECH_HARNESS_MICROPHONE` and friends): player nodes
+/// the context's `device` in tests, else `SPEECH_HARNESS_MICROPHONE` and friends): player nodes
 /// connected to the output, directly or through a mixer, play into ``speaker`` (and into the file
 /// `SPEECH_HARNESS_SPEAKER` names), in 10 ms cycles on the microphone's pacing.
 open class AVAudioEngine: NSObject, @unchecked Sendable {
@@ -39,7 +39,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     public override init() {
         device = DeviceSettings.current
-        permissions = PermissionLedger.current
+        permissions = HarnessContext.current.permissions
         speaker = VirtualSpeaker(outputPath: device.speakerOutput)
         super.init()
         for node in [outputNode, mainMixerNode] as [AVAudioNode] {
@@ -144,7 +144,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         let input = state.withLock { $0.inputNode }
         guard !isRunning else { return }
         // A device setting the engine cannot use (read as its default so far) is reported here.
-        _ = try HarnessEnvironment.current.validated()
+        _ = try HarnessContext.current.environment.validated()
         if let input, input.device.microphone.source == .none, usesInput(input) {
             throw NSError(
                 domain: AVFAudioErrorDomain, code: -10851,

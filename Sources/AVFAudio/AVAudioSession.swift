@@ -169,12 +169,14 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     // MARK: Permission
 
     /// Deprecated by Apple in favour of `AVAudioApplication`; both read the same setting.
-    open var recordPermission: RecordPermission { RecordPermission(PermissionLedger.current.recordPermission) }
+    open var recordPermission: RecordPermission {
+        RecordPermission(HarnessContext.current.permissions.recordPermission)
+    }
 
     /// Asks for microphone access. A permission not yet determined is granted (there is no user
     /// to ask); a decided one is reported at once. The block runs on a background queue.
     open func requestRecordPermission(_ response: @escaping @Sendable (Bool) -> Void) {
-        let granted = PermissionLedger.current.requestRecordPermission() == .authorized
+        let granted = HarnessContext.current.permissions.requestRecordPermission() == .authorized
         DispatchQueue.global().async { response(granted) }
     }
 
@@ -234,7 +236,7 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
     open class var shared: AVAudioApplication { sharedApplication }
 
     open var recordPermission: AVAudioApplication.recordPermission {
-        switch PermissionLedger.current.recordPermission {
+        switch HarnessContext.current.permissions.recordPermission {
         case .authorized: return .granted
         case .notDetermined: return .undetermined
         case .denied, .restricted: return .denied
@@ -243,12 +245,12 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
 
     /// Asks for microphone access (see `AVAudioSession.requestRecordPermission`).
     open class func requestRecordPermission(completionHandler response: @escaping @Sendable (Bool) -> Void) {
-        let granted = PermissionLedger.current.requestRecordPermission() == .authorized
+        let granted = HarnessContext.current.permissions.requestRecordPermission() == .authorized
         DispatchQueue.global().async { response(granted) }
     }
 
     open class func requestRecordPermission() async -> Bool {
-        PermissionLedger.current.requestRecordPermission() == .authorized
+        HarnessContext.current.permissions.requestRecordPermission() == .authorized
     }
 
     private let muted = Locked(false)

@@ -46,19 +46,19 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable {
 
     open class func authorizationStatus(for mediaType: AVMediaType) -> AVAuthorizationStatus {
         guard mediaType == .audio else { return .restricted }
-        return AVAuthorizationStatus(PermissionLedger.current.recordPermission)
+        return AVAuthorizationStatus(HarnessContext.current.permissions.recordPermission)
     }
 
     /// Asks for access; the handler gets the answer on another thread, as on Apple's platforms.
     open class func requestAccess(
         for mediaType: AVMediaType, completionHandler handler: @escaping @Sendable (Bool) -> Void
     ) {
-        let granted = mediaType == .audio && PermissionLedger.current.requestRecordPermission() == .authorized
+        let granted = mediaType == .audio && HarnessContext.current.permissions.requestRecordPermission() == .authorized
         DispatchQueue.global().async { handler(granted) }
     }
 
     open class func requestAccess(for mediaType: AVMediaType) async -> Bool {
-        mediaType == .audio && PermissionLedger.current.requestRecordPermission() == .authorized
+        mediaType == .audio && HarnessContext.current.permissions.requestRecordPermission() == .authorized
     }
 }
 

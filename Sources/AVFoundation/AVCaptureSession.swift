@@ -126,7 +126,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
         let mic = DeviceSettings.current.microphone
         let recording = try MicrophoneRecording.load(
             mic.source, sampleRate: mic.sampleRate, channelCount: mic.channelCount)
-        let muted = PermissionLedger.current.recordPermission != .authorized
+        let muted = HarnessContext.current.permissions.recordPermission != .authorized
         let loop = CaptureLoop(
             recording: recording, settings: mic,
             schedule: CaptureSchedule(sampleRate: mic.sampleRate, requestedFrames: 1_024), muted: muted,

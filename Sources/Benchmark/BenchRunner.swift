@@ -25,7 +25,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `i/n` (0-based), or from Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS or GitLab's
     /// CI_NODE_INDEX/CI_NODE_TOTAL (1-based) in the environment.
     public static func parse(
-        _ text: String?, environment: [String: String] = HarnessEnvironment.current.variables
+        _ text: String?, environment: [String: String] = HarnessContext.current.environment.variables
     ) -> Shard? {
         if let text {
             let parts = text.split(separator: "/").compactMap { Int($0) }
@@ -99,16 +99,20 @@ public struct BenchRunner: Sendable {
     public var plan: BenchPlan
     public var store: RecordStore
     public var progress: @Sendable (String) -> Void
+    /// Where the plan's engines are made, with the settings (Whisper's) they are made with.
+    public var context: HarnessContext
 
     /// Polled between utterances: once true, no new utterance starts (those running finish).
     let isInterrupted: @Sendable () -> Bool
 
     public init(
-        plan: BenchPlan, store: RecordStore, progress: @escaping @Sendable (String) -> Void = { _ in },
+        plan: BenchPlan, store: RecordStore, context: HarnessContext = .current,
+        progress: @escaping @Sendable (String) -> Void = { _ in },
         isInterrupted: @escaping @Sendable () -> Bool = { false }
     ) {
         self.plan = plan
         self.store = store
+        self.context = context
         self.progress = progress
         self.isInterrupted = isInterrupted
     }
@@ -153,7 +157,7 @@ public struct BenchRunner: Sendable {
         var engines: [String: any RecognitionEngine] = [:]
         var unmade: [String: String] = [:]
         for id in plan.engines where engines[id] == nil && unmade[id] == nil {
-            do { engines[id] = try EngineRegistry.shared.make(id) } catch {
+            do { engines[id] = try HarnessContext.$current.withValue(context) { try context.engines.make(id) } } catch {
                 unmade[id] = "\(error)"
                 issues.append(BenchIssue(engine: id, manifest: "*", message: "\(error)"))
             }

@@ -43,10 +43,11 @@ public struct ConformanceSuite: Sendable {
         }.joined(separator: "\n")
     }
 
-    /// Runs the scenarios on each backend in turn. `engineCalls` hears, per real backend, how many
+    /// Runs the scenarios on each backend in turn, each in a context made from `context`.
+    /// `engineCalls` hears, per real backend, how many
     /// engine calls were answered from memory and how many were made.
     public func run(
-        backends: [String], filter: String? = nil,
+        backends: [String], filter: String? = nil, context: HarnessContext = .current,
         engineCalls: (_ backend: String, _ answeredFromMemory: Int, _ made: Int) -> Void = { _, _, _ in }
     ) async -> [Result] {
         var results: [Result] = []
@@ -57,8 +58,8 @@ public struct ConformanceSuite: Sendable {
             // scripted engine is made per scenario.
             let shared =
                 backend == "scripted"
-                ? nil : (try? EngineRegistry.shared.make(backend)).map(MemoizingEngine.memoizingInnermost)
-            let runner = ScenarioRunner(backend: backend, sharedEngine: shared)
+                ? nil : (try? context.engines.make(backend)).map(MemoizingEngine.memoizingInnermost)
+            let runner = ScenarioRunner(backend: backend, sharedEngine: shared, context: context)
             for scenario in scenarios
             where filter.map({ scenario.id.contains($0) || scenario.clause.contains($0) }) ?? true {
                 let start = clock.now

@@ -50,7 +50,9 @@ struct HelperScenarioExecution {
         await speech.asFile(sampleRate: 48_000) { path in
             var device = DeviceSettings.current
             device.microphone = MicrophoneSettings(source: .file(path: path), pacing: .fast)
-            return await DeviceSettings.$override.withValue(device) { await helper(URL(fileURLWithPath: path)) }
+            return await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
+                await helper(URL(fileURLWithPath: path))
+            }
         }
     }
 
@@ -200,7 +202,8 @@ struct HelperScenarioExecution {
     static func audioSystemProblems(_ transcriber: SpeechTranscriber) async -> [String] {
         var device = DeviceSettings.current
         device.audioSessionConfigurable = false
-        return await DeviceSettings.$override.withValue(device) { () async -> [String] in
+        return await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
+            () async -> [String] in
             guard let microphone = AVCaptureDevice.default(for: .audio) else { return ["no microphone"] }
             do {
                 _ = try await CaptureInputSequenceProvider.providerWithSession(
@@ -226,7 +229,7 @@ struct HelperScenarioExecution {
         for release in [OSRelease.release26, .release27] {
             var device = DeviceSettings.current
             device.osRelease = release
-            DeviceSettings.$override.withValue(device) {
+            HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
                 let sorted = [AssetInventory.Status.installed, .supported, .unsupported, .downloading].sorted()
                 if sorted != declared[release] {
                     problems.append(

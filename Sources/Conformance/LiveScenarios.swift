@@ -245,7 +245,9 @@ struct CaptureScenarioExecution {
             device.microphone = MicrophoneSettings(
                 source: .file(path: path), sampleRate: rate, pacing: .fast, end: .stopEngine(afterSilence: 0.5),
                 interruption: device.microphone.interruption)
-            return await DeviceSettings.$override.withValue(device) { await capture(hardwareRate: rate) }
+            return await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
+                await capture(hardwareRate: rate)
+            }
         }
     }
 

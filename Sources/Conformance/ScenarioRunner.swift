@@ -14,10 +14,14 @@ public struct ScenarioRunner: Sendable {
     /// One engine for every scenario of a real backend (a worker process starts once); nil: a
     /// fresh engine per scenario.
     public var sharedEngine: (any RecognitionEngine)?
+    /// What each scenario's own context starts from: its engines make the backends, and its
+    /// environment is the one programs under test inherit.
+    public var context: HarnessContext
 
-    public init(backend: String, sharedEngine: (any RecognitionEngine)? = nil) {
+    public init(backend: String, sharedEngine: (any RecognitionEngine)? = nil, context: HarnessContext = .current) {
         self.backend = backend
         self.sharedEngine = sharedEngine
+        self.context = context
     }
 
     public var isScripted: Bool { backend == "scripted" }
@@ -39,7 +43,7 @@ public struct ScenarioRunner: Sendable {
             if let worker = faults.first(where: { $0.kind.workerMode != nil }), let mode = worker.kind.workerMode {
                 do {
                     let after = worker.after.map { ",after\($0)" } ?? ""
-                    engine = try EngineRegistry.shared.make("fault-worker[\(mode)\(after)]")
+                    engine = try context.engines.make("fault-worker[\(mode)\(after)]")
                 } catch { return .error("\(error)") }
             } else {
                 let words =
@@ -73,7 +77,7 @@ public struct ScenarioRunner: Sendable {
             if let sharedEngine {
                 engine = sharedEngine
             } else {
-                do { engine = try EngineRegistry.shared.make(backend) } catch { return .error("\(error)") }
+                do { engine = try context.engines.make(backend) } catch { return .error("\(error)") }
             }
             // A rate the scenario calls wrong may be one this engine takes natively.
             if let (audio, _) = scenario.steps.compactMap(\.audio).first(where: {
@@ -129,40 +133,37 @@ public struct ScenarioRunner: Sendable {
         // they never heard is skipped with that reason rather than failed.
         let watch = RecordedAudioWatch()
         let watched = isScripted ? engine : watch.watching(engine)
-        // Timed device conditions (a slow download) run on a clock that skips its waits: the
-        // device's seconds still add up, and the scenario does not wait for them.
-        let deviceClock = SkippingClock()
-        let outcome: ScenarioOutcome = await AssetStore.$current.withValue(store) {
-            await DeviceSettings.$override.withValue(device) {
-                await DeviceClock.$current.withValue(deviceClock) {
-                    await ResourcePool.$current.withValue(ResourcePool(limit: scenario.resourceLimit ?? 64)) {
-                        await EngineSelection.$override.withValue(watched) {
-                            if let spoken, let legacy = scenario.legacy {
-                                return await LegacyScenarioExecution(
-                                    scenario: scenario, run: legacy, engine: watched, speech: spoken, exact: isScripted
-                                ).execute()
-                            }
-                            if let spoken, let helper = scenario.helper {
-                                return await HelperScenarioExecution(
-                                    scenario: scenario, run: helper, speech: spoken, exact: isScripted
-                                ).execute()
-                            }
-                            if let spoken, let capture = scenario.capture {
-                                return await CaptureScenarioExecution(
-                                    scenario: scenario, run: capture, speech: spoken, exact: isScripted
-                                ).execute()
-                            }
-                            // A worker is a real process: waits for it are bounded by wall time, not by yields.
-                            let execution = ScenarioExecution(
-                                scenario: scenario, engine: watched, exact: isScripted,
-                                virtualTime: isScripted && engine.processes == nil)
-                            let result = await execution.run()
-                            if sharedEngine == nil || isScripted { await engine.shutdown() }
-                            return result
-                        }
-                    }
-                }
+        // The scenario's context: its own asset store, device and resource pool, and a clock that
+        // skips its waits (a slow download's seconds still add up, but the scenario does not wait).
+        var scenarioContext = context
+        scenarioContext.assets = store
+        scenarioContext.device = device
+        scenarioContext.clock = SkippingClock()
+        scenarioContext.resourcePool = ResourcePool(limit: scenario.resourceLimit ?? 64)
+        scenarioContext.engine = watched
+        let outcome: ScenarioOutcome = await HarnessContext.$current.withValue(scenarioContext) {
+            if let spoken, let legacy = scenario.legacy {
+                return await LegacyScenarioExecution(
+                    scenario: scenario, run: legacy, engine: watched, speech: spoken, exact: isScripted
+                ).execute()
             }
+            if let spoken, let helper = scenario.helper {
+                return await HelperScenarioExecution(
+                    scenario: scenario, run: helper, speech: spoken, exact: isScripted
+                ).execute()
+            }
+            if let spoken, let capture = scenario.capture {
+                return await CaptureScenarioExecution(
+                    scenario: scenario, run: capture, speech: spoken, exact: isScripted
+                ).execute()
+            }
+            // A worker is a real process: waits for it are bounded by wall time, not by yields.
+            let execution = ScenarioExecution(
+                scenario: scenario, engine: watched, exact: isScripted,
+                virtualTime: isScripted && engine.processes == nil)
+            let result = await execution.run()
+            if sharedEngine == nil || isScripted { await engine.shutdown() }
+            return result
         }
         if outcome != .passed, let missing = watch.noRecording {
             return .skipped("\(missing) (record the scenario's audio into the cassettes to run it)")

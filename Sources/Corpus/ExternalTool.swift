@@ -37,7 +37,7 @@ enum ExternalTool {
 
     static func locate(_ tool: String) -> String? {
         if tool.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil }
-        let path = HarnessEnvironment.current["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let path = HarnessContext.current.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let candidate = "\(dir)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

@@ -28,7 +28,7 @@ public struct DSPEngine: RecognitionEngine {
     /// Where enrolled template files are: `SPEECH_HARNESS_DSP_TEMPLATES`, else
     /// `Corpus/build/dsp-templates` under the package root.
     public static var defaultTemplateDirectory: String {
-        let environment = HarnessEnvironment.current.variables
+        let environment = HarnessContext.current.environment.variables
         if let path = HarnessSettings.dspTemplates.text(in: environment) { return path }
         return PackageRoot.path + "/Corpus/build/dsp-templates"
     }
@@ -75,7 +75,7 @@ public struct DSPEngine: RecognitionEngine {
 
     public func isInstalled(locale: String) -> Bool {
         guard let package = assetPackage(for: locale) else { return false }
-        return AssetStore.current.isInstalled(package)
+        return HarnessContext.current.assets.isInstalled(package)
     }
 
     /// The voices the installed templates for `locale` were enrolled from; nil when none are
@@ -89,7 +89,7 @@ public struct DSPEngine: RecognitionEngine {
     /// from the cache; nil when none are installed.
     func installedTemplates(for locale: String) throws -> (TemplateSet, DecoderModel)? {
         guard let package = assetPackage(for: locale),
-            let file = AssetStore.current.installedFile("templates.shdt", of: package)
+            let file = HarnessContext.current.assets.installedFile("templates.shdt", of: package)
         else { return nil }
         return try TemplateCache.shared.templates(path: file.path, sha256: package.files[0].sha256, task: task)
     }

@@ -41,7 +41,8 @@ public struct TemplateEnrollment: Sendable {
         try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
         var installed = false
         if installs, let package = DSPEngine(templateDirectory: directory).assetPackage(for: locale) {
-            try await AssetStore.current.install(package, progress: Progress(totalUnitCount: Int64(package.totalBytes)))
+            try await HarnessContext.current.assets.install(
+                package, progress: Progress(totalUnitCount: Int64(package.totalBytes)))
             installed = true
         }
         return Outcome(

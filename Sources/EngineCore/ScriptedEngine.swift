@@ -290,7 +290,7 @@ extension ScriptedEngine {
     /// The scripted engine with the script named by `SPEECH_HARNESS_SCRIPT` (a script JSON file, or
     /// `manifest.jsonl#id` for a corpus utterance's word times); an empty script without it.
     public static func fromEnvironment(
-        _ environment: [String: String] = HarnessEnvironment.current.variables
+        _ environment: [String: String] = HarnessContext.current.environment.variables
     ) throws -> ScriptedEngine {
         guard let path = HarnessSettings.script.text(in: environment) else {
             return ScriptedEngine(script: EngineScript(words: []))

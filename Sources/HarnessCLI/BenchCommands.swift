@@ -219,7 +219,7 @@ extension BenchCommands {
         guard minutes > 0, every > 0 else {
             throw UsageError(message: "--minutes and --every must be positive", command: path)
         }
-        let engine = try EngineRegistry.shared.make(arguments[CaptureSoakOptions.engine] ?? "pocketsphinx")
+        let engine = try HarnessContext.current.engines.make(arguments[CaptureSoakOptions.engine] ?? "pocketsphinx")
         let soak = CaptureSoak(
             recording: arguments[CaptureSoakOptions.microphone] ?? librivoxClip, engine: engine,
             audioSeconds: minutes * 60,

@@ -170,18 +170,19 @@ enum BenchRunCommand {
         )
     }
 
-    /// Runs the bench with the Whisper settings its options choose (typed, over the environment's).
+    /// Runs the bench in the current context with the Whisper settings its options choose (typed,
+    /// over the environment's).
     static func bench(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let settings = try whisperSettings(arguments, command: "bench")
-        return try await WhisperWorker.Settings.$chosen.withValue(settings) { try await run(arguments, console) }
+        return try await run(arguments, console, context: HarnessContext.current.with(\.whisperSettings, settings))
     }
 
-    static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
+    static func run(_ arguments: ParsedArguments, _ console: Console, context: HarnessContext) async throws -> Int32 {
         let command = "bench"
         let engines = arguments[Bench.engine], manifests = arguments[Bench.manifest]
-        for id in engines where !EngineRegistry.shared.knows(id) {
+        for id in engines where !context.engines.knows(id) {
             throw UsageError(
-                message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
+                message: "unknown engine '\(id)'; known: \(context.engines.knownNames.joined(separator: ", "))",
                 command: command)
         }
         let policies = try policies(arguments, command: command)
@@ -221,7 +222,7 @@ enum BenchRunCommand {
         }
         defer { interrupt.cancel() }
         let runner = BenchRunner(
-            plan: plan, store: store,
+            plan: plan, store: store, context: context,
             progress: { line in
                 if interactive { console.err("\u{1B}[2K\r" + line.prefix(150)) } else { console.err(line) }
             }, isInterrupted: { interrupt.received != nil })

@@ -50,9 +50,10 @@ enum ConformanceCommand {
             return 0
         }
         let backends = arguments[Self.engine].isEmpty ? ["scripted"] : arguments[Self.engine]
-        for id in backends where !EngineRegistry.shared.knows(id) {
+        for id in backends where !HarnessContext.current.engines.knows(id) {
             throw UsageError(
-                message: "unknown backend '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
+                message:
+                    "unknown backend '\(id)'; known: \(HarnessContext.current.engines.knownNames.joined(separator: ", "))",
                 command: path)
         }
         let filter = arguments[Self.filter]

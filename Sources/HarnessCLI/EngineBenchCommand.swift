@@ -38,7 +38,7 @@ enum EngineBenchCommand {
         let chunkMS = arguments[Self.chunkMS] ?? 100
         let split = arguments[Self.split]
         let streamSeconds = arguments[Self.streamSeconds]
-        let engine = try EngineRegistry.shared.make(id)
+        let engine = try HarnessContext.current.engines.make(id)
         guard let rate = engine.capabilities.formats.first?.sampleRate else {
             throw EngineError.unsupportedFormat(engine: id, format: "none declared")
         }

@@ -17,7 +17,7 @@ enum EngineCommands {
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
         var rows: [[String: Any]] = []
-        let registry = EngineRegistry.shared
+        let registry = HarnessContext.current.engines
         for id in registry.ids {
             guard let entry = registry.entry(id) else { continue }
             var row = describe { try entry.make() }
@@ -54,7 +54,9 @@ enum EngineCommands {
                     "  \(variant["name"] as! String): " + ((variant["error"] as? String) ?? localeLine(variant)))
             }
         }
-        for family in EngineRegistry.shared.engineFamilies { console.out("\(family.pattern): \(family.summary)") }
+        for family in HarnessContext.current.engines.engineFamilies {
+            console.out("\(family.pattern): \(family.summary)")
+        }
         return 0
     }
 

@@ -55,15 +55,17 @@ enum LongStreamCommand {
 
     static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let settings = try BenchRunCommand.whisperSettings(arguments, command: "bench long-stream")
-        return try await WhisperWorker.Settings.$chosen.withValue(settings) { try await measure(arguments, console) }
+        return try await HarnessContext.$current.withValue(HarnessContext.current.with(\.whisperSettings, settings)) {
+            try await measure(arguments, console)
+        }
     }
 
     static func measure(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let command = "bench long-stream"
         let ids = arguments[engine]
-        for id in ids where !EngineRegistry.shared.knows(id) {
+        for id in ids where !HarnessContext.current.engines.knows(id) {
             throw arguments.usage(
-                "unknown engine '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))")
+                "unknown engine '\(id)'; known: \(HarnessContext.current.engines.knownNames.joined(separator: ", "))")
         }
         let manifests = arguments[manifest].isEmpty ? defaultManifests : arguments[manifest]
         let policy = ScoringPolicy(
@@ -104,7 +106,7 @@ enum LongStreamCommand {
             var queue = pending[...]
             func start() throws {
                 guard let id = queue.popFirst() else { return }
-                let engine = try EngineRegistry.shared.make(id)
+                let engine = try HarnessContext.current.engines.make(id)
                 console.err("\(engine.name): streaming \(Int(stream.audioSeconds)) s")
                 group.addTask {
                     let outcome = await LongStreamRun(engine: engine, pacing: pacing, policy: policy).run(stream)
@@ -138,7 +140,7 @@ enum LongStreamCommand {
     /// The engines still to run: records are kept under the engine's name (its settings in
     /// brackets), which the id on the command line does not spell.
     static func pending(_ ids: [String], kept: [String: LongStreamRecord]) throws -> [String] {
-        try ids.filter { kept[try EngineRegistry.shared.make($0).name] == nil }
+        try ids.filter { kept[try HarnessContext.current.engines.make($0).name] == nil }
     }
 
     /// The records already in `out/engines` of a stream like this one (same length and recordings).

@@ -83,9 +83,10 @@ enum MigrateDiffCommand {
 
     static func run(_ path: String, _ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
         let id = arguments[Self.engine], manifest = arguments[Self.manifest]
-        guard EngineRegistry.shared.knows(id) else {
+        guard HarnessContext.current.engines.knows(id) else {
             throw UsageError(
-                message: "unknown engine '\(id)'; known: \(EngineRegistry.shared.knownNames.joined(separator: ", "))",
+                message:
+                    "unknown engine '\(id)'; known: \(HarnessContext.current.engines.knownNames.joined(separator: ", "))",
                 command: path)
         }
         let chunkMS = arguments[Self.chunkMS] ?? 100
@@ -128,7 +129,7 @@ enum MigrateDiffCommand {
                 diffs: diffs, problems: problems, engine: id, manifest: manifest, utterances: utterances, root: root,
                 arguments, console, path)
         }
-        let engine = try EngineRegistry.shared.make(id)
+        let engine = try HarnessContext.current.engines.make(id)
         let runner = MigrationRun(
             engine: engine, chunkMilliseconds: chunkMS, serverRequests: arguments[Self.serverRequests],
             fastResults: arguments[Self.fastResults])

@@ -59,7 +59,7 @@ enum OverheadCommand {
             console.err("speech-harness \(path): no utterances")
             return 1
         }
-        let engine = try EngineRegistry.shared.make(id)
+        let engine = try HarnessContext.current.engines.make(id)
         let alone = try AloneDecoderProcess(arguments: aloneCommand)
         defer { alone.close() }
         let measurement = OverheadMeasurement(rounds: rounds, chunkMilliseconds: chunkMS)

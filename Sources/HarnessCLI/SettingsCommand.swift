@@ -22,7 +22,7 @@ enum SettingsCommand {
             console.out(HarnessSettings.markdownTables())
             return 0
         }
-        let environment = HarnessEnvironment.current
+        let environment = HarnessContext.current.environment
         if let problem = environment.configurationProblem { console.err("speech-harness settings: \(problem)") }
         var status: Int32 = environment.configurationProblem == nil ? 0 : 1
         for setting in HarnessSettings.all {

@@ -93,7 +93,7 @@ public enum SpeechHarnessTool {
                 return 0
             }
             // A configuration file that cannot be read would leave its settings silently unused.
-            if let problem = HarnessEnvironment.current.configurationProblem, spec.path != "settings" {
+            if let problem = HarnessContext.current.environment.configurationProblem, spec.path != "settings" {
                 console.err("speech-harness \(spec.path): \(problem)")
                 return 2
             }

@@ -309,15 +309,15 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     }()
 
     public static func supportedLocales() -> Set<Locale> {
-        let registry = EngineRegistry.shared
+        let registry = HarnessContext.current.engines
         let tags = registry.ids.compactMap { try? registry.make($0) }.flatMap(\.capabilities.locales)
         return Set(DeviceLocale.current.presenting(tags.map { Locale(identifier: $0) }))
     }
 
     /// The configured authorization (`SPEECH_HARNESS_AUTHORIZATION`, `authorized` by default, or
-    /// `DeviceSettings.$override`), as the user's answer to a request leaves it.
+    /// the context's `device`), as the user's answer to a request leaves it.
     public static func authorizationStatus() -> SFSpeechRecognizerAuthorizationStatus {
-        SFSpeechRecognizerAuthorizationStatus(PermissionLedger.current.speechAuthorization)
+        SFSpeechRecognizerAuthorizationStatus(HarnessContext.current.permissions.speechAuthorization)
     }
 
     /// There is no one to ask on Linux: a status not yet determined becomes `.authorized`, a
@@ -325,7 +325,8 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     public static func requestAuthorization(
         _ handler: @escaping @Sendable (SFSpeechRecognizerAuthorizationStatus) -> Void
     ) {
-        let status = SFSpeechRecognizerAuthorizationStatus(PermissionLedger.current.requestSpeechAuthorization())
+        let status = SFSpeechRecognizerAuthorizationStatus(
+            HarnessContext.current.permissions.requestSpeechAuthorization())
         DispatchQueue.global().async { handler(status) }
     }
 
@@ -339,7 +340,7 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
         let tag = DeviceLocale.current.tag(of: locale)
         let engine: any RecognitionEngine
         do {
-            engine = try EngineRegistry.shared.defaultEngine(for: tag)
+            engine = try HarnessContext.current.engines.defaultEngine(for: tag)
         } catch EngineError.unsupportedLocale {
             return nil
         } catch {

@@ -69,7 +69,7 @@ public struct ProgramDiff: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: name)
         process.arguments = Array(command.dropFirst())
-        process.environment = HarnessEnvironment.current.variables.merging(
+        process.environment = HarnessContext.current.environment.variables.merging(
             [
                 HarnessSettings.microphone.variable: microphone, HarnessSettings.microphonePacing.variable: "fast",
                 HarnessSettings.microphoneEnd.variable: "1",

@@ -82,7 +82,7 @@ public struct PocketSphinxConfiguration: Sendable, Hashable {
 
     public static var defaultLogFile: String {
         let directory =
-            HarnessSettings.logDirectory.text(in: HarnessEnvironment.current.variables)
+            HarnessSettings.logDirectory.text(in: HarnessContext.current.environment.variables)
             ?? FileManager.default.temporaryDirectory.path
         return directory + "/speech-harness-pocketsphinx.log"
     }

@@ -8,7 +8,8 @@ import Foundation
 /// several processes may use at once (file locks guard installation and reservations).
 ///
 /// The directory is `SPEECH_HARNESS_ASSETS`, else `$XDG_CACHE_HOME/speech-harness/assets`, else
-/// `~/.cache/speech-harness/assets`. Tests point ``current`` at a temporary directory.
+/// `~/.cache/speech-harness/assets`. Tests point their context's ``HarnessContext/assets`` at a
+/// temporary directory.
 public final class AssetStore: Sendable {
     public let root: URL
     /// How many locales may be reserved at once (`SPEECH_HARNESS_MAX_RESERVED_LOCALES`, default 5).
@@ -17,21 +18,29 @@ public final class AssetStore: Sendable {
     public init(root: URL, maximumReservedLocales: Int? = nil) {
         self.root = root
         self.maximumReservedLocales =
-            maximumReservedLocales ?? HarnessEnvironment.current.valueOrDefault(HarnessSettings.maximumReservedLocales)
+            maximumReservedLocales
+            ?? HarnessContext.current.environment.valueOrDefault(HarnessSettings.maximumReservedLocales)
     }
 
-    public static let standard: AssetStore = {
-        let environment = HarnessEnvironment.current.variables
-        if let path = HarnessSettings.assets.text(in: environment) {
-            return AssetStore(root: URL(fileURLWithPath: path))
+    /// The process's store, from the program's environment.
+    public static let standard = AssetStore(environment: .process)
+
+    /// The store `environment`'s settings name.
+    public convenience init(environment: HarnessEnvironment) {
+        let limit = environment.valueOrDefault(HarnessSettings.maximumReservedLocales)
+        if let path = HarnessSettings.assets.text(in: environment.variables) {
+            self.init(root: URL(fileURLWithPath: path), maximumReservedLocales: limit)
+            return
         }
         let cache =
             environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-        return AssetStore(root: cache.appendingPathComponent("speech-harness/assets"))
-    }()
+        self.init(root: cache.appendingPathComponent("speech-harness/assets"), maximumReservedLocales: limit)
+    }
 
-    @TaskLocal public static var current: AssetStore = .standard
+    /// The running task's store (``HarnessContext/assets``).
+    @available(*, deprecated, message: "read HarnessContext.current.assets; set it on a HarnessContext")
+    public static var current: AssetStore { HarnessContext.current.assets }
 
     /// Why an installation failed.
     public enum InstallError: Error, CustomStringConvertible, Sendable {
@@ -241,7 +250,7 @@ public final class AssetStore: Sendable {
 
 extension RecognitionEngine {
     /// Installed when the engine needs no assets for the locale or the store has them.
-    public func assetsInstalled(locale: String, store: AssetStore = .current) -> Bool {
+    public func assetsInstalled(locale: String, store: AssetStore = HarnessContext.current.assets) -> Bool {
         guard supports(locale: locale) else { return false }
         guard let package = assetPackage(for: locale) else { return true }
         return store.isInstalled(package)

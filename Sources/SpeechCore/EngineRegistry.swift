@@ -3,7 +3,7 @@ import Foundation
 /// Names engines and picks the one Apple-style code gets when it does not choose: set
 /// `SPEECH_HARNESS_ENGINE` (an engine id such as `scripted`) or write `{"engine": "…"}` to
 /// `.speech-harness.json` in the working directory; otherwise the first registered engine that has
-/// assets for the locale. Tests choose programmatically with ``EngineSelection/$override``.
+/// assets for the locale. Tests choose programmatically with ``HarnessContext/engine``.
 ///
 /// The registry itself knows no engine: ``shared`` is filled by the program's composition point
 /// (the `HarnessComposition` module, which the `Speech`, `SpeechHarnessTesting` and command-line
@@ -144,7 +144,7 @@ public final class EngineRegistry: Sendable {
     /// The engine named by the environment or configuration file, if any. A configuration file
     /// that cannot be read as `{"engine": "<id>"}` is an error naming the file and the field.
     public static func configuredEngineID(
-        environment: [String: String] = HarnessEnvironment.current.variables,
+        environment: [String: String] = HarnessContext.current.environment.variables,
         directory: String = FileManager.default.currentDirectoryPath
     ) throws(EngineError) -> String? {
         if let id = HarnessSettings.engine.text(in: environment) { return id }
@@ -158,8 +158,9 @@ public final class EngineRegistry: Sendable {
     /// The engine to use for `locale`: the override, else the configured one, else the preferred
     /// registered engine that has assets for the locale.
     public func defaultEngine(for locale: String) throws -> any RecognitionEngine {
-        if let override = EngineSelection.override { return override }
-        if let id = try Self.configuredEngineID() { return try make(id) }
+        let context = HarnessContext.current
+        if let engine = context.engine { return engine }
+        if let id = try Self.configuredEngineID(environment: context.environment.variables) { return try make(id) }
         for id in ids {
             if let engine = try? make(id), engine.isInstalled(locale: locale) { return engine }
         }
@@ -167,8 +168,8 @@ public final class EngineRegistry: Sendable {
     }
 }
 
-/// Programmatic engine choice for code that builds Apple-style modules (tests, the benchmark):
-/// `try await EngineSelection.$override.withValue(engine) { … }`.
+/// Programmatic engine choice, now ``HarnessContext/engine``.
 public enum EngineSelection {
-    @TaskLocal public static var override: (any RecognitionEngine)?
+    @available(*, deprecated, message: "set HarnessContext.engine and run under HarnessContext.$current")
+    public static var override: (any RecognitionEngine)? { HarnessContext.current.engine }
 }

@@ -14,6 +14,7 @@
 public final class EngineThread: TaskExecutor, @unchecked Sendable {
     /// The engine thread the current task's work prefers, bound by whoever set the preference, so
     /// that unstructured tasks the work starts (an analyzer's job queue) can prefer it too.
+    /// Where work runs, not configuration, so it is not part of `HarnessContext`.
     @TaskLocal public static var current: EngineThread?
 
     /// Whether the calling thread is an engine thread, where a blocking call holds up no one else.

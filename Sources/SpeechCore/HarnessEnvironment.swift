@@ -2,8 +2,8 @@ import Foundation
 
 /// The environment the harness runs under, read from the process once: the `SPEECH_HARNESS_*`
 /// settings library code consults and the variables child processes (workers, programs under test)
-/// inherit. The command line adds its options to a copy and runs a command under it, so nothing
-/// changes the process's own environment; library code reads ``current``, never `ProcessInfo`.
+/// inherit. It is part of ``HarnessContext``: a front door changes a copy, so nothing changes the
+/// process's own environment, and library code reads its context's, never `ProcessInfo`.
 public struct HarnessEnvironment: Sendable, Hashable {
     public var variables: [String: String]
     /// The working directory's configuration file when it could not be read; programs that read
@@ -81,8 +81,9 @@ public struct HarnessEnvironment: Sendable, Hashable {
         return self
     }
 
-    /// The environment of the running command (the process's unless a caller set another).
-    @TaskLocal public static var current = process
+    /// The environment of the running task's context (``HarnessContext/environment``).
+    @available(*, deprecated, message: "read HarnessContext.current.environment; set it on a HarnessContext")
+    public static var current: HarnessEnvironment { HarnessContext.current.environment }
 
     public subscript(name: String) -> String? { variables[name] }
 

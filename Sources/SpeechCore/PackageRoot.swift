@@ -5,7 +5,7 @@ import Foundation
 /// else the checkout this module was compiled from (a team's package that depends on this one).
 public enum PackageRoot {
     public static var path: String {
-        let environment = HarnessEnvironment.current.variables
+        let environment = HarnessContext.current.environment.variables
         if let root = HarnessSettings.root.text(in: environment) { return root }
         let marker = "/scripts/workers/whisper_worker.py"
         let cwd = FileManager.default.currentDirectoryPath

@@ -1,6 +1,7 @@
 /// Counts the copies audio samples go through on their way from a file to an engine, by place, so
 /// a test can hold the sample path to its budget. Only debug builds count, and only inside
-/// `SampleCopies.$meter.withValue(meter) { … }`; everywhere else recording is free.
+/// `SampleCopies.$meter.withValue(meter) { … }`; everywhere else recording is free. A measurement,
+/// not configuration, so it is not part of `HarnessContext`.
 public enum SampleCopies {
     @TaskLocal public static var meter: SampleCopyMeter?
 

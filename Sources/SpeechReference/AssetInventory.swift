@@ -29,11 +29,11 @@ public final class AssetInventory {
         }
     }
 
-    public static var maximumReservedLocales: Int { AssetStore.current.maximumReservedLocales }
+    public static var maximumReservedLocales: Int { HarnessContext.current.assets.maximumReservedLocales }
 
     /// Reserved locales (possibly the supported variants of what was asked for).
     public static var reservedLocales: [Locale] {
-        get async { AssetStore.current.reservations().map(LocaleSupport.locale) }
+        get async { HarnessContext.current.assets.reservations().map(LocaleSupport.locale) }
     }
 
     /// Reserves `locale` (its supported equivalent). False when already reserved; throws when no
@@ -54,7 +54,7 @@ public final class AssetInventory {
         let equivalent = LocaleSupport.equivalent(to: reservedLocale).map(
             LocaleSupport.tag)
         return
-            (try? AssetStore.current.updateReservations { list -> ([String], Bool) in
+            (try? HarnessContext.current.assets.updateReservations { list -> ([String], Bool) in
                 guard let index = list.firstIndex(where: { $0 == wanted || $0 == equivalent }) else {
                     return (list, false)
                 }
@@ -101,7 +101,7 @@ public final class AssetInventory {
         }
         guard !packages.isEmpty else { return nil }
         try reserve(tags: locales)
-        return AssetInstallationRequest(packages: packages, store: AssetStore.current)
+        return AssetInstallationRequest(packages: packages, store: HarnessContext.current.assets)
     }
 
     // MARK: Internals
@@ -115,7 +115,7 @@ public final class AssetInventory {
         guard let needs = channel.assetNeeds else { return .installed }
         guard let engine = needs.engine, engine.supports(locale: needs.locale) else { return .unsupported }
         guard let package = engine.assetPackage(for: needs.locale) else { return .installed }
-        let store = AssetStore.current
+        let store = HarnessContext.current.assets
         if store.isInstalled(package) { return .installed }
         if store.isInstalling(package) { return .downloading }
         return .supported
@@ -124,7 +124,7 @@ public final class AssetInventory {
     /// Adds the tags not yet reserved; returns how many were added.
     @discardableResult
     static func reserve(tags: [String]) throws -> Int {
-        let store = AssetStore.current
+        let store = HarnessContext.current.assets
         return try store.updateReservations { list -> ([String], Int) in
             let missing = tags.filter { !list.contains($0) }
             guard list.count + missing.count <= store.maximumReservedLocales else {
@@ -167,7 +167,8 @@ public final class AssetInstallationRequest: NSObject, ProgressReporting, @unche
     public func downloadAndInstall() async throws {
         let total = progress.totalUnitCount
         history.withLock { $0 = [] }
-        let download = AssetDownload(conditions: DeviceSettings.current.assetDownloads, clock: DeviceClock.current)
+        let download = AssetDownload(
+            conditions: HarnessContext.current.device.assetDownloads, clock: HarnessContext.current.clock)
         try await store.downloading(packages) {
             try await download.run(
                 bytes: total,

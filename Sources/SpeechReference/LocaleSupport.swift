@@ -8,15 +8,18 @@ enum LocaleSupport {
     /// and its variants (Whisper with its multilingual model: its locales are supported, and
     /// installed once the bootstrap has installed the model).
     static func engines() -> [any RecognitionEngine] {
-        if let override = EngineSelection.override { return [override] }
+        let context = HarnessContext.current
+        if let engine = context.engine { return [engine] }
+        let registry = context.engines
         // An engine setting that names no usable engine supports no locale here (the locale
         // queries cannot throw); making the analyzer's engine throws the reason.
         do {
-            if let id = try EngineRegistry.configuredEngineID() { return [try EngineRegistry.shared.make(id)] }
+            if let id = try EngineRegistry.configuredEngineID(environment: context.environment.variables) {
+                return [try registry.make(id)]
+            }
         } catch {
             return []
         }
-        let registry = EngineRegistry.shared
         return (registry.ids + registry.variants).compactMap { try? registry.make($0) }
     }
 
@@ -99,7 +102,7 @@ enum LocaleSupport {
     ) -> (engine: (any RecognitionEngine)?, problem: String?) {
         if let reason = unavailability(transcriber) { return (nil, reason) }
         do {
-            return (try EngineRegistry.shared.defaultEngine(for: tag(locale)), nil)
+            return (try HarnessContext.current.engines.defaultEngine(for: tag(locale)), nil)
         } catch {
             return (nil, "\(error)")
         }

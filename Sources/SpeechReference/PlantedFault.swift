@@ -56,7 +56,9 @@ import SpeechCore
         /// AssetInventory.Status sorts in 27's order on a 26 device too.
         case statusOrderIgnoresRelease
 
-        @TaskLocal public static var current: PlantedFault?
+        /// The running task's planted fault (`HarnessContext.plantedFault`).
+        @available(*, deprecated, message: "set HarnessContext.plantedFault and run under HarnessContext.$current")
+        public static var current: PlantedFault? { HarnessContext.current.plantedFault }
 
         /// The fault `SPEECH_HARNESS_PLANTED_FAULT` names, so that a separate Apple-style program
         /// (the session recorder) can be run with a fault planted; a name of no fault is the
@@ -75,13 +77,25 @@ import SpeechCore
 
         /// The fault in force: the task's, else the environment's.
         static var active: PlantedFault? {
-            current ?? (try? fromEnvironment.get()) ?? nil
+            HarnessContext.current.plantedFault ?? (try? fromEnvironment.get()) ?? nil
         }
 
         /// The environment's fault setting when it names no fault.
         static var settingProblem: SettingError? {
             if case .failure(let problem) = fromEnvironment { return problem }
             return nil
+        }
+    }
+
+    extension HarnessContext {
+        private enum PlantedFaultKey: HarnessContextKey {
+            static let defaultValue: PlantedFault? = nil
+        }
+
+        /// The rule violation the reference commits under this context, for the mutation check.
+        public var plantedFault: PlantedFault? {
+            get { self[PlantedFaultKey.self] }
+            set { self[PlantedFaultKey.self] = newValue }
         }
     }
 #endif

@@ -5,8 +5,8 @@ import SpeechCore
 /// engine and locale) share one; past `limit` distinct ones, starting analysis throws
 /// `SFSpeechError.insufficientResources` unless the analyzer ignores resource limits.
 ///
-/// The default limit is 4, or `SPEECH_HARNESS_MAX_ENGINE_INSTANCES`. Tests use their own pool
-/// through ``ResourcePool/$current``.
+/// The default limit is 4, or `SPEECH_HARNESS_MAX_ENGINE_INSTANCES`. Tests give their context its
+/// own pool (`HarnessContext.resourcePool`).
 @_spi(Harness) public final class ResourcePool: Sendable {
     public let limit: Int
     private let holders = Locked<[ObjectIdentifier: (keys: Set<String>, counted: Bool)]>([:])
@@ -16,7 +16,9 @@ import SpeechCore
     public static let shared = ResourcePool(
         limit: HarnessEnvironment.process.valueOrDefault(HarnessSettings.maximumEngineInstances))
 
-    @TaskLocal public static var current: ResourcePool = .shared
+    /// The running task's pool (`HarnessContext.resourcePool`).
+    @available(*, deprecated, message: "read HarnessContext.current.resourcePool; set it on a HarnessContext")
+    public static var current: ResourcePool { HarnessContext.current.resourcePool }
 
     /// Distinct configurations held by analyzers that respect the limit.
     public var inUse: Int {
@@ -63,5 +65,17 @@ extension SpeechModels {
     /// Engine configurations currently kept loaded (harness extension, for tests and diagnostics).
     @_spi(Harness) public static var retainedConfigurations: Set<String> {
         get async { await ModelRetentionCache.shared.retainedKeys }
+    }
+}
+
+@_spi(Harness) extension HarnessContext {
+    private enum ResourcePoolKey: HarnessContextKey {
+        static let defaultValue = ResourcePool.shared
+    }
+
+    /// The bound on engine configurations analyzers made under this context share.
+    public var resourcePool: ResourcePool {
+        get { self[ResourcePoolKey.self] }
+        set { self[ResourcePoolKey.self] = newValue }
     }
 }

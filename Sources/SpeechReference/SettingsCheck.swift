@@ -5,7 +5,7 @@ import SpeechCore
 /// faults, the fault setting's name.
 enum SettingsCheck {
     static func validate() throws(HarnessSettingsProblem) {
-        _ = try HarnessEnvironment.current.validated()
+        _ = try HarnessContext.current.environment.validated()
         #if SPEECH_HARNESS_MUTATIONS
             if let problem = PlantedFault.settingProblem { throw .setting(problem) }
         #endif

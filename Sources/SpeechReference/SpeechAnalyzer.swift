@@ -90,7 +90,7 @@ public final actor SpeechAnalyzer {
     where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
         self.options = options ?? Options(priority: .medium, modelRetention: .whileInUse)
         self.analysisContext = context
-        self.pool = ResourcePool.current
+        self.pool = HarnessContext.current.resourcePool
         self.moduleList = modules
         self.channels = modules.compactMap { ($0 as? ModuleChannelOwner)?.moduleChannel }
         var machine = Machine(rules: FaultPlan.sessionRules)

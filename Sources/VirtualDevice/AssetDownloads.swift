@@ -31,8 +31,9 @@ public enum AssetDownloads: Sendable, Hashable {
     }
 }
 
-/// The clock the device's timed conditions (a slow download) run on: the continuous clock, or in
-/// tests a clock that skips its sleeps (`SkippingClock`) or a `VirtualClock`.
+/// The clock the device's timed conditions (a slow download) run on, now `HarnessContext.clock`.
 public enum DeviceClock {
-    @TaskLocal public static var current: any Clock<Duration> = ContinuousClock()
+    /// The running task's clock (`HarnessContext.clock`).
+    @available(*, deprecated, message: "read HarnessContext.current.clock; set it on a HarnessContext")
+    public static var current: any Clock<Duration> { HarnessContext.current.clock }
 }

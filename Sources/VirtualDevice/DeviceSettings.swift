@@ -104,8 +104,8 @@ public struct MicrophoneSettings: Sendable, Hashable {
 
 /// The simulated device an Apple-style program runs on: its microphone, the permissions the user
 /// gave, the locale it is set to, and the conditions its hardware and network impose (the device
-/// profiles of docs/device-profiles.md). Chosen without touching the program: by `DeviceSettings.$override` in tests, else
-/// by the environment (see ``fromEnvironment(_:)``).
+/// profiles of docs/device-profiles.md). Chosen without touching the program: set on the context
+/// (`HarnessContext.device`) in tests, else by the environment (see ``fromEnvironment(_:)``).
 public struct DeviceSettings: Sendable, Hashable {
     public var microphone: MicrophoneSettings
     /// Microphone access (`AVAudioSession.recordPermission`, `AVAudioApplication.recordPermission`).
@@ -151,15 +151,16 @@ public struct DeviceSettings: Sendable, Hashable {
         self.osRelease = osRelease
     }
 
-    /// Settings for code under test, in place of the environment: `DeviceSettings.$override.withValue(…) { … }`.
-    @TaskLocal public static var override: DeviceSettings?
+    /// The device set on the running task's context, if any (`HarnessContext.device`).
+    @available(*, deprecated, message: "set HarnessContext.device and run under HarnessContext.$current")
+    public static var override: DeviceSettings? { HarnessContext.current.chosenDevice }
 
     /// Reads the settings from the environment, as `HarnessSettings` declares them (the group
     /// "The simulated device": the microphone's source, pacing, leads, end, rate and channels, the
     /// two permissions, the device's locale, SpeechTranscriber's availability, the locales offered,
     /// asset downloads, the audio session, the OS release, the speaker's file). A value a setting cannot take is an error naming it.
     public static func fromEnvironment(
-        _ environment: [String: String] = HarnessEnvironment.current.variables
+        _ environment: [String: String] = HarnessContext.current.environment.variables
     ) throws(DeviceSettingsError) -> DeviceSettings {
         typealias S = HarnessSettings
         var microphone = MicrophoneSettings(source: .none)
@@ -204,16 +205,47 @@ public struct DeviceSettings: Sendable, Hashable {
         }
     }
 
-    /// The override, else the environment. A value a setting cannot take reads as its default
-    /// here (the Apple API that reads these settings cannot throw); the first throwing call of the
+    /// The running task's device (`HarnessContext.device`).
+    public static var current: DeviceSettings { HarnessContext.current.device }
+
+    /// The device `environment` describes. A value a setting cannot take reads as its default here
+    /// (the Apple API that reads these settings cannot throw); the first throwing call of the
     /// harness's Apple API reports it (`HarnessEnvironment.validated()`).
-    public static var current: DeviceSettings {
-        if let override { return override }
-        let usable = HarnessEnvironment.current.variables.filter { name, value in
+    public static func usable(in environment: HarnessEnvironment) -> DeviceSettings {
+        let usable = environment.variables.filter { name, value in
             guard let setting = HarnessSettings.named(name), setting.variable == name else { return true }
             return setting.givenText(in: [name: value]).map(setting.accepts) ?? true
         }
         return (try? fromEnvironment(usable)) ?? DeviceSettings()
+    }
+}
+
+extension HarnessContext {
+    private enum DeviceKey: HarnessContextKey {
+        static let defaultValue: DeviceSettings? = nil
+    }
+
+    private enum PermissionsKey: HarnessContextKey {
+        static let defaultValue = PermissionLedger.process
+    }
+
+    /// The simulated device: the one set here, else the one the environment's settings describe.
+    public var device: DeviceSettings {
+        get { chosenDevice ?? DeviceSettings.usable(in: environment) }
+        set { chosenDevice = newValue }
+    }
+
+    /// The device set here, if any.
+    var chosenDevice: DeviceSettings? {
+        get { self[DeviceKey.self] }
+        set { self[DeviceKey.self] = newValue }
+    }
+
+    /// The permissions the running program has asked for (the process's ledger unless a test
+    /// gives its own, so tests do not see each other's answers).
+    public var permissions: PermissionLedger {
+        get { self[PermissionsKey.self] }
+        set { self[PermissionsKey.self] = newValue }
     }
 }
 
@@ -231,7 +263,7 @@ public typealias DeviceSettingsError = SettingError
 
 /// Permissions the running program has asked for: a request moves a state not yet determined to
 /// the user's answer for the rest of the process, as the system remembers it on a device. Tests
-/// that must not see each other's answers give each their own ledger through `$current`.
+/// that must not see each other's answers give each their own ledger (`HarnessContext.permissions`).
 public final class PermissionLedger: Sendable {
     private struct Answers {
         var record: PermissionState?
@@ -244,7 +276,10 @@ public final class PermissionLedger: Sendable {
 
     /// The process's ledger.
     public static let process = PermissionLedger()
-    @TaskLocal public static var current: PermissionLedger = .process
+
+    /// The running task's ledger (`HarnessContext.permissions`).
+    @available(*, deprecated, message: "read HarnessContext.current.permissions; set it on a HarnessContext")
+    public static var current: PermissionLedger { HarnessContext.current.permissions }
 
     /// The record permission now.
     public var recordPermission: PermissionState { state(\.record, configured: \.recordPermission) }
@@ -261,7 +296,7 @@ public final class PermissionLedger: Sendable {
     private func state(
         _ answer: KeyPath<Answers, PermissionState?>, configured: KeyPath<DeviceSettings, PermissionState>
     ) -> PermissionState {
-        answers.withLock { $0[keyPath: answer] } ?? DeviceSettings.current[keyPath: configured]
+        answers.withLock { $0[keyPath: answer] } ?? HarnessContext.current.device[keyPath: configured]
     }
 
     private func request(

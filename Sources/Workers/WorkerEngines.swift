@@ -19,14 +19,15 @@ public enum WhisperWorker {
 
         public init() {}
 
-        /// Settings a program chose for the Whisper engines made in this task (the command line's
-        /// `--whisper-*` options): they take the place of the environment's.
-        @TaskLocal public static var chosen: Settings?
+        /// The settings the running task's context chose (`HarnessContext.whisperSettings`).
+        @available(*, deprecated, message: "set HarnessContext.whisperSettings and run under HarnessContext.$current")
+        public static var chosen: Settings? { HarnessContext.current.whisperSettings }
 
-        /// The settings for an engine made now: the chosen ones, else the environment's.
+        /// The settings for an engine made now: the ones the context chose, else its environment's.
         public static func current() throws(EngineError) -> Settings {
-            if let chosen { return chosen }
-            return try fromEnvironment()
+            let context = HarnessContext.current
+            if let chosen = context.whisperSettings { return chosen }
+            return try fromEnvironment(context.environment.variables)
         }
 
         /// The settings the environment gives (`HarnessSettings.whisperComputeType`,
@@ -34,7 +35,7 @@ public enum WhisperWorker {
         /// `--whisper-beam`, `--whisper-threads` and `--whisper-seed` set). A bad value is an engine
         /// error naming the setting.
         public static func fromEnvironment(
-            _ environment: [String: String] = HarnessEnvironment.current.variables
+            _ environment: [String: String] = HarnessContext.current.environment.variables
         ) throws(EngineError) -> Settings {
             var settings = Settings()
             do {
@@ -123,7 +124,7 @@ extension FaultWorker {
     /// The fault worker as the environment sets it (`HarnessSettings.faultMode`, `faultRate`,
     /// `faultSeed`, `faultTimeout`). A bad value is an engine error naming the setting.
     public static func fromEnvironment(
-        _ environment: [String: String] = HarnessEnvironment.current.variables
+        _ environment: [String: String] = HarnessContext.current.environment.variables
     ) throws(EngineError) -> WorkerEngine {
         do {
             let timeout = try HarnessSettings.faultTimeout.value(in: environment)
@@ -185,5 +186,18 @@ public enum FaultWorker {
                 partialResults: false, wordTimes: true, alternatives: false, confidence: false,
                 locales: ["en-US"], formats: [AudioFormat(sampleRate: 16_000, channelCount: 1, sampleType: .float32)]),
             callTimeout: callTimeout, clock: clock, maximumWorkers: maximumWorkers, protocolVersion: protocolVersion)
+    }
+}
+
+extension HarnessContext {
+    private enum WhisperSettingsKey: HarnessContextKey {
+        static let defaultValue: WhisperWorker.Settings? = nil
+    }
+
+    /// Settings a program chose for the Whisper engines made under this context (the command
+    /// line's `--whisper-*` options), in place of the environment's.
+    public var whisperSettings: WhisperWorker.Settings? {
+        get { self[WhisperSettingsKey.self] }
+        set { self[WhisperSettingsKey.self] = newValue }
     }
 }

@@ -41,7 +41,7 @@ final class WorkerProcess: @unchecked Sendable {
         }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = Array(command.dropFirst())
-        process.environment = HarnessEnvironment.current.variables.merging(environment) { $1 }
+        process.environment = HarnessContext.current.environment.variables.merging(environment) { $1 }
         process.standardInput = stdinPipe
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe

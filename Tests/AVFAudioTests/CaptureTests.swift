@@ -36,7 +36,7 @@ struct CaptureTests {
         _ device: DeviceSettings, bufferSize: AVAudioFrameCount = 1024,
         format: (AVAudioInputNode) -> AVAudioFormat? = { $0.outputFormat(forBus: 0) }
     ) async throws -> Captured {
-        await DeviceSettings.$override.withValue(device) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
             let engine = AVAudioEngine()
             let input = engine.inputNode
             let log = Locked(Captured())
@@ -131,8 +131,8 @@ struct CaptureTests {
         let captured = try await Self.capture(device)
         #expect(captured.frames.count == 15)
         #expect(captured.samples.allSatisfy { $0 == 0 })
-        await PermissionLedger.$current.withValue(PermissionLedger()) {
-            await DeviceSettings.$override.withValue(device) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.permissions, PermissionLedger())) {
+            await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
                 #expect(AVAudioSession.sharedInstance().recordPermission == .denied)
                 #expect(AVAudioApplication.shared.recordPermission == .denied)
                 #expect(await AVAudioApplication.requestRecordPermission() == false)
@@ -141,8 +141,10 @@ struct CaptureTests {
     }
 
     @Test func anUndecidedPermissionIsGrantedWhenAsked() async {
-        await PermissionLedger.$current.withValue(PermissionLedger()) {
-            await DeviceSettings.$override.withValue(DeviceSettings(recordPermission: .notDetermined)) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.permissions, PermissionLedger())) {
+            await HarnessContext.$current.withValue(
+                HarnessContext.current.with(\.device, DeviceSettings(recordPermission: .notDetermined))
+            ) {
                 #expect(AVAudioApplication.shared.recordPermission == .undetermined)
                 let granted = await withCheckedContinuation { done in
                     AVAudioSession.sharedInstance().requestRecordPermission { done.resume(returning: $0) }
@@ -154,7 +156,9 @@ struct CaptureTests {
     }
 
     @Test func withoutAnInputDeviceTheFormatIsEmptyAndStartThrows() throws {
-        DeviceSettings.$override.withValue(DeviceSettings(microphone: MicrophoneSettings(source: .none))) {
+        HarnessContext.$current.withValue(
+            HarnessContext.current.with(\.device, DeviceSettings(microphone: MicrophoneSettings(source: .none)))
+        ) {
             let engine = AVAudioEngine()
             let format = engine.inputNode.outputFormat(forBus: 0)
             #expect(format.sampleRate == 0 && format.channelCount == 0)
@@ -173,8 +177,11 @@ struct CaptureTests {
     @Test func anUnreadableSourceFailsStartNamingTheFile() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("noise.wav", bytes: Array(repeating: 7, count: 64))
-        DeviceSettings.$override.withValue(
-            DeviceSettings(microphone: MicrophoneSettings(source: .file(path: path), pacing: .fast))
+        HarnessContext.$current.withValue(
+            HarnessContext.current.with(
+                \.device,
+                DeviceSettings(microphone: MicrophoneSettings(source: .file(path: path), pacing: .fast))
+            )
         ) {
             let engine = AVAudioEngine()
             engine.inputNode.installTap(onBus: 0, bufferSize: 1024, format: nil) { _, _ in }
@@ -185,7 +192,8 @@ struct CaptureTests {
     @Test func aSendableTapGetsReadOnlyBuffersAndASecondOneThrows() async throws {
         let directory = try TemporaryDirectory()
         let device = try Self.device(directory, seconds: 0.3, end: .stopEngine(afterSilence: 0))
-        let frames = try await DeviceSettings.$override.withValue(device) { () async throws -> [Int] in
+        let frames = try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
+            () async throws -> [Int] in
             let engine = AVAudioEngine()
             let seen = Locked<[Int]>([])
             try engine.inputNode.installAudioTap(onBus: 0, bufferSize: 4_800, format: nil) { buffer, _ in
@@ -214,7 +222,9 @@ struct CaptureTests {
 
     @Test func aSecondTapOnABusTerminatesWithApplesMessage() async {
         let result = await #expect(processExitsWith: .signal(SIGABRT), observing: [\.standardErrorContent]) {
-            DeviceSettings.$override.withValue(DeviceSettings(microphone: MicrophoneSettings(source: .silence))) {
+            HarnessContext.$current.withValue(
+                HarnessContext.current.with(\.device, DeviceSettings(microphone: MicrophoneSettings(source: .silence)))
+            ) {
                 let engine = AVAudioEngine()
                 engine.inputNode.installTap(onBus: 0, bufferSize: 1024, format: nil) { _, _ in }
                 engine.inputNode.installTap(onBus: 0, bufferSize: 1024, format: nil) { _, _ in }
@@ -226,7 +236,9 @@ struct CaptureTests {
 
     @Test func aTapAtAnotherSampleRateTerminatesWithApplesMessage() async {
         let result = await #expect(processExitsWith: .signal(SIGABRT), observing: [\.standardErrorContent]) {
-            DeviceSettings.$override.withValue(DeviceSettings(microphone: MicrophoneSettings(source: .silence))) {
+            HarnessContext.$current.withValue(
+                HarnessContext.current.with(\.device, DeviceSettings(microphone: MicrophoneSettings(source: .silence)))
+            ) {
                 let engine = AVAudioEngine()
                 let sixteen = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)
                 engine.inputNode.installTap(onBus: 0, bufferSize: 1024, format: sixteen) { _, _ in }
@@ -238,7 +250,9 @@ struct CaptureTests {
 
     @Test func aTapInTheNoDeviceFormatTerminatesWithApplesMessage() async {
         let result = await #expect(processExitsWith: .signal(SIGABRT), observing: [\.standardErrorContent]) {
-            DeviceSettings.$override.withValue(DeviceSettings(microphone: MicrophoneSettings(source: .none))) {
+            HarnessContext.$current.withValue(
+                HarnessContext.current.with(\.device, DeviceSettings(microphone: MicrophoneSettings(source: .none)))
+            ) {
                 let engine = AVAudioEngine()
                 let input = engine.inputNode
                 input.installTap(onBus: 0, bufferSize: 1024, format: input.outputFormat(forBus: 0)) { _, _ in }

@@ -26,7 +26,7 @@ struct InterruptionTests {
         let directory = try TemporaryDirectory()
         var device = try CaptureTests.device(directory)
         device.microphone.interruption = interruption
-        return await DeviceSettings.$override.withValue(device) {
+        return await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
             let engine = AVAudioEngine()
             let session = AVAudioSession.sharedInstance()
             try? session.setActive(true)

@@ -41,7 +41,7 @@ struct PlaybackTests {
         let path = directory.path("tone.wav")
         let tone = Signal.sine(frequency: 440, sampleRate: 16_000, seconds: 0.73)
         try AudioFileWriter.writeMono(tone, sampleRate: 16_000, to: path, encoding: .float32)
-        try await DeviceSettings.$override.withValue(Self.fast) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.fast)) {
             let engine = AVAudioEngine()
             let file = try AVAudioFile(forReading: URL(fileURLWithPath: path))
             let player = AVAudioPlayerNode()
@@ -70,7 +70,7 @@ struct PlaybackTests {
     }
 
     @Test func throughTheMixerAudioIsResampledToTheOutputAndFillsItsChannels() async throws {
-        try await DeviceSettings.$override.withValue(Self.fast) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.fast)) {
             let tone = Signal.sine(frequency: 300, sampleRate: 16_000, seconds: 0.5)
             let engine = try await Self.play(tone, to: { $0.mainMixerNode })
             let played = engine.speaker.playedChannels
@@ -83,7 +83,7 @@ struct PlaybackTests {
     }
 
     @Test func stopAnswersWhatWasNotPlayedAndResetsTheTimeline() throws {
-        try DeviceSettings.$override.withValue(Self.fast) {
+        try HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.fast)) {
             let engine = AVAudioEngine()
             let player = AVAudioPlayerNode()
             let answered = Locked<[AVAudioPlayerNodeCompletionCallbackType]>([])
@@ -103,7 +103,7 @@ struct PlaybackTests {
     }
 
     @Test func aBufferThatInterruptsReplacesWhatIsScheduled() async throws {
-        try await DeviceSettings.$override.withValue(Self.fast) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.fast)) {
             let engine = AVAudioEngine()
             let player = AVAudioPlayerNode()
             let first = Locked(false)
@@ -126,7 +126,7 @@ struct PlaybackTests {
     }
 
     @Test func aPlayerStartedAtALaterTimeWaitsInSilenceOnTheOutputsClock() async throws {
-        try await DeviceSettings.$override.withValue(Self.fast) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.fast)) {
             let engine = AVAudioEngine()
             let player = AVAudioPlayerNode()
             let tone = [Float](repeating: 0.5, count: 480)
@@ -149,7 +149,7 @@ struct PlaybackTests {
         let output = directory.path("speaker.wav")
         var device = Self.fast
         device.speakerOutput = output
-        try await DeviceSettings.$override.withValue(device) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
             let tone = Signal.sine(frequency: 500, sampleRate: 16_000, seconds: 0.2)
             let engine = try await Self.play(tone, to: { $0.outputNode })
             let reader = try AudioFileReader(path: output)

@@ -1,4 +1,5 @@
 import AVFoundation
+import SpeechCore
 import Testing
 import VirtualDevice
 
@@ -12,8 +13,9 @@ struct CaptureDeviceTests {
     }
 
     @Test func aFirstRequestIsAnsweredAndRemembered() async {
-        await PermissionLedger.$current.withValue(PermissionLedger()) {
-            await DeviceSettings.$override.withValue(Self.device(.notDetermined)) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.permissions, PermissionLedger())) {
+            await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.device(.notDetermined)))
+            {
                 #expect(AVCaptureDevice.authorizationStatus(for: .audio) == .notDetermined)
                 #expect(AVAudioApplication.shared.recordPermission == .undetermined)
                 #expect(await AVCaptureDevice.requestAccess(for: .audio))
@@ -25,8 +27,8 @@ struct CaptureDeviceTests {
 
     @Test(arguments: [(PermissionState.denied, AVAuthorizationStatus.denied), (.restricted, .restricted)])
     func aRefusalStands(permission: PermissionState, status: AVAuthorizationStatus) async {
-        await PermissionLedger.$current.withValue(PermissionLedger()) {
-            await DeviceSettings.$override.withValue(Self.device(permission)) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.permissions, PermissionLedger())) {
+            await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.device(permission))) {
                 #expect(AVCaptureDevice.authorizationStatus(for: .audio) == status)
                 let granted = await withCheckedContinuation { done in
                     AVCaptureDevice.requestAccess(for: .audio) { done.resume(returning: $0) }
@@ -38,13 +40,15 @@ struct CaptureDeviceTests {
     }
 
     @Test func thereIsAMicrophoneOnlyWhenTheDeviceHasOne() async {
-        DeviceSettings.$override.withValue(Self.device(.authorized)) {
+        HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.device(.authorized))) {
             let microphone = AVCaptureDevice.default(for: .audio)
             #expect(microphone?.hasMediaType(.audio) == true && microphone?.localizedName == "Virtual Microphone")
             #expect(AVCaptureDevice.default(for: .video) == nil)
             #expect(AVCaptureDevice.authorizationStatus(for: .video) == .restricted)
         }
-        DeviceSettings.$override.withValue(Self.device(.authorized, microphone: .none)) {
+        HarnessContext.$current.withValue(
+            HarnessContext.current.with(\.device, Self.device(.authorized, microphone: .none))
+        ) {
             #expect(AVCaptureDevice.default(for: .audio) == nil)
         }
         #expect(await !AVCaptureDevice.requestAccess(for: .video))

@@ -1,5 +1,6 @@
 import AVFoundation
 import Foundation
+import SpeechCore
 import Testing
 import VirtualDevice
 
@@ -34,7 +35,7 @@ struct CaptureSessionTests {
     }
 
     @Test func theDelegateGetsTheMicrophonesAudioInOrder() async throws {
-        try await DeviceSettings.$override.withValue(Self.device) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.device)) {
             let device = try #require(AVCaptureDevice.default(for: .audio))
             let session = AVCaptureSession()
             let output = AVCaptureAudioDataOutput()
@@ -76,8 +77,11 @@ struct CaptureSessionTests {
 
     /// Without microphone access the device cannot be opened as an input.
     @Test func aDeniedMicrophoneCannotBeAnInput() throws {
-        try DeviceSettings.$override.withValue(
-            DeviceSettings(microphone: MicrophoneSettings(source: .silence), recordPermission: .denied)
+        try HarnessContext.$current.withValue(
+            HarnessContext.current.with(
+                \.device,
+                DeviceSettings(microphone: MicrophoneSettings(source: .silence), recordPermission: .denied)
+            )
         ) {
             let device = try #require(AVCaptureDevice.default(for: .audio))
             do {

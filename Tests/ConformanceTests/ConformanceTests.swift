@@ -1,5 +1,6 @@
 import Foundation
 import Records
+import SpeechCore
 import TestSupport
 import Testing
 
@@ -60,7 +61,9 @@ struct ConformanceTests {
                 #expect(!chosen.scenarios.isEmpty)
                 // Caught means a scenario of that clause failed its checks: a skip or an error
                 // (a scenario that could not run) says nothing about the rule.
-                let results = await PlantedFault.$current.withValue(fault) { await chosen.run(backends: ["scripted"]) }
+                let results = await HarnessContext.$current.withValue(
+                    HarnessContext.current.with(\.plantedFault, fault)
+                ) { await chosen.run(backends: ["scripted"]) }
                 let caught = results.contains {
                     guard case .failed = $0.outcome else { return false }
                     return $0.scenario.clause == clause

@@ -32,8 +32,8 @@ struct EngineRegistryTests {
 
     /// Engines are made from the command's environment, a value: the process's own is not changed.
     @Test func enginesAreMadeFromTheCommandsEnvironment() throws {
-        let environment = HarnessEnvironment.current.setting("SPEECH_HARNESS_WHISPER_SEED", to: "3")
-        let name = try HarnessEnvironment.$current.withValue(environment) {
+        let environment = HarnessContext.current.environment.setting("SPEECH_HARNESS_WHISPER_SEED", to: "3")
+        let name = try HarnessContext.$current.withValue(HarnessContext.current.with(\.environment, environment)) {
             try EngineRegistry.shared.make("whisper").name
         }
         #expect(name == "whisper[tiny.en,int8,beam1,t1,seed3]")
@@ -83,7 +83,7 @@ struct EngineRegistryTests {
 
     @Test func programmaticOverrideWins() throws {
         let engine = ScriptedEngine(script: .evenlySpaced("x"))
-        let chosen = try EngineSelection.$override.withValue(engine) {
+        let chosen = try HarnessContext.$current.withValue(HarnessContext.current.with(\.engine, engine)) {
             try EngineRegistry.shared.defaultEngine(for: "en-US")
         }
         #expect(chosen.id == "scripted")

@@ -16,12 +16,14 @@ struct BenchOptionsTests {
         let environment = HarnessEnvironment([
             "SPEECH_HARNESS_WHISPER_THREADS": "2", "SPEECH_HARNESS_WHISPER_BEAM_SIZE": "3",
         ])
-        let settings = try HarnessEnvironment.$current.withValue(environment) {
+        let settings = try HarnessContext.$current.withValue(HarnessContext.current.with(\.environment, environment)) {
             try BenchRunCommand.whisperSettings(parsed, command: "bench")
         }
         #expect(settings.beamSize == 4 && settings.seed == 7 && settings.threads == 2 && settings.computeType == "int8")
         // The engines made under them take them, whatever the environment says.
-        let made = try WhisperWorker.Settings.$chosen.withValue(settings) { try WhisperWorker.Settings.current() }
+        let made = try HarnessContext.$current.withValue(HarnessContext.current.with(\.whisperSettings, settings)) {
+            try WhisperWorker.Settings.current()
+        }
         #expect(made == settings)
     }
 
@@ -37,7 +39,9 @@ struct BenchOptionsTests {
     @Test func aBadEnvironmentValueIsAUsageErrorNamingTheVariable() throws {
         let parsed = try ParsedArguments.parse(["--engine", "whisper", "--manifest", "m.jsonl"], spec: Self.spec)
         #expect {
-            try HarnessEnvironment.$current.withValue(HarnessEnvironment(["SPEECH_HARNESS_WHISPER_SEED": "-1"])) {
+            try HarnessContext.$current.withValue(
+                HarnessContext.current.with(\.environment, HarnessEnvironment(["SPEECH_HARNESS_WHISPER_SEED": "-1"]))
+            ) {
                 _ = try BenchRunCommand.whisperSettings(parsed, command: "bench")
             }
         } throws: { error in

@@ -52,8 +52,8 @@ struct FastPacingTests {
     @Test(.enabled(if: available, "pocketsphinx-testdata's LibriVox recording is not installed"))
     func theLegacyDictationControllerGetsItsFinalResult() async throws {
         let engine = PocketSphinxEngine(search: .languageModel, decoding: .streaming)
-        try await DeviceSettings.$override.withValue(Self.device) {
-            try await EngineSelection.$override.withValue(engine) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.device)) {
+            try await HarnessContext.$current.withValue(HarnessContext.current.with(\.engine, engine)) {
                 let recognizer = try #require(SFSpeechRecognizer(locale: Locale(identifier: "en-US")))
                 let request = SFSpeechAudioBufferRecognitionRequest()
                 request.shouldReportPartialResults = true
@@ -89,8 +89,8 @@ struct FastPacingTests {
     @Test(.enabled(if: available, "pocketsphinx-testdata's LibriVox recording is not installed"))
     func theAnalyzerSamplePatternGetsItsFinalResult() async throws {
         let engine = PocketSphinxEngine(search: .languageModel, decoding: .streaming)
-        try await DeviceSettings.$override.withValue(Self.device) {
-            try await EngineSelection.$override.withValue(engine) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, Self.device)) {
+            try await HarnessContext.$current.withValue(HarnessContext.current.with(\.engine, engine)) {
                 let transcriber = SpeechTranscriber(
                     locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
                     attributeOptions: [])
@@ -149,8 +149,8 @@ struct FastPacingTests {
                 words: [.init("he", start: 0.2, end: 0.4)], faults: [.throwAt(2, message: "the engine broke")]))
         var device = Self.device
         device.microphone.end = .stopEngine(afterSilence: 0.5)
-        try await DeviceSettings.$override.withValue(device) {
-            try await EngineSelection.$override.withValue(engine) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
+            try await HarnessContext.$current.withValue(HarnessContext.current.with(\.engine, engine)) {
                 let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription)
                 let format = try #require(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]))
                 let analyzer = SpeechAnalyzer(modules: [transcriber])

@@ -134,7 +134,7 @@ struct RealEnginesThroughAnalyzerTests {
         try Data(try templates.encoded()).write(to: URL(fileURLWithPath: folder.path("en-US.shdt")))
         let engine = DSPEngine(task: .digits, templateDirectory: folder.path(""))
         let store = AssetStore(root: folder.url.appendingPathComponent("assets"))
-        try await AssetStore.$current.withValue(store) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.assets, store)) {
             let transcriber = SpeechTranscriber(
                 locale: Locale(identifier: "en-US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
                 attributeOptions: [.audioTimeRange], engine: engine, engineProblem: nil)

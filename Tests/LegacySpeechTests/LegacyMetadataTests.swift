@@ -3,6 +3,7 @@ import EngineCore
 import Foundation
 @_spi(Harness) import LegacySpeech
 @_spi(Harness) import Speech
+import SpeechCore
 import TestSupport
 import Testing
 import VirtualDevice
@@ -87,8 +88,10 @@ struct LegacyMetadataTests {
 
     @Test func aTaskWithoutSpeechAuthorizationFails() async {
         let ledger = PermissionLedger()
-        await PermissionLedger.$current.withValue(ledger) {
-            await DeviceSettings.$override.withValue(DeviceSettings(speechAuthorization: .denied)) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.permissions, ledger)) {
+            await HarnessContext.$current.withValue(
+                HarnessContext.current.with(\.device, DeviceSettings(speechAuthorization: .denied))
+            ) {
                 #expect(SFSpeechRecognizer.authorizationStatus() == .denied)
                 let status = await withCheckedContinuation { done in
                     SFSpeechRecognizer.requestAuthorization { done.resume(returning: $0) }

@@ -24,7 +24,7 @@ struct AnalyzerInputTests {
     func bufferIsACopyOn27AndTheGivenBufferOn26(release: OSRelease) throws {
         let given = Fixture.buffer(seconds: 0.1)
         let input = AnalyzerInput(buffer: given)
-        DeviceSettings.$override.withValue(DeviceSettings(osRelease: release)) {
+        HarnessContext.$current.withValue(HarnessContext.current.with(\.device, DeviceSettings(osRelease: release))) {
             let first = input.buffer, second = input.buffer
             #expect((first === given) == (release == .release26))
             #expect((first === second) == (release == .release26))
@@ -151,7 +151,7 @@ struct AnalyzerInputTests {
         // Missing assets: nil.
         let store = AssetStore(
             root: FileManager.default.temporaryDirectory.appendingPathComponent("assets-\(UUID().uuidString)"))
-        try await AssetStore.$current.withValue(store) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.assets, store)) {
             let needsAssets = ScriptedEngine(script: EngineScript(words: []), requiresAssets: true)
             let uninstalled = SpeechTranscriber(
                 locale: Locale(identifier: "en-US"), preset: .transcription, engine: needsAssets)

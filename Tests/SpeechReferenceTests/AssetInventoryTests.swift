@@ -15,8 +15,8 @@ struct AssetInventoryTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let store = AssetStore(root: root, maximumReservedLocales: maximum)
         let engine = ScriptedEngine(script: .evenlySpaced("hello"), requiresAssets: true)
-        try await AssetStore.$current.withValue(store) {
-            try await EngineSelection.$override.withValue(engine) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.assets, store)) {
+            try await HarnessContext.$current.withValue(HarnessContext.current.with(\.engine, engine)) {
                 try await body(store, engine)
             }
         }
@@ -33,7 +33,7 @@ struct AssetInventoryTests {
         (.release27, [.unsupported, .downloading, .supported, .installed]),
     ])
     func statusOrderFollowsTheRelease(release: OSRelease, order: [AssetInventory.Status]) {
-        DeviceSettings.$override.withValue(DeviceSettings(osRelease: release)) {
+        HarnessContext.$current.withValue(HarnessContext.current.with(\.device, DeviceSettings(osRelease: release))) {
             #expect([.installed, .unsupported, .downloading, .supported].sorted() == order)
             #expect(zip(order, order.dropFirst()).allSatisfy { $0 < $1 && !($1 < $0) })
             #expect(!(order[1] < order[1]))

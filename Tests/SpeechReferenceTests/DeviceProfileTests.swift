@@ -62,7 +62,7 @@ struct DeviceProfileTests {
 
     @Test func aSlowDownloadAdvancesItsProgressOverTheStatedTime() async throws {
         let clock = SkippingClock()
-        try await DeviceClock.$current.withValue(clock) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.clock, clock)) {
             try await on(DeviceSettings(assetDownloads: .slow(seconds: 3)), engine: assetsEngine()) { _ in
                 let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription)
                 let request = try #require(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]))
@@ -82,7 +82,7 @@ struct DeviceProfileTests {
 
     @Test func whileASlowDownloadRunsTheModuleIsDownloading() async throws {
         let clock = VirtualClock()
-        try await DeviceClock.$current.withValue(clock) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.clock, clock)) {
             try await on(DeviceSettings(assetDownloads: .slow(seconds: 2)), engine: assetsEngine()) { _ in
                 let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-US"), preset: .transcription)
                 let request = try #require(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]))

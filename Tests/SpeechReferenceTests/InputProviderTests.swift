@@ -144,7 +144,8 @@ struct InputProviderTests {
         var denied = Self.device(playing: url)
         denied.recordPermission = .denied
         for device in [unconfigurable, denied] {
-            try await PermissionLedger.$current.withValue(PermissionLedger()) {
+            try await HarnessContext.$current.withValue(HarnessContext.current.with(\.permissions, PermissionLedger()))
+            {
                 try await Fixture.onDevice(device) { engine in
                     let microphone = try #require(AVCaptureDevice.default(for: .audio))
                     await #expect(throws: SFSpeechError(.cannotConfigureAudioSystem)) {

@@ -11,14 +11,14 @@ import VirtualDevice
 @Suite("Bad settings fail a call, not the process", .isolatedResources)
 struct SettingProblemTests {
     static func environment(_ name: String, _ value: String) -> HarnessEnvironment {
-        HarnessEnvironment.current.setting(name, to: value)
+        HarnessContext.current.environment.setting(name, to: value)
     }
 
     @Test func aBadDeviceSettingFailsTheAnalyzersStartAndAGoodOneRunsAfterIt() async throws {
         let bad = Self.environment("SPEECH_HARNESS_MICROPHONE_PACING", "sideways")
         let transcriber = Fixture.transcriber()
         let analyzer = SpeechAnalyzer(modules: [transcriber])
-        try await HarnessEnvironment.$current.withValue(bad) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.environment, bad)) {
             // Read under Apple's non-throwing API: the default, not a stop.
             #expect(DeviceSettings.current.microphone.pacing == .realtime)
             await #expect(throws: HarnessSettingsProblem.self) {
@@ -46,7 +46,7 @@ struct SettingProblemTests {
 
     @Test func aBadReservationLimitFailsReserveAndTheStoreKeepsItsDefault() async {
         let bad = Self.environment("SPEECH_HARNESS_MAX_RESERVED_LOCALES", "many")
-        await HarnessEnvironment.$current.withValue(bad) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.environment, bad)) {
             #expect(AssetStore(root: URL(fileURLWithPath: "/nonexistent")).maximumReservedLocales == 5)
             await #expect(throws: HarnessSettingsProblem.self) {
                 try await AssetInventory.reserve(locale: Locale(identifier: "en-US"))
@@ -79,7 +79,7 @@ struct SettingProblemTests {
 
     @Test func anEngineSettingNamingNoEngineLeavesTheLocaleListsEmptyInsteadOfStopping() async {
         let bad = Self.environment("SPEECH_HARNESS_ENGINE", "no-such-engine")
-        await HarnessEnvironment.$current.withValue(bad) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.environment, bad)) {
             #expect(LocaleSupport.engines().isEmpty)
             #expect(await SpeechTranscriber.supportedLocales.isEmpty)
         }

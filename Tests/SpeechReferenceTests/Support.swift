@@ -51,9 +51,13 @@ enum Fixture {
     ) async rethrows -> T {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("device-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        return try await AssetStore.$current.withValue(AssetStore(root: root, maximumReservedLocales: 4)) {
-            try await DeviceSettings.$override.withValue(device) {
-                try await EngineSelection.$override.withValue(engine) { try await body(engine) }
+        return try await HarnessContext.$current.withValue(
+            HarnessContext.current.with(\.assets, AssetStore(root: root, maximumReservedLocales: 4))
+        ) {
+            try await HarnessContext.$current.withValue(HarnessContext.current.with(\.device, device)) {
+                try await HarnessContext.$current.withValue(HarnessContext.current.with(\.engine, engine)) {
+                    try await body(engine)
+                }
             }
         }
     }

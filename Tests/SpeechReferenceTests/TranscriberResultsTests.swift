@@ -133,7 +133,7 @@ struct TranscriberResultsTests {
     }
 
     @Test func localesAreResolvedWithRegionFallback() async throws {
-        await EngineSelection.$override.withValue(Fixture.engine()) {
+        await HarnessContext.$current.withValue(HarnessContext.current.with(\.engine, Fixture.engine())) {
             #expect(
                 await SpeechTranscriber.supportedLocale(equivalentTo: Locale(identifier: "en_US")).map(
                     LocaleSupport.tag) == "en-US")
@@ -186,7 +186,8 @@ struct ModulesAndResourcesTests {
     }
 
     @Test func resourceLimitAndItsOverride() async throws {
-        try await ResourcePool.$current.withValue(ResourcePool(limit: 1)) {
+        try await HarnessContext.$current.withValue(HarnessContext.current.with(\.resourcePool, ResourcePool(limit: 1)))
+        {
             let english = Fixture.transcriber()
             let first = SpeechAnalyzer(modules: [english])
             _ = try await first.analyzeSequence(Fixture.stream(Fixture.inputs(count: 1)))

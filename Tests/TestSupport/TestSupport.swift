@@ -78,7 +78,9 @@ public struct IsolatedResourcePool: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await ResourcePool.$current.withValue(ResourcePool(limit: 64)) { try await function() }
+        try await HarnessContext.$current.withValue(
+            HarnessContext.current.with(\.resourcePool, ResourcePool(limit: 64))
+        ) { try await function() }
     }
 }
 

@@ -72,8 +72,11 @@ struct DeviceSettingsTests {
 
     @Test func aRequestAnswersAnUndecidedPermissionOnceAndKeepsDecidedOnes() {
         let ledger = PermissionLedger()
-        DeviceSettings.$override.withValue(
-            DeviceSettings(recordPermission: .notDetermined, speechAuthorization: .denied)
+        HarnessContext.$current.withValue(
+            HarnessContext.current.with(
+                \.device,
+                DeviceSettings(recordPermission: .notDetermined, speechAuthorization: .denied)
+            )
         ) {
             #expect(ledger.recordPermission == .notDetermined)
             #expect(ledger.requestRecordPermission() == .authorized)
