@@ -157,7 +157,7 @@ public struct BenchRunner: Sendable {
         var engines: [String: any RecognitionEngine] = [:]
         var unmade: [String: String] = [:]
         for id in plan.engines where engines[id] == nil && unmade[id] == nil {
-            do { engines[id] = try HarnessContext.$current.withValue(context) { try context.engines.make(id) } } catch {
+            do { engines[id] = try context.engines.make(id, in: context) } catch {
                 unmade[id] = "\(error)"
                 issues.append(BenchIssue(engine: id, manifest: "*", message: "\(error)"))
             }

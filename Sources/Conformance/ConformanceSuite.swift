@@ -58,7 +58,7 @@ public struct ConformanceSuite: Sendable {
             // scripted engine is made per scenario.
             let shared =
                 backend == "scripted"
-                ? nil : (try? context.engines.make(backend)).map(MemoizingEngine.memoizingInnermost)
+                ? nil : (try? context.engines.make(backend, in: context)).map(MemoizingEngine.memoizingInnermost)
             let runner = ScenarioRunner(backend: backend, sharedEngine: shared, context: context)
             for scenario in scenarios
             where filter.map({ scenario.id.contains($0) || scenario.clause.contains($0) }) ?? true {

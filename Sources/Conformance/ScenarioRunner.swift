@@ -43,7 +43,7 @@ public struct ScenarioRunner: Sendable {
             if let worker = faults.first(where: { $0.kind.workerMode != nil }), let mode = worker.kind.workerMode {
                 do {
                     let after = worker.after.map { ",after\($0)" } ?? ""
-                    engine = try context.engines.make("fault-worker[\(mode)\(after)]")
+                    engine = try context.engines.make("fault-worker[\(mode)\(after)]", in: context)
                 } catch { return .error("\(error)") }
             } else {
                 let words =
@@ -77,7 +77,7 @@ public struct ScenarioRunner: Sendable {
             if let sharedEngine {
                 engine = sharedEngine
             } else {
-                do { engine = try context.engines.make(backend) } catch { return .error("\(error)") }
+                do { engine = try context.engines.make(backend, in: context) } catch { return .error("\(error)") }
             }
             // A rate the scenario calls wrong may be one this engine takes natively.
             if let (audio, _) = scenario.steps.compactMap(\.audio).first(where: {

@@ -16,12 +16,15 @@ public struct ProgramDiff: Sendable {
     public var timeTolerance: Double
     /// More environment for both programs (e.g. `SPEECH_HARNESS_SCRIPT` for the scripted engine).
     public var environment: [String: String]
+    /// The context whose environment both programs inherit, beneath the settings above.
+    public var context: HarnessContext
 
     public init(
         oldProgram: [String], newProgram: [String], engine: String, timeout: Double = 120, timeTolerance: Double = 0.05,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], context: HarnessContext = .current
     ) {
         self.environment = environment
+        self.context = context
         self.oldProgram = oldProgram
         self.newProgram = newProgram
         self.engine = engine
@@ -69,7 +72,7 @@ public struct ProgramDiff: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: name)
         process.arguments = Array(command.dropFirst())
-        process.environment = HarnessContext.current.environment.variables.merging(
+        process.environment = context.environment.variables.merging(
             [
                 HarnessSettings.microphone.variable: microphone, HarnessSettings.microphonePacing.variable: "fast",
                 HarnessSettings.microphoneEnd.variable: "1",

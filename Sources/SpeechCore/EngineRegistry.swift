@@ -119,7 +119,14 @@ public final class EngineRegistry: Sendable {
     /// Every id and family pattern, for messages listing what is known.
     public var knownNames: [String] { ids + engineFamilies.map(\.pattern) }
 
-    /// A new instance of the engine called `id`, which may list settings in brackets (`whisper[base]`).
+    /// ``make(_:)`` under `context`: the factory reads its settings (the environment's, the
+    /// command line's Whisper options) from it.
+    public func make(_ id: String, in context: HarnessContext) throws -> any RecognitionEngine {
+        try HarnessContext.$current.withValue(context) { try make(id) }
+    }
+
+    /// A new instance of the engine called `id`, which may list settings in brackets (`whisper[base]`),
+    /// made with the current context's settings.
     public func make(_ id: String) throws -> any RecognitionEngine {
         if let entry = entry(id) { return try entry.make() }
         let base = EngineName.id(of: id)

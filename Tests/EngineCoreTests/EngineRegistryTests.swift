@@ -41,6 +41,17 @@ struct EngineRegistryTests {
         #expect(try EngineRegistry.shared.make("whisper").name == "whisper[tiny.en,int8,beam1,t1]")
     }
 
+    /// A context handed to `make(_:in:)` is the one the factory reads; a bad setting in it is the
+    /// engine's error, and the next engine made without it is unaffected.
+    @Test func anEngineIsMadeWithTheContextItIsHanded() throws {
+        var context = HarnessContext.current
+        context.environment = context.environment.setting("SPEECH_HARNESS_WHISPER_BEAM_SIZE", to: "4")
+        #expect(try EngineRegistry.shared.make("whisper", in: context).name == "whisper[tiny.en,int8,beam4,t1]")
+        context.environment = context.environment.setting("SPEECH_HARNESS_WHISPER_BEAM_SIZE", to: "40")
+        #expect(throws: EngineError.self) { try EngineRegistry.shared.make("whisper", in: context) }
+        #expect(try EngineRegistry.shared.make("whisper").name == "whisper[tiny.en,int8,beam1,t1]")
+    }
+
     @Test func unknownEnginesAreTypedErrors() {
         #expect(throws: EngineError.unknownEngine("nope", known: EngineRegistry.shared.knownNames)) {
             try EngineRegistry.shared.make("nope")
