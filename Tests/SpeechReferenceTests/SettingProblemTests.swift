@@ -44,10 +44,18 @@ struct SettingProblemTests {
         await good.cancelAndFinishNow()
     }
 
-    @Test func aBadReservationLimitFailsReserveAndTheStoreKeepsItsDefault() async {
+    @Test func aBadReservationLimitFailsReserveAndTheStoreKeepsItsDefault() async throws {
         let bad = Self.environment("SPEECH_HARNESS_MAX_RESERVED_LOCALES", "many")
-        await HarnessContext.$current.withValue(HarnessContext.current.with(\.environment, bad)) {
-            #expect(AssetStore(root: URL(fileURLWithPath: "/nonexistent")).maximumReservedLocales == 5)
+        // A store of its own: the standard one is shared with every process of the user.
+        let folder = try TemporaryDirectory()
+        let store = HarnessContext.$current.withValue(HarnessContext.current.with(\.environment, bad)) {
+            AssetStore(root: folder.url)
+        }
+        #expect(store.maximumReservedLocales == 5)
+        var context = HarnessContext.current
+        context.environment = bad
+        context.assets = store
+        await HarnessContext.$current.withValue(context) {
             await #expect(throws: HarnessSettingsProblem.self) {
                 try await AssetInventory.reserve(locale: Locale(identifier: "en-US"))
             }
