@@ -4,13 +4,15 @@ import VirtualDevice
 
 /// The device a scenario runs on: settings of the group "The simulated device" by their
 /// `.speech-harness.json` keys (`{"speechTranscriber": "unavailable", "deviceLocale": "fr-FR"}`),
-/// checked when the file is read and applied as the configuration file's values would be. A
+/// decoded into the device when the file is read, as the configuration file's values would be. A
 /// scenario without one runs on the default device, whatever the environment says.
 public struct ScenarioDevice: Decodable, Sendable, Hashable {
-    /// The values by environment variable.
+    /// The values by environment variable, as the file gave them.
     public private(set) var variables: [String: String] = [:]
+    /// The device they describe, decoded once when the file is read.
+    public private(set) var settings: DeviceSettings
 
-    public init() {}
+    public init() { settings = Self.device([:]) ?? DeviceSettings() }
 
     public init(from decoder: any Decoder) throws {
         let object = try decoder.container(keyedBy: FieldName.self)
@@ -30,8 +32,15 @@ public struct ScenarioDevice: Decodable, Sendable, Hashable {
             }
             variables[setting.variable] = text
         }
+        guard let device = Self.device(variables) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "the device's values describe no device"))
+        }
+        self.settings = device
     }
 
-    /// The device these values describe.
-    public func settings() throws(SettingError) -> DeviceSettings { try DeviceSettings.fromEnvironment(variables) }
+    /// The device `variables` describe (each value already accepted by its setting).
+    private static func device(_ variables: [String: String]) -> DeviceSettings? {
+        try? DeviceSettings.fromEnvironment(variables)
+    }
 }

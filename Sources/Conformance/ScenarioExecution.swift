@@ -11,9 +11,11 @@ final class ScenarioExecution: @unchecked Sendable {
     let scenario: Scenario
     let engine: any RecognitionEngine
     let exact: Bool
-    var modules: [any SpeechModule] = []
+    /// The analyzer's modules, as the scenario last set them.
+    var modules: [any SpeechModule]
     var transcribers: [SpeechTranscriber] = []
-    var analyzer: SpeechAnalyzer!
+    /// Made with the scenario's modules before the first step.
+    let analyzer: SpeechAnalyzer
     var problems: [String] = []
     /// The last installation request an `installRequest` step made, for `downloadProgress`.
     var lastInstallRequest: AssetInstallationRequest?
@@ -45,6 +47,10 @@ final class ScenarioExecution: @unchecked Sendable {
         self.engine = engine
         self.exact = exact
         self.virtualTime = virtualTime
+        var transcribers: [SpeechTranscriber] = []
+        modules = scenario.modules.map { Self.makeModule($0, engine: engine, transcribers: &transcribers) }
+        self.transcribers = transcribers
+        analyzer = SpeechAnalyzer(modules: modules)
     }
 
     /// Every call of the volatile range handler, with the handler generation that received it.
@@ -69,7 +75,10 @@ final class ScenarioExecution: @unchecked Sendable {
         }
     }
 
-    func makeModule(_ spec: Scenario.ModuleSpec) -> any SpeechModule {
+    /// The module `spec` describes on `engine`; a transcriber is added to `transcribers`.
+    static func makeModule(
+        _ spec: Scenario.ModuleSpec, engine: any RecognitionEngine, transcribers: inout [SpeechTranscriber]
+    ) -> any SpeechModule {
         // The kind was checked when the file was read (ModuleSpec from the file, ScenarioStep.ModuleKind).
         let locale = Scenario.locale(spec.locale ?? "en-US")
         switch spec.kind {
@@ -78,8 +87,7 @@ final class ScenarioExecution: @unchecked Sendable {
         case .detector:
             return SpeechDetector(detectionOptions: .init(sensitivityLevel: .medium), reportResults: true)
         case .transcriber:
-            let preset = Self.preset(spec)
-            let transcriber = SpeechTranscriber(locale: locale, preset: preset, engine: engine)
+            let transcriber = SpeechTranscriber(locale: locale, preset: Self.preset(spec), engine: engine)
             transcribers.append(transcriber)
             return transcriber
         }
@@ -121,8 +129,6 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     func run() async -> ScenarioOutcome {
-        modules = scenario.modules.map(makeModule)
-        analyzer = SpeechAnalyzer(modules: modules)
         await installHandler()
         for (index, step) in scenario.steps.enumerated() {
             await step.action.perform(in: self, at: StepPlace(index: index + 1, kind: step.kind))
@@ -174,19 +180,13 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     static func failure(_ error: any Error) -> CallOutcome {
-        switch error {
-        case is CancellationError: .cancelled
-        case let error as SFSpeechError: .fails("\(error.code)")
-        case is EngineError: .fails("engine")
-        case is SpeechAnalyzerUsageError: .fails("usage")
-        default: FoundationErrorNames.name(of: error).map { .fails($0) } ?? .fails("other(\(error))")
-        }
+        error is CancellationError ? .cancelled : .fails(CallFailure(error))
     }
 
     /// Records a problem when an expectation that applies on this backend is not met.
     func check(_ expectation: Expectation?, _ outcome: CallOutcome, at place: StepPlace) {
         guard let expectation, exact || !expectation.exactOnly else { return }
-        if outcome.description != expectation.outcome.description {
+        if !outcome.meets(expectation.outcome) {
             problems.append("step \(place.index) (\(place.kind)): expected \(expectation.outcome), got \(outcome)")
         }
     }
@@ -200,7 +200,7 @@ final class ScenarioExecution: @unchecked Sendable {
             check(call.expect, await Self.describe(body), at: place)
             return
         }
-        let analyzer = self.analyzer!
+        let analyzer = self.analyzer
         let before = await analyzer.waitersRegistered
         let finished = OneShot()
         let task = Task { () -> CallOutcome in
@@ -221,14 +221,14 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// A finite input sequence of generated audio, through `analyzeSequence`.
     func feed(_ audio: ScenarioStep.Audio, _ how: ScenarioStep.Call, at place: StepPlace) async {
-        let analyzer = self.analyzer!, stream = Self.sequence(buffers(audio))
+        let analyzer = self.analyzer, stream = Self.sequence(buffers(audio))
         await call(how, at: place) { _ = try await analyzer.analyzeSequence(stream) }
     }
 
     /// Audio into the autonomous input (started on first use), then, unless told not to, a wait
     /// until the analyzer has taken it or its results have ended.
     func feedAsync(_ audio: ScenarioStep.Audio, waits: Bool, expect: Expectation?, at place: StepPlace) async {
-        let analyzer = self.analyzer!
+        let analyzer = self.analyzer
         if input == nil {
             let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
             check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, at: place)
@@ -245,7 +245,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// `analyzeSequence`, checked on the time it returns.
     func analyze(_ audio: ScenarioStep.Audio, expect: Expectation?, at place: StepPlace) async {
-        let analyzer = self.analyzer!, stream = Self.sequence(buffers(audio))
+        let analyzer = self.analyzer, stream = Self.sequence(buffers(audio))
         var returned: CMTime?
         let outcome = await Self.describe { returned = try await analyzer.analyzeSequence(stream) }
         check(expect, outcome == .returns ? .returnedTime(returned?.seconds) : outcome, at: place)
@@ -253,7 +253,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// A new autonomous input; the one it replaces is kept so the scenario can end it later.
     func startInput(expect: Expectation?, at place: StepPlace) async {
-        let analyzer = self.analyzer!
+        let analyzer = self.analyzer
         previousInput = input
         let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
         check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, at: place)
@@ -270,9 +270,9 @@ final class ScenarioExecution: @unchecked Sendable {
     func addModule(
         _ kind: ScenarioStep.ModuleKind, locale: String?, _ how: ScenarioStep.Call, at place: StepPlace
     ) async {
-        let analyzer = self.analyzer!
-        let module = makeModule(Scenario.ModuleSpec(kind: kind, locale: locale))
-        let all = modules + [module]
+        let module = Self.makeModule(
+            Scenario.ModuleSpec(kind: kind, locale: locale), engine: engine, transcribers: &transcribers)
+        let all = modules + [module], analyzer = analyzer
         await call(how, at: place) { try await analyzer.setModules(all) }
         if await analyzer.modules.count == all.count {
             modules = all
@@ -311,7 +311,7 @@ final class ScenarioExecution: @unchecked Sendable {
     /// Waits until the analyzer has settled (see ``SpeechAnalyzer/settled(inputsEnded:)``), or the
     /// scripted engine has reached a planted stall.
     func settle() async {
-        let analyzer = self.analyzer!, ended = endedInputs, stalled = (engine as? ScriptedEngine)?.stalled
+        let analyzer = self.analyzer, ended = endedInputs, stalled = (engine as? ScriptedEngine)?.stalled
         await bounded {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await analyzer.settled(inputsEnded: ended) }

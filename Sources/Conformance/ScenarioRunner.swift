@@ -29,8 +29,7 @@ public struct ScenarioRunner: Sendable {
     public func run(_ scenario: Scenario) async -> ScenarioOutcome {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let device: DeviceSettings
-        do { device = try (scenario.device ?? ScenarioDevice()).settings() } catch { return .error("device: \(error)") }
+        let device = (scenario.device ?? ScenarioDevice()).settings
         let engine: any RecognitionEngine
         let faults = scenario.faults ?? []
         var spoken: SpokenDigits?
@@ -81,7 +80,7 @@ public struct ScenarioRunner: Sendable {
             }
             // A rate the scenario calls wrong may be one this engine takes natively.
             if let (audio, _) = scenario.steps.compactMap(\.audio).first(where: {
-                $0.1?.outcome == .fails("unexpectedAudioFormat") && $0.0.sampleRate != 16_000
+                $0.1?.outcome == .fails(.speech(.unexpectedAudioFormat)) && $0.0.sampleRate != 16_000
             }),
                 engine.capabilities.formats.contains(where: { $0.sampleRate == audio.sampleRate })
             {

@@ -284,6 +284,10 @@ struct ConformanceTests {
         (#"{"do":"checkReserved","value":"2"}"#, "field 'value': expected a whole number, got a string"),
         (#"{"do":"feed","seconds":-1}"#, "field 'seconds': must be positive"),
         (#"{"do":"feedAsync","waits":"no"}"#, "field 'waits': expected true or false, got a string"),
+        (
+            #"{"do":"downloadProgress","expect":"ten steps over 3 s"}"#,
+            #"field 'expect': unknown outcome "ten steps over 3 s" of 'downloadProgress' (expected one of: "<n> steps over <s> s to <p>%", "none")"#
+        ),
     ])
     func malformedStepsFailWhenTheFileIsRead(step: String, message: String) throws {
         let dir = try TemporaryDirectory()

@@ -78,20 +78,19 @@ struct EquivalentLocaleStep: StepAction {
     }
 }
 
-/// How the last `installRequest` step's `Progress` moved: `"<n> steps over <s> s to <p>%"`, in
-/// seconds of the device's clock and the last fraction to the nearest 10% (`"none"` when it never
-/// moved).
+/// How the last `installRequest` step's `Progress` moved (``DownloadProgressSummary``): the file
+/// writes `"<n> steps over <s> s to <p>%"`, or `"none"` when it never moved.
 struct DownloadProgressStep: ExpectingStep {
     static let name = "downloadProgress"
-    static let outcomes = OutcomeKinds.text
+    static let outcomes = OutcomeKinds.downloadProgress
     var expect: Expectation?
 
     func perform(in run: ScenarioExecution, at place: StepPlace) async {
         let history = run.lastInstallRequest?.progressHistory ?? []
-        let answer =
-            history.last.map {
-                "\(history.count) steps over \(String(format: "%.1f", $0.seconds)) s to \(Int(($0.fraction * 10).rounded()) * 10)%"
-            } ?? "none"
-        run.check(expect, .answer(answer), at: place)
+        let summary = history.last.map {
+            DownloadProgressSummary(
+                steps: history.count, seconds: $0.seconds, percent: Int(($0.fraction * 10).rounded()) * 10)
+        }
+        run.check(expect, .downloadProgress(summary), at: place)
     }
 }

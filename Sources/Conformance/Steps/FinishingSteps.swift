@@ -42,7 +42,7 @@ struct FinishAtEndOfInputStep: CallOnlyStep {
     var call: ScenarioStep.Call
 
     func perform(in run: ScenarioExecution, at place: StepPlace) async {
-        let analyzer = run.analyzer!
+        let analyzer = run.analyzer
         await run.call(call, at: place) { try await analyzer.finalizeAndFinishThroughEndOfInput() }
     }
 }

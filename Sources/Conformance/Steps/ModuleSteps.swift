@@ -39,7 +39,7 @@ struct RemoveModuleStep: StepAction {
     func perform(in run: ScenarioExecution, at place: StepPlace) async {
         var all = run.modules
         if let module, all.indices.contains(module) { all.remove(at: module) }
-        let analyzer = run.analyzer!, kept = all
+        let analyzer = run.analyzer, kept = all
         await run.call(call, at: place) { try await analyzer.setModules(kept) }
     }
 }
@@ -73,7 +73,7 @@ struct SetContextStep: CallOnlyStep {
     var call: ScenarioStep.Call
 
     func perform(in run: ScenarioExecution, at place: StepPlace) async {
-        let analyzer = run.analyzer!, context = AnalysisContext()
+        let analyzer = run.analyzer, context = AnalysisContext()
         context.contextualStrings[.general] = ["harness"]
         await run.call(call, at: place) { try await analyzer.setContext(context) }
     }
@@ -85,7 +85,7 @@ struct PrepareStep: CallOnlyStep {
     var call: ScenarioStep.Call
 
     func perform(in run: ScenarioExecution, at place: StepPlace) async {
-        let analyzer = run.analyzer!
+        let analyzer = run.analyzer
         await run.call(call, at: place) { try await analyzer.prepareToAnalyze(in: ScenarioExecution.format) }
     }
 }

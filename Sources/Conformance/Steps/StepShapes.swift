@@ -33,7 +33,7 @@ extension TimedCallStep {
     }
 
     func perform(in run: ScenarioExecution, at place: StepPlace) async {
-        let analyzer = run.analyzer!, time = ScenarioExecution.time(time)
+        let analyzer = run.analyzer, time = ScenarioExecution.time(time)
         await run.call(call, at: place) { try await Self.invoke(analyzer, time) }
     }
 }

@@ -2,25 +2,111 @@ import Foundation
 import SpeechCore
 import SpeechReference
 
-/// How a call or query ended: it returned, was cancelled, failed with a code (an SFSpeechError
-/// code's name, `engine` or `usage`), returned a time (`analyzeSequence`), or answered (`true`,
-/// `installed`, `nil`, `format`, an asset status). Files write it as a JSON value (``Expectation``);
-/// reports print it as `returns`, `fails:<code>`, `time:<seconds>`.
+/// How a call or query ended: it returned, was cancelled, failed (``CallFailure``), returned a
+/// time (`analyzeSequence`), answered (`true`, `installed`, `nil`, `format`, an asset status), or
+/// reported a download's progress. Files write it as a JSON value (``Expectation``); reports print
+/// it as `returns`, `fails:<code>`, `time:<seconds>`.
 public enum CallOutcome: Hashable, Sendable, CustomStringConvertible {
     case returns
     case cancelled
-    case fails(String)
+    case fails(CallFailure)
     case returnedTime(Double?)
     case answer(String)
+    /// How the last download's `Progress` moved; nil when it never moved.
+    case downloadProgress(DownloadProgressSummary?)
 
     public var description: String {
         switch self {
         case .returns: "returns"
         case .cancelled: "cancelled"
-        case .fails(let code): "fails:\(code)"
+        case .fails(let failure): "fails:\(failure)"
         case .returnedTime(let time): "time:" + (time.map { String(format: "%.3f", $0) } ?? "nil")
         case .answer(let answer): answer
+        case .downloadProgress(let summary): summary.map { "\($0)" } ?? "none"
         }
+    }
+
+    /// Whether this outcome meets `expected`: the same case and values, times to the millisecond
+    /// and download seconds to the tenth, as files write them.
+    public func meets(_ expected: CallOutcome) -> Bool {
+        switch (self, expected) {
+        case (.returnedTime(let time?), .returnedTime(let wanted?)):
+            (time * 1_000).rounded() == (wanted * 1_000).rounded()
+        case (.downloadProgress(let summary?), .downloadProgress(let wanted?)):
+            summary.steps == wanted.steps && summary.percent == wanted.percent
+                && (summary.seconds * 10).rounded() == (wanted.seconds * 10).rounded()
+        default: self == expected
+        }
+    }
+}
+
+/// How a call failed, as a scenario names it.
+public enum CallFailure: Hashable, Sendable, CustomStringConvertible {
+    /// An `SFSpeechError` with this code.
+    case speech(SFSpeechError.Code)
+    /// A Foundation error a download throws: its domain and code.
+    case foundation(FoundationErrorDomain, code: Int)
+    /// An engine's error (`EngineError`).
+    case engine
+    /// A use of the analyzer its API refuses (`SpeechAnalyzerUsageError`).
+    case usage
+    /// Any other error, as it describes itself.
+    case other(String)
+
+    /// The failure `error` is.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as SFSpeechError: self = .speech(error.code)
+        case is EngineError: self = .engine
+        case is SpeechAnalyzerUsageError: self = .usage
+        case let error as URLError: self = .foundation(.URLError, code: error.code.rawValue)
+        case let error as CocoaError: self = .foundation(.CocoaError, code: error.code.rawValue)
+        default: self = .other("\(error)")
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .speech(let code): "\(code)"
+        case .foundation(let domain, let code):
+            "\(domain.rawValue).\(FoundationErrorNames.codes[domain.rawValue]?[code] ?? String(code))"
+        case .engine: "engine"
+        case .usage: "usage"
+        case .other(let text): "other(\(text))"
+        }
+    }
+}
+
+/// The Foundation error domains scenarios name.
+public enum FoundationErrorDomain: String, Hashable, Sendable {
+    case URLError, CocoaError
+}
+
+/// How a download's `Progress` moved: the steps it reported, the seconds of the device's clock it
+/// took, and the share it ended at, to the nearest 10%. Files write `"10 steps over 3.0 s to 100%"`.
+public struct DownloadProgressSummary: Hashable, Sendable, CustomStringConvertible {
+    public var steps: Int
+    public var seconds: Double
+    public var percent: Int
+
+    public init(steps: Int, seconds: Double, percent: Int) {
+        self.steps = steps
+        self.seconds = seconds
+        self.percent = percent
+    }
+
+    /// Reads `"<n> steps over <s> s to <p>%"`; nil for anything else.
+    public init?(_ text: String) {
+        let words = text.split(separator: " ")
+        guard words.count == 7, words[1] == "steps", words[2] == "over", words[4] == "s", words[5] == "to",
+            words[6].hasSuffix("%"), let steps = Int(words[0]), let seconds = Double(words[3]), seconds.isFinite,
+            let percent = Int(words[6].dropLast())
+        else { return nil }
+        self.init(steps: steps, seconds: seconds, percent: percent)
+    }
+
+    public var description: String {
+        "\(steps) steps over \(String(format: "%.1f", seconds)) s to \(percent)%"
     }
 }
 
@@ -41,6 +127,19 @@ enum OutcomeKinds {
     case answers([String], failures: Bool)
     /// A query answering any text (a locale tag) or `null`.
     case text
+    /// A download's progress (``DownloadProgressSummary``), or `"none"`.
+    case downloadProgress
+
+    /// The outcome a file's value stands for in a step of this kind: a download's progress is read
+    /// from its text here, once; nil when the text is none of its forms.
+    func read(_ written: CallOutcome) -> CallOutcome? {
+        guard case .downloadProgress = self else { return written }
+        switch written {
+        case .answer("none"): return .downloadProgress(nil)
+        case .answer(let text): return DownloadProgressSummary(text).map { .downloadProgress($0) }
+        default: return nil
+        }
+    }
 
     func accepts(_ outcome: CallOutcome) -> Bool {
         switch (self, outcome) {
@@ -49,6 +148,7 @@ enum OutcomeKinds {
         case (.answers(let answers, _), .answer(let answer)): answers.contains(OutcomeJSON.answerText(answer))
         case (.answers(_, let failures), .fails): failures
         case (.text, .answer): true
+        case (.downloadProgress, .downloadProgress): true
         default: false
         }
     }
@@ -61,6 +161,7 @@ enum OutcomeKinds {
         case .analyze: return #"{"time": <seconds or null>}, "cancelled", "# + fails
         case .answers(let answers, let failures): return (answers + (failures ? [fails] : [])).joined(separator: ", ")
         case .text: return "a string, null"
+        case .downloadProgress: return #""<n> steps over <s> s to <p>%", "none""#
         }
     }
 }
@@ -124,23 +225,25 @@ struct OutcomeJSON: Decodable {
                                 "unknown SFSpeechError code '\(code)' (expected one of: \(SFSpeechError.Code.names.values.sorted().joined(separator: ", ")))"
                         )
                     }
-                    outcome = .fails(code)
+                    outcome = SFSpeechError.Code.names.first { $0.value == code }.map {
+                        .fails(.speech(SFSpeechError.Code(rawValue: $0.key)))
+                    }
                 case .URLError, .CocoaError:
                     let names = FoundationErrorNames.codes[domain.rawValue, default: [:]]
-                    guard let code, names.values.contains(code) else {
+                    guard let code, let number = names.first(where: { $0.value == code })?.key else {
                         throw DecodingError.dataCorruptedError(
                             forKey: .code, in: failure,
                             debugDescription:
                                 "a \(domain) failure names one of its codes: \(names.values.sorted().joined(separator: ", "))"
                         )
                     }
-                    outcome = .fails("\(domain).\(code)")
+                    outcome = .fails(.foundation(domain == .URLError ? .URLError : .CocoaError, code: number))
                 case .engine, .usage:
                     if code != nil {
                         throw DecodingError.dataCorruptedError(
                             forKey: .code, in: failure, debugDescription: "a failure of domain '\(domain)' has no code")
                     }
-                    outcome = .fails(domain.rawValue)
+                    outcome = .fails(domain == .engine ? .engine : .usage)
                 }
                 text = #"{"fails": …}"#
             }
@@ -190,7 +293,7 @@ extension KeyedDecodingContainer where Key: ExpectationKeys {
             return nil
         }
         let written = try decode(OutcomeJSON.self, forKey: .expect)
-        guard let outcome = written.outcome, kinds.accepts(outcome) else {
+        guard let outcome = written.outcome.flatMap(kinds.read), kinds.accepts(outcome) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .expect, in: self,
                 debugDescription: "unknown outcome \(written.text) of '\(kind)' (expected one of: \(kinds.listing))")
@@ -253,15 +356,4 @@ enum FoundationErrorNames {
         ],
         "CocoaError": [CocoaError.Code.fileWriteOutOfSpace.rawValue: "fileWriteOutOfSpace"],
     ]
-
-    /// `URLError.notConnectedToInternet` for such an error, else nil.
-    static func name(of error: any Error) -> String? {
-        let (domain, code): (String, Int)
-        switch error {
-        case let error as URLError: (domain, code) = ("URLError", error.code.rawValue)
-        case let error as CocoaError: (domain, code) = ("CocoaError", error.code.rawValue)
-        default: return nil
-        }
-        return "\(domain).\(codes[domain]?[code] ?? String(code))"
-    }
 }
