@@ -2,7 +2,7 @@ import Foundation
 import SpeechCore
 import VirtualDevice
 
-/// A download under the device's conditions (``AssetDownloads``): when progress is reported, how
+/// A download under the device's conditions (`AssetDownloads`): when progress is reported, how
 /// long it takes on the device's clock, and which error ends it. Installing the files is the
 /// caller's; a failed download never reaches it.
 struct AssetDownload {

@@ -18,10 +18,10 @@ public final class CaptureLoop: @unchecked Sendable {
     /// Why the loop ended on its own.
     public enum Ending: Sendable, Equatable {
         case sourceEnded
-        /// A call took the microphone (``MicrophoneSettings/Interruption/call(at:until:)``); the
+        /// A call took the microphone (`MicrophoneInterruption.call(at:until:)`); the
         /// audio until it ends is skipped.
         case interrupted
-        /// The input route went away (``MicrophoneSettings/Interruption/routeChange(at:)``).
+        /// The input route went away (`MicrophoneInterruption.routeChange(at:)`).
         case routeChanged
     }
 

@@ -1,28 +1,6 @@
 import Foundation
 import SpeechCore
 
-/// A privacy permission as the user left it. The words are the Speech framework's; the record
-/// permission maps them onto AVFAudio's three states (`restricted` reads as denied there).
-public enum PermissionState: String, Sendable, CaseIterable {
-    case notDetermined, denied, restricted, authorized
-
-    /// Reads a setting: `authorized`/`granted`, `denied`, `restricted`, `notDetermined`/`undetermined`
-    /// (case-insensitive).
-    public init?(setting: String) {
-        switch setting.lowercased() {
-        case "authorized", "granted": self = .authorized
-        case "denied": self = .denied
-        case "restricted": self = .restricted
-        case "notdetermined", "undetermined": self = .notDetermined
-        default: return nil
-        }
-    }
-
-    /// What asking the user leaves: a state not yet determined is answered "allow" (there is no
-    /// one to ask in CI); a decided one stays as it is, as on a device.
-    public var afterRequest: PermissionState { self == .notDetermined ? .authorized : self }
-}
-
 /// The virtual microphone behind `AVAudioEngine.inputNode`: what it hears, in which hardware
 /// format, how fast it delivers, and what happens when its recording runs out.
 public struct MicrophoneSettings: Sendable, Hashable {
@@ -37,45 +15,12 @@ public struct MicrophoneSettings: Sendable, Hashable {
         case none
     }
 
-    public enum Pacing: String, Sendable, Hashable, CaseIterable {
-        /// One tap buffer per buffer duration of wall time, as a device delivers them.
-        case realtime
-        /// Each buffer as soon as the program behind the tap is ready for it (see ``FastPacing``);
-        /// time stamps follow the samples.
-        case fast
-    }
-
-    /// What the microphone does once its recording has played out.
-    public enum SourceEnd: Sendable, Hashable {
-        /// Goes on delivering silence, as a real microphone does.
-        case silence
-        /// Delivers this many seconds of silence, then the engine stops and posts
-        /// `AVAudioEngineConfigurationChange`, as when the input device goes away.
-        case stopEngine(afterSilence: Double)
-    }
-
-    /// What takes the microphone away during capture, in seconds of captured audio.
-    public enum Interruption: Sendable, Hashable {
-        /// A phone call from `at` to `until`: the session is interrupted (the engine stops, the
-        /// interruption notification says `began`), the audio in between is lost, and at `until`
-        /// the notification says `ended` with `shouldResume`; the app must start the engine again.
-        case call(at: Double, until: Double)
-        /// The input route goes away at `at` (a headset unplugged): the route-change notification
-        /// (`oldDeviceUnavailable`) and the engine's configuration change; the engine stops until
-        /// the app starts it again, and the recording goes on from where it stopped.
-        case routeChange(at: Double)
-
-        /// Reads `SPEECH_HARNESS_INTERRUPTION`: `none` (`.some(nil)`), `call:AT-UNTIL`,
-        /// `route-change:AT`; nil for anything else.
-        public static func parse(_ text: String) -> Interruption?? {
-            switch InterruptionText.parse(text) {
-            case .none?: .some(nil)
-            case .call(let at, let until)?: .call(at: at, until: until)
-            case .routeChange(let at)?: .routeChange(at: at)
-            case nil: nil
-            }
-        }
-    }
+    /// How the microphone delivers its buffers (`MicrophonePacing`, from SpeechCore).
+    public typealias Pacing = MicrophonePacing
+    /// What the microphone does once its recording has played out (`MicrophoneSourceEnd`, from SpeechCore).
+    public typealias SourceEnd = MicrophoneSourceEnd
+    /// What takes the microphone away during capture (`MicrophoneInterruption`, from SpeechCore).
+    public typealias Interruption = MicrophoneInterruption
 
     public var source: Source
     /// The hardware format: an iPhone's built-in microphone reports 48 kHz mono Float32.
@@ -165,30 +110,24 @@ public struct DeviceSettings: Sendable, Hashable {
         typealias S = HarnessSettings
         var microphone = MicrophoneSettings(source: .none)
         if let text = S.microphone.text(in: environment) { microphone.source = source(text) }
-        microphone.pacing =
-            MicrophoneSettings.Pacing(rawValue: try S.microphonePacing.value(in: environment)) ?? .realtime
+        microphone.pacing = try S.microphonePacing.value(in: environment)
         microphone.fastPacing.recognitionLead = try S.microphoneLead.value(in: environment)
         microphone.fastPacing.clockLead = try S.microphoneClockLead.value(in: environment)
-        switch try S.microphoneEnd.value(in: environment) {
-        case "silence": microphone.end = .silence
-        case "stop": microphone.end = .stopEngine(afterSilence: 0)
-        case let seconds: microphone.end = .stopEngine(afterSilence: Double(seconds) ?? 0)
-        }
+        microphone.end = try S.microphoneEnd.value(in: environment)
         microphone.sampleRate = try S.microphoneRate.value(in: environment)
         microphone.channelCount = try S.microphoneChannels.value(in: environment)
-        microphone.interruption =
-            MicrophoneSettings.Interruption.parse(try S.interruption.value(in: environment)) ?? nil
+        microphone.interruption = try S.interruption.value(in: environment)
         return DeviceSettings(
             microphone: microphone,
-            recordPermission: PermissionState(setting: try S.recordPermission.value(in: environment)) ?? .authorized,
-            speechAuthorization: PermissionState(setting: try S.authorization.value(in: environment)) ?? .authorized,
+            recordPermission: try S.recordPermission.value(in: environment),
+            speechAuthorization: try S.authorization.value(in: environment),
             speakerOutput: S.speaker.text(in: environment),
             locale: try S.deviceLocale.value(in: environment),
-            speechTranscriberAvailable: try S.speechTranscriber.value(in: environment) == "available",
-            offersLocales: try S.supportedLocales.value(in: environment) == "engines",
-            assetDownloads: AssetDownloads(setting: try S.assetDownloads.value(in: environment)) ?? .immediate,
-            audioSessionConfigurable: try S.audioSession.value(in: environment) == "configurable",
-            osRelease: OSRelease(rawValue: Int(try S.osRelease.value(in: environment)) ?? 27) ?? .release27)
+            speechTranscriberAvailable: try S.speechTranscriber.value(in: environment),
+            offersLocales: try S.supportedLocales.value(in: environment),
+            assetDownloads: try S.assetDownloads.value(in: environment),
+            audioSessionConfigurable: try S.audioSession.value(in: environment),
+            osRelease: try S.osRelease.value(in: environment))
     }
 
     /// `silence`, `none`, `manifest.jsonl#id`, or a file path.
@@ -247,15 +186,6 @@ extension HarnessContext {
         get { self[PermissionsKey.self] }
         set { self[PermissionsKey.self] = newValue }
     }
-}
-
-/// The OS release a device runs, where Speech behaves differently on 26 and 27 (SDK 27 changed the
-/// order `AssetInventory.Status` declares its cases in, and made `AnalyzerInput.buffer` a copy).
-public enum OSRelease: Int, Sendable, Hashable, CaseIterable, Comparable {
-    case release26 = 26
-    case release27 = 27
-
-    public static func < (a: OSRelease, b: OSRelease) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A setting of the simulated device that does not hold a value it can take.

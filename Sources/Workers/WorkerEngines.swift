@@ -129,7 +129,7 @@ extension FaultWorker {
         do {
             let timeout = try HarnessSettings.faultTimeout.value(in: environment)
             return FaultWorker.engine(
-                mode: try HarnessSettings.faultMode.value(in: environment),
+                mode: try HarnessSettings.faultMode.value(in: environment).rawValue,
                 callTimeout: .milliseconds(Int((timeout * 1000).rounded())),
                 extra: [
                     "FAULT_RATE": String(try HarnessSettings.faultRate.value(in: environment)),
@@ -147,7 +147,7 @@ extension FaultWorker {
     /// when `afterN` is left out).
     public static func configured(_ settings: [String]) throws(EngineError) -> WorkerEngine {
         let modes = HarnessSettings.faultMode
-        var mode: String?
+        var mode: FaultMode?
         var after = 2
         for setting in settings {
             if setting.hasPrefix("after"), let count = Int(setting.dropFirst(5)), count >= 0 {
@@ -164,7 +164,7 @@ extension FaultWorker {
                 engine: "fault-worker", setting: settings.joined(separator: ","),
                 reason: "no mode named: expected \(modes.allowed)")
         }
-        return engine(mode: mode, after: after)
+        return engine(mode: mode.rawValue, after: after)
     }
 }
 

@@ -346,7 +346,7 @@ struct AtLeast: Decodable {
     var atLeast: Double
 }
 
-/// The Foundation errors the device profiles throw (``AssetDownloads``), by domain and code,
+/// The Foundation errors the device profiles throw (`AssetDownloads`), by domain and code,
 /// as scenario files name them: `{"fails": {"domain": "URLError", "code": "notConnectedToInternet"}}`.
 enum FoundationErrorNames {
     static let codes: [String: [Int: String]] = [

@@ -1,4 +1,5 @@
-/// The text forms `SPEECH_HARNESS_ASSET_DOWNLOADS` takes (read into `AssetDownloads` by the device).
+/// The text forms `SPEECH_HARNESS_ASSET_DOWNLOADS` takes.
+@available(*, deprecated, message: "the setting decodes into AssetDownloads; use AssetDownloads(setting:)")
 public enum AssetDownloadsText {
     /// The value normalized (`slow:3`, `offline`), or nil when it is none of the forms.
     public static func parse(_ text: String) -> String? {
@@ -11,8 +12,8 @@ public enum AssetDownloadsText {
     }
 }
 
-/// The forms `SPEECH_HARNESS_INTERRUPTION` takes, read into times (the device turns them into its
-/// interruption: `MicrophoneSettings.Interruption`).
+/// The forms `SPEECH_HARNESS_INTERRUPTION` takes, read into times.
+@available(*, deprecated, message: "the setting decodes into MicrophoneInterruption; use MicrophoneInterruption.parse(_:)")
 public enum InterruptionText {
     public enum Parsed: Sendable, Equatable {
         case none

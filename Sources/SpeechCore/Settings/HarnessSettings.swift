@@ -52,10 +52,8 @@ public enum HarnessSettings {
 
     // MARK: The faulty worker
 
-    public static let faultMode = Setting<String>(
-        "SPEECH_HARNESS_FAULT_MODE", key: "faultMode", group: .faultWorker,
-        oneOf: ["random", "exit-at-start", "crash-mid", "hang", "garbage", "oversized", "error", "ok"],
-        default: "random",
+    public static let faultMode = Setting<FaultMode>(
+        "SPEECH_HARNESS_FAULT_MODE", key: "faultMode", group: .faultWorker, default: .random,
         summary: "What `fault-worker` does: one fault on every session, or `random` faults at the rate below.")
     public static let faultRate = Setting<Double>(
         "SPEECH_HARNESS_FAULT_RATE", key: "faultRate", group: .faultWorker, range: 0...1, unit: "a share",
@@ -76,9 +74,8 @@ public enum HarnessSettings {
         "SPEECH_HARNESS_MICROPHONE", key: "microphone", group: .device,
         allowed: "an audio file, manifest.jsonl#id, silence or none", defaultText: "none",
         summary: "What the virtual microphone behind `AVAudioEngine.inputNode` hears; none: no input device.")
-    public static let microphonePacing = Setting<String>(
-        "SPEECH_HARNESS_MICROPHONE_PACING", key: "microphonePacing", group: .device, oneOf: ["realtime", "fast"],
-        default: "realtime",
+    public static let microphonePacing = Setting<MicrophonePacing>(
+        "SPEECH_HARNESS_MICROPHONE_PACING", key: "microphonePacing", group: .device, default: .realtime,
         summary: "Tap buffers at the pace of a device, or as fast as the program behind the tap takes them.")
     public static let microphoneLead = Setting<Double>(
         "SPEECH_HARNESS_MICROPHONE_LEAD", key: "microphoneLead", group: .device, range: 0...Double.infinity,
@@ -88,36 +85,33 @@ public enum HarnessSettings {
         "SPEECH_HARNESS_MICROPHONE_CLOCK_LEAD", key: "microphoneClockLead", group: .device,
         range: 0...Double.infinity, unit: "seconds", default: 10,
         summary: "In fast pacing, how far audio no recogniser takes may run ahead of wall time.")
-    public static let microphoneEnd = Setting<String>(
+    public static let microphoneEnd = Setting<MicrophoneSourceEnd>(
         "SPEECH_HARNESS_MICROPHONE_END", key: "microphoneEnd", group: .device,
-        allowed: "silence, stop, or seconds of silence before the engine stops", default: "silence",
+        allowed: "silence, stop, or seconds of silence before the engine stops", default: .silence,
         defaultText: "silence",
         summary: "What the microphone does when its recording has played out.",
-        parse: { text in
-            ["silence", "stop"].contains(text.lowercased())
-                ? text.lowercased() : Double(text).flatMap { $0.isFinite && $0 >= 0 ? text : nil }
-        })
+        parse: MicrophoneSourceEnd.init(setting:))
     public static let microphoneRate = Setting<Double>(
         "SPEECH_HARNESS_MICROPHONE_RATE", key: "microphoneRate", group: .device, range: 8_000...192_000,
         unit: "a sample rate in Hz", default: 48_000, summary: "The microphone's hardware sample rate.")
     public static let microphoneChannels = Setting<Int>(
         "SPEECH_HARNESS_MICROPHONE_CHANNELS", key: "microphoneChannels", group: .device, range: 1...8, default: 1,
         summary: "The microphone's hardware channel count.")
-    public static let interruption = Setting<String>(
+    public static let interruption = Setting<MicrophoneInterruption?>(
         "SPEECH_HARNESS_INTERRUPTION", key: "interruption", group: .device,
-        allowed: "none, call:AT-UNTIL or route-change:AT (seconds of captured audio)", default: "none",
+        allowed: "none, call:AT-UNTIL or route-change:AT (seconds of captured audio)", default: nil,
         defaultText: "none",
         summary:
             "What takes the microphone during capture: a call (the session's interruption began and ended, the audio between lost) or a route change (the engine stops).",
-        parse: { InterruptionText.parse($0) == nil ? nil : $0.lowercased() })
-    public static let recordPermission = Setting<String>(
-        "SPEECH_HARNESS_RECORD_PERMISSION", key: "recordPermission", group: .device,
-        oneOf: permissionWords, default: "authorized",
+        parse: MicrophoneInterruption.parse)
+    public static let recordPermission = Setting<PermissionState>(
+        "SPEECH_HARNESS_RECORD_PERMISSION", key: "recordPermission", group: .device, default: .authorized,
+        aliases: permissionAliases,
         summary:
             "Microphone access as the user left it (`granted` reads as authorized, `undetermined` as notDetermined).")
-    public static let authorization = Setting<String>(
-        "SPEECH_HARNESS_AUTHORIZATION", key: "authorization", group: .device, oneOf: permissionWords,
-        default: "authorized", summary: "Speech recognition authorization as the user left it.")
+    public static let authorization = Setting<PermissionState>(
+        "SPEECH_HARNESS_AUTHORIZATION", key: "authorization", group: .device, default: .authorized,
+        aliases: permissionAliases, summary: "Speech recognition authorization as the user left it.")
     public static let deviceLocale = Setting<String>(
         "SPEECH_HARNESS_DEVICE_LOCALE", key: "deviceLocale", group: .device,
         allowed: "a locale identifier such as en-US, fr_FR or en-US-u-rg-gbzzzz", default: "en-US",
@@ -125,41 +119,42 @@ public enum HarnessSettings {
         summary:
             "The locale the device is set to: what `Locale.current` stands for where Apple-style code hands it to the speech APIs.",
         parse: LocaleTag.parse)
-    public static let speechTranscriber = Setting<String>(
-        "SPEECH_HARNESS_SPEECH_TRANSCRIBER", key: "speechTranscriber", group: .device,
-        oneOf: ["available", "unavailable"], default: "available",
+    public static let speechTranscriber = Setting<Bool>(
+        "SPEECH_HARNESS_SPEECH_TRANSCRIBER", key: "speechTranscriber", group: .device, yes: "available",
+        no: "unavailable", default: true,
         summary:
             "Whether the hardware runs SpeechTranscriber: unavailable makes `isAvailable` false and its locale lists empty; DictationTranscriber still works."
     )
-    public static let supportedLocales = Setting<String>(
-        "SPEECH_HARNESS_SUPPORTED_LOCALES", key: "supportedLocales", group: .device, oneOf: ["engines", "none"],
-        default: "engines",
+    public static let supportedLocales = Setting<Bool>(
+        "SPEECH_HARNESS_SUPPORTED_LOCALES", key: "supportedLocales", group: .device, yes: "engines", no: "none",
+        default: true,
         summary:
             "The locales the transcribers offer: the engines', or none at all, as inside a virtual machine.")
-    public static let assetDownloads = Setting<String>(
+    public static let assetDownloads = Setting<AssetDownloads>(
         "SPEECH_HARNESS_ASSET_DOWNLOADS", key: "assetDownloads", group: .device,
-        allowed: "immediate, slow:SECONDS, fail-midway, offline or disk-full", default: "immediate",
+        allowed: "immediate, slow:SECONDS, fail-midway, offline or disk-full", default: .immediate,
         defaultText: "immediate",
         summary:
             "What asset downloads meet: `slow:3` advances `Progress` over 3 s; the failures throw Foundation's network or disk error.",
-        parse: { AssetDownloadsText.parse($0) })
-    public static let audioSession = Setting<String>(
-        "SPEECH_HARNESS_AUDIO_SESSION", key: "audioSession", group: .device, oneOf: ["configurable", "unconfigurable"],
-        default: "configurable",
+        parse: AssetDownloads.init(setting:))
+    public static let audioSession = Setting<Bool>(
+        "SPEECH_HARNESS_AUDIO_SESSION", key: "audioSession", group: .device, yes: "configurable",
+        no: "unconfigurable", default: true,
         summary:
             "Whether the app's audio session can be set up: unconfigurable makes `AVAudioSession.setCategory` and `setActive(true)` throw (`cannotStartRecording`), and the SDK 27 capture provider `cannotConfigureAudioSystem`."
     )
-    public static let osRelease = Setting<String>(
-        "SPEECH_HARNESS_OS_RELEASE", key: "osRelease", group: .device, oneOf: ["26", "27"], default: "27",
+    public static let osRelease = Setting<OSRelease>(
+        "SPEECH_HARNESS_OS_RELEASE", key: "osRelease", group: .device, allowed: "one of 26, 27", default: .release27,
+        defaultText: "27",
         summary:
-            "The OS release whose Speech behaviour the device has where 26 and 27 differ: `AssetInventory.Status`'s order, and `AnalyzerInput.buffer` (the buffer given on 26, a new copy on each read on 27)."
-    )
+            "The OS release whose Speech behaviour the device has where 26 and 27 differ: `AssetInventory.Status`'s order, and `AnalyzerInput.buffer` (the buffer given on 26, a new copy on each read on 27).",
+        kind: .oneOf(["26", "27"]), parse: { Int($0).flatMap(OSRelease.init(rawValue:)) })
     public static let speaker = Setting<String?>(
         "SPEECH_HARNESS_SPEAKER", key: "speaker", group: .device, allowed: "a WAV file to write",
         defaultText: "none (kept in memory)", summary: "Where the virtual loudspeaker writes what was played.")
 
-    /// The permission words, as `PermissionState(setting:)` reads them.
-    static let permissionWords = ["authorized", "granted", "denied", "restricted", "notDetermined", "undetermined"]
+    /// Other words for permission states, as `PermissionState(setting:)` reads them.
+    static let permissionAliases: [String: PermissionState] = ["granted": .authorized, "undetermined": .notDetermined]
 
     // MARK: Files and folders
 

@@ -143,6 +143,45 @@ extension Setting where Value == String {
     }
 }
 
+extension Setting where Value: SettingWord {
+    /// One of a closed set, by its words (compared without case); `aliases` are other words for
+    /// some of its values (`granted` for `authorized`).
+    public init(
+        _ variable: String, key: String, option: String? = nil, group: SettingGroup,
+        default defaultValue: Value, aliases: [String: Value] = [:], summary: String
+    ) {
+        let words = Value.allCases.map(\.rawValue) + aliases.keys.sorted()
+        var lookup: [String: Value] = [:]
+        for value in Value.allCases { lookup[value.rawValue.lowercased()] = value }
+        for (word, value) in aliases { lookup[word.lowercased()] = value }
+        let table = lookup
+        self.init(
+            variable, key: key, option: option, group: group,
+            allowed: "one of " + words.joined(separator: ", "), default: defaultValue,
+            defaultText: defaultValue.rawValue, summary: summary, kind: .oneOf(words),
+            parse: { table[$0.lowercased()] })
+    }
+}
+
+extension Setting where Value == Bool {
+    /// A yes-or-no setting written as one of two words (`available`, `unavailable`).
+    public init(
+        _ variable: String, key: String, option: String? = nil, group: SettingGroup, yes: String, no: String,
+        default defaultValue: Bool, summary: String
+    ) {
+        self.init(
+            variable, key: key, option: option, group: group, allowed: "one of \(yes), \(no)", default: defaultValue,
+            defaultText: defaultValue ? yes : no, summary: summary, kind: .oneOf([yes, no]),
+            parse: { text in
+                switch text.lowercased() {
+                case yes.lowercased(): true
+                case no.lowercased(): false
+                default: nil
+                }
+            })
+    }
+}
+
 extension Setting where Value == Int {
     /// A whole number in `range`.
     public init(

@@ -69,10 +69,30 @@ struct HarnessSettingsTests {
             try HarnessSettings.microphonePacing.value(in: ["SPEECH_HARNESS_MICROPHONE_PACING": "slow"])
         }
         #expect(error?.description == "SPEECH_HARNESS_MICROPHONE_PACING='slow': expected one of realtime, fast")
-        // Blank is not given; a word is compared without case and given back as declared.
+        // Blank is not given; a word is compared without case and decoded into its value.
         #expect(try HarnessSettings.whisperBeamSize.value(in: ["SPEECH_HARNESS_WHISPER_BEAM_SIZE": " "]) == 1)
         #expect(
-            try HarnessSettings.recordPermission.value(in: ["SPEECH_HARNESS_RECORD_PERMISSION": "DENIED"]) == "denied")
+            try HarnessSettings.recordPermission.value(in: ["SPEECH_HARNESS_RECORD_PERMISSION": "DENIED"]) == .denied)
+        #expect(
+            try HarnessSettings.recordPermission.value(in: ["SPEECH_HARNESS_RECORD_PERMISSION": "granted"])
+                == .authorized)
+        #expect(
+            try HarnessSettings.assetDownloads.value(in: ["SPEECH_HARNESS_ASSET_DOWNLOADS": "SLOW:2.5"])
+                == .slow(seconds: 2.5))
+        #expect(
+            try HarnessSettings.interruption.value(in: ["SPEECH_HARNESS_INTERRUPTION": "call:2-5"])
+                == .call(at: 2, until: 5))
+        #expect(try HarnessSettings.interruption.value(in: ["SPEECH_HARNESS_INTERRUPTION": "none"]) == nil)
+        #expect(
+            try HarnessSettings.microphoneEnd.value(in: ["SPEECH_HARNESS_MICROPHONE_END": "stop"])
+                == .stopEngine(afterSilence: 0))
+        #expect(try HarnessSettings.osRelease.value(in: ["SPEECH_HARNESS_OS_RELEASE": "26"]) == .release26)
+        #expect(
+            try HarnessSettings.speechTranscriber.value(in: ["SPEECH_HARNESS_SPEECH_TRANSCRIBER": "Unavailable"])
+                == false)
+        #expect(throws: SettingError.self) {
+            try HarnessSettings.assetDownloads.value(in: ["SPEECH_HARNESS_ASSET_DOWNLOADS": "slow:0"])
+        }
         #expect(throws: SettingError.self) {
             try HarnessSettings.faultRate.value(in: ["SPEECH_HARNESS_FAULT_RATE": "1.5"])
         }
@@ -93,7 +113,7 @@ struct HarnessSettingsTests {
             ["SPEECH_HARNESS_ENGINE": "scripted", "SPEECH_HARNESS_WHISPER_BEAM_SIZE": ""], directory: directory.path)
         #expect(loaded.configurationProblem == nil)
         #expect(try loaded.value(HarnessSettings.engine) == "scripted", "the environment wins")
-        #expect(try loaded.value(HarnessSettings.microphonePacing) == "fast")
+        #expect(try loaded.value(HarnessSettings.microphonePacing) == .fast)
         #expect(try loaded.value(HarnessSettings.whisperBeamSize) == 5, "a blank variable leaves the file's value")
         #expect(try loaded.value(HarnessSettings.microphoneLead) == 0.5)
 
