@@ -13,7 +13,9 @@ public enum AssetDownloadsText {
 }
 
 /// The forms `SPEECH_HARNESS_INTERRUPTION` takes, read into times.
-@available(*, deprecated, message: "the setting decodes into MicrophoneInterruption; use MicrophoneInterruption.parse(_:)")
+@available(
+    *, deprecated, message: "the setting decodes into MicrophoneInterruption; use MicrophoneInterruption.parse(_:)"
+)
 public enum InterruptionText {
     public enum Parsed: Sendable, Equatable {
         case none
