@@ -133,7 +133,7 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         let storage = materialized()
         let floatPointers = storage.floatPointers, int16Pointers = storage.int16Pointers
         let channels = Int(format.channelCount), frames = Int(frameLength), step = stride
-        SampleCopies.record(frames * channels, at: "buffer-readback")
+        SampleCopies.count(frames * channels, at: "buffer-readback")
         switch format.commonFormat {
         case .pcmFormatFloat32:
             let planes = (0..<channels).map { c -> [Float] in
@@ -202,7 +202,7 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         default:
             return
         }
-        SampleCopies.record(buffer.frameCount * buffer.format.channelCount, at: "buffer-storage")
+        SampleCopies.count(buffer.frameCount * buffer.format.channelCount, at: "buffer-storage")
     }
 
     /// The memory behind the channel pointers: zeroed, one block per channel (one when interleaved).

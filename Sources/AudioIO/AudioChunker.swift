@@ -106,7 +106,7 @@ public final class AudioChunker {
             let more = try checked(reader.readMono(maxFrames: min(count - samples.count, Self.largestRead)))
         {
             samples += more
-            SampleCopies.record(more.count, at: "chunk")
+            SampleCopies.count(more.count, at: "chunk")
         }
         if samples.count < count { inputDone = true }
         return samples

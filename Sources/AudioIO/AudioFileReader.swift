@@ -131,7 +131,7 @@ public final class AudioFileReader {
             planar[c].reserveCapacity(got)
             for i in 0..<got { planar[c].append(interleavedScratch[i * channels + c]) }
         }
-        SampleCopies.record(got * channels, at: "deinterleave")
+        SampleCopies.count(got * channels, at: "deinterleave")
         return PCMBuffer(format: info.format, channels: planar)
     }
 
@@ -178,7 +178,7 @@ public final class AudioFileReader {
             return false
         }
         framesDelivered += Int64(frames)
-        SampleCopies.record(samples, at: "decode")
+        SampleCopies.count(samples, at: "decode")
         return true
     }
 

@@ -71,7 +71,7 @@ public final class SampleRateConverter {
             offset += used
             result.append(contentsOf: output[0..<written])
             // The conversion wrote new samples (counted by the call), and gathering them copies them once more.
-            SampleCopies.record(written, at: "resample")
+            SampleCopies.count(written, at: "resample")
             let inputLeft = offset < input.count
             if !inputLeft && (!endOfInput || written == 0) { break }
             if inputLeft && used == 0 && written == 0 { break }
@@ -98,7 +98,7 @@ public final class SampleRateConverter {
         data.end_of_input = endOfInput ? 1 : 0
         let status = src_process(state, &data)
         guard status == 0 else { throw AudioIOError.conversionFailed(reason: String(cString: src_strerror(status))) }
-        SampleCopies.record(Int(data.output_frames_gen), at: "resample")
+        SampleCopies.count(Int(data.output_frames_gen), at: "resample")
         return (Int(data.input_frames_used), Int(data.output_frames_gen))
     }
 

@@ -9,9 +9,9 @@ extension ScenarioExecution {
         let ok: Bool
         switch check {
         case .changedEnd: ok = calls.contains { $0.changedEnd }
-        case .quietSinceMark: ok = calls.count == handlerMark
-        case .oldQuiet: ok = !calls[replacedAt...].contains { $0.generation < handlerGeneration }
-        case .newCalled: ok = calls[replacedAt...].contains { $0.generation == handlerGeneration }
+        case .quietSinceMark: ok = calls.count == handler.mark
+        case .oldQuiet: ok = !calls[handler.replacedAt...].contains { $0.generation < handler.generation }
+        case .newCalled: ok = calls[handler.replacedAt...].contains { $0.generation == handler.generation }
         case .matchesProperty: ok = calls.last.map { $0.range == property } ?? (property == nil)
         case .none: ok = calls.isEmpty
         case .changedStartAtLeast(let bound):

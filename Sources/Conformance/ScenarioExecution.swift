@@ -22,21 +22,11 @@ final class ScenarioExecution: @unchecked Sendable {
     /// Calls started and not yet awaited, by name: the call, the moment it ended, and its place
     /// among the analyzer's waiting calls (nil: it ended without waiting).
     var pending: [String: (task: Task<CallOutcome, Never>, finished: OneShot, registration: Int?)] = [:]
-    /// An autonomous input sequence the scenario feeds, and the analyzer's number for it.
-    struct StartedInput {
-        let continuation: AsyncStream<AnalyzerInput>.Continuation
-        let generation: Int
-    }
-    var input: StartedInput?
-    /// The input a `startInput` replaced, so a scenario can end it later.
-    var previousInput: StartedInput?
-    /// The input sequences the scenario has ended, by the analyzer's numbers.
-    var endedInputs: [Int] = []
-    var autonomousEnd = 0.0
+    /// The autonomous input sequences the scenario feeds (``AutonomousInput``).
+    var inputs = AutonomousInput()
     let ranges = RangeLog()
-    var handlerGeneration = 0
-    var handlerMark = 0
-    var replacedAt = 0
+    /// Where the handler's calls stood at the last mark and the last replacement.
+    var handler = HandlerMarks()
 
     /// Everything runs on audio time (the scripted engine): an awaited event comes at once unless a
     /// rule is broken, so its wait is bounded short.
@@ -68,7 +58,7 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     func installHandler() async {
-        let log = ranges, generation = handlerGeneration
+        let log = ranges, generation = handler.generation
         await analyzer.setVolatileRangeChangedHandler { range, changedStart, changedEnd in
             log.append(
                 RangeLog.Call(range: range, changedStart: changedStart, changedEnd: changedEnd, generation: generation))
@@ -133,7 +123,7 @@ final class ScenarioExecution: @unchecked Sendable {
         for (index, step) in scenario.steps.enumerated() {
             await step.action.perform(in: self, at: StepPlace(index: index + 1, kind: step.kind))
         }
-        input?.continuation.finish()
+        inputs.current?.continuation.finish()
         await analyzer.cancelAndFinishNow()
         for (_, entry) in pending.sorted(by: { $0.key < $1.key }) { _ = await entry.task.value }
         await checkFinal()
@@ -229,17 +219,18 @@ final class ScenarioExecution: @unchecked Sendable {
     /// until the analyzer has taken it or its results have ended.
     func feedAsync(_ audio: ScenarioStep.Audio, waits: Bool, expect: Expectation?, at place: StepPlace) async {
         let analyzer = self.analyzer
-        if input == nil {
+        if inputs.current == nil {
             let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
             check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, at: place)
-            input = StartedInput(continuation: continuation, generation: await analyzer.inputGeneration)
+            inputs.started(continuation, generation: await analyzer.inputGeneration)
         }
-        let inputs = buffers(audio)
-        autonomousEnd = (audio.start ?? autonomousEnd) + Double(inputs.count) * 0.1
-        inputs.forEach { input?.continuation.yield($0) }
+        let buffers = buffers(audio)
+        let end = (audio.start ?? inputs.audioEnd) + Double(buffers.count) * 0.1
+        inputs.audioEnd = end
+        buffers.forEach { inputs.current?.continuation.yield($0) }
         // Not waiting: the engine is meant to be stuck, so the audio will not all be taken.
         guard waits else { return }
-        let target = CMTime(seconds: autonomousEnd - 1e-6, preferredTimescale: 1_000_000)
+        let target = CMTime(seconds: end - 1e-6, preferredTimescale: 1_000_000)
         await bounded { await analyzer.consumed(through: target) }
     }
 
@@ -254,17 +245,9 @@ final class ScenarioExecution: @unchecked Sendable {
     /// A new autonomous input; the one it replaces is kept so the scenario can end it later.
     func startInput(expect: Expectation?, at place: StepPlace) async {
         let analyzer = self.analyzer
-        previousInput = input
         let (stream, continuation) = AsyncStream.makeStream(of: AnalyzerInput.self)
         check(expect, await Self.describe { try await analyzer.start(inputSequence: stream) }, at: place)
-        input = StartedInput(continuation: continuation, generation: await analyzer.inputGeneration)
-    }
-
-    /// Ends an input sequence; its end reaches the analyzer when its reader gets there.
-    func end(_ input: StartedInput?) {
-        guard let input else { return }
-        input.continuation.finish()
-        endedInputs.append(input.generation)
+        inputs.started(continuation, generation: await analyzer.inputGeneration)
     }
 
     func addModule(
@@ -311,7 +294,7 @@ final class ScenarioExecution: @unchecked Sendable {
     /// Waits until the analyzer has settled (see ``SpeechAnalyzer/settled(inputsEnded:)``), or the
     /// scripted engine has reached a planted stall.
     func settle() async {
-        let analyzer = self.analyzer, ended = endedInputs, stalled = (engine as? ScriptedEngine)?.stalled
+        let analyzer = self.analyzer, ended = inputs.ended, stalled = (engine as? ScriptedEngine)?.stalled
         await bounded {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await analyzer.settled(inputsEnded: ended) }
@@ -353,4 +336,57 @@ final class ScenarioExecution: @unchecked Sendable {
             group.cancelAll()
         }
     }
+}
+
+/// The autonomous input sequences of a scenario: none until the first `feedAsync` or `startInput`,
+/// then the current one and the one it replaced (kept so that `endPreviousInput` can end it).
+struct AutonomousInput {
+    /// A started sequence, and the analyzer's number for it.
+    struct Started {
+        let continuation: AsyncStream<AnalyzerInput>.Continuation
+        let generation: Int
+    }
+
+    enum Phase {
+        case notStarted
+        case started(current: Started, replaced: Started?)
+    }
+
+    private(set) var phase = Phase.notStarted
+    /// The sequences the scenario has ended, by the analyzer's numbers.
+    private(set) var ended: [Int] = []
+    /// Where the audio fed so far ends, in seconds.
+    var audioEnd = 0.0
+
+    var current: Started? {
+        if case .started(let current, _) = phase { return current }
+        return nil
+    }
+
+    var replaced: Started? {
+        if case .started(_, let replaced) = phase { return replaced }
+        return nil
+    }
+
+    /// A new sequence replaces the current one.
+    mutating func started(_ continuation: AsyncStream<AnalyzerInput>.Continuation, generation: Int) {
+        phase = .started(current: Started(continuation: continuation, generation: generation), replaced: current)
+    }
+
+    /// Ends `sequence`; its end reaches the analyzer when its reader gets there.
+    mutating func end(_ sequence: Started?) {
+        guard let sequence else { return }
+        sequence.continuation.finish()
+        ended.append(sequence.generation)
+    }
+}
+
+/// The volatile range handler's bookkeeping for the handler checks.
+struct HandlerMarks {
+    /// Which handler is installed: 0 for the first, one more for each replacement.
+    var generation = 0
+    /// How many calls there had been at the last `markHandler`.
+    var mark = 0
+    /// How many calls there had been when the handler was last replaced.
+    var replacedAt = 0
 }

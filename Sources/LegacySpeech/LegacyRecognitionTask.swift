@@ -265,17 +265,17 @@ public final class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
         }
         for callback in callbacks {
             switch callback {
-            case .hypothesized: trace.record(.init(api: "legacy", kind: "partial", audioTime: processed, words: words))
+            case .hypothesized: trace.append(.init(api: "legacy", kind: "partial", audioTime: processed, words: words))
             case .finishedRecognition:
-                trace.record(.init(api: "legacy", kind: "final", audioTime: processed, words: words))
+                trace.append(.init(api: "legacy", kind: "final", audioTime: processed, words: words))
             case .finishedSuccessfully(let success):
                 if !success, let error = error as NSError? {
-                    trace.record(
+                    trace.append(
                         .init(
                             api: "legacy", kind: "error", audioTime: processed, words: [],
                             detail: LegacyRecognitionError.describe(error)))
                 }
-                trace.record(.init(api: "legacy", kind: "end", audioTime: processed, words: []))
+                trace.append(.init(api: "legacy", kind: "end", audioTime: processed, words: []))
             default: break
             }
         }

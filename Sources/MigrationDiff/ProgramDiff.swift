@@ -100,40 +100,40 @@ public struct ProgramDiff: Sendable {
         }
         drained.wait()
         let text = String(decoding: reader.withLock { $0 }, as: UTF8.self)
-        let records = try Self.read(path)
-        guard !records.isEmpty else {
+        let events = try Self.read(path)
+        guard !events.isEmpty else {
             throw ProgramError.noTrace(program: name, status: process.terminationStatus, output: text)
         }
-        return Self.apiTrace(records, program: command, audioSeconds: audioSeconds)
+        return Self.apiTrace(events, program: command, audioSeconds: audioSeconds)
     }
 
-    /// The trace file's records, each line decoded; a bad line is an error naming it.
-    static func read(_ path: String) throws -> [APICallTrace.Record] {
+    /// The trace file's events, each line decoded; a bad line is an error naming it.
+    static func read(_ path: String) throws -> [APICallTrace.Event] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        var records: [APICallTrace.Record] = []
+        var events: [APICallTrace.Event] = []
         for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
-            do { records.append(try JSONDecoder().decode(APICallTrace.Record.self, from: Data(line.utf8))) } catch {
+            do { events.append(try JSONDecoder().decode(APICallTrace.Event.self, from: Data(line.utf8))) } catch {
                 throw ProgramError.badTrace(path: path, line: index + 1, reason: "\(error)")
             }
         }
-        return records
+        return events
     }
 
-    /// The records as one trace in the shape the comparison takes: for the legacy API each event
+    /// The trace's events as one trace in the shape the comparison takes: for the legacy API each event
     /// shows the whole best transcription; for the analyzer, finals so far plus the current
     /// volatile result.
     /// The side is named by the program's file name and its arguments (one program, run with
     /// different arguments, may be both sides).
-    public static func apiTrace(_ records: [APICallTrace.Record], program: [String], audioSeconds: Double) -> APITrace {
+    public static func apiTrace(_ traced: [APICallTrace.Event], program: [String], audioSeconds: Double) -> APITrace {
         var events: [APITrace.Event] = []
         var finalWords: [APITrace.TimedWord] = []
         var volatile: [APITrace.TimedWord] = []
-        let apis = Set(records.map(\.api)).sorted()
-        for record in records {
-            let words = record.words.map { APITrace.TimedWord(word: $0.word, start: $0.start, end: $0.end) }
-            let time = record.audioTime < 0 ? audioSeconds : record.audioTime
+        let apis = Set(traced.map(\.api)).sorted()
+        for line in traced {
+            let words = line.words.map { APITrace.TimedWord(word: $0.word, start: $0.start, end: $0.end) }
+            let time = line.audioTime < 0 ? audioSeconds : line.audioTime
             var shown = events.last?.shown ?? []
-            switch (record.api, record.kind) {
+            switch (line.api, line.kind) {
             case ("legacy", "final"):
                 finalWords = words
                 shown = words.map(\.word)
@@ -149,10 +149,10 @@ public struct ProgramDiff: Sendable {
             default:
                 break
             }
-            guard let kind = ["partial": APITrace.Kind.partial, "final": .final, "error": .error][record.kind] else {
+            guard let kind = ["partial": APITrace.Kind.partial, "final": .final, "error": .error][line.kind] else {
                 continue
             }
-            events.append(APITrace.Event(kind: kind, audioTime: time, shown: shown, detail: record.detail))
+            events.append(APITrace.Event(kind: kind, audioTime: time, shown: shown, detail: line.detail))
         }
         events.append(APITrace.Event(kind: .end, audioTime: audioSeconds, shown: events.last?.shown ?? []))
         let name = ([((program.first ?? "?") as NSString).lastPathComponent] + program.dropFirst()).joined(

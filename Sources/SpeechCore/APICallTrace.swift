@@ -6,7 +6,12 @@ import Foundation
 public final class APICallTrace: Sendable {
     public typealias Word = TimedWord
 
-    public struct Record: Codable, Sendable, Hashable {
+    /// Formerly the trace's line; "record" names a run's measured result (`UtteranceRecord`).
+    @available(*, deprecated, renamed: "Event")
+    public typealias Record = Event
+
+    /// One thing the program was shown: a line of the trace file.
+    public struct Event: Codable, Sendable, Hashable {
         /// `legacy` (SFSpeechRecognizer) or `analyzer` (SpeechTranscriber).
         public var api: String
         /// `start` (a transcriber was made), `partial`, `final`, `error` or `end`.
@@ -48,8 +53,13 @@ public final class APICallTrace: Sendable {
         self.handle = Locked(handle)
     }
 
-    public func record(_ record: Record) {
-        guard let line = try? JSONEncoder().encode(record) else { return }
+    /// Formerly wrote an event.
+    @available(*, deprecated, renamed: "append(_:)")
+    public func record(_ record: Event) { append(record) }
+
+    /// Writes `event` as the trace's next line.
+    public func append(_ event: Event) {
+        guard let line = try? JSONEncoder().encode(event) else { return }
         handle.withLock { handle in
             do {
                 try handle?.write(contentsOf: line + Data("\n".utf8))

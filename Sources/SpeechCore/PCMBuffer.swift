@@ -50,7 +50,7 @@ public struct PCMBuffer: Sendable, Hashable {
         switch samples {
         case .float32(let c): return c
         case .int16(let c):
-            SampleCopies.record(frameCount * c.count, at: "convert")
+            SampleCopies.count(frameCount * c.count, at: "convert")
             return c.map { $0.map { Float($0) / 32768 } }
         }
     }
@@ -60,7 +60,7 @@ public struct PCMBuffer: Sendable, Hashable {
         switch samples {
         case .int16(let c): return c
         case .float32(let c):
-            SampleCopies.record(frameCount * c.count, at: "convert")
+            SampleCopies.count(frameCount * c.count, at: "convert")
             return c.map(PCMBuffer.int16)
         }
     }

@@ -1,17 +1,21 @@
 /// Counts the copies audio samples go through on their way from a file to an engine, by place, so
 /// a test can hold the sample path to its budget. Only debug builds count, and only inside
-/// `SampleCopies.$meter.withValue(meter) { … }`; everywhere else recording is free. A measurement,
+/// `SampleCopies.$meter.withValue(meter) { … }`; everywhere else counting is free. A measurement,
 /// not configuration, so it is not part of `HarnessContext`.
 public enum SampleCopies {
     @TaskLocal public static var meter: SampleCopyMeter?
 
-    /// `samples` samples were written to new memory at `place`.
+    /// Counts `samples` samples written to new memory at `place`.
     @inline(__always)
-    public static func record(_ samples: Int, at place: StaticString) {
+    public static func count(_ samples: Int, at place: StaticString) {
         #if DEBUG
             meter?.add(samples, at: "\(place)")
         #endif
     }
+
+    /// Formerly counted a copy; "record" names a run's measured result (`UtteranceRecord`).
+    @available(*, deprecated, renamed: "count(_:at:)")
+    public static func record(_ samples: Int, at place: StaticString) { count(samples, at: place) }
 }
 
 /// The samples copied at each place while a meter was set.

@@ -140,7 +140,7 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
         }
         if let trace = APICallTrace.current {
             // A program that drops its analyzer before any result still used the API.
-            trace.record(.init(api: "analyzer", kind: "start", audioTime: 0, words: []))
+            trace.append(.init(api: "analyzer", kind: "start", audioTime: 0, words: []))
             channel.tracer = Self.tracer(trace)
         }
         moduleChannel = FaultPlan.channel(channel)
@@ -153,16 +153,16 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule, @unchecked Se
             switch event {
             case .results(let results, let consumedEnd):
                 for result in results {
-                    trace.record(
+                    trace.append(
                         .init(
                             api: "analyzer", kind: result.isFinal ? "final" : "partial", audioTime: consumedEnd,
                             words: result.text.timedWords(fallback: result.range)))
                 }
             case .end(let error):
                 if let error {
-                    trace.record(.init(api: "analyzer", kind: "error", audioTime: -1, words: [], detail: "\(error)"))
+                    trace.append(.init(api: "analyzer", kind: "error", audioTime: -1, words: [], detail: "\(error)"))
                 }
-                trace.record(.init(api: "analyzer", kind: "end", audioTime: -1, words: []))
+                trace.append(.init(api: "analyzer", kind: "end", audioTime: -1, words: []))
             }
         }
     }

@@ -11,7 +11,7 @@ public final class CaptureFlow: @unchecked Sendable {
     public let pacing: FastPacing
     /// Guards everything below; waiters sleep on it.
     private let condition = NSCondition()
-    private var progress: FastPacing.Progress
+    private var state: FastPacing.State
     private var stopped = false
     private var peak: Double = 0
     private var pacedPeak: Double = 0
@@ -20,15 +20,15 @@ public final class CaptureFlow: @unchecked Sendable {
 
     public init(pacing: FastPacing) {
         self.pacing = pacing
-        progress = FastPacing.Progress(start: 0, at: Self.now())
+        state = FastPacing.State(start: 0, at: Self.now())
     }
 
     /// A lease for the audio `[start, end)` (seconds from sample 0), about to be delivered.
     public func deliver(start: Double, end: Double) -> CaptureLease {
         condition.lock()
-        progress.pending += end - start
-        peak = max(peak, progress.pending)
-        if deliveringPaced { pacedPeak = max(pacedPeak, progress.pending) }
+        state.pending += end - start
+        peak = max(peak, state.pending)
+        if deliveringPaced { pacedPeak = max(pacedPeak, state.pending) }
         condition.unlock()
         return CaptureLease(flow: self, seconds: end - start, end: end)
     }
@@ -39,9 +39,9 @@ public final class CaptureFlow: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !stopped {
-            switch pacing.decide(start: start, end: end, progress: progress, now: Self.now()) {
+            switch pacing.decide(start: start, end: end, state: state, now: Self.now()) {
             case .deliver:
-                deliveringPaced = progress.attached && !progress.recognitionStopped
+                deliveringPaced = state.attached && !state.recognitionStopped
                 return true
             case .awaitRecognition: condition.wait()
             case .sleep(let seconds): _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
@@ -62,8 +62,8 @@ public final class CaptureFlow: @unchecked Sendable {
     public func resume(at start: Double) {
         condition.lock()
         stopped = false
-        progress.recognisedEnd = max(progress.recognisedEnd, start)
-        progress.recognisedAt = Self.now()
+        state.recognisedEnd = max(state.recognisedEnd, start)
+        state.recognisedAt = Self.now()
         condition.unlock()
     }
 
@@ -87,17 +87,17 @@ public final class CaptureFlow: @unchecked Sendable {
     public var pending: Double {
         condition.lock()
         defer { condition.unlock() }
-        return progress.pending
+        return state.pending
     }
 
     fileprivate func settle(seconds: Double, end: Double, consumed: Bool) {
         condition.lock()
-        progress.pending = max(0, progress.pending - seconds)
+        state.pending = max(0, state.pending - seconds)
         if consumed {
-            progress.attached = true
-            progress.recognitionStopped = false
-            progress.recognisedEnd = max(progress.recognisedEnd, end)
-            progress.recognisedAt = Self.now()
+            state.attached = true
+            state.recognitionStopped = false
+            state.recognisedEnd = max(state.recognisedEnd, end)
+            state.recognisedAt = Self.now()
         }
         condition.broadcast()
         condition.unlock()
@@ -109,15 +109,15 @@ public final class CaptureFlow: @unchecked Sendable {
     /// consumes again.
     public func recognitionStopped() {
         condition.lock()
-        progress.recognitionStopped = true
+        state.recognitionStopped = true
         condition.broadcast()
         condition.unlock()
     }
 
     fileprivate func attach() {
         condition.lock()
-        if !progress.attached {
-            progress.attached = true
+        if !state.attached {
+            state.attached = true
             condition.broadcast()
         }
         condition.unlock()

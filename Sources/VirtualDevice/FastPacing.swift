@@ -16,8 +16,12 @@ public struct FastPacing: Sendable, Hashable {
         self.clockLead = clockLead
     }
 
+    /// Formerly the microphone's state; "progress" names Foundation's `Progress` only.
+    @available(*, deprecated, renamed: "State")
+    public typealias Progress = State
+
     /// What the microphone knows when it is about to deliver a buffer.
-    public struct Progress: Sendable, Hashable {
+    public struct State: Sendable, Hashable {
         /// Seconds of delivered audio the program still holds and no recogniser has consumed.
         public var pending: Double = 0
         /// Some of this microphone's audio has been handed to a recogniser (an analyzer input, a
@@ -45,8 +49,14 @@ public struct FastPacing: Sendable, Hashable {
         case sleep(Double)
     }
 
+    /// Formerly ``decide(start:end:state:now:)``.
+    @available(*, deprecated, renamed: "decide(start:end:state:now:)")
+    public func decide(start: Double, end: Double, progress: State, now: Double) -> Decision {
+        decide(start: start, end: end, state: progress, now: now)
+    }
+
     /// Whether the buffer `[start, end)` (seconds from sample 0) may be delivered at wall time `now`.
-    public func decide(start: Double, end: Double, progress: Progress, now: Double) -> Decision {
+    public func decide(start: Double, end: Double, state progress: State, now: Double) -> Decision {
         // A buffer longer than the lead still goes once nothing is pending, or nothing would.
         if progress.attached, !progress.recognitionStopped, progress.pending > 0,
             progress.pending + (end - start) > recognitionLead + 1e-9

@@ -10,45 +10,45 @@ struct FastPacingRuleTests {
     let pacing = FastPacing(recognitionLead: 1, clockLead: 10)
 
     @Test func withARecogniserTheProgramHoldsAtMostTheLead() {
-        var progress = FastPacing.Progress(start: 0, at: 0)
-        progress.attached = true
-        progress.pending = 0.9
-        #expect(pacing.decide(start: 5, end: 5.1, progress: progress, now: 0) == .deliver)
-        progress.pending = 0.95
-        #expect(pacing.decide(start: 5, end: 5.1, progress: progress, now: 0) == .awaitRecognition)
+        var state = FastPacing.State(start: 0, at: 0)
+        state.attached = true
+        state.pending = 0.9
+        #expect(pacing.decide(start: 5, end: 5.1, state: state, now: 0) == .deliver)
+        state.pending = 0.95
+        #expect(pacing.decide(start: 5, end: 5.1, state: state, now: 0) == .awaitRecognition)
         // A buffer longer than the lead still goes once nothing is pending.
-        progress.pending = 0
-        #expect(pacing.decide(start: 5, end: 6.5, progress: progress, now: 0) == .deliver)
+        state.pending = 0
+        #expect(pacing.decide(start: 5, end: 6.5, state: state, now: 0) == .deliver)
     }
 
     @Test func withoutARecogniserAudioRunsAtMostTheClockLeadAheadOfWallTime() {
-        var progress = FastPacing.Progress(start: 0, at: 100)
-        progress.pending = 25  // held by the program, but nothing recognises it: the clock decides
-        #expect(pacing.decide(start: 9.9, end: 10, progress: progress, now: 100) == .deliver)
-        #expect(pacing.decide(start: 12, end: 12.1, progress: progress, now: 100) == .sleep(12.1 - 10))
-        #expect(pacing.decide(start: 12, end: 12.1, progress: progress, now: 102.5) == .deliver)
+        var state = FastPacing.State(start: 0, at: 100)
+        state.pending = 25  // held by the program, but nothing recognises it: the clock decides
+        #expect(pacing.decide(start: 9.9, end: 10, state: state, now: 100) == .deliver)
+        #expect(pacing.decide(start: 12, end: 12.1, state: state, now: 100) == .sleep(12.1 - 10))
+        #expect(pacing.decide(start: 12, end: 12.1, state: state, now: 102.5) == .deliver)
     }
 
     /// A recogniser that finished (its session ended, by an error too) will consume nothing more:
     /// audio handed to it no longer holds the microphone back; the clock lead still does.
     @Test func aFinishedRecogniserHoldsNothingBack() {
-        var progress = FastPacing.Progress(start: 0, at: 0)
-        progress.attached = true
-        progress.pending = 3
-        #expect(pacing.decide(start: 5, end: 5.1, progress: progress, now: 0) == .awaitRecognition)
-        progress.recognitionStopped = true
-        #expect(pacing.decide(start: 5, end: 5.1, progress: progress, now: 0) == .deliver)
-        #expect(pacing.decide(start: 12, end: 12.1, progress: progress, now: 0) == .sleep(12.1 - 10))
+        var state = FastPacing.State(start: 0, at: 0)
+        state.attached = true
+        state.pending = 3
+        #expect(pacing.decide(start: 5, end: 5.1, state: state, now: 0) == .awaitRecognition)
+        state.recognitionStopped = true
+        #expect(pacing.decide(start: 5, end: 5.1, state: state, now: 0) == .deliver)
+        #expect(pacing.decide(start: 12, end: 12.1, state: state, now: 0) == .sleep(12.1 - 10))
     }
 
     @Test func theClockCountsFromTheLastAudioARecogniserConsumed() {
-        var progress = FastPacing.Progress(start: 0, at: 0)
-        progress.attached = true
-        progress.recognisedEnd = 300
-        progress.recognisedAt = 7
+        var state = FastPacing.State(start: 0, at: 0)
+        state.attached = true
+        state.recognisedEnd = 300
+        state.recognisedAt = 7
         // The recogniser stopped taking audio at 300 s: 10 s more go at once, then real time.
-        #expect(pacing.decide(start: 309.9, end: 310, progress: progress, now: 7) == .deliver)
-        #expect(pacing.decide(start: 311, end: 311.1, progress: progress, now: 8) == .sleep(311.1 - 310 - 1))
+        #expect(pacing.decide(start: 309.9, end: 310, state: state, now: 7) == .deliver)
+        #expect(pacing.decide(start: 311, end: 311.1, state: state, now: 8) == .sleep(311.1 - 310 - 1))
     }
 }
 

@@ -4,7 +4,7 @@
 struct MarkHandlerStep: FieldlessStep {
     static let name = "markHandler"
 
-    func perform(in run: ScenarioExecution, at place: StepPlace) async { run.handlerMark = run.ranges.calls.count }
+    func perform(in run: ScenarioExecution, at place: StepPlace) async { run.handler.mark = run.ranges.calls.count }
 }
 
 /// Installs a new handler in place of the current one.
@@ -12,8 +12,8 @@ struct ReplaceHandlerStep: FieldlessStep {
     static let name = "replaceHandler"
 
     func perform(in run: ScenarioExecution, at place: StepPlace) async {
-        run.handlerGeneration += 1
-        run.replacedAt = run.ranges.calls.count
+        run.handler.generation += 1
+        run.handler.replacedAt = run.ranges.calls.count
         await run.installHandler()
     }
 }

@@ -82,12 +82,12 @@ struct StartInputStep: ExpectingStep {
 struct EndPreviousInputStep: FieldlessStep {
     static let name = "endPreviousInput"
 
-    func perform(in run: ScenarioExecution, at place: StepPlace) async { run.end(run.previousInput) }
+    func perform(in run: ScenarioExecution, at place: StepPlace) async { run.inputs.end(run.inputs.replaced) }
 }
 
 /// Ends the current autonomous input sequence.
 struct EndInputStep: FieldlessStep {
     static let name = "endInput"
 
-    func perform(in run: ScenarioExecution, at place: StepPlace) async { run.end(run.input) }
+    func perform(in run: ScenarioExecution, at place: StepPlace) async { run.inputs.end(run.inputs.current) }
 }
