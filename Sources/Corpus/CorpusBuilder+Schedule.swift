@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import SpeechCore
 
 extension CorpusBuilder {
@@ -58,6 +59,8 @@ extension CorpusBuilder {
         switch tier {
         case "real-en": return try buildRealEnglish(tier: tier, wideband: true)
         case "real-en-8k": return try buildRealEnglish(tier: tier, wideband: false)
+        case _ where Self.realLanguageTiers.contains(tier):
+            return try buildRealLanguage(tier: tier, language: SpokenLanguage(rawValue: String(tier.dropFirst(5)))!)
         case "synthetic-digits-en": return try buildSynthetic(tier: tier, task: "digits")
         case "synthetic-commands-en": return try buildSynthetic(tier: tier, task: "commands")
         case "synthetic-words-en": return try buildIsolatedWords(tier: tier)

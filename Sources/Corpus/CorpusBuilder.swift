@@ -11,7 +11,7 @@ public struct CorpusBuilder {
             "real-en", "real-en-8k", "real-digits-en", "real-digits-en-8k", "real-digits-en-joined",
             "real-digits-es", "real-digits-fr", "real-digits-it", "real-digits-ru",
             "synthetic-digits-en", "synthetic-commands-en", "synthetic-words-en",
-        ] + syntheticLanguageTiers
+        ] + realLanguageTiers + syntheticLanguageTiers
 
     public let recipe: CorpusRecipe
     public let output: String

@@ -7,6 +7,8 @@ public struct CorpusRecipe: Codable, Sendable {
     public struct Sources: Codable, Sendable {
         public var asteriskSounds: String
         public var asteriskTranscript: String
+        /// The other languages' transcripts, with `LANG` for the language code.
+        public var asteriskLanguageTranscripts: String
         public var pocketsphinxTestData: String
     }
 

@@ -16,6 +16,15 @@ public enum TextNormalizer: String, Sendable, CaseIterable, Codable {
     case whisperBasic = "whisper-basic"
     /// Digit strings: every digit counts once however it is written (``DigitTranscript``).
     case digits
+    /// Spanish as spoken (``SpokenLanguage/normalized(_:)``): lower case, punctuation and bracketed
+    /// text removed, numbers read as words, diacritics folded.
+    case spokenSpanish = "spoken-es"
+    /// French as spoken, as ``spokenSpanish`` is for Spanish.
+    case spokenFrench = "spoken-fr"
+    /// Italian as spoken, as ``spokenSpanish`` is for Spanish.
+    case spokenItalian = "spoken-it"
+    /// Russian as spoken: numbers read as words, ё as е.
+    case spokenRussian = "spoken-ru"
 
     public func normalize(_ text: String) -> String {
         switch self {
@@ -25,6 +34,10 @@ public enum TextNormalizer: String, Sendable, CaseIterable, Codable {
         case .whisperEnglish: return WordAligner.tokens(WhisperTextNormalizer.english(text)).joined(separator: " ")
         case .whisperBasic: return WordAligner.tokens(WhisperTextNormalizer.basic(text)).joined(separator: " ")
         case .digits: return DigitTranscript.words(text).joined(separator: " ")
+        case .spokenSpanish: return SpokenLanguage.spanish.normalized(text).joined(separator: " ")
+        case .spokenFrench: return SpokenLanguage.french.normalized(text).joined(separator: " ")
+        case .spokenItalian: return SpokenLanguage.italian.normalized(text).joined(separator: " ")
+        case .spokenRussian: return SpokenLanguage.russian.normalized(text).joined(separator: " ")
         }
     }
 
