@@ -18,6 +18,9 @@ public struct BenchSummary: Codable, Sendable, Hashable {
     public var wer: Double
     public var werCI95: [Double]
     public var cer: Double
+    /// The CER's 95% interval (bootstrap over utterances, as ``werCI95``); nil in results written
+    /// before it was recorded.
+    public var cerCI95: [Double]?
     public var ser: Double
     /// Audio seconds per compute second (CPU-based: see ``UtteranceRecord/computeSeconds``).
     public var rtfx: Double
@@ -65,6 +68,9 @@ public struct BenchSummary: Codable, Sendable, Hashable {
         let characters = scored.reduce(ErrorCounts()) { $0 + $1.characters }
         let interval =
             ErrorRateStatistics.bootstrapInterval(scored.map(\.words)).map { [$0.lowerBound, $0.upperBound] } ?? []
+        let characterInterval = ErrorRateStatistics.bootstrapInterval(scored.map(\.characters)).map {
+            [$0.lowerBound, $0.upperBound]
+        }
         let audio = scored.reduce(0) { $0 + $1.audioSeconds }, compute = scored.reduce(0) { $0 + $1.computeSeconds }
         let wall = scored.reduce(0) { $0 + ($1.wallSeconds ?? $1.computeSeconds) }
         let measures = scored.map(\.measures)
@@ -91,6 +97,7 @@ public struct BenchSummary: Codable, Sendable, Hashable {
             referenceWords: words.referenceLength, hits: words.hits, substitutions: words.substitutions,
             deletions: words.deletions,
             insertions: words.insertions, wer: words.errorRate, werCI95: interval, cer: characters.errorRate,
+            cerCI95: characterInterval,
             ser: scored.isEmpty ? 0 : Double(scored.filter { $0.words.errors > 0 }.count) / Double(scored.count),
             rtfx: compute > 0 ? audio / compute : 0,
             wallRTFx: wall > 0 && !scored.contains { $0.sharedDecodes == true } ? audio / wall : nil,

@@ -148,6 +148,9 @@ public enum BenchReports {
                 if summary.werCI95.count == 2 {
                     properties.append(("werCI95", "\(format(summary.werCI95[0], 4)) \(format(summary.werCI95[1], 4))"))
                 }
+                if let cerCI95 = summary.cerCI95, cerCI95.count == 2 {
+                    properties.append(("cerCI95", "\(format(cerCI95[0], 4)) \(format(cerCI95[1], 4))"))
+                }
                 for (name, value) in [
                     ("firstPartialP50", summary.firstPartialP50), ("finalizationP50", summary.finalizationP50),
                     ("emissionDelayP90", summary.emissionDelayP90),
@@ -230,13 +233,14 @@ public enum BenchReports {
             "",
         ]
         lines += tableHeader(
-            "engine", "tier", "utts:", "words:", "WER:", "95% CI", "CER:", "RTFx (CPU):", "RTFx (wall):",
+            "engine", "tier", "utts:", "words:", "WER:", "95% CI", "CER:", "CER 95% CI", "RTFx (CPU):", "RTFx (wall):",
             "first partial P50:", "final P50:", "emission P90:", "unstable:")
         for s in results.summaries {
             let ci = s.werCI95.count == 2 ? "\(format(s.werCI95[0] * 100, 1))–\(format(s.werCI95[1] * 100, 1))%" : "–"
+            let cerCI = s.cerCI95.flatMap { $0.count == 2 ? "\(format($0[0] * 100, 1))–\(format($0[1] * 100, 1))%" : nil } ?? "–"
             let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
             lines.append(
-                "| \(md(s.engine)) | \(md(tierLabel(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |"
+                "| \(md(s.engine)) | \(md(tierLabel(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(cerCI) | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |"
             )
         }
         if results.summaries.contains(where: { $0.speakerDependent == true }) { lines += ["", speakerDependentNote] }

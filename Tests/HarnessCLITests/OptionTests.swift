@@ -30,7 +30,7 @@ struct OptionTests {
     @Test(arguments: [
         (
             "bench", ["--engine", "e", "--manifest", "m", "--normalizer", "fancy"],
-            "--normalizer expects one of none, basic, english, whisper-en, whisper-basic, digits; got 'fancy'"
+            "--normalizer expects one of none, basic, english, whisper-en, whisper-basic, digits, spoken-es, spoken-fr, spoken-it, spoken-ru; got 'fancy'"
         ),
         (
             "bench", ["--engine", "e", "--manifest", "m", "--jobs", "0"],
