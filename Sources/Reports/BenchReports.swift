@@ -237,7 +237,9 @@ public enum BenchReports {
             "first partial P50:", "final P50:", "emission P90:", "unstable:")
         for s in results.summaries {
             let ci = s.werCI95.count == 2 ? "\(format(s.werCI95[0] * 100, 1))–\(format(s.werCI95[1] * 100, 1))%" : "–"
-            let cerCI = s.cerCI95.flatMap { $0.count == 2 ? "\(format($0[0] * 100, 1))–\(format($0[1] * 100, 1))%" : nil } ?? "–"
+            let cerCI =
+                s.cerCI95.flatMap { $0.count == 2 ? "\(format($0[0] * 100, 1))–\(format($0[1] * 100, 1))%" : nil }
+                ?? "–"
             let failed = s.failedUtterances > 0 ? " (\(s.failedUtterances) failed)" : ""
             lines.append(
                 "| \(md(s.engine)) | \(md(tierLabel(s))) | \(s.utterances)\(failed) | \(s.referenceWords) | \(format(s.wer * 100, 1))% | \(ci) | \(format(s.cer * 100, 1))% | \(cerCI) | \(format(s.rtfx, 1))\(s.computeClock == "wall" ? "*" : "") | \(format(s.wallRTFx, 1)) | \(format(s.firstPartialP50, 2)) | \(format(s.finalizationP50, 2)) | \(format(s.emissionDelayP90, 2)) | \(format(s.unstablePartialWordRatio, 2)) |"
