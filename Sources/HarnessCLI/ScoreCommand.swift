@@ -56,6 +56,10 @@ enum ScoreCommand {
                 format: "CER %.2f%%  (S %d, D %d, I %d, N %d)", c.errorRate * 100, c.substitutions, c.deletions,
                 c.insertions, c.referenceLength))
         console.out(String(format: "SER %.2f%%", score.sentenceErrorRate * 100))
+        console.out(
+            String(
+                format: "MER %.2f%%  WIL %.2f%%  WIP %.2f%%", w.matchErrorRate * 100, w.wordInformationLost * 100,
+                w.wordInformationPreserved * 100))
         return 0
     }
 

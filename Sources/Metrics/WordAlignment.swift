@@ -28,6 +28,26 @@ public struct ErrorCounts: Sendable, Hashable, Codable {
         referenceLength == 0 ? (insertions == 0 ? 0 : .infinity) : Double(errors) / Double(referenceLength)
     }
 
+    /// Hypothesis words: H + S + I.
+    public var hypothesisLength: Int { hits + substitutions + insertions }
+
+    /// Match error rate, (S + D + I) / (H + S + D + I): the share of aligned pairs that are errors,
+    /// at most 1 (Morris et al., 2004, as jiwer reports it); 0 when nothing was aligned.
+    public var matchErrorRate: Double {
+        let pairs = hits + errors
+        return pairs == 0 ? 0 : Double(errors) / Double(pairs)
+    }
+
+    /// Word information preserved, H/(H + S + D) × H/(H + S + I); 1 when both sides are empty.
+    public var wordInformationPreserved: Double {
+        if referenceLength == 0 && hypothesisLength == 0 { return 1 }
+        guard referenceLength > 0, hypothesisLength > 0 else { return 0 }
+        return Double(hits) / Double(referenceLength) * Double(hits) / Double(hypothesisLength)
+    }
+
+    /// Word information lost, 1 − ``wordInformationPreserved``.
+    public var wordInformationLost: Double { 1 - wordInformationPreserved }
+
     public static func + (a: ErrorCounts, b: ErrorCounts) -> ErrorCounts {
         ErrorCounts(
             hits: a.hits + b.hits, substitutions: a.substitutions + b.substitutions,

@@ -78,7 +78,8 @@ struct TranscriptScoringTests {
             import json, sys, jiwer
             pairs = json.load(sys.stdin)
             out = jiwer.process_words([p[0] for p in pairs], [p[1] if p[1] else "" for p in pairs])
-            print(json.dumps({"S": out.substitutions, "D": out.deletions, "I": out.insertions, "H": out.hits, "wer": out.wer}))
+            print(json.dumps({"S": out.substitutions, "D": out.deletions, "I": out.insertions, "H": out.hits, "wer": out.wer,
+                              "mer": out.mer, "wil": out.wil, "wip": out.wip}))
             """
         let jiwer = try JSONDecoder().decode(
             [String: Double].self,
@@ -95,6 +96,14 @@ struct TranscriptScoringTests {
         #expect(Double(levenshtein.referenceLength) == jiwer["H"]! + jiwer["S"]! + jiwer["D"]!)
         #expect(Double(levenshtein.errors) == jiwer["S"]! + jiwer["D"]! + jiwer["I"]!)
         #expect(levenshtein.errorRate == jiwer["wer"]!)
+        // MER, WIL and WIP from jiwer's own counts equal its figures (the split of equally short
+        // edit scripts into hits and edits is each aligner's, so the counts are jiwer's here).
+        let jiwerCounts = ErrorCounts(
+            hits: Int(jiwer["H"]!), substitutions: Int(jiwer["S"]!), deletions: Int(jiwer["D"]!),
+            insertions: Int(jiwer["I"]!))
+        #expect(abs(jiwerCounts.matchErrorRate - jiwer["mer"]!) < 1e-12)
+        #expect(abs(jiwerCounts.wordInformationLost - jiwer["wil"]!) < 1e-12)
+        #expect(abs(jiwerCounts.wordInformationPreserved - jiwer["wip"]!) < 1e-12)
         #expect(score.words.errors > levenshtein.errors)
     }
 
